@@ -1,0 +1,85 @@
+"""What the argv parser produces: SGLang's settings of one server, each with provenance.
+
+Data only; the parsing lives in :mod:`sglang_lint.catalog.argv`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sglang_lint.model import Location, Value
+
+
+@dataclass(frozen=True)
+class Setting:
+    """The final value of one option (argparse ``dest``) of one server.
+
+    ``location`` is the token (or ``--config`` YAML key) that set it, None when the
+    value is SGLang's default. ``spelling`` is the option as the user wrote it
+    (``--tp``, ``--tensor-parallel-size``, ``tp-size:`` in a config file).
+    ``origin`` is where the value text was defined when elsewhere (``TP=8``).
+    A setting that a later unresolvable word (``"$@"``) may override has
+    ``value`` UNKNOWN and keeps what was written in ``written``.
+    """
+
+    dest: str
+    value: Value
+    location: Location | None = None
+    spelling: str = ""
+    origin: Location | None = None
+    written: Value | None = None
+
+    @property
+    def is_default(self) -> bool:
+        return self.location is None
+
+    def describe_source(self) -> str:
+        """``run.sh:5: --tp-size 8`` or ``default``."""
+        if self.location is None:
+            return "default"
+        text = f"{self.location.short()}: {self.spelling}"
+        if self.value.is_known and self.value.text in ("true", "false") and self.spelling.startswith("--"):
+            pass  # a store_true flag: its spelling says it all
+        else:
+            text += f" {self.value.describe()}"
+        if self.origin is not None and self.origin != self.location:
+            text += f" (set at {self.origin.short()})"
+        return text
+
+
+@dataclass(frozen=True)
+class ArgProblem:
+    """Something argparse would reject, kept for rules SGL201-SGL203 and SGL206."""
+
+    kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file"
+    message: str
+    location: Location
+    option: str = ""
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass
+class ServerSettings:
+    """Settings of one server for one target version.
+
+    ``values`` maps argparse dest -> Setting for every option of the version's table
+    (defaults included). ``problems`` are argv errors; parsing goes on past them so
+    that other rules still see the options that were understood.
+    """
+
+    version: str
+    values: dict[str, Setting] = field(default_factory=dict)
+    problems: list[ArgProblem] = field(default_factory=list)
+    # Positions of words whose content we cannot see ("$@", unknown arrays).
+    opaque: list[Location] = field(default_factory=list)
+
+    def get(self, dest: str) -> Setting:
+        """The setting for ``dest``; an option absent from this version reads as its
+        absence (UNKNOWN value with reason) rather than raising."""
+        setting = self.values.get(dest)
+        if setting is None:
+            return Setting(dest, Value.unknown(f"no option for {dest} in sglang {self.version}"))
+        return setting
+
+    def has_option(self, dest: str) -> bool:
+        return dest in self.values

@@ -1,0 +1,142 @@
+"""SGLang's command-line options per released version (generated package data).
+
+The JSON files under ``data/`` are produced by ``scripts/generate_option_tables.py``,
+which reads each released sglang wheel's argument declarations statically. Format of
+``data/sglang-<version>.json``::
+
+    {
+      "version": "0.5.23",
+      "generated_from": "sglang-0.5.23-py3-none-any.whl",
+      "options": [
+        {
+          "names": ["--tp-size", "--tensor-parallel-size"],
+          "dest": "tp_size",
+          "action": "store",          # store | store_true | store_false | store_const |
+                                      # append | count | boolean_optional | help
+          "type": "int",              # int | float | str | null | another callable's name
+          "default": 1,               # JSON value when it is a literal, else null
+          "default_source": "1",      # the default as written in SGLang's source
+          "choices": null,            # list of JSON values, or null
+          "nargs": null,              # null | "?" | "*" | "+" | an int
+          "const": null,
+          "deprecated": false,        # declared with one of SGLang's Deprecated* actions
+          "file": "arg_groups/fields/parallel.py"
+        }, ...
+      ]
+    }
+
+The table includes every option argparse knows for ``python -m sglang.launch_server``,
+among them ``--config`` and argparse's own ``--help``: abbreviation ambiguity is
+decided against all of them.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Option:
+    names: tuple[str, ...]
+    dest: str
+    action: str = "store"
+    type: str | None = None
+    default: Any = None
+    default_source: str | None = None
+    choices: tuple[Any, ...] | None = None
+    nargs: str | int | None = None
+    const: Any = None
+    deprecated: bool = False
+    file: str = ""
+
+    @property
+    def is_flag(self) -> bool:
+        """Takes no value word: store_true/store_false/store_const/count/help and
+        the ``--x``/``--no-x`` pair of BooleanOptionalAction."""
+        return self.action in ("store_true", "store_false", "store_const", "count", "help", "boolean_optional")
+
+
+@dataclass
+class OptionTable:
+    version: str
+    options: list[Option]
+    by_name: dict[str, Option] = field(init=False)
+    by_dest: dict[str, Option] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.by_name = {}
+        self.by_dest = {}
+        for option in self.options:
+            for name in option.names:
+                self.by_name[name] = option
+            self.by_dest.setdefault(option.dest, option)
+
+    @property
+    def long_names(self) -> list[str]:
+        return sorted(name for name in self.by_name if name.startswith("--"))
+
+
+def _option_from_json(raw: dict[str, Any]) -> Option:
+    choices = raw.get("choices")
+    return Option(
+        names=tuple(raw["names"]),
+        dest=raw["dest"],
+        action=raw.get("action") or "store",
+        type=raw.get("type"),
+        default=raw.get("default"),
+        default_source=raw.get("default_source"),
+        choices=tuple(choices) if choices is not None else None,
+        nargs=raw.get("nargs"),
+        const=raw.get("const"),
+        deprecated=bool(raw.get("deprecated", False)),
+        file=raw.get("file", ""),
+    )
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """``"0.5.9"`` -> ``(0, 5, 9)``; raises ValueError for anything else."""
+    parts = version.strip().split(".")
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(f"not a release version: {version!r}")
+    return tuple(int(p) for p in parts)
+
+
+@functools.lru_cache(maxsize=None)
+def known_versions() -> tuple[str, ...]:
+    """Every version with a table, oldest first."""
+    data = resources.files("sglang_lint.catalog").joinpath("data")
+    found = []
+    for entry in data.iterdir():
+        name = entry.name
+        if name.startswith("sglang-") and name.endswith(".json"):
+            found.append(name[len("sglang-") : -len(".json")])
+    return tuple(sorted(found, key=version_key))
+
+
+def default_version() -> str:
+    """The newest release with a table (design.md: the default is the newest)."""
+    versions = known_versions()
+    if not versions:
+        raise RuntimeError("sglang-lint was installed without its option tables")
+    return versions[-1]
+
+
+class UnknownVersionError(ValueError):
+    def __init__(self, version: str) -> None:
+        self.version = version
+        super().__init__(
+            f"no option table for sglang {version!r}; known versions: {', '.join(known_versions())}"
+        )
+
+
+@functools.lru_cache(maxsize=None)
+def load_table(version: str) -> OptionTable:
+    if version not in known_versions():
+        raise UnknownVersionError(version)
+    path = resources.files("sglang_lint.catalog").joinpath("data", f"sglang-{version}.json")
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return OptionTable(version=raw["version"], options=[_option_from_json(o) for o in raw["options"]])

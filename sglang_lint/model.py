@@ -1,0 +1,392 @@
+"""The records that flow between the stages of sglang-lint.
+
+sources -> (ServerLaunch / RouterLaunch with ArgTokens of Values)
+        -> catalog (ServerSettings of Settings)
+        -> topology (Deployments, pairs)
+        -> rules (Findings) -> suppression -> report
+
+Everything here is plain data: no parsing, no rule logic.
+
+Positions: ``line`` is 1-based, ``column`` is a 1-based count of Unicode code points
+(what ruff's JSON output shows). Output formats that need bytes or UTF-16 convert from
+this one unit with the line text.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+# A value that could be any of more than this many strings is treated as unknown:
+# the alternatives of nested branches multiply, and past this bound listing them
+# helps nobody.
+MAX_ALTERNATIVES = 64
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int
+    column: int
+    end_line: int = 0
+    end_column: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line == 0:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_column == 0 and self.end_line == self.line:
+            object.__setattr__(self, "end_column", self.column)
+
+    def short(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+class Kind(enum.Enum):
+    KNOWN = "known"
+    ALTERNATIVES = "alternatives"
+    SYMBOL = "symbol"
+    CONCAT = "concat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Value:
+    """A statically evaluated string.
+
+    - KNOWN: ``text``.
+    - ALTERNATIVES: one of ``alternatives`` (sorted, distinct, all known), e.g. the
+      branches of an ``if`` or the items of a ``for`` loop.
+    - SYMBOL: a name we cannot see (``$TP``, a function parameter), with the
+      ``default`` of ``${TP:-8}`` when there is one.
+    - CONCAT: a concatenation of ``parts`` at least one of which is not known
+      (``--tp=$TP``, ``$HOST:8000``).
+    - UNKNOWN: nothing can be said; ``reason`` tells why.
+
+    Build values with the constructors below; they keep the representation canonical
+    so that equal values compare equal.
+    """
+
+    kind: Kind
+    text: str = ""
+    alternatives: tuple[str, ...] = ()
+    name: str = ""
+    default: str | None = None
+    parts: tuple["Value", ...] = ()
+    reason: str = ""
+
+    # -- constructors -------------------------------------------------------------
+    @staticmethod
+    def known(text: str) -> "Value":
+        return Value(Kind.KNOWN, text=text)
+
+    @staticmethod
+    def symbol(name: str, default: str | None = None) -> "Value":
+        return Value(Kind.SYMBOL, name=name, default=default)
+
+    @staticmethod
+    def unknown(reason: str = "") -> "Value":
+        return Value(Kind.UNKNOWN, reason=reason)
+
+    @staticmethod
+    def one_of(options: Iterable["Value"]) -> "Value":
+        """The value of a variable set differently in several branches."""
+        options = list(options)
+        if not options:
+            return Value.unknown("no alternatives")
+        first = options[0]
+        if all(o == first for o in options):
+            return first
+        texts: set[str] = set()
+        for option in options:
+            candidates = option.candidates()
+            if candidates is None:
+                # One branch we cannot see through makes the whole set open-ended.
+                return Value.unknown("one of several branches is not static")
+            texts.update(candidates)
+        return Value._from_texts(texts)
+
+    @staticmethod
+    def _from_texts(texts: Iterable[str]) -> "Value":
+        ordered = tuple(sorted(set(texts)))
+        if len(ordered) == 1:
+            return Value.known(ordered[0])
+        if len(ordered) > MAX_ALTERNATIVES:
+            return Value.unknown(f"more than {MAX_ALTERNATIVES} alternatives")
+        return Value(Kind.ALTERNATIVES, alternatives=ordered)
+
+    @staticmethod
+    def concat(values: Iterable["Value"]) -> "Value":
+        """Concatenate, merging adjacent known text and expanding alternatives."""
+        flat: list[Value] = []
+        for value in values:
+            pieces = value.parts if value.kind is Kind.CONCAT else (value,)
+            for piece in pieces:
+                if piece.kind is Kind.KNOWN and piece.text == "":
+                    continue
+                if flat and piece.kind is Kind.KNOWN and flat[-1].kind is Kind.KNOWN:
+                    flat[-1] = Value.known(flat[-1].text + piece.text)
+                else:
+                    flat.append(piece)
+        if not flat:
+            return Value.known("")
+        if len(flat) == 1:
+            return flat[0]
+        if any(p.kind is Kind.UNKNOWN for p in flat):
+            reasons = [p.reason for p in flat if p.kind is Kind.UNKNOWN and p.reason]
+            return Value.unknown(reasons[0] if reasons else "")
+        if all(p.kind in (Kind.KNOWN, Kind.ALTERNATIVES) for p in flat):
+            combos = 1
+            for p in flat:
+                combos *= len(p.alternatives) if p.kind is Kind.ALTERNATIVES else 1
+            if combos > MAX_ALTERNATIVES:
+                return Value.unknown(f"more than {MAX_ALTERNATIVES} alternatives")
+            texts = (
+                "".join(choice)
+                for choice in itertools.product(
+                    *[p.alternatives if p.kind is Kind.ALTERNATIVES else (p.text,) for p in flat]
+                )
+            )
+            return Value._from_texts(texts)
+        return Value(Kind.CONCAT, parts=tuple(flat))
+
+    # -- queries ------------------------------------------------------------------
+    @property
+    def is_known(self) -> bool:
+        return self.kind is Kind.KNOWN
+
+    def candidates(self) -> frozenset[str] | None:
+        """Every string this value can be, or None when that set is open.
+
+        A symbol's ``${VAR:-default}`` counts as its value (design.md: "a default
+        from ${VAR:-8} counts as the value").
+        """
+        if self.kind is Kind.KNOWN:
+            return frozenset((self.text,))
+        if self.kind is Kind.ALTERNATIVES:
+            return frozenset(self.alternatives)
+        if self.kind is Kind.SYMBOL:
+            return None if self.default is None else frozenset((self.default,))
+        if self.kind is Kind.CONCAT:
+            sets = [p.candidates() for p in self.parts]
+            if any(s is None for s in sets):
+                return None
+            total = 1
+            for s in sets:
+                total *= len(s)  # type: ignore[arg-type]
+            if total > MAX_ALTERNATIVES:
+                return None
+            return frozenset("".join(t) for t in itertools.product(*[sorted(s) for s in sets]))  # type: ignore[arg-type]
+        return None
+
+    @property
+    def uses_default(self) -> bool:
+        """True when the candidates come from a ``${VAR:-default}`` default."""
+        if self.kind is Kind.SYMBOL:
+            return self.default is not None
+        if self.kind is Kind.CONCAT:
+            return any(p.uses_default for p in self.parts)
+        return False
+
+    def literal_prefix(self) -> str:
+        """The known text this value certainly starts with."""
+        if self.kind is Kind.KNOWN:
+            return self.text
+        if self.kind is Kind.CONCAT and self.parts[0].kind is Kind.KNOWN:
+            return self.parts[0].text
+        if self.kind is Kind.ALTERNATIVES:
+            return _common_prefix(self.alternatives)
+        return ""
+
+    def drop_prefix(self, count: int) -> "Value":
+        """This value without its first ``count`` characters, which must be part of
+        :meth:`literal_prefix`."""
+        if count == 0:
+            return self
+        if self.kind is Kind.KNOWN:
+            return Value.known(self.text[count:])
+        if self.kind is Kind.ALTERNATIVES:
+            return Value._from_texts(a[count:] for a in self.alternatives)
+        if self.kind is Kind.CONCAT:
+            head = Value.known(self.parts[0].text[count:])
+            return Value.concat((head, *self.parts[1:]))
+        raise ValueError("no literal prefix to drop")
+
+    def describe(self) -> str:
+        """Human-readable, as in messages: ``8``, ``{4, 8}``, ``$TP``, ``$TP (default 8)``."""
+        if self.kind is Kind.KNOWN:
+            return self.text
+        if self.kind is Kind.ALTERNATIVES:
+            return "{" + ", ".join(self.alternatives) + "}"
+        if self.kind is Kind.SYMBOL:
+            return self.name if self.default is None else f"{self.name} (default {self.default})"
+        if self.kind is Kind.CONCAT:
+            return "".join(p.text if p.is_known else _bracket(p) for p in self.parts)
+        return "<unknown" + (f": {self.reason}>" if self.reason else ">")
+
+    def __str__(self) -> str:
+        return self.describe()
+
+
+def _bracket(value: Value) -> str:
+    if value.kind is Kind.SYMBOL:
+        return "${" + value.name.lstrip("$") + (f":-{value.default}" if value.default is not None else "") + "}"
+    return value.describe()
+
+
+def _common_prefix(texts: Iterable[str]) -> str:
+    texts = list(texts)
+    if not texts:
+        return ""
+    prefix = texts[0]
+    for text in texts[1:]:
+        while not text.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix
+
+
+def _same_symbolically(a: Value, b: Value) -> bool:
+    """Structurally the same expression, so equal whatever the unseen names hold."""
+    if a.kind is Kind.UNKNOWN or b.kind is Kind.UNKNOWN:
+        return False
+    return a == b and a.kind in (Kind.KNOWN, Kind.SYMBOL, Kind.CONCAT)
+
+
+def provably_equal(a: Value, b: Value) -> bool:
+    """Equal in every run: the same known text, or the same symbol/expression."""
+    if _same_symbolically(a, b):
+        return True
+    ca, cb = a.candidates(), b.candidates()
+    return ca is not None and cb is not None and len(ca) == 1 and ca == cb
+
+
+def provably_different(a: Value, b: Value) -> bool:
+    """Different in every run: the candidate sets are both closed and disjoint.
+
+    The same symbol on both sides is never different, even with different defaults
+    in two places, unless both defaults are what we compare (they are the values
+    that count), so that case is decided by the defaults.
+    """
+    if _same_symbolically(a, b):
+        return False
+    ca, cb = a.candidates(), b.candidates()
+    if ca is None or cb is None:
+        return False
+    return ca.isdisjoint(cb)
+
+
+# ---------------------------------------------------------------------------------
+# What sources produce
+
+
+@dataclass(frozen=True)
+class ArgToken:
+    """One argv word of a launch.
+
+    ``location`` is where the word appears in the command; ``origin`` is where its
+    text was defined when that is elsewhere (the ``TP=8`` of ``--tp $TP``). A
+    ``spread`` token stands for any number of words we cannot see (``"$@"`` of an
+    unknown caller, an unknown array): options after it are not known to be final.
+    """
+
+    value: Value
+    location: Location
+    origin: Location | None = None
+    spread: bool = False
+
+    def describe(self) -> str:
+        return self.value.describe()
+
+
+class EntryPoint(enum.Enum):
+    LAUNCH_SERVER = "sglang.launch_server"
+    SGLANG_SERVE = "sglang serve"
+    DYNAMO_SGLANG = "dynamo.sglang"
+    ROUTER = "sglang_router.launch_router"
+    ROUTER_BINARY = "sglang-router"
+
+
+@dataclass
+class ServerLaunch:
+    """An SGLang server start found in a file, with the arguments as written."""
+
+    path: str
+    location: Location  # the command's first word
+    entry: EntryPoint
+    args: list[ArgToken]
+    # Lines the whole command spans, for `# noqa` comments (first, last).
+    lines: tuple[int, int] = (0, 0)
+    # How the launch was reached, e.g. "function serve (call at run.sh:12)".
+    context: str = ""
+
+
+@dataclass
+class RouterLaunch:
+    path: str
+    location: Location
+    entry: EntryPoint
+    args: list[ArgToken]
+    lines: tuple[int, int] = (0, 0)
+    context: str = ""
+
+
+class Severity(enum.Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something about a file the user should know that is not a rule finding:
+    skipped, unreadable, parse trouble. Shown as SGL900 findings by the CLI."""
+
+    path: str
+    message: str
+    line: int = 1
+    column: int = 1
+
+
+@dataclass
+class SourceResult:
+    """Everything one source extracted from one file."""
+
+    path: str
+    servers: list[ServerLaunch] = field(default_factory=list)
+    routers: list[RouterLaunch] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    # Per-line text, kept for noqa and snippets (index 0 is line 1).
+    lines: list[str] = field(default_factory=list)
+    # Findings a source can see by itself, such as a comment ending a continuation
+    # (SGL205): (code, message, location)
+    syntax_findings: list[tuple[str, str, Location]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Related:
+    location: Location
+    message: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    message: str
+    location: Location
+    severity: Severity = Severity.ERROR
+    related: tuple[Related, ...] = ()
+    url: str = ""
+
+    def sort_key(self) -> tuple:
+        return (self.location.path, self.location.line, self.location.column, self.code, self.message)
+
+
+def iter_known(values: Iterable[Value]) -> Iterator[str]:
+    for value in values:
+        if value.is_known:
+            yield value.text
