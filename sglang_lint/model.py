@@ -318,9 +318,10 @@ class ServerLaunch:
     location: Location  # the command's first word
     entry: EntryPoint
     args: list[ArgToken]
-    # Lines the whole command spans, for `# noqa` comments (first, last).
-    lines: tuple[int, int] = (0, 0)
-    # How the launch was reached, e.g. "function serve (call at run.sh:12)".
+    # Line ranges (first, last) of the command and of every call site that led to
+    # it (a function called once per role), for `# noqa` comments on any of them.
+    line_ranges: tuple[tuple[int, int], ...] = ()
+    # How the launch was reached, e.g. "serve() called at run.sh:12".
     context: str = ""
 
 
@@ -330,7 +331,7 @@ class RouterLaunch:
     location: Location
     entry: EntryPoint
     args: list[ArgToken]
-    lines: tuple[int, int] = (0, 0)
+    line_ranges: tuple[tuple[int, int], ...] = ()
     context: str = ""
 
 
@@ -361,9 +362,9 @@ class SourceResult:
     notes: list[Note] = field(default_factory=list)
     # Per-line text, kept for noqa and snippets (index 0 is line 1).
     lines: list[str] = field(default_factory=list)
-    # Findings a source can see by itself, such as a comment ending a continuation
-    # (SGL205): (code, message, location)
-    syntax_findings: list[tuple[str, str, Location]] = field(default_factory=list)
+    # Comment lines that ended a backslash continuation, each with the location of
+    # the orphaned option words that follow it (facts for rule SGL205).
+    continuation_breaks: list[tuple[Location, Location]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,1273 @@
+"""The shell source: SGLang launches in bash/sh scripts, found with tree-sitter-bash.
+
+The script is never run. A small abstract interpreter walks the syntax tree in
+order, keeping what it can know about variables (a ``Value`` per word, with the
+file position of every character that came from a literal), so that a launch's
+argv is what bash would build: quoting, concatenation, ``${VAR:-default}``, arrays,
+word splitting of unquoted expansions, ``$((...))``, functions called with
+arguments, branches and loops as alternatives. What it cannot know it keeps as a
+symbol or as unknown; it never guesses.
+
+Launch detection looks through wrappers (``nohup``, ``env``, ``docker run``,
+``bash -c``, ``ssh HOST CMD``, ...) to the entry point (``python -m
+sglang.launch_server``, ``sglang serve``, the router). Text in ``echo``/``printf``
+arguments, comments and heredoc bodies is never a launch.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from sglang_lint.model import (
+    ArgToken,
+    EntryPoint,
+    Kind,
+    Location,
+    Note,
+    RouterLaunch,
+    ServerLaunch,
+    SourceResult,
+    Value,
+)
+from sglang_lint.sources.textpos import EmbeddedText, FileText
+from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
+
+# Nesting of the syntax tree we follow: deeper subtrees are skipped with a note
+# rather than risking Python's recursion limit.
+MAX_TREE_DEPTH = 150
+# Function calls and `bash -c` strings within each other.
+MAX_CALL_DEPTH = 12
+# Commands interpreted per file: a bound on work for scripts whose functions call
+# each other many times over.
+MAX_COMMANDS = 50_000
+
+_PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
+_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# Commands whose arguments are data, never a command to run.
+_DATA_COMMANDS = {"echo", "printf", ":", "true", "false", "test", "[", "[[", "cat", "read", "logger", "tee"}
+_IFS_WHITESPACE = " \t\n"
+
+_ENTRY_MODULES = {
+    "sglang.launch_server": EntryPoint.LAUNCH_SERVER,
+    "dynamo.sglang": EntryPoint.DYNAMO_SGLANG,
+    "sglang_router.launch_router": EntryPoint.ROUTER,
+}
+_ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
+
+
+def _parser():
+    global _PARSER
+    try:
+        return _PARSER
+    except NameError:
+        import tree_sitter
+        import tree_sitter_bash
+
+        _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
+        return _PARSER
+
+
+# ---------------------------------------------------------------------------------
+# Words as the interpreter sees them
+
+
+@dataclass(frozen=True)
+class Seg:
+    """A piece of a word.
+
+    ``value``: its text (or symbol/unknown). ``split``: it came from an unquoted
+    expansion, so bash splits it into fields at whitespace. ``quoted``: it was in
+    quotes (an empty quoted piece still makes a word). ``loc``: where it appears
+    in the command being built. ``chars``: for known text, the file position of
+    each character where the text was written (None when not exact, e.g. after
+    escapes). ``origin``: the assignment it came from, for expansions.
+    """
+
+    value: Value
+    loc: Location
+    split: bool = False
+    quoted: bool = False
+    chars: tuple[tuple[int, int], ...] | None = None
+    origin: Location | None = None
+
+
+Word = tuple[Seg, ...]
+
+
+@dataclass
+class Var:
+    """A shell variable: a scalar word or an array of words (None: unknown array)."""
+
+    scalar: Word | None = None
+    array: list[Word] | None = None
+    is_array: bool = False
+    defined_at: Location | None = None
+
+
+@dataclass
+class Frame:
+    """A function call: its positional parameters and its local variables."""
+
+    function: str
+    positional: list[Word] | None  # None: not known (uncalled function)
+    locals: dict[str, Var | None] = field(default_factory=dict)
+    call_site: Location | None = None
+
+
+@dataclass
+class Env:
+    globals: dict[str, Var | None] = field(default_factory=dict)
+    frames: list[Frame] = field(default_factory=list)
+
+    def lookup(self, name: str) -> tuple[bool, Var | None]:
+        """(found, var). A found None is a variable explicitly unset."""
+        for frame in reversed(self.frames):
+            if name in frame.locals:
+                return True, frame.locals[name]
+        if name in self.globals:
+            return True, self.globals[name]
+        return False, None
+
+    def assign(self, name: str, var: Var | None, local: bool = False) -> None:
+        if local and self.frames:
+            self.frames[-1].locals[name] = var
+            return
+        for frame in reversed(self.frames):
+            if name in frame.locals:
+                frame.locals[name] = var
+                return
+        self.globals[name] = var
+
+    def snapshot(self) -> "Env":
+        return Env(
+            globals=dict(self.globals),
+            frames=[Frame(f.function, f.positional, dict(f.locals), f.call_site) for f in self.frames],
+        )
+
+
+def _word_value(word: Word) -> Value:
+    return Value.concat(seg.value for seg in word)
+
+
+def _merge_vars(options: list[Var | None], missing: Var | None, name: str) -> Var | None:
+    """The variable after one of several branches ran."""
+    first = options[0]
+    if all(_same_var(o, first) for o in options):
+        return first
+    values = []
+    for option in options:
+        if option is None or option.is_array:
+            return Var(scalar=(Seg(Value.unknown(f"${name} differs between branches"), _NOWHERE),))
+        values.append(_word_value(option.scalar or ()))
+    merged = Value.one_of(values)
+    return Var(scalar=(Seg(merged, _NOWHERE),))
+
+
+def _same_var(a: Var | None, b: Var | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    if a.is_array != b.is_array:
+        return False
+    if a.is_array:
+        if a.array is None or b.array is None:
+            return a.array is b.array
+        return [_word_value(w) for w in a.array] == [_word_value(w) for w in b.array]
+    return _word_value(a.scalar or ()) == _word_value(b.scalar or ()) and a.defined_at == b.defined_at
+
+
+_NOWHERE = Location("", 0, 0)
+
+
+# ---------------------------------------------------------------------------------
+# The interpreter
+
+
+class _Budget(Exception):
+    pass
+
+
+class ShellAnalyzer:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.result = SourceResult(path=path, lines=text.split("\n"))
+        self.file_text = FileText(text)
+        self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
+        self.called_functions: set[str] = set()
+        self.commands_seen = 0
+        self.call_depth = 0
+        self.noted_depth = False
+        # Launch line ranges of the call sites currently active (outermost first).
+        self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
+
+    # -- entry ------------------------------------------------------------------
+    def run(self) -> SourceResult:
+        tree = _parser().parse(self.file_text.data)
+        env = Env()
+        try:
+            self._walk_script(tree.root_node, self.file_text, env)
+            # Functions that were never called: analyze them once with unknown
+            # positional parameters, so their launches are still seen.
+            for name, (body, text) in list(self.functions.items()):
+                if name not in self.called_functions:
+                    self.called_functions.add(name)
+                    frame_env = env.snapshot()
+                    frame_env.frames.append(Frame(name, None))
+                    self._walk(body, text, frame_env, 0)
+        except _Budget:
+            self.result.notes.append(
+                Note(self.path, f"stopped after {MAX_COMMANDS} commands: the script's functions call each other too often to follow")
+            )
+        if tree.root_node.has_error:
+            line, column = self._first_error(tree.root_node)
+            self.result.notes.append(
+                Note(self.path, "shell syntax error (bash would refuse part of this script); launches around it may be incomplete", line, column)
+            )
+        self._find_continuation_breaks(tree.root_node)
+        return self.result
+
+    def _first_error(self, root) -> tuple[int, int]:
+        """The innermost ERROR node first in the file (a MISSING token when there
+        is none): tree-sitter wraps a long stretch of valid statements in an ERROR
+        node when a quote is left open at the end, and the user needs the open
+        quote, not the start of the stretch."""
+        missing = None
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_error and not any(c.has_error for c in node.children):
+                return self.file_text.position(node.start_byte)
+            if node.is_missing and missing is None:
+                missing = node
+            if node.has_error:
+                stack.extend(reversed(node.children))
+        return self.file_text.position(missing.start_byte) if missing is not None else (1, 1)
+
+    # -- locations ----------------------------------------------------------------
+    def _loc(self, node, text) -> Location:
+        line, column = text.position(node.start_byte)
+        end_line, end_column = text.position(node.end_byte)
+        return Location(self.path, line, column, end_line, end_column)
+
+    def _span(self, start: tuple[int, int], end: tuple[int, int]) -> Location:
+        return Location(self.path, start[0], start[1], end[0], end[1])
+
+    # -- statements -----------------------------------------------------------------
+    def _walk_script(self, root, text, env: Env) -> None:
+        self._walk(root, text, env, 0)
+
+    def _walk(self, node, text, env: Env, depth: int) -> None:
+        if depth > MAX_TREE_DEPTH:
+            if not self.noted_depth:
+                self.noted_depth = True
+                line, column = text.position(node.start_byte)
+                self.result.notes.append(Note(self.path, f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed", line, column))
+            return
+        kind = node.type
+        handler = getattr(self, "_stmt_" + kind, None)
+        if handler is not None:
+            handler(node, text, env, depth)
+            return
+        if kind in ("comment", "heredoc_body", "heredoc_start", "heredoc_end", "test_command", "word", "string"):
+            return
+        # program, ERROR, compound_statement, do_group, pipeline, redirected_statement...
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            self._walk(child, text, env, depth + 1)
+
+    def _stmt_variable_assignment(self, node, text, env, depth, local: bool = False) -> None:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = _node_text(name_node, text)
+        if name_node.type == "subscript":
+            # A[3]=x: the array changes in a way we do not model element by element.
+            base = name_node.child_by_field_name("name")
+            if base is not None:
+                env.assign(_node_text(base, text), Var(is_array=True, array=None), local)
+            return
+        if not _is_identifier(name):
+            return
+        appending = any(child.type == "+=" for child in node.children)
+        loc = self._loc(node, text)
+        if value_node is not None and value_node.type == "array":
+            words: list[Word] = []
+            for element in value_node.named_children:
+                words.extend(self._eval_word_fields(element, text, env, depth))
+            if appending:
+                found, old = env.lookup(name)
+                if found and old is not None and old.is_array and old.array is not None:
+                    words = old.array + words
+                elif found and old is not None and not old.is_array and old.scalar is not None:
+                    words = [old.scalar] + words
+                elif found:
+                    env.assign(name, Var(is_array=True, array=None, defined_at=loc), local)
+                    return
+            env.assign(name, Var(is_array=True, array=words, defined_at=loc), local)
+            return
+        word = self._eval_word_scalar(value_node, text, env, depth) if value_node is not None else ()
+        if appending:
+            found, old = env.lookup(name)
+            if found and old is not None and not old.is_array and old.scalar is not None:
+                word = old.scalar + word
+            elif found and old is not None and old.is_array and old.array is not None and old.array:
+                # A+=x on an array appends to its first element.
+                env.assign(name, Var(is_array=True, array=[old.array[0] + word, *old.array[1:]], defined_at=loc), local)
+                return
+            elif not found:
+                word = (Seg(Value.symbol("$" + name), loc),) + word
+        env.assign(name, Var(scalar=word, defined_at=loc), local)
+
+    def _stmt_variable_assignments(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._stmt_variable_assignment(child, text, env, depth)
+
+    def _stmt_declaration_command(self, node, text, env, depth) -> None:
+        keyword = node.children[0].type if node.children else ""
+        local = keyword in ("local", "declare", "typeset") and bool(env.frames)
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._stmt_variable_assignment(child, text, env, depth, local=local)
+            elif child.type == "variable_name" and keyword in ("local", "declare", "typeset") and env.frames:
+                name = _node_text(child, text)
+                env.assign(name, Var(scalar=(), defined_at=self._loc(child, text)), local=True)
+
+    def _stmt_unset_command(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            name = _node_text(child, text)
+            if _is_identifier(name):
+                env.assign(name, None)
+
+    def _stmt_function_definition(self, node, text, env, depth) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is not None and body is not None:
+            self.functions[_node_text(name_node, text)] = (body, text)
+
+    def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool) -> None:
+        """Run each alternative body on a copy of ``env`` and merge the results."""
+        results = []
+        for statements in bodies:
+            branch_env = env.snapshot()
+            for statement in statements:
+                self._walk(statement, text, branch_env, depth + 1)
+            results.append(branch_env)
+        if not exhaustive:
+            results.append(env.snapshot())
+        if not results:
+            return
+        self._merge_into(env, results)
+
+    def _merge_into(self, env: Env, results: list[Env]) -> None:
+        names = set()
+        for result in results:
+            names.update(result.globals)
+        for name in names:
+            options = []
+            for result in results:
+                found, var = result.lookup(name) if name in result.globals else (False, None)
+                options.append(var if found else _unset_symbol(name))
+            env.globals[name] = _merge_vars(options, None, name)
+        for index, frame in enumerate(env.frames):
+            local_names = set()
+            for result in results:
+                local_names.update(result.frames[index].locals)
+            for name in local_names:
+                options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
+                frame.locals[name] = _merge_vars(options, None, name)
+
+    def _stmt_if_statement(self, node, text, env, depth) -> None:
+        bodies: list[list] = []
+        current: list = []
+        exhaustive = False
+        condition_ids = {child.id for child in node.children_by_field_name("condition")}
+        for child in node.named_children:
+            if child.id in condition_ids:
+                continue
+            if child.type == "elif_clause":
+                bodies.append(current)
+                current = [c for c in child.named_children if c.id not in {x.id for x in child.children_by_field_name("condition")}]
+                # the first named child of elif is its condition
+                current = list(child.named_children)[1:]
+            elif child.type == "else_clause":
+                bodies.append(current)
+                current = list(child.named_children)
+                exhaustive = True
+            else:
+                current.append(child)
+        bodies.append(current)
+        self._branch(bodies, text, env, depth, exhaustive)
+
+    def _stmt_case_statement(self, node, text, env, depth) -> None:
+        bodies = []
+        exhaustive = False
+        for item in node.named_children:
+            if item.type != "case_item":
+                continue
+            value_ids = {c.id for c in item.children_by_field_name("value")}
+            patterns = [_node_text(c, text) for c in item.children_by_field_name("value")]
+            if "*" in patterns:
+                exhaustive = True
+            bodies.append([c for c in item.named_children if c.id not in value_ids])
+        self._branch(bodies, text, env, depth, exhaustive)
+
+    def _stmt_list(self, node, text, env, depth) -> None:
+        # `a && b`, `a || b`: the left side runs, the right side may or may not.
+        named = node.named_children
+        if not named:
+            return
+        self._walk(named[0], text, env, depth + 1)
+        if len(named) > 1:
+            self._branch([named[1:]], text, env, depth, exhaustive=False)
+
+    def _stmt_subshell(self, node, text, env, depth) -> None:
+        inner = env.snapshot()
+        for child in node.named_children:
+            self._walk(child, text, inner, depth + 1)
+
+    def _stmt_for_statement(self, node, text, env, depth) -> None:
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = node.children_by_field_name("value")
+        name = _node_text(variable, text) if variable is not None else ""
+        items: list[Word] = []
+        for value_node in values:
+            items.extend(self._eval_word_fields(value_node, text, env, depth))
+        if not values:
+            loop_value = Value.unknown('"$@" of the script')
+        elif any(any(seg.value.kind is Kind.UNKNOWN for seg in item) for item in items):
+            loop_value = Value.unknown(f"loop over a list that is not static")
+        else:
+            loop_value = Value.one_of(_word_value(item) for item in items) if items else Value.known("")
+        loop_env = env.snapshot()
+        if _is_identifier(name):
+            loop_env.assign(name, Var(scalar=(Seg(loop_value, self._loc(variable, text)),), defined_at=self._loc(variable, text)))
+        if body is not None:
+            self._walk(body, text, loop_env, depth + 1)
+        self._merge_into(env, [env.snapshot(), loop_env])
+
+    def _stmt_c_style_for_statement(self, node, text, env, depth) -> None:
+        self._loop_unknown(node, text, env, depth)
+
+    def _stmt_while_statement(self, node, text, env, depth) -> None:
+        self._loop_unknown(node, text, env, depth)
+
+    def _loop_unknown(self, node, text, env, depth) -> None:
+        body = node.child_by_field_name("body")
+        loop_env = env.snapshot()
+        if body is not None:
+            self._walk(body, text, loop_env, depth + 1)
+        self._merge_into(env, [env.snapshot(), loop_env])
+
+    def _stmt_command(self, node, text, env: Env, depth: int) -> None:
+        self.commands_seen += 1
+        if self.commands_seen > MAX_COMMANDS:
+            raise _Budget()
+        words: list[Word] = []
+        for index, child in enumerate(node.children):
+            field_name = node.field_name_for_child(index)
+            if field_name == "name":
+                inner = child.named_children[0] if child.type == "command_name" and child.named_children else child
+                words.extend(self._eval_word_fields(inner, text, env, depth))
+            elif field_name == "argument":
+                words.extend(self._eval_word_fields(child, text, env, depth))
+            elif child.type in ("command_substitution", "process_substitution"):
+                continue
+        if not words:
+            return
+        command_loc = self._loc(node, text)
+        first = _word_value(words[0])
+        if first.is_known and first.text in self.functions:
+            self._call_function(first.text, words[1:], command_loc, env)
+            return
+        if first.is_known and first.text in ("shift", "set") and env.frames:
+            self._shift_positional(first.text, words[1:], env)
+            return
+        if first.is_known and first.text in ("read", "mapfile", "readarray"):
+            for word in words[1:]:
+                value = _word_value(word)
+                if value.is_known and _is_identifier(value.text):
+                    env.assign(value.text, Var(scalar=(Seg(Value.unknown(f"read at {command_loc.short()}"), command_loc),)))
+            return
+        self._detect_launch(words, command_loc, env, depth)
+
+    def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
+        frame = env.frames[-1]
+        if frame.positional is None:
+            return
+        if command == "set":
+            if args and _word_value(args[0]) == Value.known("--"):
+                frame.positional = list(args[1:])
+            return
+        count = _word_value(args[0]) if args else Value.known("1")
+        if count.is_known and count.text.isdigit():
+            frame.positional = frame.positional[int(count.text) :]
+        else:
+            frame.positional = None
+
+    def _call_function(self, name: str, args: list[Word], call_loc: Location, env: Env) -> None:
+        self.called_functions.add(name)
+        if self.call_depth >= MAX_CALL_DEPTH:
+            return
+        body, text = self.functions[name]
+        env.frames.append(Frame(name, list(args), call_site=call_loc))
+        self.call_stack.append((name, call_loc, (call_loc.line, call_loc.end_line)))
+        self.call_depth += 1
+        try:
+            self._walk(body, text, env, 0)
+        finally:
+            self.call_depth -= 1
+            self.call_stack.pop()
+            env.frames.pop()
+
+    # -- words ------------------------------------------------------------------
+    def _eval_word_scalar(self, node, text, env: Env, depth: int) -> Word:
+        """A word where bash does no field splitting (assignment values)."""
+        segs = self._eval_parts(node, text, env, quoted=False, depth=depth, scalar=True)
+        return tuple(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in segs)
+
+    def _eval_word_fields(self, node, text, env: Env, depth: int) -> list[Word]:
+        """The words (fields) one argument node becomes."""
+        spread = self._eval_spread(node, text, env)
+        if spread is not None:
+            return spread
+        segs = self._eval_parts(node, text, env, quoted=False, depth=depth, scalar=False)
+        return _split_fields(segs)
+
+    def _eval_spread(self, node, text, env: Env) -> list[Word] | None:
+        """``"$@"``, ``"${A[@]}"`` and their unquoted forms as the whole word."""
+        quoted = False
+        inner = node
+        if node.type == "string" and len(node.named_children) == 1:
+            inner = node.named_children[0]
+            quoted = True
+        loc = self._loc(node, text)
+        if inner.type == "simple_expansion" and inner.named_children and inner.named_children[0].type == "special_variable_name":
+            name = _node_text(inner.named_children[0], text)
+            if name in ("@", "*") and (quoted is False or name == "@"):
+                return self._positional_words(env, loc, split=not quoted)
+        if inner.type == "expansion" and len(inner.named_children) == 1 and inner.named_children[0].type == "subscript":
+            subscript = inner.named_children[0]
+            base = subscript.child_by_field_name("name")
+            index = subscript.child_by_field_name("index")
+            if base is not None and index is not None and _node_text(index, text) in ("@", "*"):
+                if _node_text(index, text) == "*" and quoted:
+                    return None
+                name = _node_text(base, text)
+                found, var = env.lookup(name)
+                if found and var is not None and var.is_array:
+                    if var.array is None:
+                        return [(Seg(Value.unknown(f"${{{name}[@]}}"), loc, quoted=quoted),)]
+                    return [self._relocate(word, loc, var.defined_at, split=not quoted) for word in var.array] if quoted else _split_fields(
+                        [seg for word in var.array for seg in self._relocate(word, loc, var.defined_at, split=True) + (Seg(Value.known(" "), loc, split=True),)]
+                    )
+                if found and var is not None and var.scalar is not None:
+                    return _split_fields(list(self._relocate(var.scalar, loc, var.defined_at, split=not quoted))) if not quoted else [self._relocate(var.scalar, loc, var.defined_at, split=False)]
+                return [_spread_word(Value.unknown(f"${{{name}[@]}} is not set in this file"), loc)]
+        return None
+
+    def _positional_words(self, env: Env, loc: Location, split: bool) -> list[Word]:
+        frame = env.frames[-1] if env.frames else None
+        if frame is None or frame.positional is None:
+            owner = f"{frame.function}()" if frame else "the script"
+            return [_spread_word(Value.unknown(f'"$@" of {owner}'), loc)]
+        words = []
+        for word in frame.positional:
+            relocated = self._relocate(word, loc, None, split=split)
+            words.extend(_split_fields(list(relocated)) if split else [relocated])
+        return words
+
+    def _relocate(self, word: Word, use_loc: Location, origin: Location | None, split: bool) -> Word:
+        """The pieces of a stored word expanded at ``use_loc``."""
+        return tuple(
+            type(seg)(seg.value, use_loc, split=split, quoted=not split, chars=seg.chars, origin=seg.origin or origin or (seg.loc if seg.loc is not _NOWHERE else None))
+            for seg in word
+        )
+
+    def _eval_parts(self, node, text, env: Env, quoted: bool, depth: int, scalar: bool) -> list[Seg]:
+        kind = node.type
+        loc = self._loc(node, text)
+        if kind in ("word", "number", "extglob_pattern"):
+            raw = _node_text(node, text)
+            if kind == "word" and "\\" in raw:
+                return [Seg(Value.known(_unescape_unquoted(raw)), loc, quoted=True)]
+            return [Seg(Value.known(raw), loc, chars=self._char_positions(node, text, raw))]
+        if kind == "raw_string":
+            raw = _node_text(node, text)[1:-1]
+            start = node.start_byte + 1
+            return [Seg(Value.known(raw), loc, quoted=True, chars=self._chars_from(start, raw, text))]
+        if kind == "ansi_c_string":
+            raw = _node_text(node, text)[2:-1]
+            if "\\" in raw:
+                return [Seg(Value.known(_ansi_c(raw)), loc, quoted=True)]
+            return [Seg(Value.known(raw), loc, quoted=True, chars=self._chars_from(node.start_byte + 2, raw, text))]
+        if kind == "string":
+            segs: list[Seg] = [Seg(Value.known(""), loc, quoted=True)]
+            for child in node.named_children:
+                if child.type == "string_content":
+                    raw = _node_text(child, text)
+                    if "\\" in raw:
+                        segs.append(Seg(Value.known(_unescape_double(raw)), self._loc(child, text), quoted=True))
+                    else:
+                        segs.append(Seg(Value.known(raw), self._loc(child, text), quoted=True, chars=self._char_positions(child, text, raw)))
+                else:
+                    segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth, scalar))
+            # Text between children that tree-sitter leaves unnamed (e.g. "$" alone).
+            return segs
+        if kind == "concatenation":
+            segs = []
+            for child in node.named_children:
+                segs.extend(self._eval_parts(child, text, env, quoted, depth, scalar))
+            # A concatenation's pieces may sit next to unnamed tokens; those are literal.
+            return segs
+        if kind == "simple_expansion":
+            return self._expand_simple(node, text, env, quoted, loc)
+        if kind == "expansion":
+            return self._expand_braced(node, text, env, quoted, loc, depth)
+        if kind == "arithmetic_expansion":
+            value = self._eval_arith_node(node.named_children[0] if node.named_children else None, text, env)
+            return [Seg(value, loc, split=not quoted)]
+        if kind in ("command_substitution", "process_substitution"):
+            return [Seg(Value.unknown(f"output of {_node_text(node, text)[:40]}"), loc, split=not quoted)]
+        if kind == "translated_string":
+            return [Seg(Value.unknown("locale-translated string"), loc, quoted=True)]
+        if kind == "brace_expression":
+            return [Seg(Value.unknown("brace expansion"), loc)]
+        return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
+
+    def _char_positions(self, node, text, raw: str) -> tuple[tuple[int, int], ...] | None:
+        return self._chars_from(node.start_byte, raw, text)
+
+    def _chars_from(self, start_byte: int, raw: str, text) -> tuple[tuple[int, int], ...]:
+        positions = []
+        offset = start_byte
+        for char in raw:
+            positions.append(text.position(offset))
+            offset += len(char.encode("utf-8", "surrogatepass"))
+        return tuple(positions)
+
+    def _expand_variable(self, name: str, env: Env, quoted: bool, loc: Location) -> list[Seg] | None:
+        """Segs of ``$name``, or None when the variable is not set in the script."""
+        if name.isdigit():
+            frame = env.frames[-1] if env.frames else None
+            index = int(name)
+            if index == 0:
+                return [Seg(Value.unknown("$0"), loc, split=not quoted)]
+            if frame is None or frame.positional is None:
+                owner = f" of {frame.function}()" if frame else ""
+                return [Seg(Value.symbol(f"${name}{owner}"), loc, split=not quoted)]
+            if index > len(frame.positional):
+                return [Seg(Value.known(""), loc, split=not quoted)]
+            return list(self._relocate(frame.positional[index - 1], loc, None, split=not quoted))
+        if name in ("@", "*"):
+            words = self._positional_words(env, loc, split=False)
+            if len(words) == 1 and words[0] and words[0][0].value.kind is Kind.UNKNOWN:
+                return [Seg(words[0][0].value, loc, split=not quoted)]
+            segs: list[Seg] = []
+            for index, word in enumerate(words):
+                if index:
+                    segs.append(Seg(Value.known(" "), loc, split=not quoted))
+                segs.extend(Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in word)
+            return segs
+        if name == "#":
+            frame = env.frames[-1] if env.frames else None
+            if frame is not None and frame.positional is not None:
+                return [Seg(Value.known(str(len(frame.positional))), loc)]
+            return [Seg(Value.unknown("$#"), loc)]
+        if not _is_identifier(name):
+            return [Seg(Value.unknown(f"${name}"), loc, split=not quoted)]
+        found, var = env.lookup(name)
+        if not found:
+            return None
+        if var is None:
+            return [Seg(Value.known(""), loc, split=not quoted)]
+        if var.is_array:
+            if var.array is None:
+                return [Seg(Value.unknown(f"${name} (an array changed element by element)"), loc, split=not quoted)]
+            first = var.array[0] if var.array else ()
+            return list(self._relocate(first, loc, var.defined_at, split=not quoted))
+        return list(self._relocate(var.scalar or (), loc, var.defined_at, split=not quoted))
+
+    def _expand_simple(self, node, text, env: Env, quoted: bool, loc: Location) -> list[Seg]:
+        named = node.named_children
+        if not named:
+            return [Seg(Value.known("$"), loc, quoted=quoted)]
+        name = _node_text(named[0], text)
+        segs = self._expand_variable(name, env, quoted, loc)
+        if segs is None:
+            return [Seg(Value.symbol("$" + name), loc, split=not quoted)]
+        return segs
+
+    def _expand_braced(self, node, text, env: Env, quoted: bool, loc: Location, depth: int) -> list[Seg]:
+        named = node.named_children
+        children = node.children
+        if not named:
+            return [Seg(Value.unknown("${}"), loc)]
+        target = named[0]
+        operator = node.child_by_field_name("operator")
+        # ${#A}: the operator comes before the name.
+        if operator is not None and operator.start_byte < target.start_byte:
+            return [Seg(Value.unknown(f"{_node_text(node, text)}"), loc, split=not quoted)]
+        if target.type == "subscript":
+            base = target.child_by_field_name("name")
+            index = target.child_by_field_name("index")
+            name = _node_text(base, text) if base is not None else ""
+            index_text = _node_text(index, text) if index is not None else ""
+            found, var = env.lookup(name)
+            if index_text in ("@", "*"):
+                if found and var is not None and var.is_array and var.array is not None:
+                    segs = []
+                    for i, word in enumerate(var.array):
+                        if i:
+                            segs.append(Seg(Value.known(" "), loc, split=not quoted))
+                        segs.extend(self._relocate(word, loc, var.defined_at, split=not quoted))
+                    return segs
+                return [Seg(Value.unknown(f"${{{name}[@]}}"), loc, split=not quoted)]
+            if found and var is not None and var.is_array and var.array is not None and index_text.isdigit():
+                position = int(index_text)
+                if position < len(var.array):
+                    return list(self._relocate(var.array[position], loc, var.defined_at, split=not quoted))
+                return [Seg(Value.known(""), loc, split=not quoted)]
+            return [Seg(Value.unknown(_node_text(node, text)), loc, split=not quoted)]
+        name = _node_text(target, text)
+        if operator is None and len(named) == 1:
+            segs = self._expand_variable(name, env, quoted, loc)
+            if segs is None:
+                return [Seg(Value.symbol("$" + name), loc, split=not quoted)]
+            return segs
+        op = _node_text(operator, text) if operator is not None else ""
+        if not op:
+            # tree-sitter does not always tag the operator; find the unnamed token.
+            for child in children:
+                if not child.is_named and child.type not in ("${", "}"):
+                    op = child.type
+                    break
+        operand_nodes = [c for c in named[1:]]
+        if op in (":-", "-", ":=", "="):
+            segs = self._expand_variable(name, env, quoted, loc)
+            if segs is not None and (op in ("-", "=") or _word_value(tuple(segs)) != Value.known("")):
+                return segs
+            operand = self._eval_operand(operand_nodes, text, env, depth)
+            operand_value = _word_value(tuple(operand))
+            if segs is not None:
+                # Set but possibly empty (":-" on an empty variable gives the default).
+                return [Seg(operand_value, loc, split=not quoted)] if operand else [Seg(Value.known(""), loc)]
+            default = None
+            if operand_value.is_known:
+                default = operand_value.text
+            if op in (":=", "="):
+                env.assign(name, Var(scalar=(Seg(Value.symbol("$" + name, default), loc),), defined_at=loc))
+            return [Seg(Value.symbol("$" + name, default), loc, split=not quoted)]
+        if op in (":+", "+"):
+            segs = self._expand_variable(name, env, quoted, loc)
+            if segs is None:
+                return [Seg(Value.unknown(f"${{{name}{op}...}} of a variable not set in this file"), loc, split=not quoted)]
+            value = _word_value(tuple(segs))
+            if op == "+" or (value.is_known and value.text != ""):
+                operand = self._eval_operand(operand_nodes, text, env, depth)
+                return [Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in operand]
+            if value.is_known:
+                return [Seg(Value.known(""), loc)]
+            return [Seg(Value.unknown(f"${{{name}{op}...}}"), loc, split=not quoted)]
+        return [Seg(Value.unknown(f"{_node_text(node, text)[:40]} is not evaluated"), loc, split=not quoted)]
+
+    def _eval_operand(self, nodes, text, env, depth) -> list[Seg]:
+        segs: list[Seg] = []
+        for node in nodes:
+            segs.extend(self._eval_parts(node, text, env, True, depth, True))
+        return segs
+
+    def _eval_arith_node(self, node, text, env: Env) -> Value:
+        if node is None:
+            return Value.unknown("empty arithmetic")
+        try:
+            candidates = self._arith(node, text, env, 0)
+        except _NotConstant as reason:
+            return Value.unknown(f"$(( {_node_text(node, text)} )) is not constant: {reason}")
+        return Value.one_of(Value.known(str(c)) for c in candidates)
+
+    def _arith(self, node, text, env: Env, depth: int) -> set[int]:
+        if depth > 50:
+            raise _NotConstant("too deep")
+        kind = node.type
+        if kind == "number":
+            raw = _node_text(node, text)
+            try:
+                return {int(raw, 0)}
+            except ValueError as error:
+                raise _NotConstant(raw) from error
+        if kind in ("variable_name", "word", "simple_expansion", "expansion"):
+            if kind in ("variable_name", "word"):
+                name = _node_text(node, text)
+                if name.isdigit():
+                    return {int(name)}
+                segs = self._expand_variable(name, env, True, _NOWHERE) if _is_identifier(name) else None
+            else:
+                segs = self._eval_parts(node, text, env, True, 0, True)
+            if segs is None:
+                raise _NotConstant(f"${_node_text(node, text)} is not set in this file")
+            value = _word_value(tuple(segs))
+            candidates = value.candidates()
+            if candidates is None:
+                raise _NotConstant(value.describe())
+            result = set()
+            for candidate in candidates:
+                try:
+                    result.add(int(candidate.strip() or "0", 0))
+                except ValueError as error:
+                    raise _NotConstant(candidate) from error
+            return result
+        if kind == "parenthesized_expression":
+            inner = node.named_children
+            if len(inner) != 1:
+                raise _NotConstant("expression")
+            return self._arith(inner[0], text, env, depth + 1)
+        if kind == "binary_expression":
+            left = node.child_by_field_name("left")
+            right = node.child_by_field_name("right")
+            operator = node.child_by_field_name("operator")
+            if left is None or right is None or operator is None:
+                raise _NotConstant("expression")
+            op = operator.type
+            lhs = self._arith(left, text, env, depth + 1)
+            rhs = self._arith(right, text, env, depth + 1)
+            if len(lhs) * len(rhs) > 64:
+                raise _NotConstant("too many alternatives")
+            result = set()
+            for a in lhs:
+                for b in rhs:
+                    result.add(_arith_op(op, a, b))
+            return result
+        if kind == "unary_expression":
+            operand = node.named_children[0] if node.named_children else None
+            op = node.children[0].type if node.children else ""
+            if operand is None or op not in ("-", "+"):
+                raise _NotConstant("expression")
+            values = self._arith(operand, text, env, depth + 1)
+            return {-v if op == "-" else v for v in values}
+        raise _NotConstant(kind)
+
+    # -- launches ---------------------------------------------------------------------
+    def _detect_launch(self, words: list[Word], command_loc: Location, env: Env, depth: int) -> None:
+        index = 0
+        while index < len(words):
+            value = _word_value(words[index])
+            name = _command_basename(value)
+            if name is None:
+                return
+            if name in _DATA_COMMANDS or name in ("eval", "source", ".", "export", "alias"):
+                return
+            if name in WRAPPERS:
+                index = WRAPPERS[name].skip(words, index, _word_value)
+                continue
+            if _is_env_assignment(value):
+                index += 1
+                continue
+            if name in _SHELLS:
+                self._shell_c(words, index, command_loc, env, depth)
+                return
+            if name == "ssh":
+                self._ssh(words, index, command_loc, env, depth)
+                return
+            if name in ("docker", "podman", "nvidia-docker"):
+                index = _skip_docker_run(words, index)
+                if index < 0:
+                    return
+                continue
+            if name == "sglang" and index + 1 < len(words) and _word_value(words[index + 1]) == Value.known("serve"):
+                self._record(EntryPoint.SGLANG_SERVE, words, index, index + 2, command_loc)
+                return
+            if name == "sglang-router":
+                start = index + 1
+                if start < len(words) and _word_value(words[start]) == Value.known("launch"):
+                    start += 1
+                self._record(EntryPoint.ROUTER_BINARY, words, index, start, command_loc)
+                return
+            if _PYTHON_NAME.fullmatch(name):
+                module, after = _python_module(words, index + 1)
+                if module in _ENTRY_MODULES:
+                    self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
+                return
+            return
+
+    def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
+        tokens = [self._token(word, command_loc) for word in words[args_from:]]
+        first = self._token(words[start], command_loc).location if words[start] else command_loc
+        ranges = [(command_loc.line, command_loc.end_line)] + [r for _, _, r in self.call_stack]
+        context = ""
+        if self.call_stack:
+            context = " <- ".join(f"{name}() called at {loc.short()}" for name, loc, _ in reversed(self.call_stack))
+        record_cls = RouterLaunch if entry in _ROUTER_ENTRIES else ServerLaunch
+        launch = record_cls(
+            path=self.path,
+            location=first,
+            entry=entry,
+            args=tokens,
+            line_ranges=tuple(dict.fromkeys(ranges)),
+            context=context,
+        )
+        if isinstance(launch, RouterLaunch):
+            self.result.routers.append(launch)
+        else:
+            self.result.servers.append(launch)
+
+    def _token(self, word: Word, fallback: Location) -> ArgToken:
+        if not word:
+            return ArgToken(Value.known(""), fallback)
+        value = _word_value(word)
+        spread = any(isinstance(seg, _SpreadSeg) for seg in word)
+        located = [seg.loc for seg in word if seg.loc is not _NOWHERE and seg.loc.path]
+        if located:
+            start, end = located[0], located[-1]
+            location = Location(self.path, start.line, start.column, end.end_line, end.end_column)
+        else:
+            location = fallback
+        origin = None
+        defined = [seg for seg in word if seg.origin is not None]
+        if defined:
+            char_positions = [pos for seg in word if seg.chars for pos in seg.chars]
+            if char_positions and all(seg.chars for seg in word if seg.value.is_known and seg.value.text):
+                first, last = char_positions[0], char_positions[-1]
+                origin = Location(self.path, first[0], first[1], last[0], last[1] + 1)
+            else:
+                origin = defined[0].origin
+        return ArgToken(value, location, origin, spread)
+
+    def _shell_c(self, words: list[Word], index: int, command_loc: Location, env: Env, depth: int) -> None:
+        """``bash -c 'CMD'``: the string is a script of its own."""
+        position = index + 1
+        while position < len(words):
+            option = _word_value(words[position])
+            if not option.is_known or not option.text.startswith("-") or option.text in ("-", "--"):
+                return  # `bash script.sh`: another file, not followed
+            position += 1
+            if "c" in option.text[1:] and not option.text.startswith("--"):
+                break
+            if option.text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+                position += 1
+        else:
+            return
+        if position >= len(words):
+            return
+        self._nested_script(words[position], command_loc, env, depth)
+
+    def _ssh(self, words: list[Word], index: int, command_loc: Location, env: Env, depth: int) -> None:
+        position = index + 1
+        while position < len(words):
+            option = _word_value(words[position])
+            if not option.is_known:
+                return
+            if option.text.startswith("-") and len(option.text) > 1:
+                flag = option.text[:2]
+                position += 1
+                if flag in SSH_VALUE_OPTIONS and len(option.text) == 2:
+                    position += 1
+                continue
+            break
+        position += 1  # the host
+        if position >= len(words):
+            return
+        # ssh joins the remaining words with spaces and the remote shell parses them.
+        joined: list[Seg] = []
+        for number, word in enumerate(words[position:]):
+            if number:
+                joined.append(Seg(Value.known(" "), word[0].loc if word else command_loc))
+            joined.extend(word)
+        self._nested_script(tuple(joined), command_loc, env, depth)
+
+    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int) -> None:
+        if self.call_depth >= MAX_CALL_DEPTH:
+            return
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        placeholders: dict[str, Seg] = {}
+        for seg in word:
+            start = (seg.loc.line, seg.loc.column) if seg.loc.path else (command_loc.line, command_loc.column)
+            if seg.value.is_known:
+                chars.append(seg.value.text)
+                if seg.chars and len(seg.chars) == len(seg.value.text) and seg.origin is None:
+                    positions.extend(seg.chars)
+                else:
+                    positions.extend([start] * len(seg.value.text))
+            else:
+                # Stand in for what the outer shell substitutes with a variable of the
+                # inner script that holds the same value.
+                name = f"__sglang_lint_{len(placeholders)}"
+                placeholders[name] = seg
+                stand_in = "${" + name + "}"
+                chars.append(stand_in)
+                positions.extend([start] * len(stand_in))
+        script = "".join(chars)
+        embedded = EmbeddedText(script, positions)
+        inner_env = env.snapshot()
+        for name, seg in placeholders.items():
+            inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
+        tree = _parser().parse(embedded.data)
+        self.call_depth += 1
+        try:
+            self._walk(tree.root_node, embedded, inner_env, 0)
+        finally:
+            self.call_depth -= 1
+
+    # -- facts for SGL205 ------------------------------------------------------------
+    def _find_continuation_breaks(self, root) -> None:
+        """A comment line inside a backslash continuation ends the command (bash
+        drops the backslash-newline, then the comment runs to the end of the line);
+        the option lines after it become a command of their own."""
+        lines = self.result.lines
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.type == "comment":
+                line, column = self.file_text.position(node.start_byte)
+                if line >= 2 and lines[line - 2].rstrip().endswith("\\") and lines[line - 1][: column - 1].strip() == "":
+                    following = node.next_named_sibling
+                    if following is not None:
+                        next_line, next_col = self.file_text.position(following.start_byte)
+                        first_word = lines[next_line - 1][next_col - 1 :].lstrip()
+                        if first_word.startswith("-"):
+                            self.result.continuation_breaks.append(
+                                (self._loc(node, self.file_text), self._loc(following, self.file_text))
+                            )
+                continue
+            if node.type in ("heredoc_body", "string", "raw_string"):
+                continue
+            stack.extend(node.children)
+
+
+class _NotConstant(Exception):
+    pass
+
+
+class _SpreadSeg(Seg):
+    """A piece standing for any number of words we cannot see."""
+
+
+def _spread_word(value: Value, loc: Location) -> Word:
+    return (_SpreadSeg(value, loc),)
+
+
+def _unset_symbol(name: str) -> Var:
+    return Var(scalar=(Seg(Value.symbol("$" + name), _NOWHERE),))
+
+
+def _arith_op(op: str, a: int, b: int) -> int:
+    if op == "+":
+        return a + b
+    if op == "-":
+        return a - b
+    if op == "*":
+        return a * b
+    if op in ("/", "%"):
+        if b == 0:
+            raise _NotConstant("division by zero")
+        quotient = abs(a) // abs(b) * (1 if (a >= 0) == (b >= 0) else -1)  # bash truncates
+        return quotient if op == "/" else a - b * quotient
+    if op == "**":
+        if b < 0 or b > 64:
+            raise _NotConstant("exponent")
+        return a**b
+    if op == "<<":
+        return a << b if 0 <= b < 64 else 0
+    if op == ">>":
+        return a >> b if 0 <= b < 64 else 0
+    if op == "&":
+        return a & b
+    if op == "|":
+        return a | b
+    if op == "^":
+        return a ^ b
+    raise _NotConstant(op)
+
+
+def _split_fields(segs: list[Seg]) -> list[Word]:
+    """Bash field splitting: unquoted expansions split at IFS whitespace; empty
+    unquoted expansions vanish; quoted empty strings stay."""
+    fields: list[list[Seg]] = [[]]
+    for seg in segs:
+        if isinstance(seg, _SpreadSeg):
+            fields.append([seg])
+            fields.append([])
+            continue
+        if seg.split and seg.value.is_known:
+            text_value = seg.value.text
+            index = 0
+            length = len(text_value)
+            while index < length:
+                if text_value[index] in _IFS_WHITESPACE:
+                    while index < length and text_value[index] in _IFS_WHITESPACE:
+                        index += 1
+                    fields.append([])
+                    continue
+                end = index
+                while end < length and text_value[end] not in _IFS_WHITESPACE:
+                    end += 1
+                chars = seg.chars[index:end] if seg.chars and len(seg.chars) == length else None
+                fields[-1].append(Seg(Value.known(text_value[index:end]), seg.loc, True, False, chars, seg.origin))
+                index = end
+            continue
+        if seg.split and seg.value.kind is Kind.ALTERNATIVES and any(
+            any(c in _IFS_WHITESPACE for c in alt) for alt in seg.value.alternatives
+        ):
+            fields[-1].append(Seg(Value.unknown("alternatives with different numbers of words"), seg.loc, origin=seg.origin))
+            continue
+        fields[-1].append(seg)
+    words = []
+    for pieces in fields:
+        if not pieces:
+            continue
+        if all(p.split and p.value == Value.known("") for p in pieces) and not any(p.quoted for p in pieces):
+            continue
+        words.append(tuple(pieces))
+    return words
+
+
+def _node_text(node, text) -> str:
+    return text.data[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+
+def _is_identifier(name: str) -> bool:
+    return bool(name) and (name[0].isalpha() or name[0] == "_") and all(c.isalnum() or c == "_" for c in name) and name.isascii()
+
+
+def _is_env_assignment(value: Value) -> bool:
+    prefix = value.literal_prefix()
+    name, sep, _ = prefix.partition("=")
+    return bool(sep) and _is_identifier(name)
+
+
+def _command_basename(value: Value) -> str | None:
+    """The command name as a basename, when static. ``${PYTHON:-python3}`` counts
+    as its default, like every other default."""
+    candidates = value.candidates()
+    if candidates is None or len(candidates) != 1:
+        return None
+    (text,) = candidates
+    return os.path.basename(text) if "/" in text else text
+
+
+def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
+    """Skip interpreter options; return (module of -m, index of its first arg)."""
+    while index < len(words):
+        option = _word_value(words[index])
+        if not option.is_known:
+            return None, index
+        text = option.text
+        if text == "-m":
+            if index + 1 < len(words):
+                module = _word_value(words[index + 1])
+                return (module.text if module.is_known else None), index + 2
+            return None, index + 1
+        if text.startswith("-m") and len(text) > 2:
+            return text[2:], index + 1
+        if text in ("-X", "-W", "--check-hash-based-pycs"):
+            index += 2
+            continue
+        if text.startswith("-") and not text.startswith("--") and len(text) > 1:
+            # Clustered flags such as -uB; a cluster ending in m takes the module next.
+            if text.endswith("m") and all(c in "bBdEhiIOqsSuvVxR" for c in text[1:-1]):
+                if index + 1 < len(words):
+                    module = _word_value(words[index + 1])
+                    return (module.text if module.is_known else None), index + 2
+                return None, index + 1
+            index += 1
+            continue
+        return None, index  # a script path or -c: not a module launch
+    return None, index
+
+
+def _skip_docker_run(words: list[Word], index: int) -> int:
+    """Index of the container's command in ``docker run [opts] IMAGE CMD``, or -1."""
+    position = index + 1
+    if position >= len(words):
+        return -1
+    sub = _word_value(words[position])
+    if sub == Value.known("container") and position + 1 < len(words):
+        position += 1
+        sub = _word_value(words[position])
+    if sub != Value.known("run"):
+        return -1
+    position += 1
+    while position < len(words):
+        option = _word_value(words[position])
+        if not option.is_known:
+            return -1
+        text = option.text
+        if text == "--":
+            position += 1
+            break
+        if text.startswith("--"):
+            position += 1
+            if "=" not in text and text in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            continue
+        if text.startswith("-") and len(text) > 1:
+            position += 1
+            # -e X, -v a:b, -p 80:80, and clusters like -it; -eFOO=1 carries its value.
+            last = text[-1]
+            if len(text) == 2 and ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            elif len(text) > 2 and ("-" + text[1]) in DOCKER_RUN_VALUE_OPTIONS:
+                pass
+            elif ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            continue
+        break
+    position += 1  # the image
+    return position if position < len(words) else -1
+
+
+def _unescape_unquoted(raw: str) -> str:
+    out = []
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw):
+            if raw[index + 1] != "\n":
+                out.append(raw[index + 1])
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _unescape_double(raw: str) -> str:
+    out = []
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw) and raw[index + 1] in '$`"\\\n':
+            if raw[index + 1] != "\n":
+                out.append(raw[index + 1])
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def _ansi_c(raw: str) -> str:
+    escapes = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b", "e": "\x1b", "f": "\f", "v": "\v"}
+    out = []
+    index = 0
+    while index < len(raw):
+        char = raw[index]
+        if char == "\\" and index + 1 < len(raw):
+            out.append(escapes.get(raw[index + 1], "\\" + raw[index + 1]))
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)
+
+
+def analyze_shell(path: str, text: str) -> SourceResult:
+    """Extract the launches of one shell script. Never raises for any text."""
+    return ShellAnalyzer(path, text).run()

@@ -1,0 +1,127 @@
+"""Commands that run another command, and which of their options take a value.
+
+Tables rather than code so that a new wrapper is one line. Options given as
+``--opt=value`` or ``-Xvalue`` carry their value and need no entry; an option not
+listed is taken as a flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+
+@dataclass(frozen=True)
+class Wrapper:
+    # Options whose value is the next word.
+    value_options: frozenset[str] = frozenset()
+    # Positional words the wrapper takes before the command (timeout's DURATION).
+    positionals: int = 0
+    # Words of the form NAME=VALUE before the command are environment settings.
+    assignments: bool = False
+    # Options that end the wrapper's own options for good (taskset -p takes a pid).
+    refuses: frozenset[str] = frozenset()
+    # taskset takes a CPU mask positional unless -c/--cpu-list gave the list.
+    positional_unless: frozenset[str] = frozenset()
+    # A subcommand word that comes first (`uv run`, `conda run`); without it the
+    # command is not a wrapper at all.
+    subcommand: str = ""
+
+    def skip(self, words: Sequence, index: int, value_of: Callable) -> int:
+        """Index of the wrapped command's first word (len(words) when none)."""
+        position = index + 1
+        if self.subcommand:
+            if position >= len(words) or value_of(words[position]).text != self.subcommand or not value_of(words[position]).is_known:
+                return len(words)
+            position += 1
+        saw_list_option = False
+        while position < len(words):
+            value = value_of(words[position])
+            if not value.is_known:
+                break
+            text = value.text
+            if text == "--":
+                position += 1
+                break
+            if text in self.refuses:
+                return len(words)
+            if text.startswith("-") and len(text) > 1:
+                if text in self.positional_unless or text.split("=", 1)[0] in self.positional_unless:
+                    saw_list_option = True
+                position += 1
+                if "=" not in text and text in self.value_options:
+                    position += 1
+                continue
+            if self.assignments and "=" in text and text.split("=", 1)[0].isidentifier():
+                position += 1
+                continue
+            break
+        positionals = self.positionals
+        if self.positional_unless and not saw_list_option:
+            positionals += 1
+        return position + positionals
+
+
+def _opts(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+WRAPPERS: dict[str, Wrapper] = {
+    "nohup": Wrapper(),
+    "exec": Wrapper(value_options=_opts("-a")),
+    "time": Wrapper(value_options=_opts("-f", "--format", "-o", "--output")),
+    "command": Wrapper(),
+    "builtin": Wrapper(),
+    "stdbuf": Wrapper(value_options=_opts("-i", "-o", "-e")),
+    "nice": Wrapper(value_options=_opts("-n", "--adjustment")),
+    "ionice": Wrapper(value_options=_opts("-c", "-n", "-p", "--class", "--classdata")),
+    "chrt": Wrapper(positionals=1),
+    "sudo": Wrapper(value_options=_opts("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "--user", "--group"), assignments=True),
+    "env": Wrapper(value_options=_opts("-u", "--unset", "-C", "--chdir", "-S", "--split-string"), assignments=True),
+    "timeout": Wrapper(value_options=_opts("-s", "--signal", "-k", "--kill-after"), positionals=1),
+    "numactl": Wrapper(
+        value_options=_opts(
+            "-N", "--cpunodebind", "-m", "--membind", "-C", "--physcpubind", "-i", "--interleave",
+            "-p", "--preferred", "-P", "--preferred-many", "-w", "--weighted-interleave",
+        )
+    ),
+    "taskset": Wrapper(value_options=_opts("-c", "--cpu-list"), positional_unless=_opts("-c", "--cpu-list"), refuses=_opts("-p", "--pid", "-pc", "-cp")),
+    "srun": Wrapper(
+        value_options=_opts(
+            "-A", "--account", "-c", "--cpus-per-task", "-d", "--dependency", "-D", "--chdir", "-e", "--error",
+            "-i", "--input", "-J", "--job-name", "-L", "--licenses", "-m", "--distribution", "-n", "--ntasks",
+            "-N", "--nodes", "-o", "--output", "-p", "--partition", "-q", "--qos", "-t", "--time", "-w",
+            "--nodelist", "-x", "--exclude", "-G", "--gpus", "--gres", "--gpus-per-node", "--gpus-per-task",
+            "--ntasks-per-node", "--mem", "--mem-per-cpu", "--mem-per-gpu", "--container-image",
+            "--container-mounts", "--container-name", "--container-workdir", "--mpi", "--export", "-r",
+            "--relative", "--het-group", "-C", "--constraint", "--cpu-bind", "--reservation", "-W", "--wait",
+        )
+    ),
+    "mpirun": Wrapper(value_options=_opts("-np", "-n", "-N", "--host", "-H", "--hostfile", "-x", "--map-by", "--bind-to", "-mca", "--mca")),
+    "uv": Wrapper(value_options=_opts("--with", "--python", "-p", "--project", "--directory", "--env-file"), subcommand="run"),
+    "conda": Wrapper(value_options=_opts("-n", "--name", "-p", "--prefix"), subcommand="run"),
+}
+
+DOCKER_RUN_VALUE_OPTIONS = frozenset(
+    {
+        "-a", "--attach", "--add-host", "--annotation", "--blkio-weight", "--blkio-weight-device",
+        "--cap-add", "--cap-drop", "--cgroup-parent", "--cgroupns", "--cidfile", "-c", "--cpu-shares",
+        "--cpu-period", "--cpu-quota", "--cpu-rt-period", "--cpu-rt-runtime", "--cpus", "--cpuset-cpus",
+        "--cpuset-mems", "--device", "--device-cgroup-rule", "--device-read-bps", "--device-read-iops",
+        "--device-write-bps", "--device-write-iops", "--dns", "--dns-option", "--dns-search",
+        "--domainname", "--entrypoint", "-e", "--env", "--env-file", "--expose", "--gpus", "--group-add",
+        "--health-cmd", "--health-interval", "--health-retries", "--health-start-period",
+        "--health-timeout", "-h", "--hostname", "--ip", "--ip6", "--ipc", "--isolation",
+        "--kernel-memory", "-l", "--label", "--label-file", "--link", "--link-local-ip", "--log-driver",
+        "--log-opt", "--mac-address", "-m", "--memory", "--memory-reservation", "--memory-swap",
+        "--memory-swappiness", "--mount", "--name", "--network", "--net", "--network-alias",
+        "--oom-score-adj", "--pid", "--pids-limit", "--platform", "-p", "--publish", "--pull",
+        "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal", "--stop-timeout",
+        "--storage-opt", "--sysctl", "--tmpfs", "--ulimit", "-u", "--user", "--userns", "--uts", "-v",
+        "--volume", "--volume-driver", "--volumes-from", "-w", "--workdir",
+    }
+)
+
+SSH_VALUE_OPTIONS = frozenset(
+    {"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"}
+)
