@@ -1,0 +1,54 @@
+"""Output formats over findings.
+
+``render(findings, fmt, sources=..., color=...)`` sorts the findings (path, line,
+column, code) and hands them to one module per format:
+
+- ``full`` (default): ruff/rustc-style header, source snippets of the primary and
+  related locations with ``^^^`` underlines, and a summary line;
+- ``concise``: ``path:line:col: CODE message`` per finding, then the summary;
+- ``json``: a ruff-compatible JSON array with ``related`` locations.
+
+Each format module exposes ``render(findings, *, sources, color) -> str`` taking
+already-sorted findings; add a format by adding a module and a ``FORMATS`` entry.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable, Mapping
+
+from ..model import Finding
+from . import concise, full
+from . import json as json_format
+from ._text import sorted_findings
+
+Renderer = Callable[..., str]
+
+FORMATS: dict[str, Renderer] = {
+    "full": full.render,
+    "concise": concise.render,
+    "json": json_format.render,
+}
+
+DEFAULT_FORMAT = "full"
+
+__all__ = ["DEFAULT_FORMAT", "FORMATS", "render"]
+
+
+def render(
+    findings: Iterable[Finding],
+    fmt: str = DEFAULT_FORMAT,
+    *,
+    sources: Mapping[str, list[str]] | None = None,
+    color: bool = False,
+) -> str:
+    """The report text for ``findings`` in format ``fmt`` (see :data:`FORMATS`).
+
+    ``sources`` maps a finding's path (as in its Location) to the file's lines
+    (index 0 is line 1, line endings optional), for snippets; colour (ANSI) is used
+    only when ``color`` is True. Raises ValueError for an unknown format.
+    """
+    try:
+        renderer = FORMATS[fmt]
+    except KeyError:
+        raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}") from None
+    return renderer(sorted_findings(findings), sources=sources or {}, color=color)

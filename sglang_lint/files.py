@@ -1,0 +1,629 @@
+"""Finding the files to analyze and reading them without surprises.
+
+Two jobs, both used by the CLI before any parsing happens:
+
+* :func:`discover` turns the command-line paths into a deterministic list of files:
+  explicit files are always taken, directories are walked in sorted order, skipping
+  VCS/tool directories, ``.gitignore``d paths and configured excludes, never
+  following directory symlinks and never touching FIFOs, sockets or devices.
+* :func:`read_source` reads one file as text and never blocks or raises: anything
+  that stops it (not a regular file, too big, binary, bad encoding, permissions)
+  comes back as a :class:`~sglang_lint.model.Note` saying why the file was skipped.
+
+Text is returned exactly as stored (after removing a byte-order mark): ``\\r\\n`` is
+*not* normalized. Line numbers everywhere count ``\\n`` only, so a CRLF file has the
+same line numbers as its LF twin, with a trailing ``\\r`` on each line.
+"""
+
+from __future__ import annotations
+
+import codecs
+import enum
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .model import Note
+
+__all__ = [
+    "DEFAULT_EXCLUDED_DIRS",
+    "FileKind",
+    "MAX_BYTES",
+    "classify",
+    "discover",
+    "read_source",
+    "shebang_kind",
+    "source_kind",
+]
+
+MAX_BYTES = 10 * 1024 * 1024
+# How much of a file's start is read to look for a shebang, and searched for NUL
+# bytes to recognise a binary file.
+_HEAD_BYTES = 512
+_BINARY_PROBE = 8 * 1024
+
+
+class FileKind(enum.Enum):
+    SHELL = "shell"
+    PYTHON = "python"
+    YAML = "yaml"
+    MARKDOWN = "markdown"
+
+
+_SUFFIXES = {
+    ".sh": FileKind.SHELL,
+    ".bash": FileKind.SHELL,
+    ".py": FileKind.PYTHON,
+    ".yaml": FileKind.YAML,
+    ".yml": FileKind.YAML,
+    ".md": FileKind.MARKDOWN,
+    ".markdown": FileKind.MARKDOWN,
+}
+
+# Directory names never walked into (they are only skipped below a walked root: a
+# directory named explicitly on the command line is walked).
+DEFAULT_EXCLUDED_DIRS = frozenset(
+    {
+        ".git",
+        ".hg",
+        ".svn",
+        ".bzr",
+        "node_modules",
+        "__pycache__",
+        "__pypackages__",
+        ".venv",
+        "venv",
+        ".tox",
+        ".nox",
+        ".eggs",
+        ".direnv",
+        ".mypy_cache",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".ipynb_checkpoints",
+        "site-packages",
+        ".sglang-lint-cache",
+    }
+)
+
+_SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "ash", "yash", "posh", "lksh"})
+_PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?[a-z]?")
+_ENV_ASSIGN_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+# ---------------------------------------------------------------------------------
+# Classification
+
+
+def shebang_kind(head: bytes | str) -> FileKind | None:
+    """The kind a ``#!`` first line names: SHELL for sh/bash/dash/zsh/ksh/...,
+    PYTHON for python/python3.x/pypy (and ``uv run --script``), else None.
+
+    Handles ``#!/usr/bin/env bash``, ``#!/usr/bin/env -S bash -e``, env options and
+    ``VAR=value`` assignments, ``#!/bin/busybox sh`` and a leading UTF-8 BOM.
+    """
+    if isinstance(head, bytes):
+        if head.startswith(codecs.BOM_UTF8):
+            head = head[len(codecs.BOM_UTF8) :]
+        text = head[:_HEAD_BYTES].decode("latin-1")
+    else:
+        text = head[:_HEAD_BYTES].lstrip("\ufeff")
+    if not text.startswith("#!"):
+        return None
+    words = text[2:].split("\n", 1)[0].strip().split()
+    if not words:
+        return None
+    program = _basename(words[0])
+    rest = words[1:]
+    if program == "env":
+        # Skip env's options and assignments: `env -S bash -e`, `env -i PATH=.. sh`.
+        while rest:
+            word = rest[0]
+            if word in ("-u", "--unset", "-C", "--chdir"):
+                rest = rest[2:]
+            elif word.startswith("-") or _ENV_ASSIGN_RE.match(word):
+                rest = rest[1:]
+            else:
+                break
+        if not rest:
+            return None
+        program, rest = _basename(rest[0]), rest[1:]
+    if program == "busybox" and rest:
+        program, rest = _basename(rest[0]), rest[1:]
+    if program in _SHELLS:
+        return FileKind.SHELL
+    if _PYTHON_RE.fullmatch(program):
+        return FileKind.PYTHON
+    if program == "uv" and rest[:1] == ["run"] and "--script" in rest:
+        return FileKind.PYTHON  # PEP 723 scripts: `#!/usr/bin/env -S uv run --script`
+    return None
+
+
+def _basename(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def classify(path: str | os.PathLike[str], head: bytes) -> FileKind | None:
+    """The kind of a file from its name and, for a name without a suffix, its
+    shebang line (``head`` is the start of the file; ``b""`` when not read).
+
+    ``*.sh``/``*.bash`` are SHELL, ``*.py`` PYTHON, ``*.yaml``/``*.yml`` YAML,
+    ``*.md``/``*.markdown`` MARKDOWN (suffixes compared case-insensitively). Any other
+    suffix is None whatever the content: a template or a ``.txt`` copy of a script
+    is not analyzed unless named explicitly (see :func:`discover`).
+    """
+    suffix = Path(path).suffix.lower()
+    if suffix:
+        return _SUFFIXES.get(suffix)
+    return shebang_kind(head)
+
+
+def source_kind(path: str | os.PathLike[str], text: str) -> FileKind | None:
+    """The kind of a file :func:`discover` returned, given its text.
+
+    Like :func:`classify`, but the shebang decides for any unknown suffix, the way
+    :func:`discover` admits an explicitly named file.
+    """
+    kind = _SUFFIXES.get(Path(path).suffix.lower())
+    return kind if kind is not None else shebang_kind(text)
+
+
+# ---------------------------------------------------------------------------------
+# Reading
+
+
+def _human_size(size: float) -> str:
+    if size < 1024:
+        return f"{int(size)} byte" + ("" if size == 1 else "s")
+    for unit in ("KB", "MB", "GB"):
+        size /= 1024
+        if size < 1024 or unit == "GB":
+            text = f"{size:.1f}"
+            return (text[:-2] if text.endswith(".0") else text) + " " + unit
+    raise AssertionError("unreachable")
+
+
+def _file_type(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    return "not a regular file"
+
+
+def _not_regular(display: str, mode: int) -> Note:
+    kind = _file_type(mode)
+    if kind.startswith("not"):
+        return Note(display, "not a regular file; skipped")
+    return Note(display, f"is {kind}, not a regular file; skipped")
+
+
+def _os_error(display: str, error: OSError, what: str = "cannot read file") -> Note:
+    if isinstance(error, FileNotFoundError):
+        return Note(display, "no such file or directory")
+    reason = error.strerror or str(error) or type(error).__name__
+    return Note(display, f"{what}: {reason}")
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+
+
+def _read_regular(
+    path: str, limit: int, cap: int | None = None
+) -> tuple[bytes | None, os.stat_result | None, Note | None]:
+    """Read at most ``limit`` bytes of a regular file; never opens anything else.
+
+    The file is stat'ed before opening (so a FIFO or device is never opened at all)
+    and fstat'ed after (in case it was swapped in between); ``O_NONBLOCK`` makes
+    even that race unable to block on a FIFO. When the file is larger than ``cap``
+    nothing is read and ``(None, stat, None)`` comes back.
+    """
+    try:
+        before = os.stat(path)
+    except OSError as error:
+        return None, None, _os_error(path, error)
+    if not stat.S_ISREG(before.st_mode):
+        return None, before, _not_regular(path, before.st_mode)
+    try:
+        fd = os.open(path, _OPEN_FLAGS)
+    except OSError as error:
+        return None, before, _os_error(path, error)
+    try:
+        after = os.fstat(fd)
+        if not stat.S_ISREG(after.st_mode):
+            return None, after, _not_regular(path, after.st_mode)
+        if cap is not None and after.st_size > cap:
+            return None, after, None
+        chunks: list[bytes] = []
+        remaining = limit
+        while remaining > 0:
+            chunk = os.read(fd, min(remaining, 1024 * 1024))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            remaining -= len(chunk)
+        return b"".join(chunks), after, None
+    except OSError as error:
+        return None, before, _os_error(path, error)
+    finally:
+        os.close(fd)
+
+
+def read_source(path: Path | str, *, max_bytes: int = MAX_BYTES) -> tuple[str | None, Note | None]:
+    """The text of ``path``, or None and a Note saying why it was skipped.
+
+    Never raises and never blocks: FIFOs, sockets, devices and directories are
+    refused without being opened; files over ``max_bytes`` are refused without
+    being read (and so are files that grow past it while being read); a NUL byte in
+    the first 8 KiB means binary. Decoding: UTF-8 (a BOM is removed), UTF-16 and
+    UTF-32 when they start with a BOM. Invalid UTF-8 is reported with the line,
+    column and offset of the first bad byte, and the file is skipped: there is no
+    latin-1 fallback, since guessing would make values and columns silently wrong.
+    The text is otherwise kept as is (``\\r\\n`` included); line numbers count
+    ``\\n``.
+    """
+    display = str(path)
+    try:
+        return _read_source(display, max_bytes)
+    except Exception as error:  # pragma: no cover - a last line of defence
+        return None, Note(display, f"internal error while reading: {type(error).__name__}: {error}")
+
+
+def _read_source(path: str, max_bytes: int) -> tuple[str | None, Note | None]:
+    data, info, note = _read_regular(path, max_bytes + 1, cap=max_bytes)
+    if note is not None:
+        return None, note
+    limit = _human_size(max_bytes)
+    if data is None:
+        assert info is not None
+        return None, Note(path, f"file is {_human_size(info.st_size)}, over the {limit} limit; skipped")
+    if len(data) > max_bytes:
+        return None, Note(path, f"file grew past the {limit} limit while being read; skipped")
+    return decode_source(path, data)
+
+
+_BOMS = (
+    # UTF-32 first: its little-endian BOM starts with UTF-16's.
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+
+
+def decode_source(path: str, data: bytes) -> tuple[str | None, Note | None]:
+    """Decode file bytes as :func:`read_source` does (also for standard input)."""
+    skipped = 0
+    if data.startswith(codecs.BOM_UTF8):
+        skipped = len(codecs.BOM_UTF8)
+    else:
+        for bom, codec, name in _BOMS:
+            if data.startswith(bom):
+                body = data[len(bom) :]
+                try:
+                    return body.decode(codec), None
+                except UnicodeDecodeError as error:
+                    return None, _bad_encoding(path, body, error.start, len(bom), name, codec)
+    body = data[skipped:]
+    nul = body.find(b"\0", 0, _BINARY_PROBE)
+    if nul >= 0:
+        return None, Note(path, f"binary file (NUL byte at offset {nul + skipped}); skipped")
+    try:
+        return body.decode("utf-8"), None
+    except UnicodeDecodeError as error:
+        return None, _bad_encoding(path, body, error.start, skipped, "UTF-8", "utf-8")
+
+
+def _bad_encoding(path: str, body: bytes, offset: int, skipped: int, name: str, codec: str) -> Note:
+    """A Note for the first undecodable byte at ``offset`` of ``body`` (the file
+    after a BOM of ``skipped`` bytes); the offset shown counts from the file start."""
+    bad = body[offset : offset + 1]
+    good = body[:offset].decode(codec, "replace")
+    line = good.count("\n") + 1
+    column = len(good) - (good.rfind("\n") + 1) + 1
+    return Note(
+        path,
+        f"not valid {name} at line {line}, column {column} (byte 0x{bad.hex()} at offset {offset + skipped}); skipped",
+        line,
+        column,
+    )
+
+
+# ---------------------------------------------------------------------------------
+# Ignore rules
+
+
+def _compile(lines: Iterable[str]) -> list:
+    """gitignore patterns, compiled with pathspec (GitIgnoreSpec: pathspec >= 0.10)."""
+    import pathspec
+
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        return []
+    spec_class = getattr(pathspec, "GitIgnoreSpec", None)
+    if spec_class is not None:
+        spec = spec_class.from_lines(lines)
+    else:  # pragma: no cover - very old pathspec
+        spec = pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return [p for p in spec.patterns if p.include is not None]
+
+
+def _pattern_matches(pattern, rel: str) -> bool:
+    match_file = getattr(pattern, "match_file", None)
+    if match_file is not None:
+        return match_file(rel) is not None
+    return pattern.regex.match(rel) is not None  # pragma: no cover - old pathspec
+
+
+class _Rules:
+    """Ordered ignore rules: each entry is (base directory, patterns). Later entries
+    take precedence (deeper .gitignore over shallower, .gitignore over
+    .git/info/exclude) and, within one, the last matching pattern decides, as in
+    git."""
+
+    def __init__(self, entries: Sequence[tuple[str, list]] = ()) -> None:
+        self.entries = list(entries)
+
+    def with_entry(self, base: str, patterns: list) -> "_Rules":
+        return _Rules([*self.entries, (base, patterns)]) if patterns else self
+
+    def ignored(self, abspath: str, is_dir: bool) -> bool:
+        verdict = False
+        for base, patterns in self.entries:
+            rel = _relative_to(abspath, base)
+            if rel is None or rel == "":
+                continue
+            if is_dir:
+                rel += "/"
+            for pattern in patterns:
+                if _pattern_matches(pattern, rel):
+                    verdict = bool(pattern.include)
+        return verdict
+
+
+def _relative_to(path: str, base: str) -> str | None:
+    if path == base:
+        return ""
+    prefix = base if base.endswith(os.sep) else base + os.sep
+    if not path.startswith(prefix):
+        return None
+    rel = path[len(prefix) :]
+    return rel.replace(os.sep, "/") if os.sep != "/" else rel
+
+
+def _read_ignore_file(path: str) -> list[str]:
+    data, _, note = _read_regular(path, 1024 * 1024)
+    if note is not None or data is None:
+        return []
+    return data.decode("utf-8", "replace").splitlines()
+
+
+def _find_repo(start: str) -> tuple[str | None, str | None]:
+    """(work tree root, path of info/exclude) of the git repository holding
+    ``start``, found by walking up to a ``.git`` directory or file."""
+    current = start
+    while True:
+        dotgit = os.path.join(current, ".git")
+        try:
+            mode = os.stat(dotgit).st_mode
+        except OSError:
+            mode = 0
+        if stat.S_ISDIR(mode):
+            return current, os.path.join(dotgit, "info", "exclude")
+        if stat.S_ISREG(mode):
+            # Worktrees and submodules: "gitdir: <path>"; worktrees share
+            # info/exclude through the common dir.
+            exclude = None
+            for line in _read_ignore_file(dotgit):
+                if line.startswith("gitdir:"):
+                    gitdir = os.path.join(current, line[len("gitdir:") :].strip())
+                    common = _read_ignore_file(os.path.join(gitdir, "commondir"))
+                    if common:
+                        gitdir = os.path.join(gitdir, common[0].strip())
+                    exclude = os.path.join(gitdir, "info", "exclude")
+                    break
+            return current, exclude
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None, None
+        current = parent
+
+
+# ---------------------------------------------------------------------------------
+# Discovery
+
+
+def _display(given: str, cwd: str) -> str:
+    """A path as the user should see it: relative to the working directory when it
+    is under it, otherwise as given (``./`` and doubled slashes removed)."""
+    if os.path.isabs(given):
+        rel = _relative_to(os.path.normpath(given), cwd)
+        if rel is not None:
+            return str(Path(rel)) if rel else "."
+    return str(Path(given))
+
+
+def _head(path: str) -> bytes:
+    data, _, _ = _read_regular(path, _HEAD_BYTES)
+    return data or b""
+
+
+def _file_identity(path: str, info: os.stat_result) -> object:
+    if info.st_ino:
+        return (info.st_dev, info.st_ino)
+    return os.path.realpath(path)  # pragma: no cover - file systems without inodes
+
+
+class _Walker:
+    def __init__(self, exclude: Sequence[str], exclude_root: str, respect_gitignore: bool, follow_symlinks: bool):
+        self.exclude = _Rules([(exclude_root, _compile(exclude))]) if exclude else None
+        self.exclude_root = exclude_root
+        self.respect_gitignore = respect_gitignore
+        self.follow_symlinks = follow_symlinks
+        self.files: list[Path] = []
+        self.notes: list[Note] = []
+        self.seen: set[object] = set()
+
+    def add(self, display: str, info: os.stat_result) -> None:
+        identity = _file_identity(display, info)
+        if identity in self.seen:
+            return
+        self.seen.add(identity)
+        self.files.append(Path(display))
+
+    def excluded(self, abspath: str, walk_root: str, is_dir: bool) -> bool:
+        if self.exclude is None:
+            return False
+        if _relative_to(abspath, self.exclude_root) is None:
+            # Outside the directory exclude patterns are relative to: match them
+            # against the path below the walked root instead.
+            return _Rules([(walk_root, self.exclude.entries[0][1])]).ignored(abspath, is_dir)
+        return self.exclude.ignored(abspath, is_dir)
+
+    # -- explicit arguments -------------------------------------------------------
+    def explicit(self, given: str, cwd: str, force_exclude: bool) -> None:
+        display = _display(given, cwd)
+        try:
+            info = os.stat(given)
+        except OSError as error:
+            self.notes.append(_os_error(display, error, "cannot access"))
+            return
+        abspath = os.path.normpath(os.path.join(cwd, given))
+        if stat.S_ISDIR(info.st_mode):
+            self.walk_root(abspath, display, info)
+            return
+        if force_exclude and self.excluded(abspath, os.path.dirname(abspath), False):
+            return
+        if not stat.S_ISREG(info.st_mode):
+            self.notes.append(_not_regular(display, info.st_mode))
+            return
+        kind = classify(display, b"")
+        if kind is None:
+            kind = shebang_kind(_head(given))
+        if kind is None:
+            self.notes.append(
+                Note(
+                    display,
+                    "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, "
+                    "or a shell or Python shebang); skipped",
+                )
+            )
+            return
+        self.add(display, info)
+
+    # -- directories --------------------------------------------------------------
+    def walk_root(self, abspath: str, display: str, info: os.stat_result) -> None:
+        rules = _Rules()
+        if self.respect_gitignore:
+            rules = self.ancestor_rules(abspath)
+            if rules.ignored(abspath, True):
+                # The user named an ignored directory: honour that, and let only the
+                # ignore files inside it apply.
+                rules = _Rules()
+        self.walk(abspath, display, rules, abspath, {(info.st_dev, info.st_ino)})
+
+    def ancestor_rules(self, root: str) -> _Rules:
+        """.git/info/exclude and the .gitignore files from the repository's work
+        tree root down to (not including) ``root``; .gitignore files outside a
+        repository apply only from the walked root down."""
+        repo, exclude_file = _find_repo(root)
+        rules = _Rules()
+        if repo is None:
+            return rules
+        if exclude_file:
+            rules = rules.with_entry(repo, _compile(_read_ignore_file(exclude_file)))
+        parts = [p for p in (_relative_to(root, repo) or "").split("/") if p]
+        directories = [repo]
+        for part in parts[:-1]:
+            directories.append(os.path.join(directories[-1], part))
+        if not parts:
+            directories = []  # the root is the work tree: walk() reads its .gitignore
+        for directory in directories:
+            rules = rules.with_entry(directory, _compile(_read_ignore_file(os.path.join(directory, ".gitignore"))))
+        return rules
+
+    def walk(self, abspath: str, display: str, rules: _Rules, walk_root: str, active: set) -> None:
+        if self.respect_gitignore:
+            rules = rules.with_entry(abspath, _compile(_read_ignore_file(os.path.join(abspath, ".gitignore"))))
+        try:
+            with os.scandir(abspath) as iterator:
+                entries = sorted(iterator, key=lambda e: e.name)
+        except OSError as error:
+            self.notes.append(_os_error(display, error, "cannot read directory"))
+            return
+        for entry in entries:
+            child_abs = os.path.join(abspath, entry.name)
+            child_display = os.path.join(display, entry.name) if display != "." else entry.name
+            try:
+                is_link = entry.is_symlink()
+                info = os.stat(child_abs)  # follows symlinks; lstat via is_symlink
+            except OSError:
+                continue  # a dangling symlink or a file that vanished
+            if stat.S_ISDIR(info.st_mode):
+                if entry.name in DEFAULT_EXCLUDED_DIRS:
+                    continue
+                if is_link and not self.follow_symlinks:
+                    continue
+                if rules.ignored(child_abs, True) or self.excluded(child_abs, walk_root, True):
+                    continue
+                identity = (info.st_dev, info.st_ino)
+                if identity in active:
+                    continue  # a symlink loop (only reachable with follow_symlinks)
+                self.walk(child_abs, child_display, rules, walk_root, active | {identity})
+            elif stat.S_ISREG(info.st_mode):
+                if rules.ignored(child_abs, False) or self.excluded(child_abs, walk_root, False):
+                    continue
+                suffix = Path(entry.name).suffix
+                kind = classify(entry.name, b"" if suffix else _head(child_abs))
+                if kind is not None:
+                    self.add(child_display, info)
+            # FIFOs, sockets and devices found while walking are silently passed over.
+
+
+def discover(
+    paths: Sequence[str | os.PathLike[str]],
+    *,
+    exclude: Sequence[str] = (),
+    respect_gitignore: bool = True,
+    follow_symlinks: bool = False,
+    exclude_root: str | os.PathLike[str] | None = None,
+    force_exclude: bool = False,
+) -> tuple[list[Path], list[Note]]:
+    """The files to analyze under ``paths`` (files and directories), and Notes about
+    the paths that could not be used.
+
+    - Explicit files are always taken when their kind is known (by suffix, or by a
+      shell/Python shebang whatever the suffix); otherwise they get a Note. They are
+      taken even when ``.gitignore``d or excluded, unless ``force_exclude`` (what
+      pre-commit, which passes every changed file, wants).
+    - Directories are walked in sorted order. Skipped below a walked root: the
+      :data:`DEFAULT_EXCLUDED_DIRS`, paths ignored by ``.gitignore`` files (the
+      repository's ``.git/info/exclude``, the ``.gitignore`` files between the
+      repository root and the walked root, and every one below it, nested ones
+      applying to their subtree with negations, as git does) unless
+      ``respect_gitignore`` is False, and paths matching ``exclude`` (gitignore-style
+      patterns relative to ``exclude_root``, default the working directory).
+      Extension-less files are taken when their shebang names a shell or Python.
+    - Directory symlinks are not followed below a root unless ``follow_symlinks``
+      (loops are then cut). File symlinks are followed when they point at a regular
+      file. FIFOs, sockets and devices are never opened.
+    - A missing path gets a Note ("no such file or directory") and the rest goes on.
+    - A file reached twice (same path, ``./`` spelling, or a symlink to it) is listed
+      once, under the first name seen.
+    - Paths are returned as the user wrote them, or relative to the working
+      directory when an absolute path is under it.
+    """
+    cwd = os.getcwd()
+    root = os.path.normpath(os.path.join(cwd, os.fspath(exclude_root))) if exclude_root is not None else cwd
+    walker = _Walker(list(exclude), root, respect_gitignore, follow_symlinks)
+    for given in paths:
+        walker.explicit(os.fspath(given), cwd, force_exclude)
+    return walker.files, walker.notes

@@ -1,0 +1,22 @@
+"""``path:line:col: CODE message``: one finding a line, what editors and problem
+matchers parse, then ruff's summary line."""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ..model import Finding
+from ._text import sanitize, summary
+from .colors import Palette
+
+
+def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:
+    palette = Palette(color)
+    lines = []
+    for finding in findings:
+        where = f"{sanitize(finding.location.path)}:{finding.location.line}:{finding.location.column}:"
+        lines.append(
+            f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {sanitize(finding.message)}"
+        )
+    lines.append(summary(len(findings)))
+    return "\n".join(lines) + "\n"

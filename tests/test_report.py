@@ -1,0 +1,236 @@
+"""Output formats (sglang_lint.report)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sglang_lint.model import Finding, Location, Related, Severity
+from sglang_lint.report import FORMATS, render
+
+SOURCES = {
+    "run.sh": [
+        "#!/bin/bash\n",
+        "python -m sglang.launch_server --tp-size 8 --enable-unified-memory \\\n",
+        "  --disaggregation-mode prefill &\n",
+        "python -m sglang.launch_server --tp-size 1 --enable-unified-memory \\\n",
+        "  --disaggregation-mode decode &\n",
+    ],
+    "日本/サーバ.sh": [
+        "# 起動\r\n",
+        "echo 日本 --tp-szie 8\r\n",
+    ],
+}
+
+TP_MISMATCH = Finding(
+    code="SGL001",
+    name="unified-memory-attn-tp-mismatch",
+    message="attention TP 8 (prefill, run.sh:2: --tp-size 8) vs 1 (decode, run.sh:4: --tp-size 1)",
+    location=Location("run.sh", 4, 42, 4, 43),
+    related=(Related(Location("run.sh", 2, 42, 2, 43), "prefill side"),),
+    url="https://example.invalid/rules/SGL001",
+)
+TYPO = Finding(
+    code="SGL202",
+    name="unknown-option",
+    message="unknown option --tp-szie (did you mean --tp-size?) in «サーバ»",
+    location=Location("日本/サーバ.sh", 2, 9, 2, 18),
+    severity=Severity.WARNING,
+)
+EARLY = Finding(
+    code="SGL205",
+    name="comment-ends-continuation",
+    message="a comment ends the continuation",
+    location=Location("run.sh", 2, 1),
+)
+
+
+def test_formats_registered() -> None:
+    assert set(FORMATS) == {"full", "concise", "json"}
+    with pytest.raises(ValueError, match="unknown output format 'xml'"):
+        render([], "xml")
+
+
+# -- concise --------------------------------------------------------------------------
+
+
+def test_concise() -> None:
+    out = render([TYPO, TP_MISMATCH, EARLY], "concise", sources=SOURCES)
+    assert out == (
+        "run.sh:2:1: SGL205 a comment ends the continuation\n"
+        f"run.sh:4:42: SGL001 {TP_MISMATCH.message}\n"
+        f"日本/サーバ.sh:2:9: SGL202 {TYPO.message}\n"
+        "Found 3 errors.\n"
+    )
+
+
+def test_concise_empty_and_singular() -> None:
+    assert render([], "concise") == "All checks passed!\n"
+    assert render([EARLY], "concise").endswith("\nFound 1 error.\n")
+
+
+def test_untrusted_text_cannot_reach_the_terminal() -> None:
+    evil = Finding("SGL202", "unknown-option", "unknown option --x\x1b[2J\nfake:1:1: SGL001 y\u202e", Location("a.sh", 1, 1))
+    for fmt in ("concise", "full"):
+        out = render([evil], fmt, sources={"a.sh": ["--x\x1b[2J\n"]})
+        assert "\x1b" not in out and "\u202e" not in out
+        assert not any(line.startswith("fake:") for line in out.splitlines())
+
+
+# -- full -----------------------------------------------------------------------------
+
+
+def test_full_snippet_shape() -> None:
+    out = render([TP_MISMATCH], "full", sources=SOURCES)
+    assert out == (
+        f"run.sh:4:42: SGL001 [unified-memory-attn-tp-mismatch] {TP_MISMATCH.message}\n"
+        "  |\n"
+        "4 | python -m sglang.launch_server --tp-size 1 --enable-unified-memory \\\n"
+        "  |                                          ^ SGL001\n"
+        "  |\n"
+        "  = prefill side: run.sh:2:42\n"
+        "  |\n"
+        "2 | python -m sglang.launch_server --tp-size 8 --enable-unified-memory \\\n"
+        "  |                                          ^ prefill side\n"
+        "  |\n"
+        "  = docs: https://example.invalid/rules/SGL001\n"
+        "\n"
+        "Found 1 error.\n"
+    )
+    # The carets sit under the value in the source line.
+    lines = out.splitlines()
+    assert lines[2][lines[3].index("^")] == "1"
+    assert lines[7][lines[8].index("^")] == "8"
+
+
+def test_full_non_ascii_underline_counts_cells_and_drops_crlf() -> None:
+    out = render([TYPO], "full", sources=SOURCES)
+    lines = out.splitlines()
+    assert lines[0] == f"日本/サーバ.sh:2:9: SGL202 [unknown-option] {TYPO.message}"
+    assert lines[2] == "2 | echo 日本 --tp-szie 8"
+    # "echo 日本 " is 8 code points but 10 terminal cells; the span is 9 cells.
+    assert lines[3] == "  | " + " " * 10 + "^" * 9 + " SGL202"
+    assert "\r" not in out
+
+
+def test_full_tabs_and_zero_width_spans() -> None:
+    finding = Finding("SGL203", "invalid-option-value", "bad", Location("t.sh", 1, 3))
+    lines = render([finding], "full", sources={"t.sh": ["\t\t--tp-size x\n"]}).splitlines()
+    assert lines[2] == "1 |         --tp-size x"
+    assert lines[3] == "  |         ^ SGL203"
+
+
+def test_full_multiline_span_underlines_to_end_of_first_line() -> None:
+    finding = Finding("SGL205", "comment-ends-continuation", "m", Location("run.sh", 3, 3, 5, 1))
+    lines = render([finding], "full", sources=SOURCES).splitlines()
+    assert lines[2] == "3 |   --disaggregation-mode prefill &"
+    assert lines[3] == "  |   " + "^" * len("--disaggregation-mode prefill &") + " SGL205"
+
+
+def test_full_without_sources_shows_locations_only() -> None:
+    out = render([TP_MISMATCH], "full")
+    assert out.splitlines() == [
+        f"run.sh:4:42: SGL001 [unified-memory-attn-tp-mismatch] {TP_MISMATCH.message}",
+        "  = prefill side: run.sh:2:42",
+        "  = docs: https://example.invalid/rules/SGL001",
+        "",
+        "Found 1 error.",
+    ]
+
+
+def test_full_gutter_width_follows_the_largest_line_number() -> None:
+    lines = [f"line {i}\n" for i in range(1, 121)]
+    finding = Finding(
+        "SGL003",
+        "pd-page-size-mismatch",
+        "m",
+        Location("big.sh", 120, 1, 120, 5),
+        related=(Related(Location("big.sh", 7, 1, 7, 5), "prefill side"),),
+    )
+    out = render([finding], "full", sources={"big.sh": lines}).splitlines()
+    assert "120 | line 120" in out
+    assert "  7 | line 7" in out
+    assert "    | ^^^^ prefill side" in out
+
+
+def test_full_empty() -> None:
+    assert render([], "full") == "All checks passed!\n"
+    assert render([]) == "All checks passed!\n"
+
+
+def test_color_off_by_default_and_on_when_asked() -> None:
+    for fmt in ("full", "concise"):
+        assert "\x1b[" not in render([TP_MISMATCH, TYPO], fmt, sources=SOURCES)
+    colored = render([TP_MISMATCH], "full", sources=SOURCES, color=True)
+    assert "\x1b[1;31mSGL001\x1b[0m" in colored
+    assert "\x1b[" in render([TYPO], "concise", color=True)
+    assert "\x1b[" not in render([TP_MISMATCH], "json", color=True)
+
+
+# -- json -----------------------------------------------------------------------------
+
+
+def test_json_round_trips_with_ruff_keys() -> None:
+    out = render([TYPO, TP_MISMATCH], "json", sources=SOURCES)
+    data = json.loads(out)
+    assert [d["code"] for d in data] == ["SGL001", "SGL202"]  # sorted by path
+    first = data[0]
+    assert set(first) >= {
+        "code",
+        "name",
+        "message",
+        "filename",
+        "location",
+        "end_location",
+        "severity",
+        "url",
+        "fix",
+        "noqa_row",
+        "related",
+    }
+    assert first["filename"] == "run.sh"
+    assert first["location"] == {"row": 4, "column": 42}
+    assert first["end_location"] == {"row": 4, "column": 43}
+    assert first["severity"] == "error"
+    assert first["fix"] is None
+    assert first["noqa_row"] == 4
+    assert first["url"] == "https://example.invalid/rules/SGL001"
+    assert first["related"] == [
+        {
+            "filename": "run.sh",
+            "location": {"row": 2, "column": 42},
+            "end_location": {"row": 2, "column": 43},
+            "message": "prefill side",
+        }
+    ]
+    second = data[1]
+    assert second["filename"] == "日本/サーバ.sh"
+    assert second["message"] == TYPO.message
+    assert second["severity"] == "warning"
+    assert second["url"] is None
+    assert second["related"] == []
+    # Non-ASCII is written as is, indented by two, and the output is deterministic.
+    assert "サーバ" in out and '\n  {\n    "code"' in out
+    assert out == render([TP_MISMATCH, TYPO], "json", sources=SOURCES)
+
+
+def test_json_empty() -> None:
+    assert render([], "json") == "[]\n"
+    assert json.loads(render([], "json")) == []
+
+
+def test_sort_order_is_path_line_column_code() -> None:
+    a = Finding("SGL004", "n", "m", Location("b.sh", 1, 1))
+    b = Finding("SGL003", "n", "m", Location("b.sh", 1, 1))
+    c = Finding("SGL001", "n", "m", Location("b.sh", 1, 2))
+    d = Finding("SGL009", "n", "m", Location("a.sh", 9, 9))
+    e = Finding("SGL001", "n", "m", Location("b.sh", 10, 1))
+    out = render([e, c, a, b, d], "concise").splitlines()
+    assert out[:-1] == [
+        "a.sh:9:9: SGL009 m",
+        "b.sh:1:1: SGL003 m",
+        "b.sh:1:1: SGL004 m",
+        "b.sh:1:2: SGL001 m",
+        "b.sh:10:1: SGL001 m",
+    ]
