@@ -365,6 +365,9 @@ class SourceResult:
     # Comment lines that ended a backslash continuation, each with the location of
     # the orphaned option words that follow it (facts for rule SGL205).
     continuation_breaks: list[tuple[Location, Location]] = field(default_factory=list)
+    # Comment text by line (real comments only, not `#` inside strings), for
+    # suppression directives.
+    comments: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -382,6 +385,9 @@ class Finding:
     severity: Severity = Severity.ERROR
     related: tuple[Related, ...] = ()
     url: str = ""
+    # Line ranges of the primary file where a `# noqa` comment silences this
+    # finding: every line of the launch it is about (and the calls that led to it).
+    noqa_ranges: tuple[tuple[int, int], ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)

@@ -1026,6 +1026,7 @@ class ShellAnalyzer:
             node = stack.pop()
             if node.type == "comment":
                 line, column = self.file_text.position(node.start_byte)
+                self.result.comments[line] = _node_text(node, self.file_text)
                 if line >= 2 and lines[line - 2].rstrip().endswith("\\") and lines[line - 1][: column - 1].strip() == "":
                     following = node.next_named_sibling
                     if following is not None:

@@ -1,0 +1,3 @@
+from sglang_lint.cli import main
+
+raise SystemExit(main())

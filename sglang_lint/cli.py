@@ -1,0 +1,192 @@
+"""Command line: ``sglang-lint [check] [PATH ...]``, ``sglang-lint topology``,
+``sglang-lint rule``.
+
+Exit codes (ruff / ESLint): 0 no findings, 1 findings, 2 usage or configuration
+error or an internal failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import textwrap
+from typing import Sequence
+
+from sglang_lint import __version__
+from sglang_lint.catalog.tables import UnknownVersionError, known_versions, load_table
+from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.report import FORMATS, render
+from sglang_lint.report.topology import render_json, render_text
+from sglang_lint.rules import ALL_RULES, rule_by_code
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_ERROR = 2
+
+_COMMANDS = ("check", "topology", "rule")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # exit 2 with our prefix, like ruff
+        self.print_usage(sys.stderr)
+        print(f"sglang-lint: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_ERROR)
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument(
+        "--target-version",
+        metavar="VERSION",
+        help="SGLang release whose option semantics to use (default: the newest known)",
+    )
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (accepted; no cache yet)")
+    parser.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", help="also check files that .gitignore excludes")
+    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching this gitignore-style pattern")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="sglang-lint",
+        description="Find SGLang prefill/decode deployment mistakes before they reach a GPU.",
+        allow_abbrev=False,
+    )
+    parser.add_argument("--version", action="version", version=f"sglang-lint {__version__}")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    check = commands.add_parser("check", help="report findings (the default command)", allow_abbrev=False)
+    _add_common(check)
+    check.add_argument("--format", choices=sorted(FORMATS), default="full", help="output format (default: full)")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the full output")
+    check.add_argument("--select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run")
+    check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes not to run")
+    check.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
+
+    topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
+    _add_common(topology)
+    topology.add_argument("--format", choices=("text", "json"), default="text")
+
+    rule = commands.add_parser("rule", help="print a rule's documentation", allow_abbrev=False)
+    rule.add_argument("code", nargs="?", help="rule code, e.g. SGL001")
+    rule.add_argument("--all", action="store_true", help="list every rule")
+    return parser
+
+
+def _codes(text: str | None) -> frozenset[str] | None:
+    if text is None:
+        return None
+    return frozenset(code.strip().upper() for code in text.split(",") if code.strip())
+
+
+def _use_color(choice: str, stream) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return hasattr(stream, "isatty") and stream.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _options(args: argparse.Namespace) -> LintOptions:
+    version = args.target_version
+    if version is not None:
+        load_table(version)  # raises UnknownVersionError with the list of known ones
+    known_codes = {rule.code for rule in ALL_RULES} | {"SGL900"}
+    select = _codes(getattr(args, "select", None))
+    ignore = _codes(getattr(args, "ignore", None)) or frozenset()
+    for code in (select or frozenset()) | ignore:
+        if not any(known.startswith(code) for known in known_codes):
+            raise _UsageError(f"unknown rule code {code!r}; see `sglang-lint rule --all`")
+    return LintOptions(
+        target_version=version,
+        select=select,
+        ignore=ignore,
+        respect_gitignore=args.respect_gitignore,
+        exclude=tuple(args.exclude),
+    )
+
+
+class _UsageError(Exception):
+    pass
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    result = lint_paths(args.paths or ["."], _options(args))
+    output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
+    try:
+        color = _use_color(args.color, output) if args.format == "full" else False
+        text = render(result.findings, args.format, sources=result.sources, color=color)
+        output.write(text)
+        if text and not text.endswith("\n"):
+            output.write("\n")
+    finally:
+        if output is not sys.stdout:
+            output.close()
+    if args.exit_zero or not result.findings:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS
+
+
+def _run_topology(args: argparse.Namespace) -> int:
+    result = lint_paths(args.paths or ["."], _options(args))
+    if args.format == "json":
+        sys.stdout.write(render_json(result.deployments, result.version))
+    else:
+        sys.stdout.write(render_text(result.deployments, result.version))
+        notes = [f for f in result.findings if f.code == "SGL900"]
+        for note in notes:
+            sys.stdout.write(f"note: {note.location.path}:{note.location.line}: {note.message}\n")
+    return EXIT_CLEAN
+
+
+def rule_doc(rule) -> str:
+    return f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\nDefault severity: {rule.severity.value}\n\n{rule.doc}"
+
+
+def _run_rule(args: argparse.Namespace) -> int:
+    if args.all or not args.code:
+        width = max(len(rule.name) for rule in ALL_RULES)
+        for rule in ALL_RULES:
+            print(f"{rule.code}  {rule.name:<{width}}  {rule.summary}")
+        return EXIT_CLEAN
+    rule = rule_by_code(args.code)
+    if rule is None:
+        print(f"sglang-lint: error: unknown rule {args.code!r}; known: {', '.join(r.code for r in ALL_RULES)}", file=sys.stderr)
+        return EXIT_ERROR
+    print(rule_doc(rule))
+    return EXIT_CLEAN
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in _COMMANDS and argv[0] not in ("-h", "--help", "--version")):
+        argv.insert(0, "check")
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command == "topology":
+            return _run_topology(args)
+        if args.command == "rule":
+            return _run_rule(args)
+        return _run_check(args)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) if isinstance(exit_.code, int) else EXIT_ERROR
+    except (UnknownVersionError, _UsageError) as error:
+        print(f"sglang-lint: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except OSError as error:
+        print(f"sglang-lint: error: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    except KeyboardInterrupt:
+        return 130
+    except Exception as error:  # noqa: BLE001 - report, never a traceback
+        import traceback
+
+        print(f"sglang-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        print(textwrap.indent(traceback.format_exc(), "  "), file=sys.stderr)
+        return EXIT_ERROR
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

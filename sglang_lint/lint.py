@@ -1,0 +1,188 @@
+"""The one analysis API the CLI (and later the flake8 plugin and the language
+server) adapt: files in, findings and deployments out.
+
+sources -> catalog/argv -> topology -> rules -> suppression -> (report, by callers)
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
+from sglang_lint.catalog.router import parse_router_args
+from sglang_lint.catalog.tables import default_version, load_table
+from sglang_lint.files import FileKind, discover, read_source, source_kind
+from sglang_lint.model import Finding, Location, Note, Severity, SourceResult
+from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
+from sglang_lint.rules.base import DOCS_URL, RuleContext
+from sglang_lint.sources.shell import analyze_shell
+from sglang_lint.suppress import Directives, is_suppressed, parse_directives
+from sglang_lint.topology import Deployment, Router, Server, build_deployments, make_server, pairs
+
+# Source functions by file kind. Kinds without one yet are discovered but skipped.
+SOURCES: dict[FileKind, Callable[[str, str], SourceResult]] = {
+    FileKind.SHELL: analyze_shell,
+}
+
+# Config files named by `--config` larger than this are not read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+@dataclass
+class LintOptions:
+    target_version: str | None = None
+    select: frozenset[str] | None = None  # None: every default rule
+    ignore: frozenset[str] = frozenset()
+    respect_gitignore: bool = True
+    exclude: tuple[str, ...] = ()
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding] = field(default_factory=list)
+    deployments: list[Deployment] = field(default_factory=list)
+    # path -> lines, for snippets
+    sources: dict[str, list[str]] = field(default_factory=dict)
+    files_checked: int = 0
+    version: str = ""
+
+
+def internal_finding(note: Note) -> Finding:
+    return Finding(
+        code=INTERNAL_ERROR_CODE,
+        name=INTERNAL_ERROR_NAME,
+        message=note.message,
+        location=Location(note.path, note.line, note.column),
+        severity=Severity.WARNING,
+        url=DOCS_URL.format(code=INTERNAL_ERROR_CODE.lower()),
+    )
+
+
+def _config_reader(script_path: str) -> Callable[[str, Location], ConfigFile | None]:
+    """Read an SGLang ``--config FILE`` named by a launch. SGLang resolves it
+    against the working directory at launch time, which a linter cannot know: we
+    try the script's directory, then the current directory, and give up (the
+    values stay unknown) when neither has it."""
+
+    def read(name: str, location: Location) -> ConfigFile | None:
+        candidates = [Path(name)] if os.path.isabs(name) else [Path(script_path).parent / name, Path(name)]
+        for candidate in candidates:
+            try:
+                if not candidate.is_file() or candidate.stat().st_size > MAX_CONFIG_BYTES:
+                    continue
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            return load_config_yaml(text, os.path.normpath(str(candidate)))
+        return None
+
+    return read
+
+
+def extract(path: str, text: str, kind: FileKind) -> SourceResult:
+    """Run one source on one file; an internal error becomes a note, never an
+    exception, so one odd file never loses the others' results."""
+    source = SOURCES.get(kind)
+    if source is None:
+        return SourceResult(path=path, lines=text.split("\n"))
+    try:
+        return source(path, text)
+    except RecursionError:
+        result = SourceResult(path=path, lines=text.split("\n"))
+        result.notes.append(Note(path, "file is nested too deeply to analyze"))
+        return result
+    except Exception as error:  # noqa: BLE001 - the promise is: never crash
+        result = SourceResult(path=path, lines=text.split("\n"))
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        result.notes.append(
+            Note(path, f"internal error while analyzing this file ({type(error).__name__}: {error} at {os.path.basename(frame.filename)}:{frame.lineno}); please report it")
+        )
+        return result
+
+
+def analyze_results(results: list[SourceResult], options: LintOptions) -> LintResult:
+    version = options.target_version or default_version()
+    table = load_table(version)
+    lint = LintResult(version=version, files_checked=len(results))
+    servers_by_file: dict[str, list[Server]] = {}
+    routers_by_file: dict[str, list[Router]] = {}
+    notes: list[Note] = []
+    directives: dict[str, Directives] = {}
+    for result in results:
+        lint.sources[result.path] = result.lines
+        notes.extend(result.notes)
+        first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
+        directives[result.path] = parse_directives(result.path, result.comments, first_line)
+        notes.extend(directives[result.path].notes)
+        for launch in result.servers:
+            try:
+                settings = parse_server_args(
+                    launch.args, table, entry=launch.entry, read_config=_config_reader(result.path), launch_location=launch.location
+                )
+            except Exception as error:  # noqa: BLE001
+                notes.append(Note(result.path, f"internal error reading the arguments of this launch ({type(error).__name__}: {error})", launch.location.line, launch.location.column))
+                continue
+            servers_by_file.setdefault(result.path, []).append(make_server(launch, settings))
+        for launch in result.routers:
+            routers_by_file.setdefault(result.path, []).append(Router(parse_router_args(launch)))
+    lint.deployments = build_deployments(servers_by_file, routers_by_file)
+
+    context = RuleContext(version=version)
+    selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options)]
+    findings: list[Finding] = []
+    for deployment, prefill, decode in pairs(lint.deployments):
+        for rule in selected:
+            findings.extend(rule.check_pair(context, deployment, prefill, decode))
+    findings = [f for f in findings if not is_suppressed(f, directives.get(f.location.path, _NO_DIRECTIVES))]
+    if _is_selected(INTERNAL_ERROR_CODE, options):
+        findings.extend(internal_finding(note) for note in notes)
+    lint.findings = sorted(set(findings), key=Finding.sort_key)
+    return lint
+
+
+_NO_DIRECTIVES = Directives({}, frozenset(), [])
+
+
+def _is_selected(code: str, options: LintOptions) -> bool:
+    if code in options.ignore:
+        return False
+    return options.select is None or code in options.select or any(code.startswith(s) for s in options.select)
+
+
+def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> LintResult:
+    """Analyze in-memory files (path -> text); the kind comes from each path."""
+    options = options or LintOptions()
+    results = []
+    for path, text in files.items():
+        kind = source_kind(path, text)
+        if kind is None:
+            continue
+        results.append(extract(path, text, kind))
+    return analyze_results(results, options)
+
+
+def lint_paths(paths: Iterable[str], options: LintOptions | None = None) -> LintResult:
+    options = options or LintOptions()
+    found, discovery_notes = discover(list(paths), exclude=list(options.exclude), respect_gitignore=options.respect_gitignore)
+    results: list[SourceResult] = []
+    unreadable: list[Note] = list(discovery_notes)
+    for file_path in found:
+        display = str(file_path)
+        text, note = read_source(file_path)
+        if note is not None:
+            unreadable.append(note)
+        if text is None:
+            continue
+        kind = source_kind(display, text)
+        if kind is None:
+            continue
+        results.append(extract(display, text, kind))
+    lint = analyze_results(results, options)
+    if _is_selected(INTERNAL_ERROR_CODE, options):
+        lint.findings = sorted(lint.findings + [internal_finding(n) for n in unreadable], key=Finding.sort_key)
+    lint.files_checked = len(results)
+    return lint

@@ -1,0 +1,137 @@
+"""`sglang-lint topology`: how the deployments were understood, as text or JSON.
+
+Lists each deployment (and how it was formed), its routers, and each server with
+its role, the parallel sizes that make its attention TP, unified memory, and the
+file:line that set each value (or "default").
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Sequence
+
+from sglang_lint.catalog.settings import Setting
+from sglang_lint.model import Location, Value
+from sglang_lint.report._text import sanitize
+from sglang_lint.topology import Deployment, Server, is_secondary_node
+
+# (label, argparse dest) shown for every server, in this order.
+SHOWN_SETTINGS = (
+    ("tp", "tp_size"),
+    ("dp", "dp_size"),
+    ("enable-dp-attention", "enable_dp_attention"),
+    ("attn-dp", "attn_dp_size"),
+    ("attn-cp", "attn_cp_size"),
+    ("pp", "pp_size"),
+    ("unified-memory", "enable_unified_memory"),
+    ("port", "port"),
+    ("host", "host"),
+    ("bootstrap-port", "disaggregation_bootstrap_port"),
+    ("model", "model_path"),
+)
+
+
+def _where(setting: Setting) -> str:
+    if setting.location is None:
+        return "default"
+    where = f"{setting.location.path}:{setting.location.line}:{setting.location.column} {setting.spelling}"
+    if setting.origin is not None and setting.origin != setting.location:
+        where += f" (value from {setting.origin.path}:{setting.origin.line}:{setting.origin.column})"
+    return where
+
+
+def _server_rows(server: Server) -> list[tuple[str, str, str]]:
+    rows = []
+    for label, dest in SHOWN_SETTINGS:
+        if not server.settings.has_option(dest):
+            continue
+        setting = server.setting(dest)
+        rows.append((label, setting.value.describe(), _where(setting)))
+    return rows
+
+
+def render_text(deployments: Sequence[Deployment], version: str) -> str:
+    out: list[str] = [f"sglang {version} option semantics"]
+    if not deployments:
+        out.append("No SGLang launches found.")
+        return "\n".join(out) + "\n"
+    for number, deployment in enumerate(deployments, 1):
+        out.append("")
+        out.append(f"Deployment {number}: {sanitize(deployment.name)} (grouped by {deployment.how})")
+        for router in deployment.routers:
+            settings = router.settings
+            targets = [f"prefill {e.url.describe()}" + (f" bootstrap {e.bootstrap_port.describe()}" if e.bootstrap_port else "") for e in settings.prefills]
+            targets += [f"decode {e.url.describe()}" for e in settings.decodes]
+            out.append(f"  router   {router.label}  " + sanitize(", ".join(targets) or "no PD endpoints"))
+        for server in deployment.servers:
+            note = "  (node-rank > 0: not paired)" if is_secondary_node(server) else ""
+            out.append(f"  {server.role:<8} {server.label}  attention TP {sanitize(server.attn_tp.value.describe())}"
+                       f" = {sanitize(server.attn_tp.explanation)}{note}")
+            if server.launch.context:
+                out.append(f"           via {sanitize(server.launch.context)}")
+            for label, value, where in _server_rows(server):
+                out.append(f"           {label:<15} {sanitize(value):<12} {sanitize(where)}")
+            for problem in server.settings.problems:
+                out.append(f"           ! {sanitize(problem.message)} ({problem.location.path}:{problem.location.line})")
+            for opaque in server.settings.opaque:
+                out.append(f"           ? words not known statically at {opaque.path}:{opaque.line}:{opaque.column}")
+        pairs = deployment.pairs()
+        out.append(f"  pairs checked: {len(pairs)}" + ("" if pairs else " (needs a prefill and a decode)"))
+    return "\n".join(out) + "\n"
+
+
+def _location(location: Location | None) -> dict[str, Any] | None:
+    if location is None:
+        return None
+    return {"filename": location.path, "row": location.line, "column": location.column}
+
+
+def _value(value: Value) -> dict[str, Any]:
+    data: dict[str, Any] = {"kind": value.kind.value, "text": value.describe()}
+    candidates = value.candidates()
+    if candidates is not None:
+        data["candidates"] = sorted(candidates)
+    return data
+
+
+def render_json(deployments: Sequence[Deployment], version: str) -> str:
+    payload = {"target_version": version, "deployments": []}
+    for deployment in deployments:
+        entry: dict[str, Any] = {
+            "name": deployment.name,
+            "grouped_by": deployment.how,
+            "routers": [
+                {
+                    "location": _location(router.settings.launch.location),
+                    "prefill": [{"url": e.url.describe(), "bootstrap_port": e.bootstrap_port.describe() if e.bootstrap_port else None} for e in router.settings.prefills],
+                    "decode": [{"url": e.url.describe()} for e in router.settings.decodes],
+                }
+                for router in deployment.routers
+            ],
+            "servers": [],
+            "pairs": [[p.label, d.label] for p, d in deployment.pairs()],
+        }
+        for server in deployment.servers:
+            entry["servers"].append(
+                {
+                    "location": _location(server.launch.location),
+                    "role": server.role,
+                    "entry_point": server.launch.entry.value,
+                    "context": server.launch.context or None,
+                    "attention_tp": {**_value(server.attn_tp.value), "explanation": server.attn_tp.explanation},
+                    "settings": {
+                        dest: {
+                            **_value(server.setting(dest).value),
+                            "default": server.setting(dest).is_default,
+                            "spelling": server.setting(dest).spelling or None,
+                            "location": _location(server.setting(dest).location),
+                            "origin": _location(server.setting(dest).origin),
+                        }
+                        for _, dest in SHOWN_SETTINGS
+                        if server.settings.has_option(dest)
+                    },
+                    "problems": [{"kind": p.kind, "message": p.message, "location": _location(p.location)} for p in server.settings.problems],
+                }
+            )
+        payload["deployments"].append(entry)
+    return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,80 @@
+"""What every rule module provides, and helpers for writing findings.
+
+A rule reads settings and pairs; it never parses. Each rule module defines one
+subclass of :class:`Rule` with its documentation (ruff's sections) and examples
+that the test suite runs (Fixit's habit): ``valid`` examples yield no finding of
+the rule, ``invalid`` ones yield exactly the listed number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar, Iterable
+
+from sglang_lint.catalog.settings import Setting
+from sglang_lint.model import Finding, Location, Related, Severity
+from sglang_lint.topology import Deployment, Server
+
+DOCS_URL = "https://github.com/sglang-lint/sglang-lint/blob/main/docs/rules.md#{code}"
+
+
+@dataclass(frozen=True)
+class Example:
+    """Files of a small deployment (name -> text) for a rule's tests and docs."""
+
+    files: dict[str, str]
+    findings: int = 0
+    # Text that must appear in every finding's message.
+    message_contains: str = ""
+    target_version: str | None = None
+
+
+@dataclass
+class RuleContext:
+    version: str
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    severity: ClassVar[Severity] = Severity.ERROR
+    summary: ClassVar[str]
+    doc: ClassVar[str]
+    valid: ClassVar[list[Example]] = []
+    invalid: ClassVar[list[Example]] = []
+
+    def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
+        return ()
+
+    # -- helpers for rule authors -------------------------------------------------
+    def finding(
+        self,
+        message: str,
+        location: Location,
+        related: Iterable[Related] = (),
+        noqa_ranges: tuple[tuple[int, int], ...] = (),
+    ) -> Finding:
+        return Finding(
+            code=self.code,
+            name=self.name,
+            message=message,
+            location=location,
+            severity=self.severity,
+            related=tuple(related),
+            url=DOCS_URL.format(code=self.code.lower()),
+            noqa_ranges=noqa_ranges,
+        )
+
+
+def setting_location(server: Server, setting: Setting) -> Location:
+    """Where to point for a setting: where its value was written (the call site
+    of ``serve decode 4``, the ``TP=8`` line), else the option, else the launch."""
+    if setting.origin is not None:
+        return setting.origin
+    if setting.location is not None:
+        return setting.location
+    return server.launch.location
+
+
+def launch_noqa_ranges(server: Server) -> tuple[tuple[int, int], ...]:
+    return server.launch.line_ranges

@@ -1,0 +1,115 @@
+"""SGL001 unified-memory-attn-tp-mismatch."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sglang_lint.model import Finding, Related, provably_different
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.unified_memory import attn_tp_location, describe_attn_tp, unified_memory_enabled
+from sglang_lint.topology import Deployment, Server
+
+
+class UnifiedMemoryAttnTpMismatch(Rule):
+    code = "SGL001"
+    name = "unified-memory-attn-tp-mismatch"
+    summary = "Both sides of a prefill/decode pair enable unified memory and their attention TP sizes differ"
+    doc = """\
+## What it does
+Checks every prefill x decode pair that a router can form (design: all pairs of a
+deployment) where both servers run with `--enable-unified-memory`, and reports the
+pair when their **attention tensor-parallel sizes** are provably different.
+
+Attention TP is not `--tp-size` alone: it is `tp_size // attn_dp_size //
+attn_cp_size`, where DP attention (`--enable-dp-attention` with `--dp-size`, or
+`--attn-dp-size` from 0.5.22) and `--attn-cp-size` divide it
+(`sglang/srt/runtime_context.py:73` in 0.5.23; `layers/dp_attention.py`
+`compute_dp_attention_world_info` up to 0.5.21).
+
+## Why is this bad?
+With unified memory the KV cache and Mamba/SWA state of a request travel as one
+whole-slot envelope that cannot be re-sliced for another TP layout. SGLang checks
+this only at runtime, in the prefill's transfer thread, when the first request
+arrives (`sglang/srt/disaggregation/mooncake/conn.py:1281`
+`_validate_envelope_kv_layout`, raising "--enable-unified-memory does not support
+different prefill / decode attention TP sizes" at line 1306 in 0.5.23). Both
+servers start and pass health checks; the deployment fails under traffic.
+
+## Example
+```bash
+python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory \\
+    --tp-size 8 --port 30000
+python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory \\
+    --tp-size 8 --dp-size 8 --enable-dp-attention --port 30001   # attention TP 1
+```
+
+## How to fix
+Give both sides the same attention TP: change the decode's `--tp-size`, or its
+DP attention (`--dp-size` with `--enable-dp-attention`, `--attn-dp-size`), or
+`--attn-cp-size`, so that `tp / attn_dp / attn_cp` is equal on both sides; or
+drop `--enable-unified-memory` on both sides.
+
+## Versions
+`--enable-unified-memory` exists from 0.5.15; PD with unified memory is accepted
+from 0.5.18. The restriction holds in every version that accepts it.
+"""
+
+    invalid = [
+        Example(
+            {
+                "run.sh": (
+                    "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+                    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 8 --dp 8 --enable-dp-attention --port 30001 &\n"
+                )
+            },
+            findings=1,
+            message_contains="attention TP 8",
+        ),
+        Example(
+            {
+                "prefill.sh": "python3 -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp-size 4\n",
+                "decode.sh": "python3 -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp-size 8 --port 30001\n",
+            },
+            findings=1,
+            message_contains="attention TP 4",
+        ),
+    ]
+    valid = [
+        Example(
+            {
+                "run.sh": (
+                    "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 16 --dp 2 --enable-dp-attention &\n"
+                    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 8 --port 30001 &\n"
+                )
+            }
+        ),
+        Example(
+            {
+                "run.sh": (
+                    "python -m sglang.launch_server --disaggregation-mode prefill --tp $TP &\n"
+                    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp $TP --port 30001 --enable-unified-memory &\n"
+                    "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 4 --port 30002 &\n"
+                ).replace("--disaggregation-mode prefill --tp $TP", "--disaggregation-mode prefill --enable-unified-memory --tp $TP")
+            }
+        ),
+    ]
+
+    def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
+        if not (unified_memory_enabled(prefill) and unified_memory_enabled(decode)):
+            return
+        if not provably_different(prefill.attn_tp.value, decode.attn_tp.value):
+            return
+        message = (
+            f"--enable-unified-memory needs equal attention TP on prefill and decode: "
+            f"attention TP {describe_attn_tp(prefill)} (prefill, {prefill.label}) vs "
+            f"{describe_attn_tp(decode)} (decode, {decode.label}); the prefill's transfer "
+            f"thread fails at the first request. Give the decode attention TP "
+            f"{prefill.attn_tp.value.describe()} (tp / attn-dp / attn-cp), or drop "
+            f"--enable-unified-memory on both sides"
+        )
+        yield self.finding(
+            message,
+            attn_tp_location(decode),
+            related=[Related(attn_tp_location(prefill), f"prefill attention TP {describe_attn_tp(prefill)}")],
+            noqa_ranges=launch_noqa_ranges(decode),
+        )

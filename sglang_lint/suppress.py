@@ -1,0 +1,76 @@
+"""Suppression: ``# noqa: SGL001[, SGL002]`` on a line of the launch a finding is
+about, and ``# sglang-lint: disable=SGL001[,...]`` before a file's first command.
+
+A malformed code list never silences anything (it would hide every finding of
+the launch): it is reported instead, as ShellCheck does for bad directives.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sglang_lint.model import Finding, Note
+
+_CODE = re.compile(r"SGL\d{3}")
+# `noqa` must be the comment's own word: "# noqa", "# noqa: X", "# ... # noqa: X".
+_NOQA = re.compile(r"#\s*noqa(?P<colon>\s*:\s*(?P<codes>[^#]*))?", re.IGNORECASE)
+_DISABLE = re.compile(r"#\s*sglang-lint\s*:\s*disable\s*=\s*(?P<codes>[^#]*)", re.IGNORECASE)
+
+
+@dataclass
+class Directives:
+    # line -> codes (None: every code)
+    noqa: dict[int, frozenset[str] | None]
+    file_disabled: frozenset[str]
+    notes: list[Note]
+
+
+def _parse_codes(raw: str) -> list[str] | None:
+    """Codes of a directive, or None when any item is not a code."""
+    items = [item for item in re.split(r"[\s,]+", raw.strip()) if item]
+    if not items or not all(_CODE.fullmatch(item.upper()) for item in items):
+        return None
+    return [item.upper() for item in items]
+
+
+def parse_directives(path: str, comments: dict[int, str], first_command_line: int | None) -> Directives:
+    noqa: dict[int, frozenset[str] | None] = {}
+    disabled: set[str] = set()
+    notes: list[Note] = []
+    for line, comment in sorted(comments.items()):
+        match = _DISABLE.search(comment)
+        if match:
+            codes = _parse_codes(match.group("codes"))
+            if codes is None:
+                notes.append(Note(path, f"malformed directive {comment.strip()!r}: expected '# sglang-lint: disable=SGL001[,SGL002]'; it silences nothing", line))
+            elif first_command_line is not None and line > first_command_line:
+                notes.append(Note(path, "'# sglang-lint: disable=' applies only before the first command of the file; this one silences nothing", line))
+            else:
+                disabled.update(codes)
+            continue
+        match = _NOQA.search(comment)
+        if not match:
+            continue
+        if match.group("colon") is None:
+            noqa[line] = None
+            continue
+        codes = _parse_codes(match.group("codes") or "")
+        if codes is None:
+            notes.append(Note(path, f"malformed noqa comment {comment.strip()!r}: expected '# noqa: SGL001[, SGL002]'; it silences nothing", line))
+            continue
+        noqa[line] = frozenset(codes)
+    return Directives(noqa, frozenset(disabled), notes)
+
+
+def is_suppressed(finding: Finding, directives: Directives) -> bool:
+    if finding.code in directives.file_disabled:
+        return True
+    ranges = finding.noqa_ranges or ((finding.location.line, finding.location.end_line),)
+    for start, end in ranges:
+        for line in range(start, end + 1):
+            if line in directives.noqa:
+                codes = directives.noqa[line]
+                if codes is None or finding.code in codes:
+                    return True
+    return False

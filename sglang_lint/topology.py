@@ -1,0 +1,180 @@
+"""Group servers into deployments and list the prefill x decode pairs to check.
+
+design.md "Pairing prefill with decode": the router picks a prefill and a decode
+independently, so every pair of one deployment must be compatible. Deployments come
+from, in order: the topology manifest (later), routers (servers whose port, and host
+where known, match a router's URLs), and otherwise files (one file, one deployment;
+single-role files join the other single-role files of their directory).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from sglang_lint.catalog.attention import Derived, attention_tp
+from sglang_lint.catalog.router import Endpoint, RouterSettings
+from sglang_lint.catalog.settings import ServerSettings, Setting
+from sglang_lint.model import Kind, ServerLaunch, Value, provably_different, provably_equal
+
+PREFILL = "prefill"
+DECODE = "decode"
+
+# Hosts a server listens on that accept connections for any address.
+_WILDCARD_HOSTS = {"0.0.0.0", "::", "[::]", ""}
+_LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+
+
+@dataclass
+class Server:
+    launch: ServerLaunch
+    settings: ServerSettings
+    role: str  # "prefill" | "decode" | "null" | "unknown"
+    attn_tp: Derived
+
+    @property
+    def label(self) -> str:
+        return f"{self.launch.location.path}:{self.launch.location.line}"
+
+    def setting(self, dest: str) -> Setting:
+        return self.settings.get(dest)
+
+
+@dataclass
+class Router:
+    settings: RouterSettings
+
+    @property
+    def label(self) -> str:
+        location = self.settings.launch.location
+        return f"{location.path}:{location.line}"
+
+
+@dataclass
+class Deployment:
+    name: str
+    how: str  # "router" | "file" | "directory" | "manifest"
+    servers: list[Server] = field(default_factory=list)
+    routers: list[Router] = field(default_factory=list)
+
+    @property
+    def prefills(self) -> list[Server]:
+        return [s for s in self.servers if s.role == PREFILL]
+
+    @property
+    def decodes(self) -> list[Server]:
+        return [s for s in self.servers if s.role == DECODE]
+
+    def pairs(self) -> list[tuple[Server, Server]]:
+        return [(p, d) for p in self.prefills for d in self.decodes]
+
+
+def server_role(settings: ServerSettings) -> str:
+    mode = settings.get("disaggregation_mode").value
+    if mode.is_known:
+        return mode.text if mode.text in (PREFILL, DECODE) else "null"
+    return "unknown"
+
+
+def make_server(launch: ServerLaunch, settings: ServerSettings) -> Server:
+    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=attention_tp(settings))
+
+
+def is_secondary_node(server: Server) -> bool:
+    """A ``--node-rank`` > 0 launch is a worker of the rank-0 server of the same
+    multi-node group: the router never talks to it, and its settings are the
+    rank-0 server's."""
+    rank = server.setting("node_rank").value
+    return rank.is_known and rank.text not in ("0", "")
+
+
+def _host_compatible(url_host: Value, server_host: Value) -> bool:
+    """False only when both hosts are known and cannot be the same machine."""
+    if not (url_host.is_known and server_host.is_known):
+        return True
+    a, b = url_host.text.lower(), server_host.text.lower()
+    if b in _WILDCARD_HOSTS or a == b:
+        return True
+    if a in _LOOPBACK and b in _LOOPBACK:
+        return True
+    return False
+
+
+def endpoint_matches(endpoint: Endpoint, server: Server) -> bool:
+    port = server.setting("port").value
+    if not provably_equal(endpoint.port, port):
+        return False
+    return _host_compatible(endpoint.host, server.setting("host").value)
+
+
+def build_deployments(
+    servers_by_file: dict[str, list[Server]],
+    routers_by_file: dict[str, list[Router]],
+) -> list[Deployment]:
+    """Deployments of all files, in a deterministic order."""
+    # 1. Scopes: each file; files holding a single role (or only routers) join the
+    #    other such files of their directory.
+    scopes: list[tuple[str, str, list[str]]] = []  # (name, how, files)
+    by_directory: dict[str, list[str]] = {}
+    all_files = sorted(set(servers_by_file) | set(routers_by_file))
+    for path in all_files:
+        roles = {s.role for s in servers_by_file.get(path, []) if not is_secondary_node(s)}
+        if len(roles & {PREFILL, DECODE}) == 2 or (roles - {PREFILL, DECODE}):
+            scopes.append((path, "file", [path]))
+        else:
+            by_directory.setdefault(os.path.dirname(path), []).append(path)
+    for directory, files in sorted(by_directory.items()):
+        if len(files) == 1:
+            scopes.append((files[0], "file", files))
+        else:
+            label = (directory or ".") + "/ (" + ", ".join(os.path.basename(f) for f in files) + ")"
+            scopes.append((label, "directory", files))
+
+    deployments: list[Deployment] = []
+    for name, how, files in scopes:
+        servers = [s for f in files for s in servers_by_file.get(f, [])]
+        routers = [r for f in files for r in routers_by_file.get(f, [])]
+        deployments.extend(_split_by_routers(name, how, servers, routers))
+    return deployments
+
+
+def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[Router]) -> list[Deployment]:
+    """Within one scope, each PD router names its deployment; servers no router
+    names stay together as the scope's own deployment."""
+    pd_routers = [r for r in routers if r.settings.pd_disaggregation or r.settings.prefills or r.settings.decodes]
+    claimed: set[int] = set()
+    deployments = []
+    for router in pd_routers:
+        members = []
+        for server in servers:
+            endpoints = router.settings.prefills if server.role == PREFILL else router.settings.decodes if server.role == DECODE else []
+            if any(endpoint_matches(e, server) for e in endpoints):
+                members.append(server)
+                claimed.add(id(server))
+        if members or not router.settings.opaque:
+            deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router]))
+    rest = [s for s in servers if id(s) not in claimed]
+    unrouted = [r for r in routers if r not in pd_routers]
+    if rest or not deployments:
+        deployments.insert(0, Deployment(name=name, how=how, servers=rest, routers=unrouted))
+    # A server two routers name belongs to both deployments; a server no router
+    # names is still checked against the others no router names.
+    return [d for d in deployments if d.servers or d.routers]
+
+
+def pairs(deployments: Iterable[Deployment]) -> list[tuple[Deployment, Server, Server]]:
+    """Every (prefill, decode) pair to check, once each even when two deployments
+    share servers; secondary nodes of multi-node groups are not paired."""
+    seen: set[tuple[int, int]] = set()
+    result = []
+    for deployment in deployments:
+        for prefill, decode in deployment.pairs():
+            if is_secondary_node(prefill) or is_secondary_node(decode):
+                continue
+            key = (id(prefill), id(decode))
+            if key in seen:
+                continue
+            seen.add(key)
+            result.append((deployment, prefill, decode))
+    return result
