@@ -1,0 +1,44 @@
+"""Every deployment under fixtures/ gives exactly the findings its EXPECTED file lists.
+
+EXPECTED holds one ``CODE path:line`` per finding (path relative to the fixture
+directory); ``#`` lines are comments; an EXPECTED with no finding line means the
+fixture must be clean.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sglang_lint.lint import LintOptions, lint_paths
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+CASES = sorted(p for p in FIXTURES.iterdir() if (p / "EXPECTED").is_file())
+
+
+def _expected(case: Path) -> list[tuple[str, str, int]]:
+    rows = []
+    for raw in (case / "EXPECTED").read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        code, where = line.split()
+        path, _, number = where.rpartition(":")
+        rows.append((code, path, int(number)))
+    return sorted(rows)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_fixture_findings(case: Path) -> None:
+    result = lint_paths([str(case)], LintOptions())
+    actual = sorted(
+        (f.code, os.path.relpath(f.location.path, case), f.location.line) for f in result.findings
+    )
+    assert actual == _expected(case), "\n".join(f"{f.location}: {f.code} {f.message}" for f in result.findings)
+
+
+def test_every_fixture_has_expectations() -> None:
+    missing = [p.name for p in FIXTURES.iterdir() if p.is_dir() and not (p / "EXPECTED").is_file()]
+    assert not missing
