@@ -112,7 +112,7 @@ class Value:
 
     @staticmethod
     def _from_texts(texts: Iterable[str]) -> "Value":
-        ordered = tuple(sorted(set(texts)))
+        ordered = tuple(sorted(set(texts), key=_natural_key))
         if len(ordered) == 1:
             return Value.known(ordered[0])
         if len(ordered) > MAX_ALTERNATIVES:
@@ -236,6 +236,11 @@ def _bracket(value: Value) -> str:
     if value.kind is Kind.SYMBOL:
         return "${" + value.name.lstrip("$") + (f":-{value.default}" if value.default is not None else "") + "}"
     return value.describe()
+
+
+def _natural_key(text: str) -> tuple[int, int, str]:
+    """Numbers in numeric order (2 before 16), then other text."""
+    return (0, int(text), text) if text.isdigit() and len(text) < 20 else (1, 0, text)
 
 
 def _common_prefix(texts: Iterable[str]) -> str:
