@@ -70,7 +70,7 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
             if server.launch.context:
                 out.append(f"           via {sanitize(server.launch.context)}")
             for label, value, where in _server_rows(server):
-                out.append(f"           {label:<15} {sanitize(value):<12} {sanitize(where)}")
+                out.append(f"           {label:<20} {sanitize(value):<14} {sanitize(where)}")
             for problem in server.settings.problems:
                 out.append(f"           ! {sanitize(problem.message)} ({problem.location.path}:{problem.location.line})")
             for opaque in server.settings.opaque:

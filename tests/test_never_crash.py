@@ -1,0 +1,47 @@
+"""The never-crash promise for the whole pipeline (sources -> rules -> report): any
+text, any bytes, any mixture of launch fragments gives findings or notes, never an
+exception, and the same input always gives the same output."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.report import render
+
+FRAGMENTS = [
+    "python -m sglang.launch_server", "python3 -m sglang_router.launch_router", "sglang serve m",
+    "--disaggregation-mode prefill", "--disaggregation-mode decode", "--enable-unified-memory",
+    "--tp 8", "--tp=4", "--dp 8", "--enable-dp-attention", "--attn-cp-size 2", "--attn-dp-size 2",
+    "--port 30000", "--port $((30000+1))", "--prefill http://127.0.0.1:30000 8998",
+    "--decode http://127.0.0.1:30001", "--config c.yaml", "--config=c.yaml", "--enable-unified",
+    "$TP", "${TP:-8}", '"$@"', "${A[@]}", "A=(--tp 2)", "F='--tp 4'", "$F", "f() {", "}", "f 8",
+    "\\\n", "\n", " # c\n", "&", "|", ";", "'", '"', "$(", ")", "${", "if true; then", "fi",
+    "case x in x)", ";;", "esac", "for i in 1 2; do", "done", "<<EOF\n", "EOF\n", "ssh h", "bash -c",
+    "docker run img", "nohup", "env A=1", "--tp", "--pp 2", "\x00", "é", "\t",
+]
+
+scripts = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map(" ".join)
+
+
+def _run(files: dict[str, str]):
+    result = lint_texts(files, LintOptions())
+    text = render(result.findings, "full", sources=result.sources) + render(result.findings, "json")
+    return [(f.code, f.location, f.message) for f in result.findings], text
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prefill=scripts, decode=scripts)
+def test_random_launch_fragments_never_crash_and_are_deterministic(prefill: str, decode: str) -> None:
+    files = {"d/prefill.sh": prefill, "d/decode.sh": decode}
+    first = _run(files)
+    assert first == _run(files)
+    assert not any(code == "SGL900" and "internal error" in message for code, _, message in first[0])
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=300))
+def test_arbitrary_text_never_crashes(text: str) -> None:
+    findings, _ = _run({"x.sh": text})
+    assert not any("internal error" in message for _, _, message in findings)
