@@ -202,6 +202,8 @@ class ShellAnalyzer:
         self.noted_depth = False
         # Launch line ranges of the call sites currently active (outermost first).
         self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
+        self._loc_cache: dict[tuple, Location] = {}
+        self._chars_cache: dict[tuple, tuple[tuple[int, int], ...]] = {}
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -221,6 +223,11 @@ class ShellAnalyzer:
             self.result.notes.append(
                 Note(self.path, f"stopped after {MAX_COMMANDS} commands: the script's functions call each other too often to follow")
             )
+        except RecursionError:
+            # Depth is bounded everywhere we recurse (MAX_TREE_DEPTH), but the
+            # caller's own stack is not ours to know: "never raise" must hold even
+            # when it is already deep. Keep what was found so far.
+            self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
         if tree.root_node.has_error:
             line, column = self._first_error(tree.root_node)
             self.result.notes.append(
@@ -241,16 +248,41 @@ class ShellAnalyzer:
             if node.is_error and not any(c.has_error for c in node.children):
                 return self.file_text.position(node.start_byte)
             if node.is_missing and missing is None:
-                missing = node
+                # A MISSING closing token (`"`, heredoc end, `fi`) sits at the end of
+                # the file; the user needs where the unclosed construct opens.
+                parent = node.parent
+                missing = parent if parent is not None and parent.type != "program" else node
             if node.has_error:
                 stack.extend(reversed(node.children))
         return self.file_text.position(missing.start_byte) if missing is not None else (1, 1)
 
     # -- locations ----------------------------------------------------------------
     def _loc(self, node, text) -> Location:
-        line, column = text.position(node.start_byte)
-        end_line, end_column = text.position(node.end_byte)
-        return Location(self.path, line, column, end_line, end_column)
+        # Cached for the file itself: a function body is evaluated once per call,
+        # and up to MAX_COMMANDS calls must stay quick (a position lookup costs the
+        # length of its line). Embedded texts (`bash -c` strings, made anew per
+        # evaluation) look positions up in a table and are not kept alive.
+        key = (node.start_byte, node.end_byte)
+        location = self._loc_cache.get(key) if text is self.file_text else None
+        if location is None:
+            line, column = text.position(node.start_byte)
+            end_line, end_column = text.position(node.end_byte)
+            if text is not self.file_text:
+                line, column = self._after_line_end(line, column)
+                end_line, end_column = self._after_line_end(end_line, end_column)
+            location = Location(self.path, line, column, end_line, end_column)
+            if text is self.file_text:
+                self._loc_cache[key] = location
+        return location
+
+    def _after_line_end(self, line: int, column: int) -> tuple[int, int]:
+        """EmbeddedText puts the end of its text one column after its last
+        character; when that character is a newline, the column is past the end
+        of its line. The position after a newline is the next line's start."""
+        lines = self.result.lines
+        if 1 <= line <= len(lines) and column > len(lines[line - 1]) + 1:
+            return (line + 1, 1) if line < len(lines) else (line, len(lines[line - 1]) + 1)
+        return line, column
 
     def _span(self, start: tuple[int, int], end: tuple[int, int]) -> Location:
         return Location(self.path, start[0], start[1], end[0], end[1])
@@ -259,12 +291,15 @@ class ShellAnalyzer:
     def _walk_script(self, root, text, env: Env) -> None:
         self._walk(root, text, env, 0)
 
+    def _note_depth(self, node, text) -> None:
+        if not self.noted_depth:
+            self.noted_depth = True
+            line, column = text.position(node.start_byte)
+            self.result.notes.append(Note(self.path, f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed", line, column))
+
     def _walk(self, node, text, env: Env, depth: int) -> None:
         if depth > MAX_TREE_DEPTH:
-            if not self.noted_depth:
-                self.noted_depth = True
-                line, column = text.position(node.start_byte)
-                self.result.notes.append(Note(self.path, f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed", line, column))
+            self._note_depth(node, text)
             return
         kind = node.type
         handler = getattr(self, "_stmt_" + kind, None)
@@ -469,22 +504,36 @@ class ShellAnalyzer:
         self.commands_seen += 1
         if self.commands_seen > MAX_COMMANDS:
             raise _Budget()
-        words: list[Word] = []
+        # Argument nodes, grouped into the words bash sees: tree-sitter splits
+        # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
+        # backslash-newline before it splits words, so `8` and `--dp` are one word
+        # `8--dp` (a broken launch that must not look fine).
+        groups: list[list] = []
+        previous_end = -1
         for index, child in enumerate(node.children):
             field_name = node.field_name_for_child(index)
             if field_name == "name":
-                inner = child.named_children[0] if child.type == "command_name" and child.named_children else child
-                words.extend(self._eval_word_fields(inner, text, env, depth))
-            elif field_name == "argument":
-                words.extend(self._eval_word_fields(child, text, env, depth))
-            elif child.type in ("command_substitution", "process_substitution"):
+                child = child.named_children[0] if child.type == "command_name" and child.named_children else child
+            elif field_name != "argument":
                 continue
+            if groups and text.data[previous_end : child.start_byte] == b"\\\n":
+                groups[-1].append(child)
+            else:
+                groups.append([child])
+            previous_end = child.end_byte
+        words: list[Word] = []
+        for group in groups:
+            if len(group) == 1:
+                words.extend(self._eval_word_fields(group[0], text, env, depth))
+            else:
+                segs = [seg for part in group for seg in self._eval_parts(part, text, env, False, depth, False)]
+                words.extend(_split_fields(segs))
         if not words:
             return
         command_loc = self._loc(node, text)
         first = _word_value(words[0])
         if first.is_known and first.text in self.functions:
-            self._call_function(first.text, words[1:], command_loc, env)
+            self._call_function(first.text, words[1:], command_loc, env, depth)
             return
         if first.is_known and first.text in ("shift", "set") and env.frames:
             self._shift_positional(first.text, words[1:], env)
@@ -511,16 +560,24 @@ class ShellAnalyzer:
         else:
             frame.positional = None
 
-    def _call_function(self, name: str, args: list[Word], call_loc: Location, env: Env) -> None:
+    def _call_function(self, name: str, args: list[Word], call_loc: Location, env: Env, depth: int) -> None:
         self.called_functions.add(name)
         if self.call_depth >= MAX_CALL_DEPTH:
+            return
+        if any(frame.function == name for frame in env.frames):
+            # A recursive call: its launches are the ones the outer call already
+            # records. Following it only repeated each of them once per level of
+            # MAX_CALL_DEPTH (12 copies of the same server).
             return
         body, text = self.functions[name]
         env.frames.append(Frame(name, list(args), call_site=call_loc))
         self.call_stack.append((name, call_loc, (call_loc.line, call_loc.end_line)))
         self.call_depth += 1
         try:
-            self._walk(body, text, env, 0)
+            # The body nests inside the call: counting on from the caller's depth
+            # (not from 0) keeps the Python stack bounded by MAX_TREE_DEPTH; from 0,
+            # 12 nested calls of deep bodies overflowed it (RecursionError).
+            self._walk(body, text, env, depth + 1)
         finally:
             self.call_depth -= 1
             self.call_stack.pop()
@@ -552,6 +609,17 @@ class ShellAnalyzer:
             name = _node_text(inner.named_children[0], text)
             if name in ("@", "*") and (quoted is False or name == "@"):
                 return self._positional_words(env, loc, split=not quoted)
+        if inner.type == "expansion" and inner.named_children and inner.named_children[0].type == "subscript" and len(inner.children) > 3:
+            # `${A[@]:1}`, `${A[@]/x/y}`, `${!A[@]}`: a list of words we do not
+            # compute. (These used to be taken for `${A[@]}`: every element,
+            # the slice or substitution ignored; `${#A[@]}` gave the elements
+            # instead of their count.)
+            subscript = inner.named_children[0]
+            index = subscript.child_by_field_name("index")
+            prefix_count = inner.children[1].type == "#"
+            if index is not None and _node_text(index, text) in ("@", "*") and not prefix_count and not (quoted and _node_text(index, text) == "*"):
+                return [_spread_word(Value.unknown(f"{_node_text(inner, text)[:40]} is not evaluated"), loc)]
+            return None
         if inner.type == "expansion" and len(inner.named_children) == 1 and inner.named_children[0].type == "subscript":
             subscript = inner.named_children[0]
             base = subscript.child_by_field_name("name")
@@ -593,10 +661,16 @@ class ShellAnalyzer:
     def _eval_parts(self, node, text, env: Env, quoted: bool, depth: int, scalar: bool) -> list[Seg]:
         kind = node.type
         loc = self._loc(node, text)
+        if depth > MAX_TREE_DEPTH:
+            # `${A:-"${A:-"${A:-...}"}"}` nests without bound: recursing on it
+            # raised RecursionError. Words count on from their statement's depth.
+            self._note_depth(node, text)
+            return [Seg(Value.unknown("nested too deeply"), loc, split=not quoted)]
         if kind in ("word", "number", "extglob_pattern"):
             raw = _node_text(node, text)
             if kind == "word" and "\\" in raw:
-                return [Seg(Value.known(_unescape_unquoted(raw)), loc, quoted=True)]
+                unescaped, kept = _unescape(raw, None)
+                return [Seg(Value.known(unescaped), loc, quoted=True, chars=self._kept_chars(node.start_byte, raw, kept, text))]
             return [Seg(Value.known(raw), loc, chars=self._char_positions(node, text, raw))]
         if kind == "raw_string":
             raw = _node_text(node, text)[1:-1]
@@ -613,17 +687,22 @@ class ShellAnalyzer:
                 if child.type == "string_content":
                     raw = _node_text(child, text)
                     if "\\" in raw:
-                        segs.append(Seg(Value.known(_unescape_double(raw)), self._loc(child, text), quoted=True))
+                        # Keep each remaining character's position: `bash -c "... \$P"`
+                        # is common, and without them every word of the inner
+                        # command was located at the string's start.
+                        unescaped, kept = _unescape(raw, _DOUBLE_QUOTE_ESCAPES)
+                        chars = self._kept_chars(child.start_byte, raw, kept, text)
+                        segs.append(Seg(Value.known(unescaped), self._loc(child, text), quoted=True, chars=chars))
                     else:
                         segs.append(Seg(Value.known(raw), self._loc(child, text), quoted=True, chars=self._char_positions(child, text, raw)))
                 else:
-                    segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth, scalar))
+                    segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, scalar))
             # Text between children that tree-sitter leaves unnamed (e.g. "$" alone).
             return segs
         if kind == "concatenation":
             segs = []
             for child in node.named_children:
-                segs.extend(self._eval_parts(child, text, env, quoted, depth, scalar))
+                segs.extend(self._eval_parts(child, text, env, quoted, depth + 1, scalar))
             # A concatenation's pieces may sit next to unnamed tokens; those are literal.
             return segs
         if kind == "simple_expansion":
@@ -631,7 +710,7 @@ class ShellAnalyzer:
         if kind == "expansion":
             return self._expand_braced(node, text, env, quoted, loc, depth)
         if kind == "arithmetic_expansion":
-            value = self._eval_arith_node(node.named_children[0] if node.named_children else None, text, env)
+            value = self._eval_arith_node(node.named_children[0] if node.named_children else None, text, env, depth + 1)
             return [Seg(value, loc, split=not quoted)]
         if kind in ("command_substitution", "process_substitution"):
             return [Seg(Value.unknown(f"output of {_node_text(node, text)[:40]}"), loc, split=not quoted)]
@@ -641,10 +720,36 @@ class ShellAnalyzer:
             return [Seg(Value.unknown("brace expansion"), loc)]
         return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
 
+    def _kept_chars(self, start_byte: int, raw: str, kept: list[int], text) -> tuple[tuple[int, int], ...]:
+        positions = self._chars_from(start_byte, raw, text)
+        return tuple(positions[index] for index in kept)
+
     def _char_positions(self, node, text, raw: str) -> tuple[tuple[int, int], ...] | None:
         return self._chars_from(node.start_byte, raw, text)
 
     def _chars_from(self, start_byte: int, raw: str, text) -> tuple[tuple[int, int], ...]:
+        if text is not self.file_text:  # see _loc
+            return self._compute_chars(start_byte, raw, text)
+        key = (start_byte, len(raw))
+        cached = self._chars_cache.get(key)
+        if cached is None:
+            cached = self._chars_cache[key] = self._compute_chars(start_byte, raw, text)
+        return cached
+
+    def _compute_chars(self, start_byte: int, raw: str, text) -> tuple[tuple[int, int], ...]:
+        if isinstance(text, FileText):
+            # In the file itself the characters are contiguous: one position lookup
+            # and then counting. (A lookup per character costs the length of the
+            # line each: a 1 MB word took 40 s.)
+            line, column = text.position(start_byte)
+            positions = []
+            for char in raw:
+                positions.append((line, column))
+                if char == "\n":
+                    line, column = line + 1, 1
+                else:
+                    column += 1
+            return tuple(positions)
         positions = []
         offset = start_byte
         for char in raw:
@@ -720,6 +825,10 @@ class ShellAnalyzer:
             name = _node_text(base, text) if base is not None else ""
             index_text = _node_text(index, text) if index is not None else ""
             found, var = env.lookup(name)
+            if len(children) > 3:
+                # An operator (`${A[5]:-x}`, `${A[@]:1}`): not the element itself,
+                # which is what this branch used to return.
+                return [Seg(Value.unknown(f"{_node_text(node, text)[:40]} is not evaluated"), loc, split=not quoted)]
             if index_text in ("@", "*"):
                 if found and var is not None and var.is_array and var.array is not None:
                     segs = []
@@ -780,20 +889,22 @@ class ShellAnalyzer:
     def _eval_operand(self, nodes, text, env, depth) -> list[Seg]:
         segs: list[Seg] = []
         for node in nodes:
-            segs.extend(self._eval_parts(node, text, env, True, depth, True))
+            segs.extend(self._eval_parts(node, text, env, True, depth + 1, True))
         return segs
 
-    def _eval_arith_node(self, node, text, env: Env) -> Value:
+    def _eval_arith_node(self, node, text, env: Env, depth: int) -> Value:
         if node is None:
             return Value.unknown("empty arithmetic")
         try:
-            candidates = self._arith(node, text, env, 0)
+            candidates = self._arith(node, text, env, depth)
         except _NotConstant as reason:
             return Value.unknown(f"$(( {_node_text(node, text)} )) is not constant: {reason}")
         return Value.one_of(Value.known(str(c)) for c in candidates)
 
     def _arith(self, node, text, env: Env, depth: int) -> set[int]:
-        if depth > 50:
+        # ``depth`` counts on from the word's (it used to restart at 0 in each
+        # nested $((...)) inside ${...}, an unbounded recursion).
+        if depth > MAX_TREE_DEPTH:
             raise _NotConstant("too deep")
         kind = node.type
         if kind == "number":
@@ -809,7 +920,7 @@ class ShellAnalyzer:
                     return {int(name)}
                 segs = self._expand_variable(name, env, True, _NOWHERE) if _is_identifier(name) else None
             else:
-                segs = self._eval_parts(node, text, env, True, 0, True)
+                segs = self._eval_parts(node, text, env, True, depth + 1, True)
             if segs is None:
                 raise _NotConstant(f"${_node_text(node, text)} is not set in this file")
             value = _word_value(tuple(segs))
@@ -924,15 +1035,27 @@ class ShellAnalyzer:
         spread = any(isinstance(seg, _SpreadSeg) for seg in word)
         located = [seg.loc for seg in word if seg.loc is not _NOWHERE and seg.loc.path]
         if located:
-            start, end = located[0], located[-1]
-            location = Location(self.path, start.line, start.column, end.end_line, end.end_column)
+            # The first piece of `"$X"` is the whole string and the last one only
+            # `$X`: the word spans from the smallest start to the largest end (the
+            # last piece's end cut the closing quote off).
+            start = min((loc.line, loc.column) for loc in located)
+            end = max((loc.end_line, loc.end_column) for loc in located)
+            location = Location(self.path, start[0], start[1], end[0], end[1])
         else:
             location = fallback
         origin = None
         defined = [seg for seg in word if seg.origin is not None]
+        # The empty piece that opens a quoted word carries no text of its own.
+        defined = [seg for seg in defined if not (seg.value.is_known and seg.value.text == "")] or defined
         if defined:
-            char_positions = [pos for seg in word if seg.chars for pos in seg.chars]
-            if char_positions and all(seg.chars for seg in word if seg.value.is_known and seg.value.text):
+            # The text that came from elsewhere is the pieces with an origin. Their
+            # exact characters are the origin when they come from one place; the
+            # literal pieces written at the use site (`--tp=` of `--tp=$TP`) are not
+            # part of it (mixing them made a span from the use line back to the
+            # assignment line, end before start).
+            char_positions = [pos for seg in defined if seg.chars for pos in seg.chars]
+            one_place = len({seg.origin for seg in defined}) == 1
+            if one_place and char_positions and all(seg.chars for seg in defined if seg.value.is_known and seg.value.text):
                 first, last = char_positions[0], char_positions[-1]
                 origin = Location(self.path, first[0], first[1], last[0], last[1] + 1)
             else:
@@ -962,7 +1085,7 @@ class ShellAnalyzer:
         while position < len(words):
             option = _word_value(words[position])
             if not option.is_known:
-                return
+                break  # the host, most often a variable (`ssh $PREFILL_HOST "..."`)
             if option.text.startswith("-") and len(option.text) > 1:
                 flag = option.text[:2]
                 position += 1
@@ -977,7 +1100,11 @@ class ShellAnalyzer:
         joined: list[Seg] = []
         for number, word in enumerate(words[position:]):
             if number:
-                joined.append(Seg(Value.known(" "), word[0].loc if word else command_loc))
+                # The joining space sits right after the previous word (at the next
+                # word's start it made every word end one column too far).
+                previous = [seg.loc for seg in words[position + number - 1] if seg.loc.path]
+                space_loc = Location(self.path, previous[-1].end_line, previous[-1].end_column) if previous else command_loc
+                joined.append(Seg(Value.known(" "), space_loc))
             joined.extend(word)
         self._nested_script(tuple(joined), command_loc, env, depth)
 
@@ -1011,7 +1138,7 @@ class ShellAnalyzer:
         tree = _parser().parse(embedded.data)
         self.call_depth += 1
         try:
-            self._walk(tree.root_node, embedded, inner_env, 0)
+            self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
         finally:
             self.call_depth -= 1
 
@@ -1021,25 +1148,42 @@ class ShellAnalyzer:
         drops the backslash-newline, then the comment runs to the end of the line);
         the option lines after it become a command of their own."""
         lines = self.result.lines
+        found = []
         stack = [root]
         while stack:
             node = stack.pop()
             if node.type == "comment":
                 line, column = self.file_text.position(node.start_byte)
                 self.result.comments[line] = _node_text(node, self.file_text)
-                if line >= 2 and lines[line - 2].rstrip().endswith("\\") and lines[line - 1][: column - 1].strip() == "":
-                    following = node.next_named_sibling
-                    if following is not None:
-                        next_line, next_col = self.file_text.position(following.start_byte)
-                        first_word = lines[next_line - 1][next_col - 1 :].lstrip()
-                        if first_word.startswith("-"):
-                            self.result.continuation_breaks.append(
-                                (self._loc(node, self.file_text), self._loc(following, self.file_text))
-                            )
+                found.append((line, column, node))
                 continue
             if node.type in ("heredoc_body", "string", "raw_string"):
                 continue
             stack.extend(node.children)
+        # In file order (the walk above visits the last children first).
+        for line, column, node in sorted(found, key=lambda item: item[:2]):
+            # The previous line must end in a real continuation: a backslash at the
+            # end of a comment (`# see \`) is part of that comment, and taking it for
+            # one reported breaks where no command was continued.
+            if not (
+                line >= 2
+                and lines[line - 2].rstrip().endswith("\\")
+                and (line - 1) not in self.result.comments
+                and lines[line - 1][: column - 1].strip() == ""
+            ):
+                continue
+            # The orphaned words may come after more comment lines; the break is
+            # at the first comment, the one that ended the command.
+            following = node.next_named_sibling
+            while following is not None and following.type == "comment":
+                following = following.next_named_sibling
+            if following is not None:
+                next_line, next_col = self.file_text.position(following.start_byte)
+                first_word = lines[next_line - 1][next_col - 1 :].lstrip()
+                if first_word.startswith("-"):
+                    self.result.continuation_breaks.append(
+                        (self._loc(node, self.file_text), self._loc(following, self.file_text))
+                    )
 
 
 class _NotConstant(Exception):
@@ -1198,7 +1342,13 @@ def _skip_docker_run(words: list[Word], index: int) -> int:
     while position < len(words):
         option = _word_value(words[position])
         if not option.is_known:
-            return -1
+            # The image, most often a variable (`$IMAGE`, `lmsysorg/sglang:$TAG`):
+            # returning -1 here lost every such launch. An option with an unknown
+            # value after `=` (`--gpus=$G`) is still an option.
+            if option.literal_prefix().startswith("--") and "=" in option.literal_prefix():
+                position += 1
+                continue
+            break
         text = option.text
         if text == "--":
             position += 1
@@ -1224,34 +1374,29 @@ def _skip_docker_run(words: list[Word], index: int) -> int:
     return position if position < len(words) else -1
 
 
-def _unescape_unquoted(raw: str) -> str:
+_DOUBLE_QUOTE_ESCAPES = '$`"\\\n'
+
+
+def _unescape(raw: str, escapable: str | None) -> tuple[str, list[int]]:
+    """Remove backslash escapes (of any character when ``escapable`` is None, as
+    outside quotes; else only of those in it, as inside double quotes); a
+    backslash-newline vanishes. Returns the text and, for each of its characters,
+    its index in ``raw`` (so that positions survive)."""
     out = []
+    kept = []
     index = 0
     while index < len(raw):
         char = raw[index]
-        if char == "\\" and index + 1 < len(raw):
+        if char == "\\" and index + 1 < len(raw) and (escapable is None or raw[index + 1] in escapable):
             if raw[index + 1] != "\n":
                 out.append(raw[index + 1])
+                kept.append(index + 1)
             index += 2
             continue
         out.append(char)
+        kept.append(index)
         index += 1
-    return "".join(out)
-
-
-def _unescape_double(raw: str) -> str:
-    out = []
-    index = 0
-    while index < len(raw):
-        char = raw[index]
-        if char == "\\" and index + 1 < len(raw) and raw[index + 1] in '$`"\\\n':
-            if raw[index + 1] != "\n":
-                out.append(raw[index + 1])
-            index += 2
-            continue
-        out.append(char)
-        index += 1
-    return "".join(out)
+    return "".join(out), kept
 
 
 def _ansi_c(raw: str) -> str:

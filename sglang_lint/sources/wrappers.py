@@ -38,6 +38,16 @@ class Wrapper:
         while position < len(words):
             value = value_of(words[position])
             if not value.is_known:
+                # `--membind=$NODE`, `env CUDA_VISIBLE_DEVICES=$GPUS`: the wrapper's
+                # own option or assignment even though its value is not known
+                # (stopping here took that word for the command and lost the launch).
+                prefix = value.literal_prefix()
+                name, equals, _ = prefix.partition("=")
+                if equals and (
+                    (name.startswith("-") and len(name) > 1) or (self.assignments and name.isidentifier())
+                ):
+                    position += 1
+                    continue
                 break
             text = value.text
             if text == "--":
