@@ -13,6 +13,9 @@ class FileText:
     def __init__(self, text: str) -> None:
         self.text = text
         self.data = text.encode("utf-8", "surrogatepass")
+        # Columns are byte counts on ASCII lines; only other lines need decoding.
+        self._all_ascii = self.data.isascii()
+        self._ascii_rows: dict[int, bool] = {}
         self._line_starts = [0]
         find = self.data.find
         start = find(b"\n")
@@ -25,10 +28,17 @@ class FileText:
         byte_offset = max(0, min(byte_offset, len(self.data)))
         row = bisect.bisect_right(self._line_starts, byte_offset) - 1
         line_start = self._line_starts[row]
+        if self._all_ascii or self._row_is_ascii(row):
+            return row + 1, byte_offset - line_start + 1
         prefix = self.data[line_start:byte_offset]
-        if prefix.isascii():
-            return row + 1, len(prefix) + 1
         return row + 1, len(prefix.decode("utf-8", "replace")) + 1
+
+    def _row_is_ascii(self, row: int) -> bool:
+        known = self._ascii_rows.get(row)
+        if known is None:
+            end = self._line_starts[row + 1] if row + 1 < len(self._line_starts) else len(self.data)
+            known = self._ascii_rows[row] = self.data[self._line_starts[row] : end].isascii()
+        return known
 
 
 class EmbeddedText:
