@@ -358,3 +358,22 @@ def test_real_tables(version):
         assert attn_tp(table, "--tp-size", "8", "--attn-cp-size", "2") == Value.known("4")
     if version in ("0.5.22", "0.5.23"):
         assert attn_tp(table, "--tp-size", "8", "--attn-dp-size", "4") == Value.known("2")
+
+
+def test_old_releases_answer_to_field_names() -> None:
+    """0.5.9's argparse dest for --tp-size is tensor_parallel_size; rules and the
+    topology ask for tp_size and must get the same setting."""
+    from sglang_lint.catalog.argv import parse_server_args
+    from sglang_lint.catalog.tables import known_versions, load_table
+    from sglang_lint.model import ArgToken, Location, Value
+
+    if "0.5.9" not in known_versions():
+        import pytest
+
+        pytest.skip("no 0.5.9 table")
+    words = ["--tp", "8", "--dp", "2"]
+    tokens = [ArgToken(Value.known(w), Location("x.sh", 1, 1 + i)) for i, w in enumerate(words)]
+    settings = parse_server_args(tokens, load_table("0.5.9"))
+    assert settings.has_option("tp_size") and settings.get("tp_size").value == Value.known("8")
+    assert settings.get("dp_size").value == Value.known("2")
+    assert settings.get("tp_size").spelling == "--tp"

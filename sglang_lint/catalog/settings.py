@@ -10,6 +10,19 @@ from dataclasses import dataclass, field
 from sglang_lint.model import Location, Value
 
 
+# Up to 0.5.13 the first long spelling (--tensor-parallel-size) named the argparse
+# dest, and from_cli_args copied it to the ServerArgs field afterwards (0.5.9
+# server_args.py:5069-5075). Rules ask by field name; these are the old dests.
+LEGACY_DESTS = {
+    "tp_size": "tensor_parallel_size",
+    "dp_size": "data_parallel_size",
+    "pp_size": "pipeline_parallel_size",
+    "ep_size": "expert_parallel_size",
+    "attn_cp_size": "attention_context_parallel_size",
+    "moe_dp_size": "moe_data_parallel_size",
+}
+
+
 @dataclass(frozen=True)
 class Setting:
     """The final value of one option (argparse ``dest``) of one server.
@@ -77,9 +90,11 @@ class ServerSettings:
         """The setting for ``dest``; an option absent from this version reads as its
         absence (UNKNOWN value with reason) rather than raising."""
         setting = self.values.get(dest)
+        if setting is None and dest in LEGACY_DESTS:
+            setting = self.values.get(LEGACY_DESTS[dest])
         if setting is None:
             return Setting(dest, Value.unknown(f"no option for {dest} in sglang {self.version}"))
         return setting
 
     def has_option(self, dest: str) -> bool:
-        return dest in self.values
+        return dest in self.values or LEGACY_DESTS.get(dest, "") in self.values
