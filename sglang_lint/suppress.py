@@ -27,11 +27,21 @@ class Directives:
 
 
 def _parse_codes(raw: str) -> list[str] | None:
-    """Codes of a directive, or None when any item is not a code."""
-    items = [item for item in re.split(r"[\s,]+", raw.strip()) if item]
-    if not items or not all(_CODE.fullmatch(item.upper()) for item in items):
-        return None
-    return [item.upper() for item in items]
+    """Codes at the head of a directive, or None when the list is malformed.
+
+    ``SGL001, SGL002 - reason`` gives both codes (a reason may follow, as flake8
+    allows); an item that looks like a code but is not one (``SGL1``) or a list
+    with no code at all is malformed.
+    """
+    codes = []
+    for item in (item for item in re.split(r"[\s,]+", raw.strip()) if item):
+        if _CODE.fullmatch(item.upper()):
+            codes.append(item.upper())
+            continue
+        if item.upper().startswith("SGL"):
+            return None
+        break
+    return codes or None
 
 
 def parse_directives(path: str, comments: dict[int, str], first_command_line: int | None) -> Directives:

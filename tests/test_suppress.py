@@ -1,0 +1,69 @@
+"""`# noqa: SGLxxx` on a line of the launch, the file-level directive, and malformed
+directives that silence nothing and are reported."""
+
+from __future__ import annotations
+
+from sglang_lint.lint import LintOptions, lint_texts
+
+PREFILL = "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
+DECODE_LINES = [
+    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory \\\n",
+    "  --tp 4 --port 30001 &\n",
+]
+
+
+def codes(script: str) -> list[tuple[str, int]]:
+    result = lint_texts({"run.sh": script}, LintOptions())
+    return sorted((f.code, f.location.line) for f in result.findings)
+
+
+def test_unsuppressed() -> None:
+    assert codes(PREFILL + "".join(DECODE_LINES)) == [("SGL001", 3)]
+
+
+def test_noqa_on_any_line_of_the_decode_launch() -> None:
+    # The finding is on line 3 (--tp 4); the comment can sit on the launch's last line.
+    assert codes(PREFILL + DECODE_LINES[0] + DECODE_LINES[1].replace("&\n", "& # noqa: SGL001\n")) == []
+    # ... or on a one-line launch's first (and only) line
+    one_line = "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001 & # noqa: SGL001\n"
+    assert codes(PREFILL + one_line) == []
+
+
+def test_noqa_for_another_code_does_not_silence() -> None:
+    script = PREFILL + DECODE_LINES[0] + DECODE_LINES[1].replace("&\n", "& # noqa: SGL002\n")
+    assert codes(script) == [("SGL001", 3)]
+
+
+def test_noqa_on_the_call_site_of_a_function() -> None:
+    script = (
+        "serve() { python -m sglang.launch_server --disaggregation-mode $1 --enable-unified-memory --tp $2 --port $3 & }\n"
+        "serve prefill 8 30000\n"
+        "serve decode 4 30001  # noqa: SGL001 - decode is re-sliced by a patched build\n"
+    )
+    assert codes(script) == []
+
+
+def test_malformed_noqa_is_reported_and_silences_nothing() -> None:
+    script = PREFILL + DECODE_LINES[0] + DECODE_LINES[1].replace("&\n", "& # noqa: SGL1\n")
+    assert codes(script) == [("SGL001", 3), ("SGL900", 3)]
+
+
+def test_codes_may_be_followed_by_a_reason_but_not_by_a_bad_code() -> None:
+    tail = DECODE_LINES[1].replace("&\n", "& # noqa: SGL001 - re-sliced by our patched build\n")
+    assert codes(PREFILL + DECODE_LINES[0] + tail) == []
+    tail = DECODE_LINES[1].replace("&\n", "& # noqa: SGL001, SGL01\n")
+    assert codes(PREFILL + DECODE_LINES[0] + tail) == [("SGL001", 3), ("SGL900", 3)]
+
+
+def test_file_level_directive_before_first_command() -> None:
+    assert codes("# sglang-lint: disable=SGL001\n" + PREFILL + "".join(DECODE_LINES)) == []
+
+
+def test_file_level_directive_after_first_command_is_reported() -> None:
+    script = PREFILL + "# sglang-lint: disable=SGL001\n" + "".join(DECODE_LINES)
+    assert codes(script) == [("SGL001", 4), ("SGL900", 2)]
+
+
+def test_noqa_inside_a_string_is_not_a_directive() -> None:
+    script = PREFILL + 'echo "# noqa: SGL001"\n' + "".join(DECODE_LINES)
+    assert codes(script) == [("SGL001", 4)]
