@@ -14,7 +14,7 @@ import textwrap
 from typing import Sequence
 
 from sglang_lint import __version__
-from sglang_lint.catalog.tables import UnknownVersionError, known_versions, load_table
+from sglang_lint.catalog.tables import UnknownVersionError, load_table
 from sglang_lint.lint import LintOptions, lint_paths
 from sglang_lint.report import FORMATS, render
 from sglang_lint.report.topology import render_json, render_text

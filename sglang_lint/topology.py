@@ -16,7 +16,7 @@ from typing import Iterable
 from sglang_lint.catalog.attention import Derived, attention_tp
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
-from sglang_lint.model import Kind, ServerLaunch, Value, provably_different, provably_equal
+from sglang_lint.model import ServerLaunch, Value, provably_equal
 
 PREFILL = "prefill"
 DECODE = "decode"

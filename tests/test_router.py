@@ -5,7 +5,7 @@ action="append"; --decode URL with action="append")."""
 from __future__ import annotations
 
 from sglang_lint.catalog.router import parse_router_args, split_url
-from sglang_lint.model import ArgToken, EntryPoint, Location, RouterLaunch, Value
+from sglang_lint.model import Value
 from sglang_lint.sources.shell import analyze_shell
 
 

@@ -1018,3 +1018,16 @@ def test_fragments_never_raise_and_are_deterministic(text):
                 _inside(first, arg.origin)
     for note in first.notes:
         assert 1 <= note.line <= len(first.lines)
+
+
+def test_elif_with_a_condition_list_keeps_only_its_body() -> None:
+    from sglang_lint.sources.shell import analyze_shell
+
+    script = (
+        "if [ a = b ]; then TP=1\n"
+        "elif true; [ c = d ]; then TP=2\n"
+        "else TP=2; fi\n"
+        "python -m sglang.launch_server --tp $TP\n"
+    )
+    (launch,) = analyze_shell("x.sh", script).servers
+    assert [t.value.describe() for t in launch.args] == ["--tp", "{1, 2}"]

@@ -8,7 +8,7 @@ the rule, ``invalid`` ones yield exactly the listed number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
 from sglang_lint.catalog.settings import Setting

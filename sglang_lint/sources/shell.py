@@ -16,11 +16,9 @@ arguments, comments and heredoc bodies is never a launch.
 
 from __future__ import annotations
 
-import copy
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from sglang_lint.model import (
     ArgToken,
@@ -427,9 +425,8 @@ class ShellAnalyzer:
                 continue
             if child.type == "elif_clause":
                 bodies.append(current)
-                current = [c for c in child.named_children if c.id not in {x.id for x in child.children_by_field_name("condition")}]
-                # the first named child of elif is its condition
-                current = list(child.named_children)[1:]
+                # The body is what follows `then`; before it is the condition list.
+                current = _after_keyword(child, "then")
             elif child.type == "else_clause":
                 bodies.append(current)
                 current = list(child.named_children)
@@ -477,7 +474,7 @@ class ShellAnalyzer:
         if not values:
             loop_value = Value.unknown('"$@" of the script')
         elif any(any(seg.value.kind is Kind.UNKNOWN for seg in item) for item in items):
-            loop_value = Value.unknown(f"loop over a list that is not static")
+            loop_value = Value.unknown("loop over a list that is not static")
         else:
             loop_value = Value.one_of(_word_value(item) for item in items) if items else Value.known("")
         loop_env = env.snapshot()
@@ -1184,6 +1181,14 @@ class ShellAnalyzer:
                     self.result.continuation_breaks.append(
                         (self._loc(node, self.file_text), self._loc(following, self.file_text))
                     )
+
+
+def _after_keyword(node, keyword: str) -> list:
+    children = node.children
+    for index, child in enumerate(children):
+        if not child.is_named and child.type == keyword:
+            return [c for c in children[index + 1 :] if c.is_named]
+    return []
 
 
 class _NotConstant(Exception):
