@@ -43,14 +43,18 @@ from other unknown values, and never confuses them with the string ``"None"``.
 A default that is not a literal in SGLang's source is UNKNOWN with that source text.
 
 ``--config FILE`` is merged like SGLang's ``ConfigArgumentMerger``
-(``srt/utils/server_args_config_parser.py``): see :func:`_merge_config`.
+(``srt/utils/server_args_config_parser.py``): see :func:`_merge_config`. The file's
+words go before the whole command line, so the command line always wins; when the
+file cannot be read (its path is not static, or ``read_config`` returns None) only
+the settings still at their default may come from it, and those read UNKNOWN
+("may be set by --config ...").
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import PurePosixPath
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Any, Callable, Iterable
 
 import yaml
@@ -71,9 +75,6 @@ __all__ = [
 
 # The reason of the UNKNOWN value of an option whose default is None.
 DEFAULT_NONE_REASON = "default None, resolved by SGLang at startup"
-
-_FLAG_ACTIONS = ("store_true", "store_false", "store_const", "count", "help", "boolean_optional")
-
 
 # =================================================================================
 # --config files
