@@ -17,7 +17,7 @@ from __future__ import annotations
 import enum
 import itertools
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable
 
 # A value that could be any of more than this many strings is treated as unknown:
 # the alternatives of nested branches multiply, and past this bound listing them
@@ -397,8 +397,3 @@ class Finding:
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)
 
-
-def iter_known(values: Iterable[Value]) -> Iterator[str]:
-    for value in values:
-        if value.is_known:
-            yield value.text

@@ -151,7 +151,7 @@ def _word_value(word: Word) -> Value:
     return Value.concat(seg.value for seg in word)
 
 
-def _merge_vars(options: list[Var | None], missing: Var | None, name: str) -> Var | None:
+def _merge_vars(options: list[Var | None], name: str) -> Var | None:
     """The variable after one of several branches ran."""
     first = options[0]
     if all(_same_var(o, first) for o in options):
@@ -406,14 +406,14 @@ class ShellAnalyzer:
             for result in results:
                 found, var = result.lookup(name) if name in result.globals else (False, None)
                 options.append(var if found else _unset_symbol(name))
-            env.globals[name] = _merge_vars(options, None, name)
+            env.globals[name] = _merge_vars(options, name)
         for index, frame in enumerate(env.frames):
             local_names = set()
             for result in results:
                 local_names.update(result.frames[index].locals)
             for name in local_names:
                 options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
-                frame.locals[name] = _merge_vars(options, None, name)
+                frame.locals[name] = _merge_vars(options, name)
 
     def _stmt_if_statement(self, node, text, env, depth) -> None:
         bodies: list[list] = []
