@@ -137,14 +137,11 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     for deployment, prefill, decode in pairs(lint.deployments):
         for rule in selected:
             findings.extend(rule.check_pair(context, deployment, prefill, decode))
-    findings = [f for f in findings if not is_suppressed(f, directives.get(f.location.path, _NO_DIRECTIVES))]
+    findings = [f for f in findings if not is_suppressed(f, directives)]
     if _is_selected(INTERNAL_ERROR_CODE, options):
         findings.extend(internal_finding(note) for note in notes)
     lint.findings = sorted(set(findings), key=Finding.sort_key)
     return lint
-
-
-_NO_DIRECTIVES = Directives({}, frozenset(), [])
 
 
 def _is_selected(code: str, options: LintOptions) -> bool:

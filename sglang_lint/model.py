@@ -238,9 +238,15 @@ def _bracket(value: Value) -> str:
     return value.describe()
 
 
+def is_ascii_digits(text: str) -> bool:
+    """``str.isdigit`` also accepts "²" and "٣"; bash, argparse's int() on
+    options and version numbers mean the ASCII digits only."""
+    return text.isascii() and text.isdigit()
+
+
 def _natural_key(text: str) -> tuple[int, int, str]:
     """Numbers in numeric order (2 before 16), then other text."""
-    return (0, int(text), text) if text.isdigit() and len(text) < 20 else (1, 0, text)
+    return (0, int(text), text) if is_ascii_digits(text) and len(text) < 20 else (1, 0, text)
 
 
 def _common_prefix(texts: Iterable[str]) -> str:
@@ -390,9 +396,11 @@ class Finding:
     severity: Severity = Severity.ERROR
     related: tuple[Related, ...] = ()
     url: str = ""
-    # Line ranges of the primary file where a `# noqa` comment silences this
-    # finding: every line of the launch it is about (and the calls that led to it).
-    noqa_ranges: tuple[tuple[int, int], ...] = ()
+    # (path, first line, last line) where a `# noqa` comment silences this
+    # finding: every line of the launch it is about (and the calls that led to
+    # it). The path is the launch's file, which need not be the primary
+    # location's (a value set in a --config YAML file).
+    noqa_ranges: tuple[tuple[str, int, int], ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)

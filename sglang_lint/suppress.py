@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 from sglang_lint.model import Finding, Note
 
@@ -73,14 +74,22 @@ def parse_directives(path: str, comments: dict[int, str], first_command_line: in
     return Directives(noqa, frozenset(disabled), notes)
 
 
-def is_suppressed(finding: Finding, directives: Directives) -> bool:
-    if finding.code in directives.file_disabled:
-        return True
-    ranges = finding.noqa_ranges or ((finding.location.line, finding.location.end_line),)
-    for start, end in ranges:
+NO_DIRECTIVES = Directives({}, frozenset(), [])
+
+
+def is_suppressed(finding: Finding, directives_by_path: Mapping[str, Directives]) -> bool:
+    """Silenced by a noqa on a line of the launch, or by a file-level directive of
+    the file holding the launch or the finding."""
+    location = finding.location
+    ranges = finding.noqa_ranges or ((location.path, location.line, location.end_line),)
+    for path in {location.path, *(path for path, _, _ in ranges)}:
+        if finding.code in directives_by_path.get(path, NO_DIRECTIVES).file_disabled:
+            return True
+    for path, start, end in ranges:
+        noqa = directives_by_path.get(path, NO_DIRECTIVES).noqa
         for line in range(start, end + 1):
-            if line in directives.noqa:
-                codes = directives.noqa[line]
+            if line in noqa:
+                codes = noqa[line]
                 if codes is None or finding.code in codes:
                     return True
     return False

@@ -67,3 +67,22 @@ def test_file_level_directive_after_first_command_is_reported() -> None:
 def test_noqa_inside_a_string_is_not_a_directive() -> None:
     script = PREFILL + 'echo "# noqa: SGL001"\n' + "".join(DECODE_LINES)
     assert codes(script) == [("SGL001", 4)]
+
+
+def test_noqa_on_the_launch_when_the_value_comes_from_its_config_file(tmp_path) -> None:
+    """The finding points into decode.yaml (where tp-size was set), but the noqa
+    belongs on the launch in decode.sh, and must silence it there."""
+    from sglang_lint.lint import lint_paths
+
+    (tmp_path / "decode.yaml").write_text("tp-size: 4\nenable-unified-memory: true\n")
+    (tmp_path / "run.sh").write_text(
+        PREFILL
+        + "python -m sglang.launch_server --config decode.yaml --disaggregation-mode decode --port 30001 &\n"
+    )
+    found = lint_paths([str(tmp_path / "run.sh")], LintOptions()).findings
+    assert [(f.code, f.location.path.endswith("decode.yaml")) for f in found] == [("SGL001", True)]
+    (tmp_path / "run.sh").write_text(
+        PREFILL
+        + "python -m sglang.launch_server --config decode.yaml --disaggregation-mode decode --port 30001 & # noqa: SGL001\n"
+    )
+    assert lint_paths([str(tmp_path / "run.sh")], LintOptions()).findings == []

@@ -52,7 +52,7 @@ class Rule:
         message: str,
         location: Location,
         related: Iterable[Related] = (),
-        noqa_ranges: tuple[tuple[int, int], ...] = (),
+        noqa_ranges: tuple[tuple[str, int, int], ...] = (),
     ) -> Finding:
         return Finding(
             code=self.code,
@@ -76,5 +76,5 @@ def setting_location(server: Server, setting: Setting) -> Location:
     return server.launch.location
 
 
-def launch_noqa_ranges(server: Server) -> tuple[tuple[int, int], ...]:
-    return server.launch.line_ranges
+def launch_noqa_ranges(server: Server) -> tuple[tuple[str, int, int], ...]:
+    return tuple((server.launch.path, first, last) for first, last in server.launch.line_ranges)
