@@ -1031,3 +1031,36 @@ def test_elif_with_a_condition_list_keeps_only_its_body() -> None:
     )
     (launch,) = analyze_shell("x.sh", script).servers
     assert [t.value.describe() for t in launch.args] == ["--tp", "{1, 2}"]
+
+
+def test_the_parser_never_sees_non_ascii_bytes(monkeypatch) -> None:
+    """tree-sitter-bash 0.25.1 src/scanner.c:1158 calls isdigit() on code points past
+    255 after `{` and segfaulted the suite at random (found by the never-crash
+    property test: '\\\\\\U00015e2d\\x83{\\U000f1385'). The parser gets ASCII
+    stand-ins with the same byte offsets; positions and text stay the original's."""
+    from sglang_lint.sources import shell
+
+    seen = []
+    real = shell._parser()
+
+    class Recorder:
+        def parse(self, data):
+            seen.append(data)
+            return real.parse(data)
+
+    monkeypatch.setattr(shell, "_parser", lambda: Recorder())
+    script = '{\U000f1385}\nA="é"; python -m sglang.launch_server --model "模型/$A" --tp 8\nbash -c "echo ü{\U00015e2d"\n'
+    (launch,) = shell.analyze_shell("x.sh", script).servers
+    assert seen and all(data.isascii() for data in seen)
+    assert [t.value.describe() for t in launch.args] == ["--model", "模型/é", "--tp", "8"]
+    assert (launch.args[3].location.line, launch.args[3].location.column) == (2, 60)  # code points: "模型" counts 2
+
+
+def test_unicode_digits_are_not_positional_parameters_or_indices() -> None:
+    """'²'.isdigit() is True but int('²') raises: found by the never-crash property
+    test on the text '$²'. Bash treats neither as a number."""
+    from sglang_lint.sources.shell import analyze_shell
+
+    for script in ("$²\n", "f() { shift ²; python -m sglang.launch_server \"$@\"; }\nf a\n", "A=(x); echo ${A[²]}\n"):
+        result = analyze_shell("x.sh", script)
+        assert not any("internal error" in note.message for note in result.notes)

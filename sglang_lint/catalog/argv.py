@@ -61,7 +61,7 @@ import yaml
 
 from sglang_lint.catalog.settings import ArgProblem, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_key
-from sglang_lint.model import ArgToken, EntryPoint, Kind, Location, Value
+from sglang_lint.model import ArgToken, EntryPoint, Kind, Location, Value, is_ascii_digits
 
 __all__ = [
     "DEFAULT_NONE_REASON",
@@ -1094,7 +1094,7 @@ class _Parse:
     def _counted(self, option: Option) -> Value:
         previous = self.assignments.get(option.dest)
         before = previous.setting.value if previous is not None else _default_value(option)
-        if before.is_known and before.text.lstrip("-").isdigit():
+        if before.is_known and is_ascii_digits(before.text.lstrip("-")):
             return Value.known(str(int(before.text) + 1))
         if previous is None and is_default_none(Setting(option.dest, before)):
             return Value.known("1")

@@ -100,7 +100,7 @@ def _option_from_json(raw: dict[str, Any]) -> Option:
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.5.9"`` -> ``(0, 5, 9)``; raises ValueError for anything else."""
     parts = version.strip().split(".")
-    if not parts or not all(p.isdigit() for p in parts):
+    if not parts or not all(p.isascii() and p.isdigit() for p in parts):
         raise ValueError(f"not a release version: {version!r}")
     return tuple(int(p) for p in parts)
 

@@ -30,6 +30,7 @@ from sglang_lint.model import (
     ServerLaunch,
     SourceResult,
     Value,
+    is_ascii_digits,
 )
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
@@ -67,6 +68,20 @@ def _parser():
 
         _PARSER = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
         return _PARSER
+
+
+# tree-sitter-bash's external scanner calls isdigit() on the lookahead code point
+# (src/scanner.c:1158 in 0.25.1, after `{` where a brace range may start); for a
+# code point past 255 that reads outside glibc's ctype table and can segfault,
+# depending on where the table lies in memory. Every byte of a non-ASCII UTF-8
+# character becomes 'x' before parsing: byte offsets stay the same, a run of word
+# characters stays one run (bash treats them as word characters too), and node
+# text is always sliced from the original bytes.
+_ASCII_ONLY = bytes(range(128)) + b"x" * 128
+
+
+def parse_bash(data: bytes):
+    return _parser().parse(data if data.isascii() else data.translate(_ASCII_ONLY))
 
 
 # ---------------------------------------------------------------------------------
@@ -205,7 +220,7 @@ class ShellAnalyzer:
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
-        tree = _parser().parse(self.file_text.data)
+        tree = parse_bash(self.file_text.data)
         env = Env()
         try:
             self._walk_script(tree.root_node, self.file_text, env)
@@ -552,7 +567,7 @@ class ShellAnalyzer:
                 frame.positional = list(args[1:])
             return
         count = _word_value(args[0]) if args else Value.known("1")
-        if count.is_known and count.text.isdigit():
+        if count.is_known and is_ascii_digits(count.text):
             frame.positional = frame.positional[int(count.text) :]
         else:
             frame.positional = None
@@ -756,7 +771,7 @@ class ShellAnalyzer:
 
     def _expand_variable(self, name: str, env: Env, quoted: bool, loc: Location) -> list[Seg] | None:
         """Segs of ``$name``, or None when the variable is not set in the script."""
-        if name.isdigit():
+        if is_ascii_digits(name):
             frame = env.frames[-1] if env.frames else None
             index = int(name)
             if index == 0:
@@ -835,7 +850,7 @@ class ShellAnalyzer:
                         segs.extend(self._relocate(word, loc, var.defined_at, split=not quoted))
                     return segs
                 return [Seg(Value.unknown(f"${{{name}[@]}}"), loc, split=not quoted)]
-            if found and var is not None and var.is_array and var.array is not None and index_text.isdigit():
+            if found and var is not None and var.is_array and var.array is not None and is_ascii_digits(index_text):
                 position = int(index_text)
                 if position < len(var.array):
                     return list(self._relocate(var.array[position], loc, var.defined_at, split=not quoted))
@@ -913,7 +928,7 @@ class ShellAnalyzer:
         if kind in ("variable_name", "word", "simple_expansion", "expansion"):
             if kind in ("variable_name", "word"):
                 name = _node_text(node, text)
-                if name.isdigit():
+                if is_ascii_digits(name):
                     return {int(name)}
                 segs = self._expand_variable(name, env, True, _NOWHERE) if _is_identifier(name) else None
             else:
@@ -1132,7 +1147,7 @@ class ShellAnalyzer:
         inner_env = env.snapshot()
         for name, seg in placeholders.items():
             inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
-        tree = _parser().parse(embedded.data)
+        tree = parse_bash(embedded.data)
         self.call_depth += 1
         try:
             self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
