@@ -118,17 +118,24 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
         first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
         directives[result.path] = parse_directives(result.path, result.comments, first_line)
         notes.extend(directives[result.path].notes)
+        read_config = _config_reader(result.path)
         for launch in result.servers:
             try:
                 settings = parse_server_args(
-                    launch.args, table, entry=launch.entry, read_config=_config_reader(result.path), launch_location=launch.location
+                    launch.args, table, entry=launch.entry, read_config=read_config, launch_location=launch.location
                 )
-            except Exception as error:  # noqa: BLE001
-                notes.append(Note(result.path, f"internal error reading the arguments of this launch ({type(error).__name__}: {error})", launch.location.line, launch.location.column))
+                server = make_server(launch, settings)
+            except Exception as error:  # noqa: BLE001 - one launch must not lose the others
+                notes.append(_launch_error(result.path, launch, error))
                 continue
-            servers_by_file.setdefault(result.path, []).append(make_server(launch, settings))
+            servers_by_file.setdefault(result.path, []).append(server)
         for launch in result.routers:
-            routers_by_file.setdefault(result.path, []).append(Router(parse_router_args(launch)))
+            try:
+                router = Router(parse_router_args(launch))
+            except Exception as error:  # noqa: BLE001
+                notes.append(_launch_error(result.path, launch, error))
+                continue
+            routers_by_file.setdefault(result.path, []).append(router)
     lint.deployments = build_deployments(servers_by_file, routers_by_file)
 
     context = RuleContext(version=version)
@@ -142,6 +149,15 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
         findings.extend(internal_finding(note) for note in notes)
     lint.findings = sorted(set(findings), key=Finding.sort_key)
     return lint
+
+
+def _launch_error(path: str, launch, error: Exception) -> Note:
+    return Note(
+        path,
+        f"internal error reading the arguments of this launch ({type(error).__name__}: {error}); please report it",
+        launch.location.line,
+        launch.location.column,
+    )
 
 
 def _is_selected(code: str, options: LintOptions) -> bool:
@@ -181,5 +197,4 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None) -> Lint
     lint = analyze_results(results, options)
     if _is_selected(INTERNAL_ERROR_CODE, options):
         lint.findings = sorted(lint.findings + [internal_finding(n) for n in unreadable], key=Finding.sort_key)
-    lint.files_checked = len(results)
     return lint

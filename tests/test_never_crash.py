@@ -45,3 +45,28 @@ def test_random_launch_fragments_never_crash_and_are_deterministic(prefill: str,
 def test_arbitrary_text_never_crashes(text: str) -> None:
     findings, _ = _run({"x.sh": text})
     assert not any("internal error" in message for _, _, message in findings)
+
+
+def test_an_error_in_one_launch_keeps_the_others(monkeypatch) -> None:
+    """An internal error while deriving one server's settings becomes a note on
+    that launch; the other files' findings survive (it escaped before: only the
+    argv parse was guarded, not the attention-TP derivation)."""
+    import sglang_lint.lint as lint
+
+    real = lint.make_server
+
+    def flaky(launch, settings):
+        if launch.path == "broken/run.sh":
+            raise ZeroDivisionError("boom")
+        return real(launch, settings)
+
+    monkeypatch.setattr(lint, "make_server", flaky)
+    files = {
+        "broken/run.sh": "python -m sglang.launch_server --tp 8\n",
+        "ok/run.sh": (
+            "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
+            "python -m sglang.launch_server --disaggregation-mode decode --tp 8 --port 30001 &\n"
+        ),
+    }
+    result = lint_texts(files, LintOptions())
+    assert sorted((f.code, f.location.path) for f in result.findings) == [("SGL002", "ok/run.sh"), ("SGL900", "broken/run.sh")]
