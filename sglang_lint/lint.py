@@ -19,6 +19,7 @@ from sglang_lint.files import FileKind, discover, read_source, source_kind
 from sglang_lint.model import Finding, Location, Note, Severity, SourceResult
 from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
 from sglang_lint.rules.base import DOCS_URL, RuleContext
+from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell
 from sglang_lint.suppress import Directives, is_suppressed, parse_directives
 from sglang_lint.topology import Deployment, Router, Server, build_deployments, make_server, pairs
@@ -26,6 +27,7 @@ from sglang_lint.topology import Deployment, Router, Server, build_deployments, 
 # Source functions by file kind. Kinds without one yet are discovered but skipped.
 SOURCES: dict[FileKind, Callable[[str, str], SourceResult]] = {
     FileKind.SHELL: analyze_shell,
+    FileKind.PYTHON: analyze_python,
 }
 
 # Config files named by `--config` larger than this are not read.
@@ -122,7 +124,12 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
         for launch in result.servers:
             try:
                 settings = parse_server_args(
-                    launch.args, table, entry=launch.entry, read_config=read_config, launch_location=launch.location
+                    launch.args,
+                    table,
+                    entry=launch.entry,
+                    read_config=read_config,
+                    launch_location=launch.location,
+                    keywords=launch.keywords,
                 )
                 server = make_server(launch, settings)
             except Exception as error:  # noqa: BLE001 - one launch must not lose the others

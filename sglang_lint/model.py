@@ -319,6 +319,24 @@ class EntryPoint(enum.Enum):
     DYNAMO_SGLANG = "dynamo.sglang"
     ROUTER = "sglang_router.launch_router"
     ROUTER_BINARY = "sglang-router"
+    # Python: keyword arguments named after ServerArgs fields, not argv words.
+    ENGINE = "sglang.Engine"
+    SERVER_ARGS = "ServerArgs"
+
+
+@dataclass(frozen=True)
+class KeywordArg:
+    """One keyword argument of ``sglang.Engine(...)`` / ``ServerArgs(...)``.
+
+    ``name`` is the ServerArgs field (``tp_size``), None for a ``**mapping`` whose
+    keys we cannot see (it may set any field). ``value`` is the text the field's
+    option would carry on a command line: ``8``, ``true``/``false`` for booleans.
+    """
+
+    name: str | None
+    value: Value
+    location: Location
+    origin: Location | None = None
 
 
 @dataclass
@@ -334,6 +352,11 @@ class ServerLaunch:
     line_ranges: tuple[tuple[int, int], ...] = ()
     # How the launch was reached, e.g. "serve() called at run.sh:12".
     context: str = ""
+    # For ENGINE / SERVER_ARGS entries: the keyword arguments (``args`` is empty).
+    keywords: tuple[KeywordArg, ...] = ()
+    # A deployment scope inside the file: "" for the file itself; a Python test
+    # class (each runs its own servers) gets its name.
+    scope: str = ""
 
 
 @dataclass
@@ -344,6 +367,7 @@ class RouterLaunch:
     args: list[ArgToken]
     line_ranges: tuple[tuple[int, int], ...] = ()
     context: str = ""
+    scope: str = ""
 
 
 class Severity(enum.Enum):

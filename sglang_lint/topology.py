@@ -114,27 +114,39 @@ def build_deployments(
 ) -> list[Deployment]:
     """Deployments of all files, in a deterministic order."""
     # 1. Scopes: each file; files holding a single role (or only routers) join the
-    #    other such files of their directory.
-    scopes: list[tuple[str, str, list[str]]] = []  # (name, how, files)
-    by_directory: dict[str, list[str]] = {}
-    all_files = sorted(set(servers_by_file) | set(routers_by_file))
-    for path in all_files:
-        roles = {s.role for s in servers_by_file.get(path, []) if not is_secondary_node(s)}
+    #    other such files of their directory. Launches a source put in a scope of
+    #    their own (a Python test class) are a deployment of their own.
+    units_servers: dict[tuple[str, str], list[Server]] = {}
+    units_routers: dict[tuple[str, str], list[Router]] = {}
+    for path, servers in servers_by_file.items():
+        for server in servers:
+            units_servers.setdefault((path, server.launch.scope), []).append(server)
+    for path, routers in routers_by_file.items():
+        for router in routers:
+            units_routers.setdefault((path, router.settings.launch.scope), []).append(router)
+    scopes: list[tuple[str, str, list[tuple[str, str]]]] = []  # (name, how, units)
+    by_directory: dict[str, list[tuple[str, str]]] = {}
+    for unit in sorted(set(units_servers) | set(units_routers)):
+        path, scope = unit
+        if scope:
+            scopes.append((f"{path} ({scope})", "file", [unit]))
+            continue
+        roles = {s.role for s in units_servers.get(unit, []) if not is_secondary_node(s)}
         if len(roles & {PREFILL, DECODE}) == 2 or (roles - {PREFILL, DECODE}):
-            scopes.append((path, "file", [path]))
+            scopes.append((path, "file", [unit]))
         else:
-            by_directory.setdefault(os.path.dirname(path), []).append(path)
-    for directory, files in sorted(by_directory.items()):
-        if len(files) == 1:
-            scopes.append((files[0], "file", files))
+            by_directory.setdefault(os.path.dirname(path), []).append(unit)
+    for directory, units in sorted(by_directory.items()):
+        if len(units) == 1:
+            scopes.append((units[0][0], "file", units))
         else:
-            label = (directory or ".") + "/ (" + ", ".join(os.path.basename(f) for f in files) + ")"
-            scopes.append((label, "directory", files))
+            label = (directory or ".") + "/ (" + ", ".join(os.path.basename(path) for path, _ in units) + ")"
+            scopes.append((label, "directory", units))
 
     deployments: list[Deployment] = []
-    for name, how, files in scopes:
-        servers = [s for f in files for s in servers_by_file.get(f, [])]
-        routers = [r for f in files for r in routers_by_file.get(f, [])]
+    for name, how, units in scopes:
+        servers = [s for unit in units for s in units_servers.get(unit, [])]
+        routers = [r for unit in units for r in units_routers.get(unit, [])]
         deployments.extend(_split_by_routers(name, how, servers, routers))
     return deployments
 

@@ -59,9 +59,9 @@ from typing import Any, Callable, Iterable
 
 import yaml
 
-from sglang_lint.catalog.settings import ArgProblem, ServerSettings, Setting
+from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_key
-from sglang_lint.model import ArgToken, EntryPoint, Kind, Location, Value, is_ascii_digits
+from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, is_ascii_digits
 
 __all__ = [
     "DEFAULT_NONE_REASON",
@@ -1122,6 +1122,7 @@ def parse_server_args(
     entry: EntryPoint = EntryPoint.LAUNCH_SERVER,
     read_config: Callable[[str, Location], ConfigFile | None] | None = None,
     launch_location: Location | None = None,
+    keywords: Iterable[KeywordArg] = (),
 ) -> ServerSettings:
     """The settings one server launch ends up with, for the table's SGLang version.
 
@@ -1131,7 +1132,12 @@ def parse_server_args(
     :func:`load_config_yaml`), or returns None when it cannot. ``launch_location`` is
     the launch's first word; every problem found today belongs to a word, so it is
     kept for problems of the launch as a whole. Never raises on any token list.
+
+    ``keywords`` are the arguments of the Python entries (``sglang.Engine(...)``,
+    ``ServerArgs(...)``), which take field names instead of argv words.
     """
+    if entry in (EntryPoint.ENGINE, EntryPoint.SERVER_ARGS):
+        return _keyword_settings(list(keywords), table)
     problems: list[ArgProblem] = []
     words = [_Word(token) for token in tokens]
     if entry is EntryPoint.SGLANG_SERVE:
@@ -1199,3 +1205,56 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
                 setting, value=Value.unknown(reason), written=setting.written or setting.value
             )
     return settings
+
+
+# =================================================================================
+# Python entries: ServerArgs fields as keyword arguments
+
+
+def _keyword_settings(keywords: list[KeywordArg], table: OptionTable) -> ServerSettings:
+    """``ServerArgs(tp_size=8, enable_dp_attention=True)``: a dataclass, so no
+    argparse at all - no abbreviations, no aliases, no type conversion. Each field
+    is the dest of its command-line option (up to 0.5.13 some dests were the long
+    spelling, ``tensor_parallel_size``: LEGACY_DESTS). ``Engine(**kwargs)`` passes
+    its keywords to ServerArgs unchanged (0.5.23 entrypoints/engine.py:288-297).
+    A ``**mapping`` we cannot see may set any field not given by name (Python
+    rejects a field given twice)."""
+    settings = ServerSettings(version=table.version)
+    options_by_dest: dict[str, Option] = {}
+    for option in table.options:
+        if option.action == "help" or option.dest in options_by_dest:
+            continue
+        options_by_dest[option.dest] = option
+        settings.values[option.dest] = Setting(option.dest, _default_value(option))
+    given: set[str] = set()
+    for keyword in keywords:
+        if keyword.name is None:
+            continue
+        option = options_by_dest.get(keyword.name) or options_by_dest.get(LEGACY_DESTS.get(keyword.name, ""))
+        if option is None:
+            # A field without a command-line option, or a misspelt one: Python's
+            # TypeError is for the rules to report (issue 5), not a setting.
+            continue
+        value = _keyword_flag_value(keyword.value) if _takes_no_value(option) else _normalized(option, keyword.value)
+        settings.values[option.dest] = Setting(option.dest, value, keyword.location, f"{keyword.name}=", keyword.origin)
+        given.add(option.dest)
+    spreads = [keyword for keyword in keywords if keyword.name is None]
+    if spreads:
+        reason = f"may be set by {spreads[0].value.describe()} at {spreads[0].location.short()}"
+        for dest, setting in list(settings.values.items()):
+            if dest not in given:
+                settings.values[dest] = replace(setting, value=Value.unknown(reason), written=setting.value)
+    return settings
+
+
+def _keyword_flag_value(value: Value) -> Value:
+    """A boolean field as the flag state rules read (``true``/``false``): SGLang
+    tests these fields for truth, so ``1`` is on and ``None`` or ``0`` is off."""
+    if not value.is_known:
+        return value
+    text = value.text
+    if text in ("true", "false"):
+        return value
+    if text in ("None", "0", "0.0", ""):
+        return Value.known("false")
+    return Value.known("true")

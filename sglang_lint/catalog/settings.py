@@ -53,6 +53,8 @@ class Setting:
         text = f"{self.location.short()}: {self.spelling}"
         if self.value.is_known and self.value.text in ("true", "false") and self.spelling.startswith("--"):
             pass  # a store_true flag: its spelling says it all
+        elif self.spelling.endswith("="):
+            text += self.value.describe()  # a Python keyword: tp_size=8
         else:
             text += f" {self.value.describe()}"
         if self.origin is not None and self.origin != self.location:

@@ -1434,6 +1434,62 @@ def _ansi_c(raw: str) -> str:
     return "".join(out)
 
 
+class EmbeddedShell:
+    """Shell launch detection for commands that other sources build: an argv list
+    (Python's ``subprocess.Popen([...])``) or a shell command string (``shell=True``,
+    ``os.system``). Wrappers (``nohup``, ``env``, ``docker run``, ``ssh``, ``bash -c``)
+    and entry points are recognised exactly as in scripts, and positions stay those
+    of the outer file: every piece of a word carries its own location."""
+
+    def __init__(self, path: str, text: str) -> None:
+        self._shell = ShellAnalyzer(path, text)
+
+    @property
+    def notes(self) -> list[Note]:
+        return self._shell.result.notes
+
+    def argv(
+        self, words: list[Word], command_loc: Location, call_stack: list[tuple[str, Location, tuple[int, int]]]
+    ) -> tuple[list[ServerLaunch], list[RouterLaunch]]:
+        """The launch an argv list starts, if any (words as the program sees them)."""
+        return self._run(lambda: self._shell._detect_launch(list(words), command_loc, Env(), 0), call_stack)
+
+    def script(
+        self, word: Word, command_loc: Location, call_stack: list[tuple[str, Location, tuple[int, int]]]
+    ) -> tuple[list[ServerLaunch], list[RouterLaunch]]:
+        """The launches of a shell command string; pieces that are not known text
+        stand for shell variables holding their value."""
+        return self._run(lambda: self._shell._nested_script(word, command_loc, Env(), 0), call_stack)
+
+    def record(
+        self, entry: EntryPoint, words: list[Word], command_loc: Location, call_stack: list[tuple[str, Location, tuple[int, int]]]
+    ) -> tuple[list[ServerLaunch], list[RouterLaunch]]:
+        """A launch whose argv the caller built (a test helper's command line):
+        ``words[0]`` stands for the entry point and gives the launch's location."""
+        return self._run(lambda: self._shell._record(entry, list(words), 0, 1, command_loc), call_stack)
+
+    def _run(self, action, call_stack) -> tuple[list[ServerLaunch], list[RouterLaunch]]:
+        result = self._shell.result
+        servers, routers = len(result.servers), len(result.routers)
+        saved = self._shell.call_stack
+        self._shell.call_stack = list(call_stack)
+        try:
+            action()
+        except _Budget:
+            message = f"stopped after {MAX_COMMANDS} shell commands in command strings"
+            if not any(note.message == message for note in result.notes):
+                result.notes.append(Note(self._shell.path, message))
+        finally:
+            self._shell.call_stack = saved
+        return result.servers[servers:], result.routers[routers:]
+
+
 def analyze_shell(path: str, text: str) -> SourceResult:
     """Extract the launches of one shell script. Never raises for any text."""
     return ShellAnalyzer(path, text).run()
+
+
+# For other sources that build words (Python argv lists, command strings).
+SpreadSeg = _SpreadSeg
+spread_word = _spread_word
+NOWHERE = _NOWHERE

@@ -1,0 +1,457 @@
+"""What the Python source's abstract interpreter knows about a value.
+
+Strings are shell :data:`~sglang_lint.sources.shell.Word` s - pieces that each
+carry a :class:`~sglang_lint.model.Value`, the location where they appear and the
+file position of every character written literally - so that a string built in
+Python (``f"--tp={tp}"``, ``" ".join(cmd)``) keeps exact positions all the way to a
+finding, and can be handed to the shell source as a command string.
+
+Lists, dicts, objects and classes live in a heap (``ref`` -> contents) so that a
+list mutated through another name (``cmd.extend(...)`` in a helper) is the same
+list, and so that the heap can be forked for the two branches of an ``if`` and
+merged afterwards. Contents are immutable tuples, or dicts copied on fork.
+
+The string operations here (``str.format``, ``%``, ``join``, ``split``,
+``shlex.split``) never guess: a piece they cannot see stays a piece of unknown
+value, never made-up text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sglang_lint.model import Kind, Location, Value
+from sglang_lint.sources.shell import Seg, SpreadSeg, Word
+
+# Longest string the interpreter builds; longer results are unknown (`"x" * 10**9`).
+MAX_STRING = 100_000
+# Longest list built by repetition or comprehension.
+MAX_ITEMS = 10_000
+
+
+class PyValue:
+    """Base of every abstract value."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, eq=False)
+class PStr(PyValue):
+    word: Word
+    loc: Location
+
+    @property
+    def value(self) -> Value:
+        return word_value(self.word)
+
+
+@dataclass(frozen=True)
+class PNum(PyValue):
+    """A known int, float or bool; ``origin`` is where the literal was written."""
+
+    number: int | float | bool
+    loc: Location
+    origin: Location | None = None
+
+
+@dataclass(frozen=True)
+class PNone(PyValue):
+    loc: Location
+
+
+@dataclass(frozen=True)
+class PUnknown(PyValue):
+    """A value we cannot see. ``value`` is a symbol (``$TP``, a parameter) or
+    unknown with a reason; used as a string it is one piece of that value, used as
+    a list it is any number of unknown items."""
+
+    value: Value
+    loc: Location
+    origin: Location | None = None
+
+
+@dataclass(frozen=True)
+class PSpread(PyValue):
+    """Inside list contents: any number of items we cannot see."""
+
+    value: Value
+    loc: Location
+
+
+@dataclass(frozen=True)
+class PList(PyValue):
+    ref: int
+    loc: Location
+    kind: str = "list"  # list | tuple | set
+
+
+@dataclass(frozen=True)
+class PDict(PyValue):
+    ref: int
+    loc: Location
+
+
+@dataclass(frozen=True)
+class DictContents:
+    entries: tuple[tuple[PyValue, PyValue], ...]
+    # Set when the dict may hold keys we cannot see (``**unknown``).
+    open: Value | None = None
+
+
+@dataclass(frozen=True)
+class PClass(PyValue):
+    ref: int  # heap dict of class attributes
+    name: str
+    bases: tuple[PyValue, ...]
+    loc: Location
+    node: Any = None
+
+
+@dataclass(frozen=True)
+class PObject(PyValue):
+    ref: int  # heap dict of instance attributes
+    cls: PClass | None
+    loc: Location
+
+
+@dataclass(frozen=True)
+class PFunc(PyValue):
+    node: Any  # ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+    scopes: tuple[int, ...]  # enclosing function scopes, innermost first
+    name: str
+    kind: str = "function"  # function | classmethod | staticmethod | property
+    owner: PClass | None = None  # the class whose body defined it (for super())
+    bound: PyValue | None = None  # self / cls once looked up through one
+
+
+@dataclass(frozen=True)
+class PExternal(PyValue):
+    """Something imported, by qualified name (``subprocess.Popen``)."""
+
+    qualname: str
+    loc: Location
+
+
+@dataclass(frozen=True)
+class PBuiltin(PyValue):
+    name: str
+
+
+@dataclass(frozen=True)
+class PMethod(PyValue):
+    """A method of a built-in value (``" ".join``, ``cmd.append``)."""
+
+    receiver: PyValue
+    name: str
+
+
+@dataclass(frozen=True)
+class PSuper(PyValue):
+    cls: PClass
+    receiver: PyValue
+
+
+# ---------------------------------------------------------------------------------
+# Words
+
+
+def word_value(word: Word) -> Value:
+    if any(isinstance(seg, SpreadSeg) for seg in word):
+        return Value.unknown("a list we cannot see in a string")
+    return Value.concat(seg.value for seg in word)
+
+
+def known_seg(text: str, loc: Location, chars=None, origin: Location | None = None) -> Seg:
+    return Seg(Value.known(text), loc, chars=chars if chars is not None and len(chars) == len(text) else None, origin=origin)
+
+
+def relocate(word: Word, use: Location) -> Word:
+    """A stored string used at ``use``: each piece keeps where its text was written
+    (``origin``) and now appears at ``use``."""
+    return tuple(
+        type(seg)(seg.value, use, chars=seg.chars, origin=seg.origin or seg.loc)
+        for seg in word
+    )
+
+
+def word_length_ok(word: Word) -> bool:
+    return sum(len(seg.value.text) for seg in word if seg.value.is_known) <= MAX_STRING
+
+
+def literal_text(word: Word) -> str | None:
+    """The whole text when every piece is known."""
+    if all(seg.value.is_known and not isinstance(seg, SpreadSeg) for seg in word):
+        return "".join(seg.value.text for seg in word)
+    return None
+
+
+class _Chars:
+    """A word as a sequence of characters (known text) and opaque pieces, each
+    character with its piece and its position, for scanners that work per
+    character (format strings, splitting)."""
+
+    def __init__(self, word: Word) -> None:
+        # items: (char or None, seg, index in seg's text)
+        self.items: list[tuple[str | None, Seg, int]] = []
+        for seg in word:
+            if seg.value.is_known and not isinstance(seg, SpreadSeg):
+                for index, char in enumerate(seg.value.text):
+                    self.items.append((char, seg, index))
+            else:
+                self.items.append((None, seg, 0))
+
+
+def _piece(seg: Seg, start: int, end: int) -> Seg:
+    """Characters ``start:end`` of a known piece, keeping their positions."""
+    text = seg.value.text[start:end]
+    chars = seg.chars[start:end] if seg.chars and len(seg.chars) == len(seg.value.text) else None
+    return type(seg)(Value.known(text), seg.loc, chars=chars, origin=seg.origin)
+
+
+def _collect(items: list[tuple[str | None, Seg, int]]) -> Word:
+    """Rebuild pieces from a run of characters (consecutive characters of one
+    piece stay one piece with their positions)."""
+    out: list[Seg] = []
+    run_seg: Seg | None = None
+    run_start = run_end = 0
+    run_text: list[str] = []
+
+    def flush() -> None:
+        nonlocal run_seg
+        if run_seg is not None:
+            if "".join(run_text) == run_seg.value.text[run_start:run_end]:
+                out.append(_piece(run_seg, run_start, run_end))
+            else:
+                out.append(known_seg("".join(run_text), run_seg.loc, origin=run_seg.origin))
+            run_seg = None
+
+    for char, seg, index in items:
+        if char is None:
+            flush()
+            out.append(seg)
+            continue
+        if run_seg is seg and index == run_end:
+            run_end += 1
+            run_text.append(char)
+            continue
+        flush()
+        run_seg, run_start, run_end, run_text = seg, index, index + 1, [char]
+    flush()
+    return tuple(out)
+
+
+def split_word(word: Word, separator: str | None, maxsplit: int = -1) -> list[Word] | None:
+    """``str.split``: by ``separator``, or by runs of whitespace when None. An
+    opaque piece may hold the separator itself: splitting is then only exact for the
+    known parts, so the result is None (unknown) when the separator is whitespace
+    and a piece is opaque, and pieces never split otherwise (a symbol such as a
+    host name holds no ``:``)."""
+    chars = _Chars(word).items
+    if separator is None and any(c is None and seg.value.kind is not Kind.SYMBOL for c, seg, _ in chars):
+        return None
+    fields: list[list] = [[]]
+    index = 0
+    splits = 0
+    while index < len(chars):
+        char = chars[index][0]
+        if maxsplit < 0 or splits < maxsplit:
+            if separator is None and char is not None and char.isspace():
+                while index < len(chars) and chars[index][0] is not None and chars[index][0].isspace():
+                    index += 1
+                if fields[-1]:
+                    fields.append([])
+                    splits += 1
+                continue
+            if separator and char is not None and _matches(chars, index, separator):
+                fields.append([])
+                splits += 1
+                index += len(separator)
+                continue
+        fields[-1].append(chars[index])
+        index += 1
+    if separator is None:
+        fields = [f for f in fields if f]
+    return [_collect(f) for f in fields]
+
+
+def _matches(chars, index: int, text: str) -> bool:
+    if index + len(text) > len(chars):
+        return False
+    return all(chars[index + k][0] == text[k] for k in range(len(text)))
+
+
+def shlex_split(word: Word) -> list[Word] | None:
+    """``shlex.split(s)`` (POSIX mode, no comments): quotes, backslash escapes and
+    whitespace. An opaque piece is part of the word it stands in (like an unquoted
+    ``$TP`` in the shell source); None when the quoting is broken (shlex raises)."""
+    items = _Chars(word).items
+    words: list[list] = []
+    current: list | None = None
+    quote: str | None = None
+    index = 0
+    while index < len(items):
+        char, seg, position = items[index]
+        index += 1
+        if char is None:
+            if current is None:
+                current = []
+            current.append((char, seg, position))
+            continue
+        if quote is None:
+            if char in " \t\r\n":
+                if current is not None:
+                    words.append(current)
+                    current = None
+                continue
+            if current is None:
+                current = []
+            if char in "'\"":
+                quote = char
+                continue
+            if char == "\\":
+                if index >= len(items):
+                    return None
+                escaped = items[index]
+                index += 1
+                current.append(escaped)
+                continue
+            current.append((char, seg, position))
+            continue
+        if char == quote:
+            quote = None
+            continue
+        if quote == '"' and char == "\\" and index < len(items) and items[index][0] in ('"', "\\"):
+            current.append(items[index])  # type: ignore[union-attr]
+            index += 1
+            continue
+        current.append((char, seg, position))  # type: ignore[union-attr]
+    if quote is not None:
+        return None
+    if current is not None:
+        words.append(current)
+    return [_collect(w) if w else (known_seg("", items[0][1].loc),) for w in words]
+
+
+def join_words(separator: Word, parts: list[Word]) -> Word:
+    out: list[Seg] = []
+    for index, part in enumerate(parts):
+        if index:
+            out.extend(separator)
+        out.extend(part)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------
+# Format strings: str.format and %
+
+
+class FormatError(Exception):
+    """The format string cannot be evaluated statically (or Python would raise)."""
+
+
+def parse_format(word: Word) -> list[tuple[str, Any]]:
+    """``str.format`` template -> [("text", items) | ("field", (name, conversion,
+    spec))]. Only known text can be a template: an opaque piece is kept as text."""
+    items = _Chars(word).items
+    out: list[tuple[str, Any]] = []
+    text: list = []
+    index = 0
+    while index < len(items):
+        char = items[index][0]
+        if char == "{":
+            if index + 1 < len(items) and items[index + 1][0] == "{":
+                text.append(items[index])
+                index += 2
+                continue
+            end = index + 1
+            depth = 1
+            while end < len(items):
+                c = items[end][0]
+                if c is None:
+                    raise FormatError("a replacement field holds a value we cannot see")
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                end += 1
+            else:
+                raise FormatError("unclosed replacement field")
+            field = "".join(items[k][0] for k in range(index + 1, end))  # type: ignore[misc]
+            if text:
+                out.append(("text", text))
+                text = []
+            out.append(("field", _split_field(field)))
+            index = end + 1
+            continue
+        if char == "}":
+            if index + 1 < len(items) and items[index + 1][0] == "}":
+                text.append(items[index])
+                index += 2
+                continue
+            raise FormatError("single '}'")
+        text.append(items[index])
+        index += 1
+    if text:
+        out.append(("text", text))
+    return out
+
+
+def _split_field(field: str) -> tuple[str, str | None, str]:
+    spec = ""
+    conversion = None
+    name = field
+    if ":" in name:
+        name, spec = name.split(":", 1)
+    if "!" in name:
+        name, conversion = name.split("!", 1)
+    return name, conversion, spec
+
+
+def collect_text(items: list) -> Word:
+    return _collect(items)
+
+
+def format_percent_specs(word: Word) -> list[tuple[str, Any]]:
+    """``%``-format template -> [("text", items) | ("spec", (key, flags, type))]."""
+    items = _Chars(word).items
+    out: list[tuple[str, Any]] = []
+    text: list = []
+    index = 0
+    while index < len(items):
+        char = items[index][0]
+        if char != "%":
+            text.append(items[index])
+            index += 1
+            continue
+        index += 1
+        if index < len(items) and items[index][0] == "%":
+            text.append(items[index])
+            index += 1
+            continue
+        key = None
+        if index < len(items) and items[index][0] == "(":
+            end = index + 1
+            while end < len(items) and items[end][0] not in (")", None):
+                end += 1
+            if end >= len(items) or items[end][0] is None:
+                raise FormatError("bad mapping key")
+            key = "".join(items[k][0] for k in range(index + 1, end))  # type: ignore[misc]
+            index = end + 1
+        flags = []
+        while index < len(items) and items[index][0] is not None and items[index][0] in "#0- +*.0123456789":
+            flags.append(items[index][0])
+            index += 1
+        if index >= len(items) or items[index][0] is None:
+            raise FormatError("incomplete format")
+        conversion = items[index][0]
+        index += 1
+        if text:
+            out.append(("text", text))
+            text = []
+        out.append(("spec", (key, "".join(flags), conversion)))  # type: ignore[arg-type]
+    if text:
+        out.append(("text", text))
+    return out
