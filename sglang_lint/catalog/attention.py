@@ -185,7 +185,7 @@ def _phrase(setting: Setting, name: str) -> str:
     if setting.location is None:
         text = f"default {name} {shown.describe()}"
     else:
-        text = f"{setting.spelling} {shown.describe()}"
+        text = setting.written_as(shown)
     if setting.written is not None and setting.value.kind is Kind.UNKNOWN and setting.value.reason:
         text += f" ({setting.value.reason})"
     return text
@@ -199,8 +199,7 @@ def _with_flag(dp_size: Derived, flag: Setting | None, state: bool | None) -> st
         return f"{dp_size.explanation} if dp-attention is on ({reason})"
     if flag.location is None:
         return f"{dp_size.explanation} with dp-attention"
-    spelling = flag.spelling if flag.spelling.startswith("-") else f"{flag.spelling} {flag.value.describe()}"
-    return f"{dp_size.explanation} with {spelling}"
+    return f"{dp_size.explanation} with {flag.written_as()}"
 
 
 def _is_plain_one(derived: Derived) -> bool:

@@ -46,17 +46,29 @@ class Setting:
     def is_default(self) -> bool:
         return self.location is None
 
+    @property
+    def is_keyword(self) -> bool:
+        """Set by a Python keyword argument (``tp_size=8``), not an argv word."""
+        return self.spelling.endswith("=")
+
+    def written_as(self, shown: Value | None = None) -> str:
+        """How the user wrote it: ``--tp 8``, ``--enable-dp-attention``,
+        ``tp_size=8``, ``enable_dp_attention=True``, ``tp-size: 8``."""
+        value = shown if shown is not None else self.value
+        text = value.describe()
+        if self.is_keyword:
+            if value.is_known and text in ("true", "false"):
+                text = text.capitalize()  # the Python literal the user wrote
+            return f"{self.spelling}{text}"
+        if self.spelling.startswith("-") and value.is_known and text in ("true", "false"):
+            return self.spelling  # a flag: its spelling says it all
+        return f"{self.spelling} {text}"
+
     def describe_source(self) -> str:
         """``run.sh:5: --tp-size 8`` or ``default``."""
         if self.location is None:
             return "default"
-        text = f"{self.location.short()}: {self.spelling}"
-        if self.value.is_known and self.value.text in ("true", "false") and self.spelling.startswith("--"):
-            pass  # a store_true flag: its spelling says it all
-        elif self.spelling.endswith("="):
-            text += self.value.describe()  # a Python keyword: tp_size=8
-        else:
-            text += f" {self.value.describe()}"
+        text = f"{self.location.short()}: {self.written_as()}"
         if self.origin is not None and self.origin != self.location:
             text += f" (set at {self.origin.short()})"
         return text

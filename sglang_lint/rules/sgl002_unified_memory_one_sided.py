@@ -94,7 +94,7 @@ see SGL001), or remove it from both.
         other = "decode" if side == "prefill" else "prefill"
         message = (
             f"--enable-unified-memory is set on only the {side} of this pair "
-            f"({side} {enabled.label}: {flag.spelling or '--enable-unified-memory'}; "
+            f"({side} {enabled.label}: {flag.written_as() if flag.spelling else '--enable-unified-memory'}; "
             f"{other} {disabled.label} does not set it): the whole-envelope KV layout "
             f"cannot be transferred to or from a server without it. Add "
             f"--enable-unified-memory to the {other}, or remove it from the {side}"

@@ -203,10 +203,16 @@ class _Chars:
 
 
 def _piece(seg: Seg, start: int, end: int) -> Seg:
-    """Characters ``start:end`` of a known piece, keeping their positions."""
+    """Characters ``start:end`` of a known piece, keeping their positions. A piece
+    of text written right here (no ``origin``) is located at its characters: the
+    ``--tp`` inside ``"python -m ... --tp 8"``, not the whole literal."""
     text = seg.value.text[start:end]
     chars = seg.chars[start:end] if seg.chars and len(seg.chars) == len(seg.value.text) else None
-    return type(seg)(Value.known(text), seg.loc, chars=chars, origin=seg.origin)
+    loc = seg.loc
+    if chars and seg.origin is None and (start, end) != (0, len(seg.value.text)):
+        first, last = chars[0], chars[-1]
+        loc = Location(seg.loc.path, first[0], first[1], last[0], last[1] + 1)
+    return type(seg)(Value.known(text), loc, chars=chars, origin=seg.origin)
 
 
 def _collect(items: list[tuple[str | None, Seg, int]]) -> Word:

@@ -1,0 +1,165 @@
+"""flake8 plugin: ``flake8 --select SGL`` reports sglang-lint findings in ``.py`` files.
+
+Registered as the ``SGL`` entry point of the ``flake8.extension`` group. It is a thin
+adapter over :mod:`sglang_lint.lint` (design.md, "Interfaces"):
+
+* flake8 classifies a plugin by its constructor's parameter names
+  (``flake8/plugins/finder.py``, ``_classify_plugins``): ``tree`` makes this a tree
+  plugin, constructed once per file, whose ``run()`` yields
+  ``(line, column offset, "CODE message", type)``. We take ``lines`` (what flake8
+  read, so standard input works and the file is never read twice) and ``filename``
+  (the path as given, or ``--stdin-display-name``); the AST is not used.
+* Cost for the common case: a file is first checked with
+  :func:`sglang_lint.prefilter.python_may_launch`; when it names no SGLang marker,
+  ``run()`` returns without importing anything. This module imports only the
+  prefilter at import time; the analyzer (tree-sitter, PyYAML, option tables) is
+  imported inside ``run()`` by the first file that passes the check.
+* Never an exception: one escaping a plugin aborts the whole flake8 run and loses
+  every other result, so any internal error becomes a single ``SGL900`` finding on
+  line 1.
+* Columns: sglang-lint's columns are 1-based code points; flake8 wants a 0-based
+  offset from tree plugins and prints ``offset + 1``, so flake8 shows the CLI's
+  column.
+* A finding whose location is in another file (a ``--config`` YAML file the launch
+  reads) is reported on the first line of the launch in this file, column 1, so
+  that a ``# noqa`` there silences it.
+* Limits: flake8 feeds Python files one at a time, so a prefill and a decode in two
+  files (or in a shell script and a ``.py`` file) are only paired by the CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any, Iterator
+
+from sglang_lint import __version__
+from sglang_lint.prefilter import python_may_launch
+
+INTERNAL_ERROR_CODE = "SGL900"
+# flake8 prints the message on one line; an exception text may be long.
+_MAX_ERROR_TEXT = 200
+
+Result = tuple[int, int, str, type]
+
+
+class SglangLintChecker:
+    """The flake8 checker: one instance per Python file."""
+
+    name = "sglang-lint"
+    version = __version__
+
+    # --sglang-target-version, set by parse_options (None: newest known release).
+    target_version: str | None = None
+
+    def __init__(self, tree: Any, lines: list[str], filename: str) -> None:
+        # ``tree`` is unused; its name is what makes flake8 treat this class as
+        # a tree plugin (run once per file, not once per line).
+        self.lines = lines
+        self.filename = filename
+
+    # -- options ------------------------------------------------------------------
+    @classmethod
+    def add_options(cls, parser: Any) -> None:
+        parser.add_option(
+            "--sglang-target-version",
+            default=None,
+            metavar="VERSION",
+            parse_from_config=True,
+            help="SGLang release whose options and formulas sglang-lint judges with "
+            "(default: the newest release sglang-lint knows)",
+        )
+
+    @classmethod
+    def parse_options(cls, options: Any) -> None:
+        """Store ``--sglang-target-version`` (command line or config file).
+
+        An unknown version stops flake8 at once with ``flake8: error: ...`` and exit
+        status 2, the way flake8 treats a bad value of its own options
+        (``--max-line-length=abc``): a mistyped setting in ``setup.cfg`` is found the
+        first time flake8 runs, rather than showing up as a finding on just those
+        files that launch SGLang (and on nothing when none does).
+        """
+        version = getattr(options, "sglang_target_version", None)
+        if version is not None:
+            version = str(version).strip() or None
+        if version is not None:
+            # Imported only when the option is given: the tables module is light
+            # (json, importlib.resources), but nothing is loaded that is not needed.
+            from sglang_lint.catalog.tables import known_versions
+
+            known = known_versions()
+            if version not in known:
+                sys.stderr.write(
+                    f"flake8: error: argument --sglang-target-version: no sglang-lint option table for "
+                    f"SGLang {version!r}; known versions: {', '.join(known)}\n"
+                )
+                raise SystemExit(2)
+        cls.target_version = version
+
+    # -- checking -----------------------------------------------------------------
+    def run(self) -> Iterator[Result]:
+        try:
+            text = "".join(self.lines)
+            if not python_may_launch(text):
+                return
+            results = self._check(text)
+        except Exception as error:  # noqa: BLE001 - RecursionError, MemoryError too: never crash flake8
+            results = [(1, 0, _internal_error_message(error), type(self))]
+        yield from results
+
+    def _check(self, text: str) -> list[Result]:
+        from sglang_lint import lint
+        from sglang_lint.catalog.tables import UnknownVersionError
+        from sglang_lint.files import FileKind
+        from sglang_lint.report._text import sanitize
+
+        options = lint.LintOptions(target_version=self.target_version)
+        # flake8 decides what is Python (*.py, any file named on its command line,
+        # standard input shown as "stdin"): analyze the text as Python whatever the
+        # name says, instead of letting lint_texts classify it by its suffix.
+        source = lint.extract(self.filename, text, FileKind.PYTHON)
+        try:
+            result = lint.analyze_results([source], options)
+        except UnknownVersionError as error:  # parse_options refuses these; a caller may not
+            return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
+        here = os.path.normpath(self.filename)
+        results: list[Result] = []
+        for finding in result.findings:
+            position = _position(finding, here)
+            if position is None:
+                continue
+            # Untrusted text from the file is shown, never obeyed (an ESC, a
+            # newline), exactly as the CLI's concise format shows it.
+            text = f"{finding.code} {sanitize(finding.message)}"
+            location = finding.location
+            if os.path.normpath(location.path) != here:
+                text += f" (at {sanitize(location.path)}:{location.line}:{location.column})"
+            results.append((position[0], position[1], text, type(self)))
+        results.sort(key=lambda item: (item[0], item[1], item[2]))
+        return results
+
+
+def _position(finding: Any, here: str) -> tuple[int, int] | None:
+    """(line, 0-based offset) at which flake8 reports ``finding`` in the file
+    ``here``, or None when the finding does not concern this file."""
+    location = finding.location
+    if os.path.normpath(location.path) == here:
+        return max(1, location.line), max(0, location.column - 1)
+    lines = [first for path, first, _last in finding.noqa_ranges if os.path.normpath(path) == here]
+    if not lines:
+        return None
+    return max(1, min(lines)), 0
+
+
+def _internal_error_message(error: BaseException) -> str:
+    try:
+        detail = f"{type(error).__name__}: {error}"
+    except Exception:  # noqa: BLE001 - a __str__ that raises
+        detail = type(error).__name__
+    # One line of printable text: the exception may quote the analyzed file.
+    detail = "".join(char if char.isprintable() else " " for char in detail)
+    detail = " ".join(detail.split())
+    if len(detail) > _MAX_ERROR_TEXT:
+        detail = detail[: _MAX_ERROR_TEXT - 3] + "..."
+    return f"{INTERNAL_ERROR_CODE} sglang-lint internal error ({detail}); please report it"

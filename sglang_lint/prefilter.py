@@ -1,0 +1,50 @@
+"""The cheap text check that decides whether a Python file can launch SGLang at all.
+
+It runs before any parsing, on every file an editor or flake8 hands us, so it must
+cost microseconds: a handful of substring searches (``str.__contains__`` is a
+fast C search), no regular expressions, no decoding, no tokenizing. It may say
+True for a file that launches nothing (the parser then finds nothing); it must
+never say False for a file the Python source would find a launch in.
+
+This module imports nothing, on purpose: the flake8 plugin imports it for every
+flake8 run, and a file that fails the check must not pay for importing the rest of
+the package (tree-sitter, PyYAML, the option tables).
+
+The markers, all case-sensitive (module names and identifiers are):
+
+``sglang``
+    Every way of naming SGLang in a launch contains it: the modules
+    ``sglang.launch_server`` / ``sglang.srt...`` (``python -m sglang.launch_server``
+    in an argv list or a command string, ``import sglang``, ``from sglang...``),
+    the CLI ``sglang serve``, ``dynamo.sglang``, and the router
+    (``sglang_router.launch_router``, the ``sglang-router`` binary).
+``ServerArgs``
+    SGLang's server options object. A launcher can build ``ServerArgs(...)`` from
+    a name imported through a project's own helper module, so the file itself may
+    never spell ``sglang``.
+``launch_server``
+    ``sglang.srt.entrypoints.http_server.launch_server(server_args)`` called
+    through a re-export (``from myproject.serving import launch_server``); also
+    covers the ``sglang.launch_server`` module name.
+``popen_launch``
+    SGLang's test utilities ``popen_launch_server`` / ``popen_launch_pd_server``,
+    which test suites import through their own ``test_utils`` wrappers.
+"""
+
+MARKERS = ("sglang", "ServerArgs", "launch_server", "popen_launch")
+
+# The same markers as bytes, for callers that have not decoded the file yet. Python
+# source is in an ASCII-compatible encoding (PEP 263; CPython refuses UTF-16
+# source), so the ASCII spelling of a marker is its spelling in the file's bytes.
+BYTE_MARKERS = tuple(marker.encode("ascii") for marker in MARKERS)
+
+
+def python_may_launch(text: str) -> bool:
+    """True when ``text`` (a Python file) contains a marker of an SGLang launch;
+    False means the file certainly launches nothing we could find."""
+    return "sglang" in text or "ServerArgs" in text or "launch_server" in text or "popen_launch" in text
+
+
+def bytes_may_launch(data: bytes) -> bool:
+    """:func:`python_may_launch` on the undecoded bytes of a file."""
+    return b"sglang" in data or b"ServerArgs" in data or b"launch_server" in data or b"popen_launch" in data

@@ -1,0 +1,465 @@
+"""The Python source: which calls are launches, and what their arguments evaluate to.
+
+Each test is a small launcher; the assertions read the settings SGLang would end
+up with (through the same argv parser as shell scripts), so they check the
+interpreter and the launch detection together.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.model import EntryPoint, Kind
+from sglang_lint.sources.python import analyze_python
+
+
+def _servers(source: str, path: str = "launch.py"):
+    result = lint_texts({path: textwrap.dedent(source)}, LintOptions())
+    return [s for d in result.deployments for s in d.servers], result
+
+
+def _value(server, dest: str) -> str:
+    return server.setting(dest).value.describe()
+
+
+def _launches(source: str):
+    return analyze_python("launch.py", textwrap.dedent(source))
+
+
+def test_argv_list_with_constants_plus_and_append():
+    servers, _ = _servers(
+        """
+        import subprocess, sys
+        TP = 4
+        base = [sys.executable, "-m", "sglang.launch_server"]
+        args = base + ["--tp-size", str(TP)]
+        args += ["--disaggregation-mode", "decode"]
+        args.append("--port")
+        args.extend(["30001"])
+        subprocess.Popen(args)
+        """
+    )
+    (server,) = servers
+    assert (_value(server, "tp_size"), server.role, _value(server, "port")) == ("4", "decode", "30001")
+    # The value is located where it is used, and its text where it was written.
+    setting = server.setting("tp_size")
+    assert setting.origin is not None and setting.origin.line == 3
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.call(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.check_call(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.check_output(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.Popen("python3 -m sglang.launch_server --tp 2", shell=True)',
+        'subprocess.Popen(["python3 -m sglang.launch_server --tp 2"], shell=True)',
+        'os.system("nohup python3 -m sglang.launch_server --tp 2 > log 2>&1 &")',
+        'os.popen("python3 -m sglang.launch_server --tp 2")',
+        'os.spawnlp(os.P_NOWAIT, "python3", "python3", "-m", "sglang.launch_server", "--tp", "2")',
+        'os.spawnv(os.P_NOWAIT, "/usr/bin/python3", ["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'os.execvp("python3", ["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'os.execlpe("python3", "python3", "-m", "sglang.launch_server", "--tp", "2", {})',
+        'os.posix_spawnp("python3", ["python3", "-m", "sglang.launch_server", "--tp", "2"], os.environ)',
+        'asyncio.create_subprocess_exec(sys.executable, "-m", "sglang.launch_server", "--tp", "2")',
+        'asyncio.create_subprocess_shell("python3 -m sglang.launch_server --tp 2")',
+        'subprocess.Popen(["env", "CUDA_VISIBLE_DEVICES=0,1", "python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.Popen(["ssh", "node1", "python3 -m sglang.launch_server --tp 2"])',
+        'subprocess.Popen(["bash", "-c", "exec python3 -m sglang.launch_server --tp 2"])',
+        'subprocess.Popen(shlex.split("python3 -m sglang.launch_server --tp \'2\'"))',
+        'subprocess.Popen("python3 -m sglang.launch_server --tp 2".split())',
+        'sp.Popen(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'Popen(["python3", "-m", "sglang.launch_server", "--tp", "2"])',
+        'subprocess.Popen(["sglang", "serve", "--model-path", "m", "--tp", "2"])',
+    ],
+)
+def test_process_launchers(call):
+    source = "import asyncio, os, shlex, subprocess, sys\nimport subprocess as sp\nfrom subprocess import Popen\n" + call + "\n"
+    servers, _ = _servers(source)
+    assert [(_value(s, "tp_size")) for s in servers] == ["2"]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'print("python3 -m sglang.launch_server --tp 2")',
+        'logging.info("python3 -m sglang.launch_server --tp 2")',
+        '"""Run: python3 -m sglang.launch_server --tp 2"""',
+        'CMD = ["python3", "-m", "sglang.launch_server", "--tp", "2"]\nprint(" ".join(CMD))',
+        'subprocess.Popen("python3 -m sglang.launch_server --tp 2")',  # a program name, not a script
+        'subprocess.Popen("python3 -m sglang.launch_server --tp 2", shell=False)',
+        'subprocess.Popen(["echo", "python3 -m sglang.launch_server"])',
+        'def f():\n    """subprocess.Popen(["python3", "-m", "sglang.launch_server"])"""\n',
+    ],
+)
+def test_not_launches(source):
+    result = _launches("import logging, subprocess\n" + source + "\n")
+    assert result.servers == [] and result.routers == []
+
+
+def test_fstring_with_shell_true_and_env_default():
+    servers, _ = _servers(
+        """
+        import os, subprocess
+        tp = os.environ.get("DECODE_TP", "2")
+        port = 30001
+        subprocess.Popen(f"python -m sglang.launch_server --tp {tp} --port {port + 1}", shell=True)
+        """
+    )
+    (server,) = servers
+    tp = server.setting("tp_size").value
+    assert tp.kind is Kind.SYMBOL and tp.name == "$DECODE_TP" and tp.default == "2"
+    assert _value(server, "port") == "30002"
+
+
+def test_environment_without_default_stays_unknown():
+    servers, _ = _servers(
+        """
+        import os, subprocess
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", os.environ["TP"]])
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", os.getenv("TP") or "8"])
+        """
+    )
+    first, second = servers
+    assert first.setting("tp_size").value.candidates() is None
+    assert second.setting("tp_size").value.candidates() == frozenset({"8"})
+
+
+@pytest.mark.parametrize(
+    "expression, expected",
+    [
+        ('"--tp {}".format(4)', "4"),
+        ('"--tp {n}".format(n=4)', "4"),
+        ('"--tp %d" % 4', "4"),
+        ('"--tp %(n)s" % {"n": 4}', "4"),
+        ('" ".join(["--tp", str(4)])', "4"),
+        ('"--tp " + str(2 * 2)', "4"),
+        ('f"--tp {2 + 2:d}"', "4"),
+        ('"--tp={}".format(4)', "4"),
+    ],
+)
+def test_string_building(expression, expected):
+    servers, _ = _servers(
+        f"""
+        import subprocess
+        subprocess.Popen("python3 -m sglang.launch_server " + {expression}, shell=True)
+        """
+    )
+    assert [_value(s, "tp_size") for s in servers] == [expected]
+
+
+def test_star_unpacking_list_copy_and_comprehension():
+    servers, _ = _servers(
+        """
+        import subprocess
+        common = ["--enable-unified-memory"]
+        extra = list(common)
+        extra.append("--enable-dp-attention")
+        sizes = [8, 8]
+        argv = ["python3", "-m", "sglang.launch_server", *extra, *[str(x) for x in ("--tp", 8)], "--dp", str(sizes[-1])]
+        subprocess.Popen(argv)
+        """
+    )
+    (server,) = servers
+    assert server.attn_tp.value.describe() == "1"
+    # list(x) copies: appending to the copy leaves the original alone
+    assert _value(server, "enable_unified_memory") == "true"
+
+
+def test_helper_called_once_per_role():
+    servers, result = _servers(
+        """
+        import subprocess
+
+        def launch(role, tp, port, extra=()):
+            cmd = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role,
+                   "--tp", str(tp), "--port", str(port), "--enable-unified-memory", *extra]
+            return subprocess.Popen(cmd)
+
+        launch("prefill", 8, 30000)
+        launch("decode", tp=4, port=30001)
+        """
+    )
+    assert sorted((s.role, _value(s, "tp_size")) for s in servers) == [("decode", "4"), ("prefill", "8")]
+    decode = next(s for s in servers if s.role == "decode")
+    # noqa on the call line silences: the call site is part of the launch.
+    assert (10, 10) in decode.launch.line_ranges
+    assert [f.code for f in result.findings] == ["SGL001"]
+    assert result.findings[0].location.line == 10
+
+
+def test_role_loop_over_dict_and_items():
+    servers, _ = _servers(
+        """
+        import subprocess
+        ROLES = {"prefill": {"tp": 8, "port": 30000}, "decode": {"tp": 2, "port": 30001}}
+        for role, cfg in ROLES.items():
+            subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role,
+                              "--tp", str(cfg["tp"]), "--port", str(cfg["port"])])
+        for role in ROLES:
+            pass
+        """
+    )
+    assert sorted((s.role, _value(s, "tp_size")) for s in servers) == [("decode", "2"), ("prefill", "8")]
+
+
+def test_branch_gives_alternatives_not_a_guess():
+    servers, _ = _servers(
+        """
+        import subprocess, sys
+        tp = 4 if len(sys.argv) > 1 else 8
+        args = ["python3", "-m", "sglang.launch_server", "--tp", str(tp)]
+        if sys.argv[1] == "big":
+            args += ["--dp", "2"]
+        subprocess.Popen(args)
+        """
+    )
+    (server,) = servers
+    assert server.setting("tp_size").value.candidates() is None or server.setting("tp_size").value.candidates() == frozenset({"4", "8"})
+    # an optional extension of the list: what follows --tp may override it
+    assert server.setting("dp_size").value.is_known is False
+
+
+def test_class_attributes_inherited_and_overridden_per_test_class():
+    servers, result = _servers(
+        """
+        from sglang.test.test_utils import popen_launch_pd_server
+
+        class PDBase:
+            prefill_tp = 4
+            decode_tp = 4
+
+            @classmethod
+            def setUpClass(cls):
+                cls.start_prefill()
+                cls.start_decode()
+
+            @classmethod
+            def start_prefill(cls):
+                args = ["--disaggregation-mode", "prefill", "--tp", cls.prefill_tp, "--enable-unified-memory"]
+                cls.prefill = popen_launch_pd_server("m", "http://127.0.0.1:30000", timeout=60, other_args=args)
+
+            @classmethod
+            def start_decode(cls):
+                args = ["--disaggregation-mode", "decode", "--tp", cls.decode_tp, "--enable-unified-memory"]
+                cls.decode = popen_launch_pd_server("m", "http://127.0.0.1:30001", timeout=60, other_args=args)
+
+        class TestMismatch(PDBase):
+            decode_tp = 2
+
+        class TestSame(PDBase):
+            pass
+        """
+    )
+    scopes = sorted({s.launch.scope for s in servers})
+    assert scopes == ["TestMismatch", "TestSame"]
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 24)]
+    decode = next(s for s in servers if s.role == "decode" and s.launch.scope == "TestMismatch")
+    assert (_value(decode, "host"), _value(decode, "port"), _value(decode, "model_path")) == ("127.0.0.1", "30001", "m")
+
+
+def test_self_attributes_from_setup_and_super():
+    servers, _ = _servers(
+        """
+        import subprocess
+
+        class Launcher:
+            def __init__(self, tp):
+                self.tp = tp
+
+            def argv(self, role):
+                return ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role, "--tp", str(self.tp)]
+
+        class Decode(Launcher):
+            def __init__(self):
+                super().__init__(2)
+
+            def start(self):
+                subprocess.Popen(self.argv("decode"))
+
+        Decode().start()
+        """
+    )
+    assert [(s.role, _value(s, "tp_size")) for s in servers] == [("decode", "2")]
+
+
+def test_engine_and_server_args_keywords():
+    servers, result = _servers(
+        """
+        import sglang as sgl
+        from sglang.srt.server_args import ServerArgs
+        from sglang.srt.entrypoints.http_server import launch_server
+
+        COMMON = dict(model_path="Qwen/Qwen3-8B", enable_unified_memory=True)
+        prefill = sgl.Engine(tp_size=8, disaggregation_mode="prefill", **COMMON)
+        decode = sgl.Engine(tp_size=8, dp_size=8, enable_dp_attention=True, disaggregation_mode="decode", **COMMON)
+        launch_server(ServerArgs("Qwen/Qwen3-8B", tp_size=2, port=31000))
+        sgl.Engine(server_args=ServerArgs(model_path="x"))
+        """
+    )
+    engines = [s for s in servers if s.launch.entry is EntryPoint.ENGINE]
+    assert sorted((s.role, s.attn_tp.value.describe()) for s in engines) == [("decode", "1"), ("prefill", "8")]
+    server_args = [s for s in servers if s.launch.entry is EntryPoint.SERVER_ARGS]
+    assert sorted(_value(s, "model_path") for s in server_args) == ["Qwen/Qwen3-8B", "x"]
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 8)]
+    assert "enable_dp_attention=True" in result.findings[0].message
+
+
+def test_engine_with_unseen_mapping_leaves_other_fields_unknown():
+    servers, _ = _servers(
+        """
+        import sglang
+        def make(config):
+            return sglang.Engine(tp_size=4, **config)
+        """
+    )
+    (server,) = servers
+    assert _value(server, "tp_size") == "4"
+    assert server.setting("enable_unified_memory").value.kind is Kind.UNKNOWN
+
+
+def test_prepare_server_args_and_router_from_python():
+    result = _launches(
+        """
+        import subprocess
+        from sglang.srt.server_args import prepare_server_args
+        prepare_server_args(["--tp", "2", "--disaggregation-mode", "decode"])
+        subprocess.Popen(["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation",
+                          "--prefill", "http://127.0.0.1:30000", "--decode", "http://127.0.0.1:30001"])
+        """
+    )
+    assert len(result.servers) == 1 and len(result.routers) == 1
+
+
+def test_uncalled_function_runs_with_unknown_parameters():
+    servers, _ = _servers(
+        """
+        import subprocess
+        def start(tp):
+            subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", str(tp), "--port", "1"])
+        """
+    )
+    (server,) = servers
+    value = server.setting("tp_size").value
+    assert value.kind is Kind.SYMBOL and value.name == "start.tp"
+
+
+def test_mutation_through_a_helper_is_seen_by_the_caller():
+    servers, _ = _servers(
+        """
+        import subprocess
+        def add_unified(cmd):
+            cmd.append("--enable-unified-memory")
+        cmd = ["python3", "-m", "sglang.launch_server"]
+        add_unified(cmd)
+        subprocess.Popen(cmd)
+        """
+    )
+    (server,) = servers
+    assert _value(server, "enable_unified_memory") == "true"
+
+
+def test_syntax_error_is_a_note_with_its_line():
+    result = _launches("import subprocess\n\ndef broken(:\n    pass\n")
+    (note,) = result.notes
+    assert note.line == 3 and "syntax error" in note.message
+
+
+def test_noqa_comment_is_collected_but_hash_in_string_is_not():
+    result = _launches('x = "# noqa: SGL001"\ny = 1  # noqa: SGL002\n')
+    assert result.comments == {2: "# noqa: SGL002"}
+
+
+def test_python_pairs_with_shell_in_the_same_directory():
+    result = lint_texts(
+        {
+            "deploy/prefill.py": (
+                "import subprocess\n"
+                'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill",\n'
+                '                  "--enable-unified-memory", "--tp", "8"])\n'
+            ),
+            "deploy/decode.sh": "python3 -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001\n",
+        }
+    )
+    assert [(f.code, f.location.path, f.location.line) for f in result.findings] == [("SGL001", "deploy/decode.sh", 1)]
+
+
+def test_columns_count_code_points_on_non_ascii_lines():
+    servers, _ = _servers(
+        """
+        import subprocess
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "模型", "--tp", "2"])
+        """
+    )
+    (server,) = servers
+    location = server.setting("tp_size").location
+    line = 'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "模型", "--tp", "2"])'
+    assert location.column == line.index('"--tp"') + 1
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "x = " + "(" * 300 + ")" * 300,
+        "x = " + "+".join(["1"] * 5000),
+        "def f():\n    f()\nf()\n",
+        "def a():\n    b()\ndef b():\n    a()\na()\n",
+        "while True:\n    x = [x]\n",
+        "import subprocess\nfor i in range(10**9):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--port', str(i)])\n",
+        "x = 'a' * 10**9\n",
+        "x = [1] * 10**9\n",
+        "x = f'{1:99999999999}'\n",
+        "s = 'sglang'\n" + "\n".join(f"def f{i}():\n    f{i + 1}()\n    f{i + 1}()" for i in range(40)) + "\nf0()\n",
+        "\x00",
+        "\ufeffimport subprocess\n",
+        "a = b = c = d\n(a, *b) = 1\n[x for x in y if z]\n{**q}\n",
+        "class A(A): pass\nclass B(B, A): pass\n",
+        "import subprocess\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '\\N{BOGUS}'])\n",
+    ],
+)
+def test_hostile_python_never_raises(source):
+    result = analyze_python("hostile.py", source)
+    assert isinstance(result.notes, list)
+
+
+_FRAGMENTS = [
+    "import subprocess, os, sys, shlex\n",
+    "import sglang as sgl\n",
+    "from sglang.test.test_utils import popen_launch_pd_server\n",
+    'CMD = ["python3", "-m", "sglang.launch_server"]\n',
+    'CMD += ["--tp", str(8)]\n',
+    "CMD.append(os.environ.get('TP', '4'))\n",
+    "subprocess.Popen(CMD)\n",
+    "subprocess.Popen(' '.join(CMD), shell=True)\n",
+    "def f(role, tp=2):\n    return subprocess.Popen(CMD + ['--disaggregation-mode', role, '--tp', str(tp)])\n",
+    "f('prefill')\n",
+    "f('decode', 8)\n",
+    "for r in ('prefill', 'decode'):\n    f(r)\n",
+    "class T:\n    tp = 4\n    @classmethod\n    def setUpClass(cls):\n        popen_launch_pd_server('m', 'http://h:1', 1, other_args=['--tp', cls.tp])\n",
+    "sgl.Engine(tp_size=2, enable_dp_attention=True, dp_size=2)\n",
+    "if x:\n    CMD = []\nelse:\n    CMD.extend(CMD)\n",
+    "while y:\n    CMD = CMD + CMD\n",
+    "x = f'{CMD!r:>10}'\n",
+    "y = '%s %d' % (x,)\n",
+    "z = '{0[1]}'.format(CMD)\n",
+    "try:\n    pass\nexcept Exception:\n    raise\nfinally:\n    pass\n",
+    "\tbroken(\n",
+    "'''\n",
+    "match CMD:\n    case [a, *b]:\n        pass\n",
+]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=12), st.text(max_size=20))
+def test_random_launch_fragments_never_raise_and_are_deterministic(fragments, noise):
+    source = "".join(fragments) + noise
+    first = analyze_python("fuzz.py", source)
+    second = analyze_python("fuzz.py", source)
+    key = lambda r: ([(s.location, [t.value for t in s.args], s.keywords) for s in r.servers], r.notes)  # noqa: E731
+    assert key(first) == key(second)
