@@ -64,7 +64,7 @@ class Value:
     - SYMBOL: a name we cannot see (``$TP``, a function parameter), with the
       ``default`` of ``${TP:-8}`` when there is one.
     - CONCAT: a concatenation of ``parts`` at least one of which is not known
-      (``--tp=$TP``, ``$HOST:8000``).
+      (``--tp=$TP``, ``$HOST:8000``, ``--nodelist=<unknown>``).
     - UNKNOWN: nothing can be said; ``reason`` tells why.
 
     Build values with the constructors below; they keep the representation canonical
@@ -136,9 +136,11 @@ class Value:
             return Value.known("")
         if len(flat) == 1:
             return flat[0]
-        if any(p.kind is Kind.UNKNOWN for p in flat):
-            reasons = [p.reason for p in flat if p.kind is Kind.UNKNOWN and p.reason]
+        if all(p.kind is Kind.UNKNOWN for p in flat):
+            reasons = [p.reason for p in flat if p.reason]
             return Value.unknown(reasons[0] if reasons else "")
+        # A known prefix stays visible around an unknown piece: `--nodelist=$(...)`
+        # is still an option of srun, `--tp=<unknown>` still names --tp.
         if all(p.kind in (Kind.KNOWN, Kind.ALTERNATIVES) for p in flat):
             combos = 1
             for p in flat:
@@ -264,6 +266,8 @@ def _same_symbolically(a: Value, b: Value) -> bool:
     """Structurally the same expression, so equal whatever the unseen names hold."""
     if a.kind is Kind.UNKNOWN or b.kind is Kind.UNKNOWN:
         return False
+    if any(p.kind is Kind.UNKNOWN for p in (*a.parts, *b.parts)):
+        return False  # two unknown pieces are not the same value, whatever their reason
     return a == b and a.kind in (Kind.KNOWN, Kind.SYMBOL, Kind.CONCAT)
 
 

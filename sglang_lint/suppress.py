@@ -27,22 +27,35 @@ class Directives:
     notes: list[Note]
 
 
-def _parse_codes(raw: str) -> list[str] | None:
-    """Codes at the head of a directive, or None when the list is malformed.
+# flake8's notion of a code (pycodestyle E501, flake8-bugbear B006, ruff BLE001).
+_ANY_CODE = re.compile(r"[A-Z]+[0-9]+")
+
+
+def _parse_codes(raw: str, others_allowed: bool = False) -> list[str] | None:
+    """SGL codes at the head of a directive, or None when the list is malformed.
 
     ``SGL001, SGL002 - reason`` gives both codes (a reason may follow, as flake8
-    allows); an item that looks like a code but is not one (``SGL1``) or a list
-    with no code at all is malformed.
+    allows); an item that looks like an SGL code but is not one (``SGL1``) or a list
+    with no code at all is malformed. With ``others_allowed`` (a ``# noqa`` shared
+    with other linters: ``# noqa: E501, SGL001``) other tools' codes are skipped,
+    and a list of only theirs gives no SGL code (an empty list) rather than None.
     """
-    codes = []
+    codes: list[str] = []
+    seen_other = False
     for item in (item for item in re.split(r"[\s,]+", raw.strip()) if item):
-        if _CODE.fullmatch(item.upper()):
-            codes.append(item.upper())
+        upper = item.upper()
+        if _CODE.fullmatch(upper):
+            codes.append(upper)
             continue
-        if item.upper().startswith("SGL"):
+        if upper.startswith("SGL"):
             return None
+        if others_allowed and _ANY_CODE.fullmatch(item):
+            seen_other = True
+            continue
         break
-    return codes or None
+    if codes:
+        return codes
+    return [] if seen_other else None
 
 
 def parse_directives(path: str, comments: dict[int, str], first_command_line: int | None) -> Directives:
@@ -66,7 +79,9 @@ def parse_directives(path: str, comments: dict[int, str], first_command_line: in
         if match.group("colon") is None:
             noqa[line] = None
             continue
-        codes = _parse_codes(match.group("codes") or "")
+        codes = _parse_codes(match.group("codes") or "", others_allowed=True)
+        if codes == []:
+            continue  # only other linters' codes: not about our findings
         if codes is None:
             notes.append(Note(path, f"malformed noqa comment {comment.strip()!r}: expected '# noqa: SGL001[, SGL002]'; it silences nothing", line))
             continue
@@ -78,10 +93,12 @@ NO_DIRECTIVES = Directives({}, frozenset(), [])
 
 
 def is_suppressed(finding: Finding, directives_by_path: Mapping[str, Directives]) -> bool:
-    """Silenced by a noqa on a line of the launch, or by a file-level directive of
-    the file holding the launch or the finding."""
+    """Silenced by a noqa on a line of the launch or on the finding's own line, or
+    by a file-level directive of the file holding the launch or the finding."""
     location = finding.location
-    ranges = finding.noqa_ranges or ((location.path, location.line, location.end_line),)
+    # The finding's own line counts too (what flake8 and ruff users expect: a
+    # `# noqa` where the error is shown), besides every line of the launch.
+    ranges = (*finding.noqa_ranges, (location.path, location.line, location.line))
     for path in {location.path, *(path for path, _, _ in ranges)}:
         if finding.code in directives_by_path.get(path, NO_DIRECTIVES).file_disabled:
             return True

@@ -377,3 +377,11 @@ def test_old_releases_answer_to_field_names() -> None:
     assert settings.has_option("tp_size") and settings.get("tp_size").value == Value.known("8")
     assert settings.get("dp_size").value == Value.known("2")
     assert settings.get("tp_size").spelling == "--tp"
+
+
+def test_unknown_pieces_are_never_the_same_value():
+    from sglang_lint.model import Value, provably_equal
+
+    a = Value.concat([Value.known("--port="), Value.unknown("$(cmd)")])
+    assert a.literal_prefix() == "--port="
+    assert not provably_equal(a, a)

@@ -1064,3 +1064,14 @@ def test_unicode_digits_are_not_positional_parameters_or_indices() -> None:
     for script in ("$²\n", "f() { shift ²; python -m sglang.launch_server \"$@\"; }\nf a\n", "A=(x); echo ${A[²]}\n"):
         result = analyze_shell("x.sh", script)
         assert not any("internal error" in note.message for note in result.notes)
+
+
+def test_wrapper_option_with_a_command_substitution_keeps_the_launch():
+    """`srun --nodelist=$(scontrol ...) python3 -m ...`: the known `--nodelist=`
+    prefix marks srun's own option even though its value is unknown (the unknown
+    piece used to swallow the prefix, and the launch was lost)."""
+    from sglang_lint.sources.shell import analyze_shell
+
+    script = 'srun --nodelist=$(scontrol show hostnames | head -1) python3 -m sglang.launch_server --tp 2\n'
+    (server,) = analyze_shell("job.sh", script).servers
+    assert [t.value.describe() for t in server.args] == ["--tp", "2"]

@@ -86,3 +86,28 @@ def test_noqa_on_the_launch_when_the_value_comes_from_its_config_file(tmp_path) 
         + "python -m sglang.launch_server --config decode.yaml --disaggregation-mode decode --port 30001 & # noqa: SGL001\n"
     )
     assert lint_paths([str(tmp_path / "run.sh")], LintOptions()).findings == []
+
+
+def test_noqa_with_only_other_linters_codes_is_not_ours() -> None:
+    """`# noqa: E501` belongs to flake8/ruff: no note, and it silences nothing of ours."""
+    script = PREFILL + DECODE_LINES[0] + DECODE_LINES[1].replace("&\n", "& # noqa: E501, BLE001 - long line\n")
+    assert codes(script) == [("SGL001", 3)]
+
+
+def test_noqa_shared_with_other_linters_silences_our_code() -> None:
+    script = PREFILL + DECODE_LINES[0] + DECODE_LINES[1].replace("&\n", "& # noqa: E501, SGL001\n")
+    assert codes(script) == []
+
+
+def test_noqa_on_the_line_of_the_finding_silences() -> None:
+    """In Python the finding points where the value was written (a constant far
+    from the launch): a noqa there is where flake8 users put it."""
+    source = (
+        "import subprocess\n"
+        "DECODE_TP = 4  # noqa: SGL001\n"
+        'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp", "8"])\n'
+        'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--tp", str(DECODE_TP), "--port", "1"])\n'
+    )
+    result = lint_texts({"launch.py": source})
+    assert [f.code for f in result.findings] == []
+    assert len(lint_texts({"launch.py": source.replace("  # noqa: SGL001", "")}).findings) == 1

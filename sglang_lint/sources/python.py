@@ -143,6 +143,14 @@ class _Flow:
         return self.terminated or self.broke or self.continued
 
 
+@dataclass
+class _Level:
+    """The undo log of one branch being run."""
+
+    first_new_ref: int
+    before: dict[int, Any] = field(default_factory=dict)
+
+
 class PythonAnalyzer:
     def __init__(self, path: str, text: str) -> None:
         self.path = path
@@ -150,6 +158,7 @@ class PythonAnalyzer:
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self.heap: dict[int, Any] = {}
+        self.journal: list[_Level] = []
         self.next_ref = 1
         self.module_scope = self._new_ref({})
         self.frames: list[Frame] = [Frame((), "<module>")]
@@ -212,37 +221,48 @@ class PythonAnalyzer:
         self.heap[ref] = contents
         return ref
 
-    def _fork(self) -> dict[int, Any]:
-        return {ref: (dict(c) if isinstance(c, dict) else c) for ref, c in self.heap.items()}
+    # Branches run one after the other on the same heap. Each keeps an undo log of
+    # the objects it changes (their contents before its first change), so that
+    # after a branch its changes are taken out and kept aside, and after all
+    # branches only the changed objects are merged: the cost is what the branches
+    # touch, not the size of the heap.
+    def _touch(self, ref: int) -> None:
+        if not self.journal:
+            return
+        level = self.journal[-1]
+        if ref >= level.first_new_ref or ref in level.before:
+            return  # made inside this branch, or already saved
+        contents = self.heap.get(ref, _MISSING)
+        level.before[ref] = dict(contents) if isinstance(contents, dict) else contents
 
-    def _merge_heaps(self, heaps: list[dict[int, Any]]) -> dict[int, Any]:
-        if len(heaps) == 1:
-            return heaps[0]
-        merged: dict[int, Any] = {}
-        refs: dict[int, None] = {}
-        for heap in heaps:
-            refs.update(dict.fromkeys(heap))
-        for ref in refs:
-            present = [heap[ref] for heap in heaps if ref in heap]
-            first = present[0]
-            if len(present) < len(heaps):
-                merged[ref] = first  # made in one branch: only that branch can reach it
-            elif isinstance(first, dict):
-                keys: dict[str, None] = {}
-                for contents in present:
-                    keys.update(dict.fromkeys(contents))
-                merged[ref] = {
-                    key: self._merge_values([c.get(key) for c in present]) for key in keys
-                }
-            elif all(_same(c, first) for c in present[1:]):
-                merged[ref] = first
-            elif isinstance(first, tuple):
-                merged[ref] = self._merge_items(present)
-            elif isinstance(first, DictContents):
-                merged[ref] = self._merge_dicts(present)
-            else:
-                merged[ref] = first
-        return merged
+    def _set(self, ref: int, contents: Any) -> None:
+        self._touch(ref)
+        self.heap[ref] = contents
+
+    def _set_attr(self, ref: int, name: str, value: PyValue) -> None:
+        self._touch(ref)
+        self.heap.setdefault(ref, {})[name] = value
+
+    def _del_attr(self, ref: int, name: str) -> None:
+        self._touch(ref)
+        contents = self.heap.get(ref)
+        if isinstance(contents, dict):
+            contents.pop(name, None)
+
+    def _merge_contents(self, versions: list[Any]) -> Any:
+        first = versions[0]
+        if isinstance(first, dict) and all(isinstance(v, dict) for v in versions):
+            keys: dict[str, None] = {}
+            for contents in versions:
+                keys.update(dict.fromkeys(contents))
+            return {key: self._merge_values([c.get(key) for c in versions]) for key in keys}
+        if all(_same(v, first) for v in versions[1:]):
+            return first
+        if isinstance(first, tuple) and all(isinstance(v, tuple) for v in versions):
+            return self._merge_items(versions)
+        if isinstance(first, DictContents) and all(isinstance(v, DictContents) for v in versions):
+            return self._merge_dicts(versions)
+        return first
 
     def _merge_items(self, lists: list[tuple]) -> tuple:
         """Lists that differ between branches: the common head and tail, and in
@@ -395,7 +415,7 @@ class PythonAnalyzer:
         if isinstance(node.op, ast.Add) and isinstance(current, PList) and current.kind == "list":
             # `+=` on a list extends it in place: every name for it sees the items.
             items = self._iter_items(operand, self._loc(node.value))
-            self.heap[current.ref] = (*self.heap.get(current.ref, ()), *items)
+            self._set(current.ref, (*self.heap.get(current.ref, ()), *items))
             return
         self._assign(node.target, self._binop(node.op, current, operand, self._loc(node)))
 
@@ -412,7 +432,7 @@ class PythonAnalyzer:
         for target in node.targets:
             if isinstance(target, ast.Name):
                 scope = self._target_scope(target.id)
-                self.heap[scope].pop(target.id, None)
+                self._del_attr(scope, target.id)
 
     def _stmt_Import(self, node: ast.Import, depth: int) -> None:
         for alias in node.names:
@@ -494,22 +514,39 @@ class PythonAnalyzer:
 
     def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
         """Run each body from the same state and merge the states of those that
-        fall through (a body that returns or raises does not reach what follows)."""
-        start = self.heap
+        fall through (a body that returns or raises does not reach what follows).
+        Not ``exhaustive``: the state before counts as one more way through (a
+        loop body that may not run, an ``if`` without the branch we cannot see)."""
         live: list[dict[int, Any]] = []
-        flows: list[_Flow] = []
+        written: dict[int, None] = {}
         for body in bodies:
-            self.heap = {ref: (dict(c) if isinstance(c, dict) else c) for ref, c in start.items()}
-            flow = self._exec_block(body, depth + 1)
-            flows.append(flow)
+            level = _Level(self.next_ref)
+            self.journal.append(level)
+            try:
+                flow = self._exec_block(body, depth + 1)
+            finally:
+                self.journal.pop()
+                after = {ref: self.heap.get(ref, _MISSING) for ref in level.before}
+                for ref, contents in level.before.items():
+                    if contents is _MISSING:
+                        self.heap.pop(ref, None)
+                    else:
+                        self.heap[ref] = contents
+                written.update(dict.fromkeys(level.before))
             if not flow.terminated:
-                live.append(self.heap)
+                live.append(after)
         if not exhaustive:
-            live.append(start)
+            live.append({})
         if not live:
-            self.heap = start
             return _Flow(terminated=True)
-        self.heap = self._merge_heaps(live)
+        for ref in written:
+            start = self.heap.get(ref, _MISSING)
+            versions = [after.get(ref, start) for after in live]
+            if any(v is _MISSING for v in versions):
+                continue
+            if all(_same(v, start) for v in versions):
+                continue
+            self._set(ref, self._merge_contents(versions))
         return _Flow()
 
     def _stmt_Match(self, node, depth: int) -> _Flow:
@@ -575,7 +612,7 @@ class PythonAnalyzer:
         return frame.scopes[0]
 
     def _bind(self, name: str, value: PyValue) -> None:
-        self.heap[self._target_scope(name)][name] = value
+        self._set_attr(self._target_scope(name), name, value)
 
     def _lookup(self, name: str, loc: Location) -> PyValue:
         frame = self.frames[-1]
@@ -598,7 +635,7 @@ class PythonAnalyzer:
         elif isinstance(target, ast.Attribute):
             owner = self._eval(target.value)
             if isinstance(owner, (PObject, PClass)):
-                self.heap[owner.ref][target.attr] = value
+                self._set_attr(owner.ref, target.attr, value)
         elif isinstance(target, ast.Subscript):
             self._assign_item(target, value)
         elif isinstance(target, ast.Starred):
@@ -633,11 +670,11 @@ class PythonAnalyzer:
             contents = self.heap.get(container.ref, DictContents(()))
             wanted = _key(key)
             if wanted is None:
-                self.heap[container.ref] = DictContents(contents.entries, Value.unknown("a key we cannot see"))
+                self._set(container.ref, DictContents(contents.entries, Value.unknown("a key we cannot see")))
                 return
             entries = [(k, v) for k, v in contents.entries if _key(k) != wanted]
             entries.append((key, value))
-            self.heap[container.ref] = DictContents(tuple(entries), contents.open)
+            self._set(container.ref, DictContents(tuple(entries), contents.open))
         elif isinstance(container, PList):
             items = list(self.heap.get(container.ref, ()))
             index = _int(key)
@@ -645,7 +682,7 @@ class PythonAnalyzer:
                 items[index] = value
             else:
                 items = [PSpread(Value.unknown("an item set at an index we cannot see"), self._loc(target))]
-            self.heap[container.ref] = tuple(items)
+            self._set(container.ref, tuple(items))
 
     # -- expressions ------------------------------------------------------------------
     def _eval(self, node) -> PyValue:
@@ -1418,24 +1455,24 @@ class PythonAnalyzer:
         if isinstance(receiver, PList):
             items = self.heap.get(receiver.ref, ())
             if name == "append" and first is not None:
-                self.heap[receiver.ref] = (*items, first)
+                self._set(receiver.ref, (*items, first))
                 return PNone(loc)
             if name == "extend" and first is not None:
-                self.heap[receiver.ref] = (*items, *self._iter_items(first, loc))
+                self._set(receiver.ref, (*items, *self._iter_items(first, loc)))
                 return PNone(loc)
             if name == "insert" and len(args) == 2:
                 index = _int(args[0])
                 if index is not None and not any(isinstance(i, PSpread) for i in items):
                     updated = list(items)
                     updated.insert(index, args[1])
-                    self.heap[receiver.ref] = tuple(updated)
+                    self._set(receiver.ref, tuple(updated))
                 else:
-                    self.heap[receiver.ref] = (PSpread(Value.unknown("an item inserted where we cannot see"), loc),)
+                    self._set(receiver.ref, (PSpread(Value.unknown("an item inserted where we cannot see"), loc),))
                 return PNone(loc)
             if name == "copy":
                 return PList(self._new_ref(items), loc)
             if name in ("pop", "remove", "clear", "sort", "reverse"):
-                self.heap[receiver.ref] = (PSpread(Value.unknown(f"a list changed by .{name}()"), loc),)
+                self._set(receiver.ref, (PSpread(Value.unknown(f"a list changed by .{name}()"), loc),))
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
         if isinstance(receiver, PDict):
             contents = self.heap.get(receiver.ref, DictContents(()))
@@ -1464,7 +1501,7 @@ class PythonAnalyzer:
                 elif first is not None:
                     open_value = Value.unknown("update() with a value we cannot see")
                 added.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
-                self.heap[receiver.ref] = DictContents((*contents.entries, *added), open_value)
+                self._set(receiver.ref, DictContents((*contents.entries, *added), open_value))
                 return PNone(loc)
             if name == "copy":
                 return PDict(self._new_ref(contents), loc)
@@ -1472,7 +1509,7 @@ class PythonAnalyzer:
                 found = self._dict_get(receiver, first, loc)
                 if found is None:
                     default = args[1] if len(args) > 1 else PNone(loc)
-                    self.heap[receiver.ref] = DictContents((*contents.entries, (first, default)), contents.open)
+                    self._set(receiver.ref, DictContents((*contents.entries, (first, default)), contents.open))
                     return default
                 return found
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
@@ -1494,7 +1531,7 @@ class PythonAnalyzer:
             if first is not None and not isinstance(first, PNone) and separator is None:
                 return PList(self._new_ref((PSpread(Value.unknown("split by a separator we cannot see"), loc),)), loc)
             maxsplit = _int(args[1]) if len(args) > 1 else (_int(kwargs["maxsplit"]) if "maxsplit" in kwargs else -1)
-            fields = split_word(receiver.word, separator or None, -1 if maxsplit is None else maxsplit) if separator != "" else None
+            fields = split_word(_as_written(receiver.word), separator or None, -1 if maxsplit is None else maxsplit) if separator != "" else None
             if fields is None:
                 return PList(self._new_ref((PSpread(Value.unknown("a split we cannot see"), loc),)), loc)
             return PList(self._new_ref(tuple(PStr(f or (known_seg("", loc),), loc) for f in fields)), loc)
@@ -1616,7 +1653,7 @@ class PythonAnalyzer:
 
     def _shlex_split(self, value: PyValue, loc: Location) -> PyValue:
         if isinstance(value, PStr):
-            words = shlex_split(value.word)
+            words = shlex_split(_as_written(value.word))
             if words is not None:
                 return PList(self._new_ref(tuple(PStr(w, _word_loc(w) or loc) for w in words)), loc)
         return PList(self._new_ref((PSpread(Value.unknown("shlex.split of a string we cannot see"), loc),)), loc)
@@ -1710,7 +1747,7 @@ class PythonAnalyzer:
             self._add_launches(self._shell_bridge().argv(words, loc, self.call_stack))
 
     def _run_script(self, script: PStr, loc: Location) -> None:
-        self._add_launches(self._shell_bridge().script(script.word, loc, self.call_stack))
+        self._add_launches(self._shell_bridge().script(_as_written(script.word), loc, self.call_stack))
 
     def _record_server(self, entry: EntryPoint, words: list[Word], loc: Location, label: str) -> None:
         """A server whose argv we build ourselves (SGLang's test helpers): the
@@ -2019,6 +2056,21 @@ def _origin_of_word(word: Word) -> Location | None:
         if seg.origin is not None:
             return seg.origin
     return None
+
+
+def _as_written(word: Word) -> Word:
+    """A command string's pieces located where their text was written rather than
+    where the string is used: its words (``python3``, ``--tp``) are read from
+    the literal, like the items of an argv list, which keep their places too."""
+    out = []
+    for seg in word:
+        if seg.origin is not None and seg.chars and seg.value.is_known and len(seg.chars) == len(seg.value.text):
+            first, last = seg.chars[0], seg.chars[-1]
+            loc = Location(seg.loc.path, first[0], first[1], last[0], last[1] + 1)
+            out.append(type(seg)(seg.value, loc, chars=seg.chars))
+        else:
+            out.append(seg)
+    return tuple(out)
 
 
 def _word_loc(word: Word) -> Location | None:
