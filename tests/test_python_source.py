@@ -366,14 +366,21 @@ def test_mutation_through_a_helper_is_seen_by_the_caller():
 
 
 def test_syntax_error_is_a_note_with_its_line():
-    result = _launches("import subprocess\n\ndef broken(:\n    pass\n")
+    result = _launches("import subprocess, sglang\n\ndef broken(:\n    pass\n")
     (note,) = result.notes
     assert note.line == 3 and "syntax error" in note.message
 
 
+def test_a_file_that_cannot_launch_is_not_parsed():
+    """No SGLang marker, or no way to start a process: nothing to find, and its
+    syntax errors are flake8's (CPython's Lib/test holds deliberately broken files)."""
+    assert _launches("import subprocess\n\ndef broken(:\n").notes == []
+    assert _launches("import sglang\n\ndef broken(:\n").notes == []
+
+
 def test_noqa_comment_is_collected_but_hash_in_string_is_not():
-    result = _launches('x = "# noqa: SGL001"\ny = 1  # noqa: SGL002\n')
-    assert result.comments == {2: "# noqa: SGL002"}
+    result = _launches('import subprocess, sglang\nx = "# noqa: SGL001"\ny = 1  # noqa: SGL002\n')
+    assert result.comments == {3: "# noqa: SGL002"}
 
 
 def test_python_pairs_with_shell_in_the_same_directory():
@@ -420,12 +427,19 @@ def test_columns_count_code_points_on_non_ascii_lines():
         "\ufeffimport subprocess\n",
         "a = b = c = d\n(a, *b) = 1\n[x for x in y if z]\n{**q}\n",
         "class A(A): pass\nclass B(B, A): pass\n",
+        # a chained comparison evaluated itself over and over (found on SGLang's own source)
+        "for f in [0.5]:\n    if not 0.0 < f <= 1.0:\n        raise ValueError(f)\n",
         "import subprocess\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '\\N{BOGUS}'])\n",
     ],
 )
 def test_hostile_python_never_raises(source):
     result = analyze_python("hostile.py", source)
     assert isinstance(result.notes, list)
+
+
+def test_ordinary_code_gives_no_depth_note():
+    source = "for f in [0.5, 2]:\n    if not 0.0 < f <= 1.0:\n        raise ValueError(f)\n"
+    assert analyze_python("ok.py", source).notes == []
 
 
 _FRAGMENTS = [

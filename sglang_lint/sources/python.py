@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, Note, ServerLaunch, SourceResult, Value
+from sglang_lint.prefilter import python_may_launch
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -171,6 +172,7 @@ class PythonAnalyzer:
         self.scope = ""
         self._shell: EmbeddedShell | None = None
         self._ascii_lines: dict[int, bool] = {}
+        self._loc_cache: dict[int, Location] = {}
         self._expr_depth = 0
         self.noted_depth = False
 
@@ -321,6 +323,16 @@ class PythonAnalyzer:
         return len(text.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace")) + 1
 
     def _loc(self, node) -> Location:
+        # Bodies of loops and functions are evaluated many times: a node's location
+        # is computed once (the tree lives as long as the analyzer).
+        cached = self._loc_cache.get(id(node))
+        if cached is not None:
+            return cached
+        location = self._compute_loc(node)
+        self._loc_cache[id(node)] = location
+        return location
+
+    def _compute_loc(self, node) -> Location:
         line = getattr(node, "lineno", None)
         if line is None:
             return Location(self.path, 1, 1)
@@ -1141,7 +1153,11 @@ class PythonAnalyzer:
     # -- truth --------------------------------------------------------------------------
     def _truth(self, node) -> bool | None:
         """Whether a condition holds in every run, fails in every run, or None."""
-        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        if isinstance(node, ast.Compare) and len(node.ops) != 1:
+            for operand in (node.left, *node.comparators):
+                self._eval(operand)  # calls in them still run
+            return None  # a chained comparison (0 < x <= 1): not decided
+        if isinstance(node, ast.Compare):
             left = self._eval(node.left)
             right = self._eval(node.comparators[0])
             op = node.ops[0]
@@ -1347,6 +1363,8 @@ class PythonAnalyzer:
         if node is not None:
             self.call_stack.append((func.name, loc, (loc.line, loc.end_line)))
         self.active_functions.append(func.node)
+        # Expression nesting is counted per function: a call's body starts afresh.
+        outer_depth, self._expr_depth = self._expr_depth, 0
         try:
             if isinstance(func.node, ast.Lambda):
                 return self._eval(func.node.body)
@@ -1356,7 +1374,13 @@ class PythonAnalyzer:
             if not flow.terminated and frame.returns:
                 frame.returns.append(PNone(loc))
             return self._merge_values(frame.returns)
+        except RecursionError:
+            # Each level is bounded, but calls multiply them: give up on this call
+            # only, not on the rest of the file.
+            self._note_depth(node)
+            return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
         finally:
+            self._expr_depth = outer_depth
             self.active_functions.pop()
             if node is not None:
                 self.call_stack.pop()
@@ -2239,6 +2263,22 @@ def _numeric_escape(chars, index: int) -> tuple[str | None, int]:
     return None, 0
 
 
+# Every call the interpreter reads as a launch is spelt with one of these in the
+# file itself (an alias still imports the name: `import subprocess as sp`,
+# `from os import system`, `from sglang import Engine as E`): a file without one
+# cannot launch anything we would find, however often it mentions sglang.
+_RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "prepare_server_args")
+
+
+def may_launch(text: str) -> bool:
+    """The cheap check before parsing: an SGLang marker and a way to start it."""
+    return python_may_launch(text) and any(marker in text for marker in _RUNNER_MARKERS)
+
+
 def analyze_python(path: str, text: str) -> SourceResult:
-    """Extract the launches of one Python file. Never raises for any text."""
+    """Extract the launches of one Python file. Never raises for any text. A file
+    that cannot launch SGLang (see :func:`may_launch`) is not even parsed: its
+    syntax is flake8's and ruff's business, not ours."""
+    if not may_launch(text):
+        return SourceResult(path=path, lines=text.split("\n"))
     return PythonAnalyzer(path, text).run()
