@@ -35,7 +35,16 @@ class Server:
 
     @property
     def label(self) -> str:
-        return f"{self.launch.location.path}:{self.launch.location.line}"
+        """``run.sh:12``; a launch made by a function called once per role also
+        names the call (both sides of a pair are often the same line)."""
+        path = self.launch.location.path
+        label = f"{path}:{self.launch.location.line}"
+        if self.launch.context:
+            call, _, where = self.launch.context.split(" <- ")[0].partition(" called at ")
+            if where.startswith(path + ":"):
+                where = "line " + where[len(path) + 1 :]
+            label += f" ({call} called at {where})"
+        return label
 
     def setting(self, dest: str) -> Setting:
         return self.settings.get(dest)
