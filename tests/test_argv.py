@@ -1133,3 +1133,21 @@ def test_real_table_pd_launch():
     assert text(result, "enable_dp_attention") == "true"
     assert text(result, "disaggregation_mode") == "decode"
     assert text(result, "page_size") == "64"
+
+
+def test_a_given_store_true_flag_stays_on_past_unseen_words():
+    """Nothing after `--enable-unified-memory` can turn it off (no --no-x, no
+    store_false shares its dest), so `"$@"` after it leaves it on."""
+    from sglang_lint.catalog.tables import load_table
+    from sglang_lint.model import ArgToken, Location, Value
+
+    loc = Location("run.sh", 1, 1)
+    tokens = [
+        ArgToken(Value.known("--enable-unified-memory"), loc),
+        ArgToken(Value.known("--tp"), loc),
+        ArgToken(Value.known("8"), loc),
+        ArgToken(Value.unknown('"$@"'), loc, spread=True),
+    ]
+    settings = parse_server_args(tokens, load_table("0.5.23"))
+    assert settings.get("enable_unified_memory").value == Value.known("true")
+    assert settings.get("tp_size").value.is_known is False

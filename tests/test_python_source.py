@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sglang_lint.lint import LintOptions, lint_texts
-from sglang_lint.model import EntryPoint, Kind
+from sglang_lint.model import EntryPoint, Kind, Value
 from sglang_lint.sources.python import analyze_python
 
 
@@ -324,7 +324,9 @@ def test_engine_with_unseen_mapping_leaves_other_fields_unknown():
     assert server.setting("enable_unified_memory").value.kind is Kind.UNKNOWN
 
 
-def test_prepare_server_args_and_router_from_python():
+def test_router_from_python_and_prepare_server_args_is_not_a_launch():
+    """prepare_server_args only parses (SGLang's launch_server.py passes its result
+    to launch_server); a script that validates arguments starts nothing."""
     result = _launches(
         """
         import subprocess
@@ -334,7 +336,27 @@ def test_prepare_server_args_and_router_from_python():
                           "--prefill", "http://127.0.0.1:30000", "--decode", "http://127.0.0.1:30001"])
         """
     )
-    assert len(result.servers) == 1 and len(result.routers) == 1
+    assert len(result.servers) == 0 and len(result.routers) == 1
+
+
+def test_branches_that_spell_the_same_items_keep_them():
+    servers, _ = _servers(
+        """
+        import subprocess, sys
+        argv = ["python3", "-m", "sglang.launch_server", "--enable-unified-memory"]
+        if sys.argv[1] == "a":
+            argv += ["--tp-size", "8"]
+        else:
+            argv += ["--tp-size", "8", "--dp-size", "8", "--enable-dp-attention"]
+        subprocess.Popen(argv)
+        """
+    )
+    (server,) = servers
+    # --tp-size 8 is in both branches (kept, not lost in the merge); what follows
+    # in one of them is not known and may override it
+    assert server.setting("tp_size").written == Value.known("8")
+    assert server.attn_tp.value.candidates() is None
+    assert _value(server, "enable_unified_memory") == "true"
 
 
 def test_uncalled_function_runs_with_unknown_parameters():

@@ -1194,10 +1194,15 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
         word = parse.words[later[0]]
         return f"may be overridden by {word.value.describe()} at {word.location.short()}"
 
+    # A store_true flag that was given stays on whatever words follow, unless some
+    # option can store another value into its dest (a --no-x, a store_false).
+    resettable = {o.dest for o in table.options if o.action not in ("store_true", "help")}
     for dest, setting in list(settings.values.items()):
         assignment = parse.assignments.get(dest)
         if assignment is None:
             reason = config.unseen_reason or overridden_by(-1)
+        elif dest not in resettable and setting.value == Value.known("true"):
+            reason = None
         else:
             reason = overridden_by(assignment.index)
         if reason is not None:

@@ -19,7 +19,7 @@ start a server:
   (``launch_server(ServerArgs(...))`` is the ServerArgs call);
 - SGLang's test helpers ``popen_launch_pd_server`` / ``popen_launch_server``
   (``--model-path MODEL *other_args --host H --port P``, 0.5.23
-  test/test_utils.py:731-950) and ``prepare_server_args(argv)``.
+  test/test_utils.py:731-950).
 
 Functions are analyzed per call site; functions and test methods nobody in the
 file calls are run once with unknown parameters (methods once per concrete test
@@ -274,10 +274,10 @@ class PythonAnalyzer:
             return tuple(self._merge_values(list(column)) for column in zip(*lists))
         head = 0
         shortest = min(len(items) for items in lists)
-        while head < shortest and all(_same(items[head], lists[0][head]) for items in lists):
+        while head < shortest and all(_same_text(items[head], lists[0][head]) for items in lists):
             head += 1
         tail = 0
-        while tail < shortest - head and all(_same(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
+        while tail < shortest - head and all(_same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
             tail += 1
         loc = _first_loc(lists[0]) or Location(self.path, 1, 1)
         middle = PSpread(Value.unknown("items differ between branches"), loc)
@@ -1643,11 +1643,6 @@ class PythonAnalyzer:
         if last in ("popen_launch_pd_server", "popen_launch_server"):
             self._test_helper_launch(last, args, kwargs, loc)
             return unknown
-        if last == "prepare_server_args" and args:
-            words = self._argv_words(args[0], loc)
-            if words is not None:
-                self._record_server(EntryPoint.LAUNCH_SERVER, words, loc, last)
-            return PUnknown(Value.unknown("a ServerArgs object"), loc)
         if qualname == "shlex.split" and args:
             return self._shlex_split(args[0], loc)
         if qualname == "shlex.join" and args:
@@ -1975,6 +1970,16 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
+def _same_text(a: Any, b: Any) -> bool:
+    """Equal as argv items: the same text, wherever each was written (the
+    branches of an ``if`` often spell the same option twice)."""
+    if isinstance(a, PStr) and isinstance(b, PStr):
+        return a.value == b.value and a.value.is_known
+    if isinstance(a, PNum) and isinstance(b, PNum):
+        return a.number == b.number and type(a.number) is type(b.number)
+    return _same(a, b)
+
+
 def _loc_of(value: Any) -> Location | None:
     return getattr(value, "loc", None)
 
@@ -2267,7 +2272,7 @@ def _numeric_escape(chars, index: int) -> tuple[str | None, int]:
 # file itself (an alias still imports the name: `import subprocess as sp`,
 # `from os import system`, `from sglang import Engine as E`): a file without one
 # cannot launch anything we would find, however often it mentions sglang.
-_RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "prepare_server_args")
+_RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs")
 
 
 def may_launch(text: str) -> bool:
