@@ -499,3 +499,20 @@ def test_random_launch_fragments_never_raise_and_are_deterministic(fragments, no
     second = analyze_python("fuzz.py", source)
     key = lambda r: ([(s.location, [t.value for t in s.args], s.keywords) for s in r.servers], r.notes)  # noqa: E731
     assert key(first) == key(second)
+
+
+def test_functions_started_by_threads_processes_and_executors():
+    servers, _ = _servers(
+        """
+        import subprocess, threading
+        from concurrent.futures import ThreadPoolExecutor
+
+        def launch(role, tp):
+            subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role, "--tp", str(tp)])
+
+        threading.Thread(target=launch, args=("prefill", 8)).start()
+        with ThreadPoolExecutor() as pool:
+            pool.submit(launch, "decode", 4)
+        """
+    )
+    assert sorted((s.role, _value(s, "tp_size")) for s in servers) == [("decode", "4"), ("prefill", "8")]

@@ -1329,6 +1329,9 @@ class PythonAnalyzer:
         return self._call(func, args, kwargs, spreads, node, loc)
 
     def _call(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
+        started = self._started_elsewhere(func, args, kwargs, node)
+        if started is not None:
+            return started
         if isinstance(func, PExternal):
             return self._call_external(func.qualname, args, kwargs, spreads, node, loc)
         if isinstance(func, PBuiltin):
@@ -1346,6 +1349,27 @@ class PythonAnalyzer:
                 self._call_function(PFunc(init.node, init.scopes, init.name, init.kind, init.owner, instance), args, kwargs, node)
             return instance
         return PUnknown(Value.unknown("the result of a call we cannot see"), loc)
+
+    def _started_elsewhere(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], node) -> PyValue | None:
+        """A function of this file handed to a thread, a process or an executor
+        (``Thread(target=launch, args=("prefill", 8))``, ``pool.submit(launch,
+        "decode", 4)``): it runs with those arguments, as if called here."""
+        target: PyValue | None = None
+        call_args: list[PyValue] = []
+        call_kwargs: dict[str, PyValue] = {}
+        if isinstance(func, PExternal) and func.qualname.rsplit(".", 1)[-1] in ("Thread", "Process") and func.qualname.split(".")[0] in ("threading", "multiprocessing"):
+            target = kwargs.get("target")
+            call_args = list(self._known_items(kwargs["args"]) or []) if "args" in kwargs else []
+            if "kwargs" in kwargs and isinstance(kwargs["kwargs"], PDict):
+                contents = self.heap.get(kwargs["kwargs"].ref, DictContents(()))
+                call_kwargs = {k: v for key, v in contents.entries if (k := _str_text(key)) is not None}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("submit", "apply_async") and args:
+            target, call_args = args[0], list(args[1:])
+            call_kwargs = dict(kwargs)
+        if isinstance(target, PFunc):
+            self._call_function(target, call_args, call_kwargs, node)
+            return PUnknown(Value.unknown("a thread, process or future"), self._loc(node))
+        return None
 
     def _call_function(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue], node, has_spread: bool = False) -> PyValue:
         loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
