@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from sglang_lint import __version__
 from sglang_lint.prefilter import python_may_launch
@@ -51,6 +52,8 @@ class SglangLintChecker:
 
     # --sglang-target-version, set by parse_options (None: newest known release).
     target_version: str | None = None
+    # flake8's --disable-noqa: our own noqa handling (any line of a launch) is off too.
+    disable_noqa: bool = False
 
     def __init__(self, tree: Any, lines: list[str], filename: str) -> None:
         # ``tree`` is unused; its name is what makes flake8 treat this class as
@@ -96,6 +99,7 @@ class SglangLintChecker:
                 )
                 raise SystemExit(2)
         cls.target_version = version
+        cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
 
     # -- checking -----------------------------------------------------------------
     def run(self) -> Iterator[Result]:
@@ -114,7 +118,7 @@ class SglangLintChecker:
         from sglang_lint.files import FileKind
         from sglang_lint.report._text import sanitize
 
-        options = lint.LintOptions(target_version=self.target_version)
+        options = lint.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa)
         # flake8 decides what is Python (*.py, any file named on its command line,
         # standard input shown as "stdin"): analyze the text as Python whatever the
         # name says, instead of letting lint_texts classify it by its suffix.
@@ -127,8 +131,6 @@ class SglangLintChecker:
         results: list[Result] = []
         for finding in result.findings:
             position = _position(finding, here)
-            if position is None:
-                continue
             # Untrusted text from the file is shown, never obeyed (an ESC, a
             # newline), exactly as the CLI's concise format shows it.
             text = f"{finding.code} {sanitize(finding.message)}"
@@ -140,16 +142,17 @@ class SglangLintChecker:
         return results
 
 
-def _position(finding: Any, here: str) -> tuple[int, int] | None:
+def _position(finding: Any, here: str) -> tuple[int, int]:
     """(line, 0-based offset) at which flake8 reports ``finding`` in the file
-    ``here``, or None when the finding does not concern this file."""
+    ``here``. The analysis saw this file only, so every finding concerns it; one
+    located elsewhere (a value from a ``--config`` YAML file) goes on the first line
+    of the launch in this file, where a ``# noqa`` silences it, or on line 1 when
+    it names no launch line here."""
     location = finding.location
     if os.path.normpath(location.path) == here:
         return max(1, location.line), max(0, location.column - 1)
     lines = [first for path, first, _last in finding.noqa_ranges if os.path.normpath(path) == here]
-    if not lines:
-        return None
-    return max(1, min(lines)), 0
+    return (max(1, min(lines)) if lines else 1), 0
 
 
 def _internal_error_message(error: BaseException) -> str:

@@ -41,6 +41,9 @@ class LintOptions:
     ignore: frozenset[str] = frozenset()
     respect_gitignore: bool = True
     exclude: tuple[str, ...] = ()
+    # Report findings even where a `# noqa` / disable directive silences them
+    # (flake8's --disable-noqa).
+    ignore_noqa: bool = False
 
 
 @dataclass
@@ -151,7 +154,8 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     for deployment, prefill, decode in pairs(lint.deployments):
         for rule in selected:
             findings.extend(rule.check_pair(context, deployment, prefill, decode))
-    findings = [f for f in findings if not is_suppressed(f, directives)]
+    if not options.ignore_noqa:
+        findings = [f for f in findings if not is_suppressed(f, directives)]
     if _is_selected(INTERNAL_ERROR_CODE, options):
         findings.extend(internal_finding(note) for note in notes)
     lint.findings = sorted(set(findings), key=Finding.sort_key)

@@ -1,0 +1,132 @@
+"""The cheap pre-check that decides whether a Python file can launch SGLang."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from sglang_lint import prefilter
+from sglang_lint.prefilter import MARKERS, bytes_may_launch, python_may_launch
+
+LAUNCHERS = [
+    'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "8"])',
+    "import sglang\n",
+    "from sglang.srt.server_args import ServerArgs\n",
+    'os.system("sglang serve Qwen/Qwen3-8B --port 30000")',
+    'cmd = "python -m sglang_router.launch_router --pd-disaggregation"',
+    'subprocess.run(["sglang-router", "--pd-disaggregation"])',
+    'subprocess.run(["python", "-m", "dynamo.sglang", "--model-path", "m"])',
+    # no "sglang" at all: names imported through the project's own modules
+    "from serving.helpers import ServerArgs\nargs = ServerArgs(model_path='m')\n",
+    "from serving.helpers import launch_server\nlaunch_server(args)\n",
+    "from tests.utils import popen_launch_pd_server\n",
+    "proc = popen_launch_server(MODEL, URL, other_args=['--tp', '2'])\n",
+]
+
+NOT_LAUNCHERS = [
+    "",
+    "import os\nprint('hello')\n",
+    "# SGLang is mentioned in prose only, capitalized\n",
+    "import vllm\nvllm.LLM('m')\n",
+    'SGLANG = "SGLANG"\n',
+    "server_args = parse()\nlaunch(server_args)\n",
+]
+
+
+@pytest.mark.parametrize("text", LAUNCHERS)
+def test_launchers_pass(text: str) -> None:
+    assert python_may_launch(text)
+    assert bytes_may_launch(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("text", NOT_LAUNCHERS)
+def test_non_launchers_fail(text: str) -> None:
+    assert not python_may_launch(text)
+    assert not bytes_may_launch(text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("marker", MARKERS)
+def test_each_marker_alone_is_enough(marker: str) -> None:
+    text = f"x = 1\n# {marker}\ny = 2\n"
+    assert python_may_launch(text)
+    assert bytes_may_launch(text.encode("ascii"))
+    # case-sensitive: module names and identifiers are
+    assert not python_may_launch(text.replace(marker, marker.upper()))
+
+
+def test_markers_are_the_documented_ones() -> None:
+    assert MARKERS == ("sglang", "ServerArgs", "launch_server", "popen_launch")
+    assert prefilter.BYTE_MARKERS == tuple(m.encode("ascii") for m in MARKERS)
+    for marker in MARKERS:
+        assert f"``{marker}``" in (prefilter.__doc__ or ""), f"document why {marker!r} is a marker"
+
+
+@given(st.text())
+def test_text_check_is_any_marker(text: str) -> None:
+    assert python_may_launch(text) == any(marker in text for marker in MARKERS)
+
+
+@given(st.text(alphabet=st.sampled_from(list("sglangServerArgsunch_popé€ \n\x00"))))
+def test_text_check_near_misses(text: str) -> None:
+    assert python_may_launch(text) == any(marker in text for marker in MARKERS)
+
+
+@given(st.text())
+def test_bytes_agree_with_text_in_utf8(text: str) -> None:
+    # ASCII bytes never occur inside a multi-byte UTF-8 sequence, so the answers agree.
+    assert bytes_may_launch(text.encode("utf-8", "surrogatepass")) == python_may_launch(text)
+
+
+@given(st.binary())
+def test_bytes_check_is_any_marker(data: bytes) -> None:
+    assert bytes_may_launch(data) == any(marker in data for marker in prefilter.BYTE_MARKERS)
+
+
+def test_module_imports_nothing() -> None:
+    tree = ast.parse(Path(prefilter.__file__).read_text(encoding="utf-8"))
+    imports = [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert imports == []
+
+
+def test_importing_it_loads_no_other_sglang_lint_module() -> None:
+    code = "import sys, sglang_lint.prefilter; print(sorted(m for m in sys.modules if m.startswith('sglang_lint')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['sglang_lint', 'sglang_lint.prefilter']"
+
+
+def test_it_is_cheap() -> None:
+    # A 1 MB file without a marker: four substring scans. Generous bound (a loaded
+    # CI machine); it measures microseconds on a laptop.
+    text = ("import os\nprint(os.getcwd())  # a comment about servers and launches\n" * 16000)[:1_000_000]
+    start = time.perf_counter()
+    for _ in range(10):
+        assert not python_may_launch(text)
+    assert (time.perf_counter() - start) / 10 < 0.05
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _python_source():
+    from sglang_lint import lint
+    from sglang_lint.files import FileKind
+
+    return lint.SOURCES.get(FileKind.PYTHON)
+
+
+@pytest.mark.skipif(_python_source() is None, reason="the Python source is not registered yet")
+@pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py")), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_python_fixture_with_a_launch_passes(path: Path) -> None:
+    """The pre-check must never hide a launch the Python source finds."""
+    text = path.read_text(encoding="utf-8")
+    result = _python_source()(str(path), text)
+    if result.servers or result.routers:
+        assert python_may_launch(text)
+        assert bytes_may_launch(path.read_bytes())
