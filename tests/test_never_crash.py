@@ -70,3 +70,27 @@ def test_an_error_in_one_launch_keeps_the_others(monkeypatch) -> None:
     }
     result = lint_texts(files, LintOptions())
     assert sorted((f.code, f.location.path) for f in result.findings) == [("SGL002", "ok/run.sh"), ("SGL900", "broken/run.sh")]
+
+
+PY_FRAGMENTS = [
+    "import subprocess, os, sys, shlex\n", "import sglang as sgl\n", "from sglang.srt.server_args import ServerArgs\n",
+    'P = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory"]\n',
+    'D = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--port", "1"]\n',
+    'P += ["--tp", str(8)]\n', 'D += ["--tp", os.environ.get("TP", "4")]\n', 'D.extend(["--dp", "4", "--enable-dp-attention"])\n',
+    "subprocess.Popen(P)\n", "subprocess.Popen(D)\n", "subprocess.run(' '.join(D), shell=True)\n",
+    "os.system(f\"{' '.join(P)} --tp {8}\")\n", "sgl.Engine(tp_size=8, disaggregation_mode='decode', enable_unified_memory=True)\n",
+    "ServerArgs(tp_size=2, **cfg)\n", "def f(role, tp):\n    subprocess.Popen(D + ['--tp', str(tp)])\n", "f('decode', 2)\n",
+    "for r in {'a': 1}.items():\n    f(*r)\n", "class T:\n    tp = 2\n    @classmethod\n    def setUpClass(cls):\n        f('x', cls.tp)\n",
+    "if x:\n    D = P\n", "  # noqa: SGL001\n", "# noqa: E501\n", "'", '"""', "(", ")", "\\\n", "\x00", "é", "\t",
+]
+
+python_files = st.lists(st.sampled_from(PY_FRAGMENTS), max_size=16).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(launcher=python_files, decode=scripts)
+def test_python_and_shell_mixtures_never_crash_and_are_deterministic(launcher: str, decode: str) -> None:
+    files = {"d/launch.py": launcher, "d/decode.sh": decode}
+    first = _run(files)
+    assert first == _run(files)
+    assert not any(code == "SGL900" and "internal error" in message for code, _, message in first[0])
