@@ -1,0 +1,456 @@
+"""The flake8 plugin (sglang_lint/flake8_plugin.py) on real Python launchers: the
+class called directly, and ``flake8 --select SGL`` run in a subprocess as users run
+it. flake8 finds the plugin through its ``SGL`` entry point, which
+``pip install -e '.[test]'`` installs."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from sglang_lint import lint
+from sglang_lint.catalog.tables import known_versions
+from sglang_lint.flake8_plugin import SglangLintChecker, _position
+from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.model import Finding, Location
+from sglang_lint.report._text import sanitize
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "fixtures"
+# One finding a line; tabs never occur in messages (sanitize shows them as spaces).
+FORMAT = "%(path)s\t%(row)d\t%(col)d\t%(code)s\t%(text)s"
+
+# A PD pair whose attention TP differs: SGL001 on the decode's line, at its
+# "--tp-size", "4". The decode's name is not ASCII, so a column counted in UTF-8
+# bytes would differ from one counted in code points.
+PD = textwrap.dedent(
+    """\
+    import subprocess
+    PREFILL = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp-size", "8", "--port", "30000"]
+    DÉCODE = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--tp-size", "4", "--port", "30001"]
+    subprocess.Popen(PREFILL)
+    subprocess.Popen(DÉCODE)
+    """
+)
+PD_LINE = 3
+PD_OFFSET = PD.split("\n")[PD_LINE - 1].index('"--tp-size", "4"')
+PD_LAUNCH_LINE = 5  # subprocess.Popen(DÉCODE): a line of the launch, not the reported one
+
+# Clean for the newest SGLang (--attn-dp-size 2: the decode's attention TP is
+# 8 / 2 = 4, the prefill's); SGL001 for OLD_VERSION, which has no --attn-dp-size.
+BY_VERSION = textwrap.dedent(
+    """\
+    import subprocess
+    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp-size", "4"])
+    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--tp-size", "8", "--attn-dp-size", "2"])
+    """
+)
+OLD_VERSION = "0.5.21"
+
+
+def with_comment(text: str, line: int, comment: str) -> str:
+    lines = text.split("\n")
+    lines[line - 1] += f"  {comment}"
+    return "\n".join(lines)
+
+
+@pytest.fixture(autouse=True)
+def _restore_class_options(monkeypatch) -> None:
+    # parse_options sets these on the class; put them back after each test
+    for name in ("target_version", "disable_noqa"):
+        monkeypatch.setattr(SglangLintChecker, name, getattr(SglangLintChecker, name))
+
+
+# ---------------------------------------------------------------------------------
+# The class, called directly
+
+
+def check(text: str, filename: str = "launch.py") -> list[tuple[int, int, str]]:
+    results = list(SglangLintChecker(None, text.splitlines(keepends=True), filename).run())
+    assert all(kind is SglangLintChecker for *_, kind in results)
+    return [(line, offset, message) for line, offset, message, _ in results]
+
+
+def codes(results) -> list[str]:
+    return [message.split()[0] for _, _, message in results]
+
+
+def test_flake8_classifies_it_as_a_tree_plugin() -> None:
+    from flake8.plugins import finder
+
+    assert finder._parameters_for(SglangLintChecker) == {"tree": True, "lines": True, "filename": True}
+    valid_code = getattr(finder, "VALID_CODE_PREFIX", None) or finder.VALID_CODE  # flake8 >= 6 / 5
+    assert valid_code.match("SGL")
+
+
+@pytest.mark.parametrize(
+    "text", ["", "import os\nprint(os.getcwd())\n", "import sglang as sgl\nprint(sgl.__version__)\n"]
+)
+def test_file_without_a_launch_yields_nothing(text: str) -> None:
+    assert check(text) == []
+
+
+def test_finding_position_and_message() -> None:
+    [(line, offset, message)] = check(PD)
+    assert (line, offset) == (PD_LINE, PD_OFFSET)  # 0-based, in code points
+    assert message.startswith("SGL001 --enable-unified-memory needs equal attention TP")
+    assert "\t" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("line", "comment", "expected"),
+    [
+        (PD_LINE, "# noqa: SGL001", []),
+        (PD_LINE, "# noqa", []),
+        (PD_LAUNCH_LINE, "# noqa: SGL001", []),  # any line of the launch
+        (PD_LINE, "# noqa: SGL002", ["SGL001"]),
+        (PD_LINE, "# noqa: E501", ["SGL001"]),
+    ],
+)
+def test_noqa(line: int, comment: str, expected: list[str]) -> None:
+    assert codes(check(with_comment(PD, line, comment))) == expected
+
+
+@pytest.mark.parametrize("line", [PD_LINE, PD_LAUNCH_LINE])
+def test_disable_noqa_reports_silenced_findings(line: int) -> None:
+    SglangLintChecker.disable_noqa = True
+    assert codes(check(with_comment(PD, line, "# noqa: SGL001"))) == ["SGL001"]
+
+
+@pytest.mark.parametrize(
+    ("function", "error"),
+    [
+        ("analyze_results", RuntimeError("boom")),
+        ("analyze_results", RecursionError("maximum recursion depth exceeded")),
+        ("analyze_results", MemoryError()),
+        ("analyze_results", RuntimeError("\x1b[2J\nx" * 200)),
+        ("extract", ValueError("bad")),
+    ],
+    ids=["RuntimeError", "RecursionError", "MemoryError", "long-and-unprintable", "in-extract"],
+)
+def test_internal_error_is_one_sgl900_on_line_1(monkeypatch, function: str, error: BaseException) -> None:
+    def boom(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(lint, function, boom)
+    [(line, offset, message)] = check(PD)
+    assert (line, offset) == (1, 0)
+    assert message.startswith(f"SGL900 sglang-lint internal error ({type(error).__name__}")
+    assert message.endswith("; please report it")
+    assert message.isprintable() and len(message) < 300
+
+
+def test_notes_are_sgl900_at_their_position() -> None:
+    text = 'import subprocess\nsubprocess.Popen(["python3", "-m", "sglang.launch_server"])  # noqa: SGL1\n'
+    [(line, offset, message)] = check(text)
+    assert (line, offset) == (2, 0)
+    assert message.startswith("SGL900 malformed noqa comment '# noqa: SGL1'")
+
+
+def test_target_version_is_used() -> None:
+    assert check(BY_VERSION) == []
+    SglangLintChecker.target_version = OLD_VERSION
+    assert codes(check(BY_VERSION)) == ["SGL001"]
+
+
+def test_unknown_version_set_directly_is_sgl900_naming_known_versions() -> None:
+    SglangLintChecker.target_version = "9.9.9"
+    [(line, offset, message)] = check(PD)
+    assert (line, offset) == (1, 0)
+    assert message.startswith("SGL900 ") and known_versions()[-1] in message
+
+
+def test_parse_options(capsys) -> None:
+    version = known_versions()[-2]
+    SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=f" {version} ", disable_noqa=True))
+    assert (SglangLintChecker.target_version, SglangLintChecker.disable_noqa) == (version, True)
+    SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False))
+    assert (SglangLintChecker.target_version, SglangLintChecker.disable_noqa) == (None, False)
+    with pytest.raises(SystemExit) as exit_:
+        SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version="0.0.1", disable_noqa=False))
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("flake8: error: argument --sglang-target-version:") and known_versions()[-1] in err
+
+
+def test_positions_of_findings_located_elsewhere() -> None:
+    here = os.path.normpath("deploy/pd.py")
+
+    def finding(path: str, line: int, column: int, ranges=()) -> Finding:
+        return Finding("SGL001", "n", "m", Location(path, line, column), noqa_ranges=tuple(ranges))
+
+    assert _position(finding("deploy/./pd.py", 7, 12), here) == (7, 11)
+    # elsewhere: the first line of the launch in this file, else line 1
+    assert _position(finding("deploy/pd.yaml", 3, 5, [("deploy/pd.py", 9, 11), ("deploy/pd.py", 4, 5)]), here) == (4, 0)
+    assert _position(finding("deploy/pd.yaml", 3, 5, [("other.py", 2, 2)]), here) == (1, 0)
+    assert _position(finding("deploy/pd.py", 0, 0), here) == (1, 0)
+
+
+# ---------------------------------------------------------------------------------
+# flake8 in a subprocess
+
+# flake8 with a chosen multiprocessing start method; with a non-empty second
+# argument, analyzing a file whose path contains it raises: the plugin's error path,
+# which no real input is known to reach (run with fork, so -j 2 workers inherit it).
+DRIVER = """\
+import multiprocessing, sys
+from flake8.main.cli import main
+start_method, crash, *argv = sys.argv[1:]
+multiprocessing.set_start_method(start_method)
+if crash:
+    from sglang_lint import lint
+    analyze = lint.analyze_results
+    def analyze_results(results, options):
+        if any(crash in result.path for result in results):
+            raise RecursionError("maximum recursion depth exceeded while calling a Python object")
+        return analyze(results, options)
+    lint.analyze_results = analyze_results
+sys.exit(main(argv))
+"""
+
+
+def run_flake8(
+    cwd: Path,
+    *args: str,
+    config: str | None = None,
+    stdin: str | None = None,
+    select: str = "SGL",
+    start_method: str | None = None,
+    crash: str = "",
+) -> subprocess.CompletedProcess:
+    """flake8 in ``cwd``, reading only ``config`` (the text of a flake8 config) if given."""
+    if start_method or crash:
+        command = [sys.executable, "-c", DRIVER, start_method or "fork", crash]
+    else:
+        command = [sys.executable, "-m", "flake8"]
+    if config is None:
+        command.append("--isolated")
+    else:
+        (cwd / "flake8.cfg").write_text(config, encoding="utf-8")
+        command += ["--config", str(cwd / "flake8.cfg")]
+    command += ["--select", select, "--format", FORMAT, *args]
+    env = {**os.environ}
+    env.pop("PYTHONWARNINGS", None)
+    return subprocess.run(command, check=False, cwd=cwd, capture_output=True, text=True, input=stdin, env=env, timeout=300)
+
+
+def rows(process: subprocess.CompletedProcess) -> list[tuple[str, int, int, str, str]]:
+    """(path, line, column, code, text) of each reported finding."""
+    assert "Traceback" not in process.stderr, process.stderr
+    assert process.returncode in (0, 1), process.stderr
+    found = []
+    for line in process.stdout.splitlines():
+        path, row, col, code, text = line.split("\t", 4)
+        found.append((path, int(row), int(col), code, text))
+    return found
+
+
+def write(directory: Path, **files: str) -> list[str]:
+    for name, text in files.items():
+        (directory / name).parent.mkdir(parents=True, exist_ok=True)
+        (directory / name).write_text(text, encoding="utf-8")
+    return list(files)
+
+
+def test_flake8_loads_the_plugin_and_a_file_without_launch_imports_nothing_heavy(tmp_path) -> None:
+    write(tmp_path, **{"plain.py": "import os\n\nprint(os.getcwd())\n"})
+    code = textwrap.dedent(
+        """
+        import json, sys
+        import sglang_lint.flake8_plugin as plugin
+        calls = []
+        run = plugin.SglangLintChecker.run
+        def counting_run(self):
+            calls.append(self.filename)
+            return run(self)
+        plugin.SglangLintChecker.run = counting_run
+        from flake8.main.application import Application
+        app = Application()
+        app.run(["--isolated", "--select", "SGL", "plain.py"])
+        loaded = sorted(m for m in sys.modules if m.split(".")[0] in
+                        ("sglang_lint", "yaml", "tree_sitter", "tree_sitter_bash", "libcst", "pathspec"))
+        print(json.dumps({"calls": calls, "loaded": loaded, "target": app.options.sglang_target_version,
+                          "exit": app.exit_code()}))
+        """
+    )
+    process = subprocess.run([sys.executable, "-c", code], check=False, cwd=tmp_path, capture_output=True, text=True)
+    assert process.returncode == 0, process.stderr
+    # calls: flake8 found the SGL entry point (no config names it) and ran it once
+    # for the file; loaded: only the prefilter, no analyzer
+    assert json.loads(process.stdout.splitlines()[-1]) == {
+        "calls": ["plain.py"],
+        "loaded": ["sglang_lint", "sglang_lint.flake8_plugin", "sglang_lint.prefilter"],
+        "target": None,
+        "exit": 0,
+    }
+
+
+def test_flake8_reports_what_the_cli_reports_at_the_same_column(tmp_path, monkeypatch) -> None:
+    write(tmp_path, **{"launch_pd.py": PD})
+    found = rows(run_flake8(tmp_path, "."))  # flake8 names it ./launch_pd.py
+    monkeypatch.chdir(tmp_path)
+    [expected] = lint_paths(["launch_pd.py"], LintOptions()).findings
+    assert (expected.location.line, expected.location.column) == (PD_LINE, PD_OFFSET + 1)
+    message = sanitize(expected.message).replace("launch_pd.py", "./launch_pd.py")
+    assert found == [(os.path.join(".", "launch_pd.py"), PD_LINE, PD_OFFSET + 1, "SGL001", message)]
+
+
+def test_flake8_noqa_on_the_reported_line(tmp_path) -> None:
+    comments = {"none": "", "sgl001": "# noqa: SGL001", "sgl002": "# noqa: SGL002", "e501": "# noqa: E501"}
+    names = write(tmp_path, **{f"{name}.py": with_comment(PD, PD_LINE, c) for name, c in comments.items()})
+    found = rows(run_flake8(tmp_path, *names))
+    assert sorted((r[0], r[1], r[3]) for r in found) == [(f"{n}.py", PD_LINE, "SGL001") for n in ("e501", "none", "sgl002")]
+
+
+def test_flake8_disable_noqa(tmp_path) -> None:
+    # flake8 applies a noqa on the reported line itself; one on another line of the
+    # launch only the plugin applies, and --disable-noqa must turn that off too
+    names = write(
+        tmp_path,
+        **{
+            "reported_line.py": with_comment(PD, PD_LINE, "# noqa: SGL001"),
+            "launch_line.py": with_comment(PD, PD_LAUNCH_LINE, "# noqa: SGL001"),
+        },
+    )
+    assert rows(run_flake8(tmp_path, *names)) == []
+    found = rows(run_flake8(tmp_path, "--disable-noqa", *names))
+    assert sorted((r[0], r[1], r[2], r[3]) for r in found) == [
+        (name, PD_LINE, PD_OFFSET + 1, "SGL001") for name in sorted(names)
+    ]
+
+
+def test_stdin(tmp_path) -> None:
+    found = rows(run_flake8(tmp_path, "--stdin-display-name", "launch_pd.py", "-", stdin=PD))
+    assert [r[:4] for r in found] == [("launch_pd.py", PD_LINE, PD_OFFSET + 1, "SGL001")]
+    # flake8 names it "stdin": analyzed as Python all the same
+    found = rows(run_flake8(tmp_path, "-", stdin=PD))
+    assert [r[:4] for r in found] == [("stdin", PD_LINE, PD_OFFSET + 1, "SGL001")]
+
+
+def test_target_version_from_the_command_line_and_bad_values(tmp_path) -> None:
+    write(tmp_path, **{"pd.py": BY_VERSION})
+    assert rows(run_flake8(tmp_path, "pd.py")) == []
+    found = rows(run_flake8(tmp_path, "--sglang-target-version", OLD_VERSION, "pd.py"))
+    assert [(r[0], r[3]) for r in found] == [("pd.py", "SGL001")]
+    for config, args in (
+        ("[flake8]\nsglang-target-version = 0.0.1\n", ["pd.py"]),
+        (None, ["--sglang-target-version", "0.0.1", "pd.py"]),
+    ):
+        process = run_flake8(tmp_path, *args, config=config)
+        assert (process.returncode, process.stdout) == (2, "")
+        assert "flake8: error: argument --sglang-target-version: no sglang-lint option table for SGLang '0.0.1'" in process.stderr
+        assert known_versions()[-1] in process.stderr and "Traceback" not in process.stderr
+
+
+# fork: workers inherit the options flake8's main process parsed; spawn (like
+# forkserver): each worker parses the command line and config file again.
+@pytest.mark.parametrize("start_method", [m for m in ("fork", "spawn") if m in multiprocessing.get_all_start_methods()])
+def test_jobs_2_options_from_the_config_reach_the_workers(tmp_path, start_method: str) -> None:
+    names = write(tmp_path, **{f"pd_{i}.py": BY_VERSION for i in range(4)})
+    process = run_flake8(
+        tmp_path, "-vv", "-j", "2", *names,
+        config=f"[flake8]\nsglang-target-version = {OLD_VERSION}\n", start_method=start_method,
+    )
+    assert sorted((r[0], r[3]) for r in rows(process)) == [(name, "SGL001") for name in names]
+    from flake8 import checker
+
+    if start_method == "fork" or hasattr(checker, "_mp_init"):  # flake8 < 6 runs serially unless fork
+        # the files were checked in worker processes (flake8's log names the process)
+        checked_in = {line.split()[1] for line in process.stderr.splitlines() if "Logical line:" in line}
+        assert checked_in and all("PoolWorker-" in name for name in checked_in), checked_in
+
+
+def test_an_internal_error_never_aborts_flake8(tmp_path) -> None:
+    names = write(tmp_path, **{"crash_me.py": PD, "pd.py": PD, "style.py": "import os\nx=1\n"})
+    for jobs in ("1", "2"):
+        process = run_flake8(tmp_path, "-j", jobs, *names, crash="crash_me", select="SGL,E,F")
+        found = rows(process)
+        crash = [r for r in found if r[0] == "crash_me.py" and r[3].startswith("SGL")]
+        assert [r[:4] for r in crash] == [("crash_me.py", 1, 1, "SGL900")]
+        assert crash[0][4].startswith("sglang-lint internal error (RecursionError") and crash[0][4].endswith("please report it")
+        # the other files' findings, the plugin's and flake8's own, are all there
+        assert {("pd.py", "SGL001"), ("style.py", "F401"), ("style.py", "E225")} <= {(r[0], r[3]) for r in found}
+
+
+def test_finding_located_in_a_config_file_is_reported_on_the_launch_line(tmp_path, monkeypatch) -> None:
+    launcher = textwrap.dedent(
+        """\
+        import subprocess
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp-size", "8", "--port", "30000"])
+        import os
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--config", "decode.yaml",
+                          "--port", "30001"])
+        """
+    )
+    write(
+        tmp_path,
+        **{
+            "deploy/decode.yaml": "disaggregation-mode: decode\nenable-unified-memory: true\ntp-size: 4\n",
+            "deploy/pd.py": launcher,
+            "deploy/pd_noqa.py": with_comment(launcher, 4, "# noqa: SGL001"),
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    [expected] = lint_paths(["deploy/pd.py"], LintOptions()).findings
+    yaml = os.path.join("deploy", "decode.yaml")
+    assert (expected.location.path, expected.location.line) == (yaml, 3)
+    # the YAML is found next to the launcher, not in flake8's working directory
+    found = rows(run_flake8(tmp_path, "deploy/pd.py", "deploy/pd_noqa.py"))
+    assert found == [
+        ("deploy/pd.py", 4, 1, "SGL001", f"{sanitize(expected.message)} (at {yaml}:3:1)")
+    ]
+
+
+# ---------------------------------------------------------------------------------
+# Parity with the CLI on the fixtures that hold Python files
+
+PY_FIXTURES = sorted(d for d in FIXTURES.iterdir() if d.is_dir() and any(d.rglob("*.py")))
+
+
+def _files_of(finding) -> set[str]:
+    paths = {finding.location.path, *(r.location.path for r in finding.related), *(p for p, _, _ in finding.noqa_ranges)}
+    return {os.path.normpath(p) for p in paths}
+
+
+def _parses(path: Path) -> bool:
+    try:
+        ast.parse(path.read_bytes(), str(path))
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
+@pytest.mark.parametrize("case", PY_FIXTURES, ids=[d.name for d in PY_FIXTURES])
+def test_flake8_matches_the_cli_on_python_fixtures(case: Path, monkeypatch) -> None:
+    """flake8 --select SGL on each .py file of a fixture reports what the CLI reports
+    in that file. A file that does not parse gets flake8's E999 instead (flake8
+    runs no plugin on it), whatever the CLI says about it."""
+    skip = case / "FLAKE8_SKIP"
+    if skip.is_file():
+        pytest.skip(f"FLAKE8_SKIP: {skip.read_text(encoding='utf-8').strip()}")
+    monkeypatch.chdir(ROOT)
+    relative = case.relative_to(ROOT)
+    cli = lint_paths([str(relative)], LintOptions())
+    crossing = [f for f in cli.findings if len(_files_of(f)) > 1]
+    if crossing:
+        pytest.skip(f"a finding pairs launches in several files ({crossing[0].location}); flake8 sees one file at a time")
+    py_files = sorted(os.path.normpath(p.relative_to(ROOT)) for p in case.rglob("*.py"))
+    broken = {p for p in py_files if not _parses(ROOT / p)}
+    expected = sorted(
+        (os.path.normpath(f.location.path), f.location.line, f.location.column, f.code, sanitize(f.message))
+        for f in cli.findings
+        if os.path.normpath(f.location.path) in set(py_files) - broken
+    )
+    found = rows(run_flake8(ROOT, *py_files, select="SGL,E999"))
+    assert {os.path.normpath(r[0]) for r in found if r[3] == "E999"} == broken
+    actual = sorted((os.path.normpath(r[0]), r[1], r[2], r[3], r[4]) for r in found if r[3] != "E999")
+    assert actual == expected
