@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import argparse
 import ast
+import io
 import json
 import multiprocessing
 import os
+import shutil
 import subprocess
 import sys
 import textwrap
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -430,7 +433,7 @@ def _parses(path: Path) -> bool:
 
 
 @pytest.mark.parametrize("case", PY_FIXTURES, ids=[d.name for d in PY_FIXTURES])
-def test_flake8_matches_the_cli_on_python_fixtures(case: Path, monkeypatch) -> None:
+def test_flake8_matches_the_cli_on_python_fixtures(case: Path, monkeypatch, tmp_path) -> None:
     """flake8 --select SGL on each .py file of a fixture reports what the CLI reports
     in that file. A file that does not parse gets flake8's E999 instead (flake8
     runs no plugin on it), whatever the CLI says about it."""
@@ -454,3 +457,33 @@ def test_flake8_matches_the_cli_on_python_fixtures(case: Path, monkeypatch) -> N
     assert {os.path.normpath(r[0]) for r in found if r[3] == "E999"} == broken
     actual = sorted((os.path.normpath(r[0]), r[1], r[2], r[3], r[4]) for r in found if r[3] != "E999")
     assert actual == expected
+    if not actual:
+        return
+    # `# noqa: CODE` where flake8 reported each finding silences it.
+    copy = tmp_path / "copy"
+    shutil.copytree(case, copy)
+    by_file: dict[str, dict[int, set[str]]] = {}
+    for path, line, _column, code, _text in actual:
+        by_file.setdefault(path, {}).setdefault(line, set()).add(code)
+    for path, codes_by_line in by_file.items():
+        target = copy / Path(path).relative_to(relative)
+        target.write_text(_with_noqa(target.read_text(encoding="utf-8"), codes_by_line), encoding="utf-8")
+    silenced = rows(run_flake8(tmp_path, *[str(Path("copy") / Path(p).relative_to(relative)) for p in py_files if p not in broken]))
+    assert silenced == []
+
+
+def _with_noqa(text: str, codes_by_line: dict[int, set[str]]) -> str:
+    """Append `# noqa: CODES` to each line; a line inside a multi-line string gets
+    it after the string ends (where flake8 reads a noqa for every line of it)."""
+    comment_line = {}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.start[0] != token.end[0]:
+            for line in range(token.start[0], token.end[0] + 1):
+                comment_line[line] = token.end[0]
+    lines = text.split("\n")
+    wanted: dict[int, set[str]] = {}
+    for line, codes in codes_by_line.items():
+        wanted.setdefault(comment_line.get(line, line), set()).update(codes)
+    for line, codes in wanted.items():
+        lines[line - 1] += "  # noqa: " + ", ".join(sorted(codes))
+    return "\n".join(lines)
