@@ -21,6 +21,7 @@ from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAM
 from sglang_lint.rules.base import DOCS_URL, RuleContext
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell
+from sglang_lint.sources.yaml_manifest import analyze_yaml
 from sglang_lint.suppress import Directives, is_suppressed, parse_directives
 from sglang_lint.topology import Deployment, Router, Server, build_deployments, make_server, pairs
 
@@ -28,6 +29,7 @@ from sglang_lint.topology import Deployment, Router, Server, build_deployments, 
 SOURCES: dict[FileKind, Callable[[str, str], SourceResult]] = {
     FileKind.SHELL: analyze_shell,
     FileKind.PYTHON: analyze_python,
+    FileKind.YAML: analyze_yaml,
 }
 
 # Config files named by `--config` larger than this are not read.

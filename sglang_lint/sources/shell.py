@@ -1449,10 +1449,19 @@ class EmbeddedShell:
         return self._shell.result.notes
 
     def argv(
-        self, words: list[Word], command_loc: Location, call_stack: list[tuple[str, Location, tuple[int, int]]]
+        self,
+        words: list[Word],
+        command_loc: Location,
+        call_stack: list[tuple[str, Location, tuple[int, int]]],
+        variables: dict[str, Seg] | None = None,
     ) -> tuple[list[ServerLaunch], list[RouterLaunch]]:
-        """The launch an argv list starts, if any (words as the program sees them)."""
-        return self._run(lambda: self._shell._detect_launch(list(words), command_loc, Env(), 0), call_stack)
+        """The launch an argv list starts, if any (words as the program sees them).
+        ``variables`` are environment variables a ``sh -c`` script among them sees
+        (a Kubernetes container's ``env``)."""
+        env = Env()
+        for name, seg in (variables or {}).items():
+            env.globals[name] = Var(scalar=(seg,), defined_at=seg.loc if seg.loc.path else None)
+        return self._run(lambda: self._shell._detect_launch(list(words), command_loc, env, 0), call_stack)
 
     def script(
         self, word: Word, command_loc: Location, call_stack: list[tuple[str, Location, tuple[int, int]]]

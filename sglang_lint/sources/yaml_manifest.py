@@ -1,0 +1,348 @@
+"""The YAML source: SGLang launches in Kubernetes manifests and compose files.
+
+Read with PyYAML's ``SafeLoader`` at the node level (``compose_all``): nothing is
+constructed or executed, every scalar keeps its position and its text as written
+(``- 8`` is the word ``8``, whatever YAML would resolve it to), and an alias is a
+shared node, so an alias bomb costs its size on disk, not its expansion.
+
+Launches:
+
+- Kubernetes: every container (``containers`` / ``initContainers`` lists) anywhere
+  in a document - Pod, Deployment, StatefulSet, DaemonSet, Job, LeaderWorkerSet
+  leader and worker templates, RoleBasedGroup roles, and any custom resource that
+  nests a pod template. Its argv is ``command`` + ``args``, one word per item;
+  ``$(VAR)`` is expanded from the container's ``env`` the way the kubelet does
+  (a literal ``value``; a symbol for ``valueFrom``; left as written when the
+  variable is not defined; ``$$(VAR)`` is a literal ``$(VAR)``).
+- Compose: every service's ``entrypoint`` + ``command`` (lists, or strings split
+  like compose does, with shell quoting rules).
+
+The argv goes through the shell source's launch detection, so ``sh -c`` / ``bash -c``
+with a block scalar (``|``, ``>``, ``>-``) is read as a script, with the position
+of every character mapped back to its YAML line; the container's literal ``env``
+values are the script's variables.
+
+Files that are templates rather than YAML (Helm ``{{ .Values.x }}``, Jinja) are
+skipped with one note instead of a flood of parse errors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from sglang_lint.model import Location, Note, SourceResult, Value
+from sglang_lint.sources.shell import EmbeddedShell, Seg, Word
+
+# Nodes visited per file: a bound on work for huge or alias-heavy documents.
+MAX_NODES = 200_000
+# Nesting followed when looking for containers.
+MAX_DEPTH = 200
+
+_TEMPLATE = re.compile(r"\{\{-?\s*[.$\w]|\{%-?\s*\w")
+_K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+
+
+@dataclass
+class _EnvVar:
+    value: Value
+    seg: Seg | None  # the literal's piece, positions included
+
+
+class YamlAnalyzer:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.lines = text.split("\n")
+        self.result = SourceResult(path=path, lines=self.lines)
+        self._shell: EmbeddedShell | None = None
+        self.nodes_seen = 0
+        self._line_starts = [0]
+        for index, char in enumerate(text):
+            if char == "\n":
+                self._line_starts.append(index + 1)
+
+    # -- entry --------------------------------------------------------------------
+    def run(self) -> SourceResult:
+        template = _TEMPLATE.search(self.text)
+        if template is not None:
+            line = self.text.count("\n", 0, template.start()) + 1
+            self.result.notes.append(
+                Note(self.path, "this file is a template (Helm/Jinja '{{ ... }}'), not YAML: it is not analyzed; lint the rendered manifest instead (e.g. helm template ... > rendered.yaml)", line)
+            )
+            return self.result
+        self._collect_comments()
+        try:
+            for document in yaml.compose_all(self.text, Loader=yaml.SafeLoader):
+                if document is not None:
+                    self._walk(document, 0, set())
+        except yaml.MarkedYAMLError as error:
+            mark = error.problem_mark or error.context_mark
+            line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
+            problem = error.problem or error.context or "invalid YAML"
+            self.result.notes.append(Note(self.path, f"YAML syntax error: {problem}; launches after this point are not analyzed", line, column))
+        except yaml.YAMLError as error:
+            self.result.notes.append(Note(self.path, f"YAML error: {error}; launches after this point are not analyzed"))
+        except RecursionError:
+            self.result.notes.append(Note(self.path, "YAML nested too deeply to read; launches after this point are not analyzed"))
+        except _Budget:
+            self.result.notes.append(Note(self.path, f"stopped after {MAX_NODES} YAML nodes; launches after this point are not analyzed"))
+        if self._shell is not None:
+            self.result.notes.extend(self._shell.notes)
+        return self.result
+
+    def _collect_comments(self) -> None:
+        """``#`` comments (for ``# noqa``): a ``#`` at a line start or after a blank,
+        outside every scalar (a ``#`` inside a block scalar is script text)."""
+        spans: list[tuple[int, int]] = []
+        try:
+            for token in yaml.scan(self.text, Loader=yaml.SafeLoader):
+                if isinstance(token, yaml.ScalarToken):
+                    spans.append((token.start_mark.index, token.end_mark.index))
+        except (yaml.YAMLError, RecursionError):
+            pass
+        spans.sort()
+        span_index = 0
+        for number, line in enumerate(self.lines, start=1):
+            start = self._line_starts[number - 1]
+            column = -1
+            while True:
+                column = line.find("#", column + 1)
+                if column < 0:
+                    break
+                if column and line[column - 1] not in " \t":
+                    continue
+                offset = start + column
+                while span_index < len(spans) and spans[span_index][1] <= offset:
+                    span_index += 1
+                if any(s <= offset < e for s, e in spans[span_index : span_index + 3]):
+                    continue
+                self.result.comments[number] = line[column:]
+                break
+
+    # -- walking ------------------------------------------------------------------
+    def _walk(self, node: Node, depth: int, seen: set[int]) -> None:
+        if id(node) in seen or depth > MAX_DEPTH:
+            return
+        seen.add(id(node))
+        self.nodes_seen += 1
+        if self.nodes_seen > MAX_NODES:
+            raise _Budget()
+        if isinstance(node, MappingNode):
+            services = None
+            for key, value in node.value:
+                name = key.value if isinstance(key, ScalarNode) else None
+                if name in ("containers", "initContainers") and isinstance(value, SequenceNode):
+                    for container in value.value:
+                        if isinstance(container, MappingNode):
+                            self._container(container)
+                if name == "services" and isinstance(value, MappingNode):
+                    services = value
+            if services is not None and depth == 0:
+                for _, service in services.value:
+                    if isinstance(service, MappingNode):
+                        self._service(service)
+            for _, value in node.value:
+                self._walk(value, depth + 1, seen)
+        elif isinstance(node, SequenceNode):
+            for item in node.value:
+                self._walk(item, depth + 1, seen)
+
+    # -- Kubernetes -------------------------------------------------------------------
+    def _container(self, container: MappingNode) -> None:
+        fields = _fields(container)
+        command, args = fields.get("command"), fields.get("args")
+        if command is None:
+            return  # the image's entrypoint: not written here
+        env = self._env(fields.get("env"))
+        words: list[Word] = []
+        for part in (command, args):
+            if part is None:
+                continue
+            if isinstance(part, SequenceNode):
+                words.extend(self._k8s_word(item, env) for item in part.value if isinstance(item, ScalarNode))
+            elif isinstance(part, ScalarNode):
+                words.append(self._k8s_word(part, env))
+        self._launch(words, self._loc(command), env)
+
+    def _env(self, node: Node | None) -> dict[str, _EnvVar]:
+        env: dict[str, _EnvVar] = {}
+        if not isinstance(node, SequenceNode):
+            return env
+        for item in node.value:
+            if not isinstance(item, MappingNode):
+                continue
+            fields = _fields(item)
+            name = fields.get("name")
+            if not isinstance(name, ScalarNode):
+                continue
+            value = fields.get("value")
+            if isinstance(value, ScalarNode):
+                word = self._scalar_word(value)
+                env[name.value] = _EnvVar(Value.known(value.value), word[0] if len(word) == 1 else None)
+            else:
+                env[name.value] = _EnvVar(Value.symbol("$" + name.value), None)
+        return env
+
+    def _k8s_word(self, node: ScalarNode, env: dict[str, _EnvVar]) -> Word:
+        """A command/args item with ``$(VAR)`` expanded as the kubelet does."""
+        word = self._scalar_word(node)
+        text = node.value
+        if "$(" not in text:
+            return word
+        chars = word[0].chars if len(word) == 1 else None
+        loc = word[0].loc
+        pieces: list[Seg] = []
+        last = 0
+
+        def literal(start: int, end: int, replacement: str | None = None) -> None:
+            if start >= end and not replacement:
+                return
+            piece = replacement if replacement is not None else text[start:end]
+            piece_chars = chars[start:end] if chars and replacement is None else None
+            pieces.append(Seg(Value.known(piece), loc, chars=piece_chars))
+
+        for match in _K8S_VAR.finditer(text):
+            escaped, name = match.group(1), match.group(2)
+            literal(last, match.start())
+            if escaped is not None:
+                literal(match.start(), match.end(), f"$({escaped})")
+            elif name in env:
+                var = env[name]
+                origin = var.seg.loc if var.seg is not None else None
+                pieces.append(Seg(var.value, loc, chars=var.seg.chars if var.seg is not None and var.value.is_known else None, origin=origin))
+            else:
+                literal(match.start(), match.end())  # undefined: left as written
+            last = match.end()
+        literal(last, len(text))
+        return tuple(pieces) or word
+
+    # -- compose ----------------------------------------------------------------------
+    def _service(self, service: MappingNode) -> None:
+        fields = _fields(service)
+        entrypoint, command = fields.get("entrypoint"), fields.get("command")
+        if entrypoint is None and command is None:
+            return
+        words: list[Word] = []
+        for part in (entrypoint, command):
+            if isinstance(part, SequenceNode):
+                words.extend(self._scalar_word(item) for item in part.value if isinstance(item, ScalarNode))
+            elif isinstance(part, ScalarNode):
+                split = _shlex_words(self._scalar_word(part))
+                if split is None:
+                    self.result.notes.append(Note(self.path, "compose command with unbalanced quotes; not analyzed", *self._position(part)))
+                    return
+                words.extend(split)
+        self._launch(words, self._loc(entrypoint or command), {})
+
+    # -- launches -----------------------------------------------------------------
+    def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
+        if not words:
+            return
+        if self._shell is None:
+            self._shell = EmbeddedShell(self.path, self.text)
+        variables = {name: Seg(var.value, var.seg.loc if var.seg else loc, chars=var.seg.chars if var.seg else None, origin=var.seg.loc if var.seg else None) for name, var in env.items()}
+        servers, routers = self._shell.argv(words, loc, [], variables=variables)
+        self.result.servers.extend(servers)
+        self.result.routers.extend(routers)
+
+    # -- positions --------------------------------------------------------------------
+    def _position(self, node: Node) -> tuple[int, int]:
+        return node.start_mark.line + 1, node.start_mark.column + 1
+
+    def _loc(self, node: Node) -> Location:
+        start, end = node.start_mark, node.end_mark
+        return Location(self.path, start.line + 1, start.column + 1, end.line + 1, end.column + 1)
+
+    def _scalar_word(self, node: ScalarNode) -> Word:
+        """The scalar's text as one piece, with the file position of each character
+        when the source maps onto the value exactly (plain and quoted scalars
+        without escapes, literal and folded blocks)."""
+        loc = self._loc(node)
+        return (Seg(Value.known(node.value), loc, chars=self._scalar_chars(node)),)
+
+    def _scalar_chars(self, node: ScalarNode) -> tuple[tuple[int, int], ...] | None:
+        value = node.value
+        start, end = node.start_mark.index, node.end_mark.index
+        source = self.text[start:end]
+        style = node.style
+        if style in (None, "", "'", '"') and "\n" not in source:
+            offset = 1 if style in ("'", '"') else 0
+            if source[offset : offset + len(value)] == value and (style != "'" or "''" not in source):
+                line, column = self._position(node)
+                return tuple((line, column + offset + k) for k in range(len(value)))
+            return None
+        if style in ("|", ">"):
+            return self._block_chars(node)
+        return None
+
+    def _block_chars(self, node: ScalarNode) -> tuple[tuple[int, int], ...] | None:
+        """Literal (``|``) and folded (``>``) blocks: each content line maps to a file
+        line with its indentation dropped; a folded line break (a space in the
+        value) and a kept newline sit at the end of their line."""
+        first_line = node.start_mark.line + 1  # the line after the indicator (0-based + 1)
+        last_line = node.end_mark.line
+        content = [(n, self.lines[n]) for n in range(first_line, min(last_line + 1, len(self.lines)))]
+        indent = min((len(t) - len(t.lstrip(" ")) for _, t in content if t.strip()), default=0)
+        rebuilt: list[str] = []
+        positions: list[tuple[int, int]] = []
+        for n, line in content:
+            body = line[indent:] if line.strip() else ""
+            for k, char in enumerate(body):
+                rebuilt.append(char)
+                positions.append((n + 1, indent + k + 1))
+            rebuilt.append("\n")
+            positions.append((n + 1, len(line) + 1))
+        value = node.value
+        text = "".join(rebuilt)
+        if node.style == ">":
+            # Rebuild is exact for the common case (no more-indented lines, no
+            # blank lines): a single line break folds into a space.
+            folded = []
+            folded_positions = []
+            lines_text = text.split("\n")
+            cursor = 0
+            for index, part in enumerate(lines_text):
+                folded.extend(part)
+                folded_positions.extend(positions[cursor : cursor + len(part)])
+                cursor += len(part)
+                if index < len(lines_text) - 1:
+                    folded.append(" ")
+                    folded_positions.append(positions[cursor])
+                    cursor += 1
+            text, positions = "".join(folded), folded_positions
+        # Chomping: compare without the trailing breaks, then pad to the value.
+        stripped = text.rstrip("\n ")
+        if not value.startswith(stripped) or value[len(stripped) :].strip("\n ") != "":
+            return None
+        positions = positions[: len(stripped)]
+        tail = len(value) - len(stripped)
+        end = positions[-1] if positions else (node.start_mark.line + 1, node.start_mark.column + 1)
+        positions.extend([(end[0], end[1] + 1)] * tail)
+        return tuple(positions)
+
+
+class _Budget(Exception):
+    pass
+
+
+def _fields(node: MappingNode) -> dict[str, Node]:
+    fields: dict[str, Node] = {}
+    for key, value in node.value:
+        if isinstance(key, ScalarNode):
+            fields[key.value] = value
+    return fields
+
+
+def _shlex_words(word: Word) -> list[Word] | None:
+    from sglang_lint.sources.python_values import shlex_split
+
+    return shlex_split(word)
+
+
+def analyze_yaml(path: str, text: str) -> SourceResult:
+    """Extract the launches of one YAML file. Never raises for any text."""
+    return YamlAnalyzer(path, text).run()
