@@ -1,0 +1,178 @@
+"""The YAML source: Kubernetes containers and compose services, positions, $(VAR),
+sh -c block scalars, templates and hostile YAML."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.model import Kind
+from sglang_lint.sources.yaml_manifest import analyze_yaml
+
+
+def _servers(text: str, path: str = "deploy.yaml"):
+    result = lint_texts({path: textwrap.dedent(text)}, LintOptions())
+    return [s for d in result.deployments for s in d.servers], result
+
+
+def _value(server, dest: str) -> str:
+    return server.setting(dest).value.describe()
+
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: decode
+spec:
+  containers:
+    - name: sglang
+      image: lmsysorg/sglang:v0.5.23
+      env:
+        - name: TP
+          value: "4"
+        - name: POD_IP
+          valueFrom:
+            fieldRef:
+              fieldPath: status.podIP
+      command:
+        - python3
+        - -m
+        - sglang.launch_server
+      args: ["--disaggregation-mode", "decode", "--tp-size", "$(TP)", "--host", "$(POD_IP)", "--port", 30001, "--x", "$$(TP)"]
+"""
+
+
+def test_pod_command_args_env_expansion_and_positions():
+    (server,), _ = _servers(POD)
+    assert (server.role, _value(server, "tp_size"), _value(server, "port")) == ("decode", "4", "30001")
+    host = server.setting("host").value
+    assert host.kind is Kind.SYMBOL and host.name == "$POD_IP"
+    tp = server.setting("tp_size")
+    # the option is on line 20; its value's text was written in env (line 11)
+    assert (tp.location.line, tp.origin.line) == (20, 11)
+    assert server.launch.location.line == 17
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    [
+        "kind: Deployment\nspec:\n  template:\n    spec:\n      containers: CONTAINERS\n",
+        "kind: StatefulSet\nspec:\n  template:\n    spec:\n      initContainers: CONTAINERS\n",
+        "kind: LeaderWorkerSet\nspec:\n  leaderWorkerTemplate:\n    leaderTemplate:\n      spec:\n        containers: CONTAINERS\n"
+        "    workerTemplate:\n      spec:\n        containers: CONTAINERS\n",
+        "kind: RoleBasedGroup\nspec:\n  roles:\n    - name: decode\n      template:\n        spec:\n          containers: CONTAINERS\n",
+        "kind: Job\nspec:\n  template:\n    spec:\n      containers: CONTAINERS\n",
+        "kind: MyCustomServing\nspec:\n  deep:\n    deeper:\n      podTemplate:\n        spec:\n          containers: CONTAINERS\n",
+    ],
+)
+def test_containers_anywhere(wrapper):
+    containers = '[{name: s, command: ["python3", "-m", "sglang.launch_server", "--tp", "2"]}]'
+    servers, _ = _servers(wrapper.replace("CONTAINERS", containers))
+    assert servers and all(_value(s, "tp_size") == "2" for s in servers)
+
+
+def test_sh_c_block_scalar_is_a_script_with_yaml_positions():
+    servers, _ = _servers(
+        """\
+        kind: Pod
+        spec:
+          containers:
+            - name: decode
+              env: [{name: DP, value: "8"}]
+              command: ["/bin/bash", "-c"]
+              args:
+                - |
+                  set -e
+                  python3 -m sglang.launch_server \\
+                    --disaggregation-mode decode \\
+                    --tp-size 8 --dp-size "$DP" --enable-dp-attention
+        """
+    )
+    (server,) = servers
+    assert server.attn_tp.value.describe() == "1"
+    tp = server.setting("tp_size").location
+    assert (tp.line, tp.column) == (12, 13)
+    assert server.setting("dp_size").origin.line == 5
+
+
+@pytest.mark.parametrize("style", [">-", ">"])
+def test_folded_block_scalar(style):
+    servers, _ = _servers(
+        f"""\
+        kind: Pod
+        spec:
+          containers:
+            - name: prefill
+              command: ["sh", "-c"]
+              args:
+                - {style}
+                  python3 -m sglang.launch_server
+                  --disaggregation-mode prefill
+                  --tp-size 4
+        """
+    )
+    (server,) = servers
+    assert _value(server, "tp_size") == "4"
+    assert server.setting("tp_size").location.line == 10
+
+
+def test_compose_command_list_and_string():
+    servers, _ = _servers(
+        """\
+        services:
+          prefill:
+            image: lmsysorg/sglang
+            command: python3 -m sglang.launch_server --disaggregation-mode prefill --tp-size 8 --port 30000
+          decode:
+            image: lmsysorg/sglang
+            entrypoint: ["python3", "-m", "sglang.launch_server"]
+            command: ["--disaggregation-mode", "decode", "--tp-size", "4", "--port", "30001"]
+        """,
+        path="docker-compose.yml",
+    )
+    assert sorted((s.role, _value(s, "tp_size")) for s in servers) == [("decode", "4"), ("prefill", "8")]
+    prefill = next(s for s in servers if s.role == "prefill")
+    assert prefill.setting("tp_size").location.line == 4
+
+
+def test_container_without_command_uses_the_image_entrypoint_and_is_not_read():
+    servers, _ = _servers("kind: Pod\nspec:\n  containers:\n    - name: s\n      args: [--tp, '2']\n")
+    assert servers == []
+
+
+def test_two_documents_pair_and_noqa_on_a_yaml_line():
+    prefill = 'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp", "8"]\n'
+    decode = 'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--tp", "4", "--port", "1"]\n'
+    _, result = _servers(prefill + "---\n" + decode)
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 9)]
+    _, silenced = _servers(prefill + "---\n" + decode.replace('"1"]\n', '"1"]  # noqa: SGL001\n'))
+    assert silenced.findings == []
+
+
+def test_hash_in_a_block_scalar_is_not_a_comment():
+    result = analyze_yaml("p.yaml", "a: |\n  # noqa: SGL001\nb: 1  # noqa: SGL002\nc: 'x # y'\n")
+    assert result.comments == {3: "# noqa: SGL002"}
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("spec:\n  containers:\n    - command: {{ .Values.command }}\n", "template"),
+        ("{% if x %}\nkind: Pod\n{% endif %}\n", "template"),
+        ("kind: Pod\nspec: [\n", "YAML syntax error"),
+        ("a: &a [1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+         "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
+         "f: [*e, *e, *e, *e, *e, *e, *e, *e, *e]\n", None),
+        ("a: " + "[" * 3000 + "]" * 3000 + "\n", "deep"),
+        ("\x00\x01", "YAML"),
+        ("- !!python/object/apply:os.system ['echo hi']\n", None),
+    ],
+)
+def test_hostile_yaml_gives_a_note_or_nothing_never_an_exception(text, message):
+    result = analyze_yaml("bad.yaml", text)
+    assert result.servers == []
+    if message is not None:
+        assert any(message in note.message for note in result.notes), result.notes
