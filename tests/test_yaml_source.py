@@ -161,6 +161,8 @@ def test_hash_in_a_block_scalar_is_not_a_comment():
     "text, message",
     [
         ("spec:\n  containers:\n    - command: {{ .Values.command }}\n", "template"),
+        ("spec:\n  containers:\n    - image: {{ .Values.image }}\n      command: [python3]\n", "template"),
+        ("{{- if .Values.enabled }}\nkind: Pod\n{{- end }}\n", "template"),
         ("{% if x %}\nkind: Pod\n{% endif %}\n", "template"),
         ("kind: Pod\nspec: [\n", "YAML syntax error"),
         ("a: &a [1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
@@ -176,3 +178,10 @@ def test_hostile_yaml_gives_a_note_or_nothing_never_an_exception(text, message):
     assert result.servers == []
     if message is not None:
         assert any(message in note.message for note in result.notes), result.notes
+
+
+def test_go_template_text_inside_a_value_is_not_a_template():
+    servers, result = _servers(
+        'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--tp", "2", "--served-model-name", "{{.Name}}"]\n'
+    )
+    assert len(servers) == 1 and not result.findings

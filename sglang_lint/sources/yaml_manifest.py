@@ -42,6 +42,9 @@ MAX_NODES = 200_000
 # Nesting followed when looking for containers.
 MAX_DEPTH = 200
 
+# What `{{ .Values.x }}` / `{{ $x }}` / `{{ include "a" . }}` parse into: a flow
+# mapping whose only key is a flow mapping keyed by the expression.
+_HELM_EXPRESSION = re.compile(r"[.$][\w.]*$|(include|template|toYaml|tpl|printf|default|required|quote)\b")
 _TEMPLATE = re.compile(r"\{\{-?\s*[.$\w]|\{%-?\s*\w")
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
@@ -60,6 +63,7 @@ class YamlAnalyzer:
         self.result = SourceResult(path=path, lines=self.lines)
         self._shell: EmbeddedShell | None = None
         self.nodes_seen = 0
+        self.template_at: int | None = None
         self._line_starts = [0]
         for index, char in enumerate(text):
             if char == "\n":
@@ -67,19 +71,29 @@ class YamlAnalyzer:
 
     # -- entry --------------------------------------------------------------------
     def run(self) -> SourceResult:
-        template = _TEMPLATE.search(self.text)
-        if template is not None:
-            line = self.text.count("\n", 0, template.start()) + 1
-            self.result.notes.append(
-                Note(self.path, "this file is a template (Helm/Jinja '{{ ... }}'), not YAML: it is not analyzed; lint the rendered manifest instead (e.g. helm template ... > rendered.yaml)", line)
-            )
-            return self.result
+        # A template directive on a line of its own (`{{- if .Values.x }}`,
+        # `{% for %}`) makes the file a template even when it happens to parse; a
+        # `{{ }}` inside a value only does when the file does not parse as YAML
+        # (`--format "{{.Name}}"` is a fine argument).
+        directive = re.search(r"(?m)^[ \t]*(\{\{|\{%)", self.text)
+        if directive is not None:
+            return self._template(directive.start(1))
         self._collect_comments()
         try:
             for document in yaml.compose_all(self.text, Loader=yaml.SafeLoader):
                 if document is not None:
                     self._walk(document, 0, set())
+            if self.template_at is not None:
+                # `image: {{ .Values.image }}` parses, as nested flow mappings.
+                self.result.servers.clear()
+                self.result.routers.clear()
+                return self._template(self.template_at)
         except yaml.MarkedYAMLError as error:
+            template = _TEMPLATE.search(self.text)
+            if template is not None:
+                self.result.servers.clear()
+                self.result.routers.clear()
+                return self._template(template.start())
             mark = error.problem_mark or error.context_mark
             line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
             problem = error.problem or error.context or "invalid YAML"
@@ -92,6 +106,13 @@ class YamlAnalyzer:
             self.result.notes.append(Note(self.path, f"stopped after {MAX_NODES} YAML nodes; launches after this point are not analyzed"))
         if self._shell is not None:
             self.result.notes.extend(self._shell.notes)
+        return self.result
+
+    def _template(self, offset: int) -> SourceResult:
+        line = self.text.count("\n", 0, offset) + 1
+        self.result.notes.append(
+            Note(self.path, "this file is a template (Helm/Jinja '{{ ... }}'), not YAML: it is not analyzed; lint the rendered manifest instead (e.g. helm template ... > rendered.yaml)", line)
+        )
         return self.result
 
     def _collect_comments(self) -> None:
@@ -135,6 +156,14 @@ class YamlAnalyzer:
             services = None
             for key, value in node.value:
                 name = key.value if isinstance(key, ScalarNode) else None
+                if (
+                    node.flow_style
+                    and isinstance(key, MappingNode)
+                    and key.flow_style
+                    and any(isinstance(k, ScalarNode) and k.style is None and _HELM_EXPRESSION.match(k.value) for k, _ in key.value)
+                    and self.template_at is None
+                ):
+                    self.template_at = node.start_mark.index
                 if name in ("containers", "initContainers") and isinstance(value, SequenceNode):
                     for container in value.value:
                         if isinstance(container, MappingNode):
