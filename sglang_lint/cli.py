@@ -15,6 +15,7 @@ from typing import Sequence
 
 from sglang_lint import __version__
 from sglang_lint.catalog.tables import UnknownVersionError, load_table
+from sglang_lint.config import ConfigError, load_config
 from sglang_lint.lint import LintOptions, lint_paths
 from sglang_lint.report import FORMATS, render
 from sglang_lint.report.topology import render_json, render_text
@@ -44,6 +45,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (accepted; no cache yet)")
     parser.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", help="also check files that .gitignore excludes")
     parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching this gitignore-style pattern")
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="use this sglang-lint.toml or pyproject.toml (default: the nearest one above the given paths)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -104,6 +110,7 @@ def _options(args: argparse.Namespace) -> LintOptions:
         ignore=ignore,
         respect_gitignore=args.respect_gitignore,
         exclude=tuple(args.exclude),
+        config=load_config(args.config) if args.config else None,
     )
 
 
@@ -172,7 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run_check(args)
     except SystemExit as exit_:
         return int(exit_.code or 0) if isinstance(exit_.code, int) else EXIT_ERROR
-    except (UnknownVersionError, _UsageError) as error:
+    except (UnknownVersionError, _UsageError, ConfigError) as error:
         print(f"sglang-lint: error: {error}", file=sys.stderr)
         return EXIT_ERROR
     except OSError as error:

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import os
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.catalog.tables import default_version, load_table
+from sglang_lint.config import Config, check_manifest, discover_config
 from sglang_lint.files import FileKind, discover, read_source, source_kind
 from sglang_lint.model import Finding, Location, Note, Severity, SourceResult
 from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
 from sglang_lint.rules.base import DOCS_URL, RuleContext
+from sglang_lint.sources.markdown import analyze_markdown
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell
 from sglang_lint.sources.yaml_manifest import analyze_yaml
@@ -30,6 +32,7 @@ SOURCES: dict[FileKind, Callable[[str, str], SourceResult]] = {
     FileKind.SHELL: analyze_shell,
     FileKind.PYTHON: analyze_python,
     FileKind.YAML: analyze_yaml,
+    FileKind.MARKDOWN: analyze_markdown,
 }
 
 # Config files named by `--config` larger than this are not read.
@@ -46,6 +49,10 @@ class LintOptions:
     # Report findings even where a `# noqa` / disable directive silences them
     # (flake8's --disable-noqa).
     ignore_noqa: bool = False
+    # The configuration (its topology manifest groups servers first). None:
+    # lint_paths finds the nearest sglang-lint.toml / pyproject.toml
+    # [tool.sglang-lint] above the given paths; Config(): no config file.
+    config: Config | None = None
 
 
 @dataclass
@@ -56,6 +63,7 @@ class LintResult:
     sources: dict[str, list[str]] = field(default_factory=dict)
     files_checked: int = 0
     version: str = ""
+    config: Config | None = None
 
 
 def internal_finding(note: Note) -> Finding:
@@ -114,7 +122,7 @@ def extract(path: str, text: str, kind: FileKind) -> SourceResult:
 def analyze_results(results: list[SourceResult], options: LintOptions) -> LintResult:
     version = options.target_version or default_version()
     table = load_table(version)
-    lint = LintResult(version=version, files_checked=len(results))
+    lint = LintResult(version=version, files_checked=len(results), config=options.config)
     servers_by_file: dict[str, list[Server]] = {}
     routers_by_file: dict[str, list[Router]] = {}
     notes: list[Note] = []
@@ -148,7 +156,9 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
                 notes.append(_launch_error(result.path, launch, error))
                 continue
             routers_by_file.setdefault(result.path, []).append(router)
-    lint.deployments = build_deployments(servers_by_file, routers_by_file)
+    manifest = options.config.deployments if options.config is not None else ()
+    lint.deployments = build_deployments(servers_by_file, routers_by_file, manifest)
+    notes.extend(note for deployment in lint.deployments for note in deployment.notes)
 
     context = RuleContext(version=version)
     selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options)]
@@ -180,8 +190,12 @@ def _is_selected(code: str, options: LintOptions) -> bool:
 
 
 def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> LintResult:
-    """Analyze in-memory files (path -> text); the kind comes from each path."""
+    """Analyze in-memory files (path -> text); the kind comes from each path. No
+    config file is looked for; a manifest in ``options.config`` must match some of
+    the paths (else ConfigError)."""
     options = options or LintOptions()
+    if options.config is not None:
+        check_manifest(options.config.deployments, files)
     results = []
     for path, text in files.items():
         kind = source_kind(path, text)
@@ -192,8 +206,14 @@ def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> 
 
 
 def lint_paths(paths: Iterable[str], options: LintOptions | None = None) -> LintResult:
+    """Analyze the files under ``paths``. Raises config.ConfigError for a bad
+    config file or a manifest entry that names no file."""
     options = options or LintOptions()
-    found, discovery_notes = discover(list(paths), exclude=list(options.exclude), respect_gitignore=options.respect_gitignore)
+    paths = list(paths)
+    if options.config is None:
+        options = replace(options, config=discover_config(paths))
+    found, discovery_notes = discover(paths, exclude=list(options.exclude), respect_gitignore=options.respect_gitignore)
+    check_manifest(options.config.deployments, [str(f) for f in found], roots=paths)
     results: list[SourceResult] = []
     unreadable: list[Note] = list(discovery_notes)
     for file_path in found:

@@ -2,21 +2,24 @@
 
 design.md "Pairing prefill with decode": the router picks a prefill and a decode
 independently, so every pair of one deployment must be compatible. Deployments come
-from, in order: the topology manifest (later), routers (servers whose port, and host
-where known, match a router's URLs), and otherwise files (one file, one deployment;
-single-role files join the other single-role files of their directory).
+from, in order: the topology manifest (``[[deployment]]`` entries of the config, see
+config.py: the servers of the files an entry's globs name), routers (servers whose
+port, and host where known, match a router's URLs), and otherwise files (one file,
+one deployment; single-role files join the other single-role files of their
+directory).
 """
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from sglang_lint.catalog.attention import Derived, attention_tp
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
-from sglang_lint.model import ServerLaunch, Value, provably_equal
+from sglang_lint.config import ManifestDeployment
+from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
 
 PREFILL = "prefill"
 DECODE = "decode"
@@ -66,6 +69,10 @@ class Deployment:
     how: str  # "router" | "file" | "directory" | "manifest"
     servers: list[Server] = field(default_factory=list)
     routers: list[Router] = field(default_factory=list)
+    # how == "manifest": the config file the entry came from, as displayed.
+    source: str = ""
+    # Things about the grouping the user should know (shown as SGL900 notes).
+    notes: list[Note] = field(default_factory=list)
 
     @property
     def prefills(self) -> list[Server]:
@@ -120,8 +127,62 @@ def endpoint_matches(endpoint: Endpoint, server: Server) -> bool:
 def build_deployments(
     servers_by_file: dict[str, list[Server]],
     routers_by_file: dict[str, list[Router]],
+    manifest: Sequence[ManifestDeployment] = (),
 ) -> list[Deployment]:
-    """Deployments of all files, in a deterministic order."""
+    """Deployments of all files, in a deterministic order: the manifest's entries
+    first (in config order), then the servers and routers no entry claimed, grouped
+    automatically."""
+    deployments: list[Deployment] = []
+    if manifest:
+        claimed: set[int] = set()
+        for entry in manifest:
+            deployment = _manifest_deployment(entry, servers_by_file, routers_by_file)
+            claimed.update(id(s) for s in deployment.servers)
+            claimed.update(id(r) for r in deployment.routers)
+            deployments.append(deployment)
+        servers_by_file = {p: kept for p, ss in servers_by_file.items() if (kept := [s for s in ss if id(s) not in claimed])}
+        routers_by_file = {p: kept for p, rs in routers_by_file.items() if (kept := [r for r in rs if id(r) not in claimed])}
+    return deployments + _automatic_deployments(servers_by_file, routers_by_file)
+
+
+def _manifest_deployment(
+    entry: ManifestDeployment,
+    servers_by_file: dict[str, list[Server]],
+    routers_by_file: dict[str, list[Router]],
+) -> Deployment:
+    """The servers of the files ``prefill``/``decode`` match (each keeps the role
+    its arguments give it) and the routers of the files ``router`` matches. A
+    server whose role contradicts the key that named its file gets a note."""
+    deployment = Deployment(name=entry.name, how="manifest", source=entry.source)
+    for path in sorted(servers_by_file):
+        as_prefill, as_decode = entry.matches(PREFILL, path), entry.matches(DECODE, path)
+        if not (as_prefill or as_decode):
+            continue
+        for server in servers_by_file[path]:
+            deployment.servers.append(server)
+            said = PREFILL if as_prefill and not as_decode else DECODE if as_decode and not as_prefill else None
+            if said is not None and server.role in (PREFILL, DECODE) and server.role != said:
+                location = server.launch.location
+                deployment.notes.append(
+                    Note(
+                        location.path,
+                        f'the topology manifest ({entry.source}) lists this file under "{said}" of deployment'
+                        f' "{entry.name}", but this launch starts a {server.role} server (disaggregation mode'
+                        f' "{server.role}"); it is paired as a {server.role}',
+                        location.line,
+                        location.column,
+                    )
+                )
+    for path in sorted(routers_by_file):
+        if entry.matches("router", path):
+            deployment.routers.extend(routers_by_file[path])
+    return deployment
+
+
+def _automatic_deployments(
+    servers_by_file: dict[str, list[Server]],
+    routers_by_file: dict[str, list[Router]],
+) -> list[Deployment]:
     # 1. Scopes: each file; files holding a single role (or only routers) join the
     #    other such files of their directory. Launches a source put in a scope of
     #    their own (a Python test class) are a deployment of their own.

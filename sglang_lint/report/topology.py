@@ -57,7 +57,11 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
         return "\n".join(out) + "\n"
     for number, deployment in enumerate(deployments, 1):
         out.append("")
-        out.append(f"Deployment {number}: {sanitize(deployment.name)} (grouped by {deployment.how})")
+        if deployment.how == "manifest":
+            how = f"from manifest {deployment.source}"
+        else:
+            how = f"grouped by {deployment.how}"
+        out.append(f"Deployment {number}: {sanitize(deployment.name)} ({sanitize(how)})")
         for router in deployment.routers:
             settings = router.settings
             targets = [f"prefill {e.url.describe()}" + (f" bootstrap {e.bootstrap_port.describe()}" if e.bootstrap_port else "") for e in settings.prefills]
@@ -100,6 +104,7 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
         entry: dict[str, Any] = {
             "name": deployment.name,
             "grouped_by": deployment.how,
+            "manifest": deployment.source or None,
             "routers": [
                 {
                     "location": _location(router.settings.launch.location),

@@ -1,0 +1,423 @@
+"""The configuration file: ``sglang-lint.toml`` or ``[tool.sglang-lint]`` in
+``pyproject.toml`` (the way ruff reads ``ruff.toml`` / ``[tool.ruff]``).
+
+Today it holds one key, the topology manifest (design.md "Pairing prefill with
+decode")::
+
+    [[deployment]]                      # [[tool.sglang-lint.deployment]] in pyproject.toml
+    name = "qwen-pd"
+    prefill = "prefill/*.sh"            # a glob or a list of globs, relative to this file's directory
+    decode = ["k8s/decode.yaml"]
+    router = "router/start.sh"          # optional
+
+API (issue 6 extends it with per-file nearest configs and the other keys):
+
+- :func:`find_config` walks up from a directory to the nearest config file;
+- :func:`load_config` reads and validates one, raising :class:`ConfigError` with a
+  message that names the file and the key;
+- :class:`Config` is the validated result; adding a key means adding a field and an
+  entry in ``_TOP_LEVEL`` (unknown keys are an error, as in ruff).
+
+Globs: relative to the config file's directory (``../`` and absolute globs work
+too), matched against whole paths: ``*``, ``?`` and ``[...]`` never cross ``/``,
+``**`` is any number of directories, and a glob naming a directory matches every file
+below it (``decode = "k8s"``).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import posixpath
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+__all__ = [
+    "CONFIG_FILENAMES",
+    "Config",
+    "ConfigError",
+    "ManifestDeployment",
+    "check_manifest",
+    "discover_config",
+    "discovery_start",
+    "display_path",
+    "find_config",
+    "load_config",
+]
+
+# In one directory, the first of these that exists (and, for pyproject.toml, has a
+# [tool.sglang-lint] table) is the config.
+CONFIG_FILENAMES = ("sglang-lint.toml", "pyproject.toml")
+MAX_CONFIG_BYTES = 1024 * 1024
+
+ROLE_KEYS = ("prefill", "decode", "router")
+_DEPLOYMENT_KEYS = ("name", *ROLE_KEYS)
+_GLOB_CHARS = re.compile(r"[*?\[]")
+# Directories never looked into when checking that a glob matches a file on disk.
+_SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox", ".nox"})
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used; the message names the file (and
+    the key). The CLI prints it and exits 2."""
+
+
+@dataclass(frozen=True)
+class ManifestDeployment:
+    """One ``[[deployment]]`` entry of the topology manifest.
+
+    ``base`` is the absolute directory the globs are relative to (the config file's),
+    ``source`` the config file as shown to the user."""
+
+    name: str
+    prefill: tuple[str, ...]
+    decode: tuple[str, ...]
+    router: tuple[str, ...] = ()
+    base: str = ""
+    source: str = ""
+
+    def globs(self, key: str) -> tuple[str, ...]:
+        return getattr(self, key)
+
+    def matches(self, key: str, path: str) -> bool:
+        """Whether ``path`` (as displayed: relative to the working directory, or
+        absolute) is matched by a glob of ``key`` (prefill, decode or router)."""
+        target = _absolute(path)
+        base = self.base or _absolute(".")
+        return any(_glob_regex(base, glob).fullmatch(target) for glob in self.globs(key))
+
+    def describe(self) -> str:
+        return f'deployment "{self.name}" in {self.source}'
+
+
+@dataclass(frozen=True)
+class Config:
+    """A loaded configuration; ``Config()`` is "no config file"."""
+
+    path: Path | None = None
+    deployments: tuple[ManifestDeployment, ...] = ()
+
+    @property
+    def root(self) -> Path | None:
+        return self.path.parent if self.path is not None else None
+
+
+# ---------------------------------------------------------------------------------
+# Finding and loading
+
+
+def find_config(start: str | os.PathLike[str]) -> Path | None:
+    """The nearest config file in ``start`` (a directory) or one of its parents:
+    ``sglang-lint.toml``, or ``pyproject.toml`` with a ``[tool.sglang-lint]`` table
+    (a pyproject.toml without one is passed over, as ruff does). Raises
+    :class:`ConfigError` for a pyproject.toml that mentions sglang-lint but is not
+    valid TOML."""
+    current = Path(os.path.abspath(start))
+    while True:
+        for name in CONFIG_FILENAMES:
+            candidate = current / name
+            if not candidate.is_file():
+                continue
+            if name == "pyproject.toml" and not _has_tool_table(candidate):
+                continue
+            return candidate
+        if current.parent == current:
+            return None
+        current = current.parent
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    text = _read(pyproject)
+    if "sglang-lint" not in text and "sglang_lint" not in text:
+        return False  # cheap: most pyproject.toml files never mention us
+    tool = _parse(pyproject, text).get("tool")
+    return isinstance(tool, dict) and "sglang-lint" in tool
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read and validate one config file (``sglang-lint.toml``, or any other name
+    read as one; ``pyproject.toml`` is read for its ``[tool.sglang-lint]`` table,
+    and one without that table is an empty config)."""
+    path = Path(path)
+    data = _parse(path, _read(path))
+    if path.name == "pyproject.toml":
+        tool = data.get("tool", {})
+        table = tool.get("sglang-lint", {}) if isinstance(tool, dict) else {}
+        prefix = "tool.sglang-lint."
+        if not isinstance(table, dict):
+            raise ConfigError(f"{display_path(path)}: [tool.sglang-lint] must be a table")
+    else:
+        table, prefix = data, ""
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        parser = _TOP_LEVEL.get(key)
+        if parser is None:
+            raise ConfigError(
+                f"{display_path(path)}: unknown key {prefix}{key!s}"
+                f" (supported: {', '.join(prefix + k for k in _TOP_LEVEL)})"
+            )
+        values[key] = parser(path, prefix, value)
+    return Config(path=path, deployments=values.get("deployment", ()))
+
+
+def _read(path: Path) -> str:
+    try:
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{display_path(path)}: file is over {MAX_CONFIG_BYTES // 1024} KB")
+        return path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{display_path(path)}: not valid UTF-8 ({error.reason} at byte {error.start})") from None
+    except OSError as error:
+        raise ConfigError(f"{display_path(path)}: cannot read: {error.strerror or error}") from None
+
+
+def _parse(path: Path, text: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{display_path(path)}: invalid TOML: {error}") from None
+
+
+def _type_name(value: object) -> str:
+    return {str: "a string", bool: "a boolean", int: "an integer", float: "a float", list: "an array", dict: "a table"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _parse_deployments(path: Path, prefix: str, value: object) -> tuple[ManifestDeployment, ...]:
+    where = f"{display_path(path)}: {prefix}deployment"
+    if isinstance(value, dict):
+        value = [value]  # `[deployment]` instead of `[[deployment]]`: one entry
+    if not isinstance(value, list):
+        raise ConfigError(f"{where} must be an array of tables ([[{prefix}deployment]]), not {_type_name(value)}")
+    base = _absolute(os.path.dirname(os.path.abspath(path)))
+    entries: list[ManifestDeployment] = []
+    seen: dict[str, int] = {}
+    for number, entry in enumerate(value, 1):
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where} #{number} must be a table, not {_type_name(entry)}")
+        name = entry.get("name")
+        label = f'{where} #{number}' + (f' ("{name}")' if isinstance(name, str) and name else "")
+        for key in entry:
+            if key not in _DEPLOYMENT_KEYS:
+                raise ConfigError(f"{label}: unknown key {key!r} (expected: {', '.join(_DEPLOYMENT_KEYS)})")
+        if "name" not in entry:
+            raise ConfigError(f"{label}: missing key 'name'")
+        if not isinstance(name, str) or not name.strip():
+            raise ConfigError(f"{label}: 'name' must be a non-empty string, not {_type_name(name) if not isinstance(name, str) else 'an empty one'}")
+        if name in seen:
+            raise ConfigError(f"{label}: name {name!r} is already used by deployment #{seen[name]}")
+        seen[name] = number
+        globs: dict[str, tuple[str, ...]] = {}
+        for key in ROLE_KEYS:
+            if key not in entry:
+                if key == "router":
+                    globs[key] = ()
+                    continue
+                raise ConfigError(f"{label}: missing key {key!r} (a glob or a list of globs)")
+            globs[key] = _globs(f"{label}: {key!r}", entry[key])
+        entries.append(
+            ManifestDeployment(
+                name=name,
+                prefill=globs["prefill"],
+                decode=globs["decode"],
+                router=globs["router"],
+                base=base,
+                source=display_path(path),
+            )
+        )
+    return tuple(entries)
+
+
+def _globs(where: str, value: object) -> tuple[str, ...]:
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{where} must be a glob string or a non-empty array of glob strings, not {_type_name(value) if not isinstance(value, list) else 'an empty array'}")
+    for item in items:
+        if not isinstance(item, str):
+            raise ConfigError(f"{where} must hold glob strings only, not {_type_name(item)} ({item!r})")
+        if not item.strip():
+            raise ConfigError(f"{where}: a glob must not be empty")
+    return tuple(items)
+
+
+# Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
+_TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
+    "deployment": _parse_deployments,
+}
+
+
+# ---------------------------------------------------------------------------------
+# Globs
+
+
+def _absolute(path: str | os.PathLike[str]) -> str:
+    return Path(os.path.abspath(path)).as_posix()
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_regex(base: str, glob: str) -> re.Pattern[str]:
+    """A regex matching the absolute POSIX paths ``glob`` (relative to ``base``)
+    names, a directory's files included. The base is literal (a directory named
+    ``[x]`` is no character class)."""
+    glob = glob.replace("\\", "/") if os.sep == "\\" else glob
+    if glob.startswith("/"):
+        prefix, rest = "", posixpath.normpath(glob)
+    else:
+        rest = posixpath.normpath(glob)
+        prefix = base
+        while rest == ".." or rest.startswith("../"):
+            prefix = posixpath.dirname(prefix)
+            rest = rest[3:] if rest != ".." else "."
+    parts = [] if rest in (".", "/") else rest.strip("/").split("/")
+    regex = re.escape(prefix.rstrip("/")) if prefix else ""
+    for index, part in enumerate(parts):
+        last = index == len(parts) - 1
+        if part == "**":
+            regex += "/.*" if last else "(?:/[^/]*)*"
+        else:
+            regex += "/" + _segment_regex(part)
+    return re.compile(regex + "(?:/.*)?", re.DOTALL)
+
+
+def _segment_regex(part: str) -> str:
+    out, i = [], 0
+    while i < len(part):
+        char = part[i]
+        if char == "*":
+            while i + 1 < len(part) and part[i + 1] == "*":
+                i += 1
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[":
+            end = part.find("]", i + 2 if part[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
+            if end < 0:
+                out.append(re.escape(char))
+            else:
+                body = part[i + 1 : end]
+                negate = body[:1] in ("!", "^")
+                body = body[1:] if negate else body
+                out.append("[" + ("^/" if negate else "") + body.replace("\\", "\\\\") + "]")
+                i = end
+        else:
+            out.append(re.escape(char))
+        i += 1
+    return "".join(out)
+
+
+def _literal_root(base: str, glob: str) -> str:
+    """The directory below which every path ``glob`` names lies (its segments
+    before the first wildcard)."""
+    glob = glob.replace("\\", "/") if os.sep == "\\" else glob
+    joined = posixpath.normpath(glob if glob.startswith("/") else posixpath.join(base, glob))
+    parts = joined.split("/")
+    literal = []
+    for part in parts:
+        if _GLOB_CHARS.search(part):
+            break
+        literal.append(part)
+    else:
+        return joined
+    return "/".join(literal) or "/"
+
+
+def _matches_on_disk(deployment: ManifestDeployment, key: str) -> list[str]:
+    """Existing files (absolute POSIX paths) a glob of ``key`` matches; at most a
+    few, since only whether there are any (and where) matters."""
+    found: list[str] = []
+    for glob in deployment.globs(key):
+        regex = _glob_regex(deployment.base, glob)
+        root = _literal_root(deployment.base, glob)
+        if os.path.isfile(root):
+            if regex.fullmatch(root):
+                found.append(root)
+            continue
+        for directory, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+            for filename in sorted(filenames):
+                candidate = posixpath.join(Path(directory).as_posix(), filename)
+                if regex.fullmatch(candidate):
+                    found.append(candidate)
+                    if len(found) >= 3:
+                        return found
+    return found
+
+
+def check_manifest(
+    deployments: Sequence[ManifestDeployment],
+    analyzed: Iterable[str],
+    roots: Sequence[str] | None = None,
+) -> None:
+    """Raise :class:`ConfigError` for a manifest entry that names no file.
+
+    Each of an entry's ``prefill``, ``decode`` (and ``router`` when given) must
+    match one of the ``analyzed`` files. When it matches none, but matches files
+    on disk outside ``roots`` (the paths this run was given), the run is partial
+    (pre-commit passes only the changed files) and that is fine; a glob that
+    matches nothing on disk, or only files inside ``roots`` that were not analyzed
+    (excluded, ignored, not a kind sglang-lint reads), is an error. ``roots=None``
+    (in-memory files): the analyzed files are all there is.
+    """
+    if not deployments:
+        return
+    analyzed = list(analyzed)
+    root_paths = [_absolute(r) for r in roots] if roots is not None else None
+    for deployment in deployments:
+        for key in ROLE_KEYS:
+            globs = deployment.globs(key)
+            if not globs or any(deployment.matches(key, path) for path in analyzed):
+                continue
+            shown = " ".join(repr(g) for g in globs)
+            base = display_path(deployment.base).rstrip("/") + "/"
+            if root_paths is None:
+                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches none of the files analyzed (globs are relative to {base})")
+            on_disk = _matches_on_disk(deployment, key)
+            if not on_disk:
+                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches no file (globs are relative to {base})")
+            inside = [p for p in on_disk if any(p == r or p.startswith(r.rstrip("/") + "/") for r in root_paths)]
+            if inside:
+                raise ConfigError(
+                    f"{deployment.describe()}: {key} = {shown} matches only files sglang-lint did not analyze"
+                    f" ({display_path(inside[0])}: excluded, .gitignored, or not a kind it reads)"
+                )
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when it is under it, else absolute."""
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute == cwd:
+        return "."
+    if absolute.startswith(cwd.rstrip(os.sep) + os.sep):
+        return os.path.relpath(absolute, cwd)
+    return absolute
+
+
+def discovery_start(paths: Sequence[str | os.PathLike[str]]) -> str:
+    """Where :func:`discover_config` starts: the deepest directory holding every
+    given path (a file's directory; the working directory for no paths)."""
+    directories = []
+    for given in paths or ["."]:
+        absolute = os.path.abspath(given)
+        directories.append(absolute if os.path.isdir(absolute) else os.path.dirname(absolute))
+    try:
+        return os.path.commonpath(directories)
+    except ValueError:  # pragma: no cover - paths on different Windows drives
+        return os.getcwd()
+
+
+def discover_config(paths: Sequence[str | os.PathLike[str]]) -> Config:
+    """The config of a run over ``paths``: the nearest config file walking up from
+    :func:`discovery_start`, or ``Config()`` when there is none. One config serves
+    the whole run (a manifest entry spans files); issue 6 adds per-file configs."""
+    found = find_config(discovery_start(paths))
+    return load_config(found) if found is not None else Config()

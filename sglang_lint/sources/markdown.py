@@ -1,0 +1,816 @@
+"""The Markdown source: SGLang launches in the code blocks of runbooks and READMEs.
+
+A runbook is read the way its reader runs it: the fenced code blocks that hold
+shell, Python or YAML are handed to those sources, everything else is prose.
+
+Blocks (CommonMark): fences of ``````` or ``~~~`` (three or more), the opening
+fence indented up to three columns relative to its container, closed by a fence
+of the same character at least as long (followed by nothing but blanks), or by the
+end of the document or of the container holding it (block quotes and list items
+are followed, so a fence inside ``1. Start the prefill:`` is a block as GitHub
+shows it; a fence inside an HTML comment or ``<details>`` HTML is not).
+The first word of the info string, case-insensitive, is the language:
+
+- ``bash``, ``sh``, ``shell``, ``zsh``, ``ksh`` and the session forms ``console``,
+  ``shell-session``, ``sh-session``, ``shellsession``: shell;
+- ``python``, ``py``, ``python3`` (``pycon``: a Python console session): Python;
+- ``yaml``, ``yml``: YAML.
+
+Other and untagged blocks are ignored.
+
+Sessions: in a ``console`` block, and in any shell block one of whose lines starts
+with a ``$ `` prompt, the prompt is dropped, a line continuing a command that ends
+in a backslash is kept (a ``> `` secondary prompt at its start is dropped), and
+every other line is output and ignored. A ``# `` root prompt is not recognised:
+in a transcript it looks exactly like a comment, and reading comments as commands
+would invent launches, while missing a root command only misses one. Python blocks
+with ``>>> `` prompts are read the same way (``... `` continues a statement).
+
+Placeholders are what the reader is told to replace: ``<PREFILL_HOST>``,
+``<model-path>``, ``[model_path]``, ``{MODEL}``, ``{{ MODEL }}``, whole words or
+parts of words (``http://<PREFILL_HOST>:30000``). In shell blocks they are values
+we cannot see, never text: ``<NAME>`` needs a name right after ``<`` and no blank
+before ``>`` (``< file`` and ``cat <in >out`` are redirections), ``[name]`` needs
+two or more characters and no name, ``[``, ``]`` or ``$`` right before it and no
+``=`` after it (``${A[@]}``, ``A[k]=v``, ``[[ ... ]]``, globs such as ``[0-7]``
+and ``[s]glang`` are shell), ``{NAME}`` no ``$`` before it (``${NAME}`` is a
+variable). In YAML blocks and Python string literals only ``<NAME>`` is one
+(``[a]`` and ``{a}`` are YAML flow collections, and Python's ``"{model}"`` is a
+``str.format`` field the Python source evaluates). The same placeholder is the
+same symbol everywhere in the document (``Value.symbol("<PREFILL_HOST>")``):
+the notation means "put one value here and wherever this name appears", so the
+router's ``http://<PREFILL_HOST>:30000`` names the server on ``<PREFILL_HOST>``;
+a symbol is never provably different from anything, so a placeholder alone never
+makes a finding.
+
+Positions: each language's blocks are analyzed together as one text with the
+Markdown document's line count, every line that is not theirs blank (shell blocks
+share variables, as when the reader pastes them one after another into a
+terminal; Python blocks share names; YAML blocks become the documents of one
+stream, a ``---`` standing on each opening fence line). Container prefixes,
+fence indentation and prompts are cut from the start of their lines and the
+columns of everything reported are moved back by what was cut, so a finding
+points at the Markdown line and column. Placeholders are replaced by marker
+characters of the same length (from Unicode's private use plane 15, which no
+other character of the text may use: those become U+FFFD) and turned back into
+symbols in the launches found. A block with a syntax error is analyzed on its
+own (with the others' variables unseen), so that an unclosed quote in one block
+cannot swallow the next ones.
+
+Suppression works inside fences: the blocks' comments (``# noqa: SGL001``) are
+the document's comments, by Markdown line. All blocks of one document are one
+deployment scope: one SourceResult for the ``.md`` path.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from sglang_lint.model import ArgToken, KeywordArg, Kind, Location, Note, SourceResult, Value
+from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.shell import analyze_shell, parse_bash
+from sglang_lint.sources.yaml_manifest import analyze_yaml
+
+SHELL_TAGS = frozenset({"bash", "sh", "shell", "zsh", "ksh"})
+SHELL_SESSION_TAGS = frozenset({"console", "shell-session", "sh-session", "shellsession"})
+PYTHON_TAGS = frozenset({"python", "py", "python3"})
+PYTHON_SESSION_TAGS = frozenset({"pycon"})
+YAML_TAGS = frozenset({"yaml", "yml"})
+
+SHELL, PYTHON, YAML = "shell", "python", "yaml"
+
+# Blocks with a syntax error analyzed on their own, per language: each costs a
+# pass over the document up to it, so hostile input with thousands of broken
+# blocks stays linear.
+MAX_SEPARATE_BLOCKS = 16
+
+# -----------------------------------------------------------------------------------
+# Blocks (CommonMark)
+
+
+@dataclass
+class Block:
+    """A fenced code block of a language we read.
+
+    ``lines``: for each content line, (1-based Markdown line, characters cut from
+    its start, the text that remains); ``session``: a transcript with prompts.
+    """
+
+    family: str
+    tag: str
+    fence_line: int
+    lines: list[tuple[int, int, str]] = field(default_factory=list)
+    session: bool = False
+
+    @property
+    def last_line(self) -> int:
+        return self.lines[-1][0] if self.lines else self.fence_line
+
+
+_LIST_MARKER = re.compile(r"([-+*]|(\d{1,9})[.)])(?=[ \t]|$)")
+_THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+_FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
+_HTML_1 = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
+_HTML_1_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+_HTML_6_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|"
+    "fieldset|figcaption|figure|footer|form|frame|frameset|h1|h2|h3|h4|h5|h6|head|header|hr|html|iframe|legend|li|link|"
+    "main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|"
+    "title|tr|track|ul"
+)
+_HTML_6 = re.compile(rf"</?(?:{_HTML_6_TAGS})(?:[ \t]|/?>|$)", re.IGNORECASE)
+_ATTRIBUTE = r"""(?:[ \t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t]*=[ \t]*(?:[^ \t"'=<>`]+|'[^']*'|"[^"]*"))?)"""
+_HTML_7 = re.compile(rf"(?:<[A-Za-z][A-Za-z0-9-]*{_ATTRIBUTE}*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$")
+# type -> what ends it on a line (None: a blank line)
+_HTML_ENDS: dict[int, re.Pattern | str | None] = {1: _HTML_1_END, 2: "-->", 3: "?>", 4: ">", 5: "]]>", 6: None, 7: None}
+# MyST / reStructuredText-style directives whose language is the second word.
+_DIRECTIVES = frozenset({"{code-block}", "{code}", "{code-cell}", "{sourcecode}"})
+
+
+def _family(tag: str) -> tuple[str | None, bool]:
+    if tag in SHELL_TAGS:
+        return SHELL, False
+    if tag in SHELL_SESSION_TAGS:
+        return SHELL, True
+    if tag in PYTHON_TAGS:
+        return PYTHON, False
+    if tag in PYTHON_SESSION_TAGS:
+        return PYTHON, True
+    if tag in YAML_TAGS:
+        return YAML, False
+    return None, False
+
+
+def language_tag(info: str) -> str:
+    """The language an info string names: its first word, lower-cased
+    (``bash title="x"``, ``{.bash}``, ``{bash echo=FALSE}``, ``sh:run.sh``,
+    ``{code-block} bash``)."""
+    words = info.split()
+    if not words:
+        return ""
+    first = words[0].lower()
+    if first in _DIRECTIVES and len(words) > 1:
+        first = words[1].lower()
+    first = first.lstrip("{").lstrip(".")
+    match = re.match(r"[^{},:=]*", first)
+    return match.group(0) if match else ""
+
+
+def _advance(line: str, pos: int, col: int, limit: int | None = None) -> tuple[int, int]:
+    """Skip blanks from ``pos`` (virtual column ``col``, tabs to multiples of 4),
+    at most up to column ``limit``."""
+    length = len(line)
+    while pos < length:
+        char = line[pos]
+        if char == " ":
+            step = 1
+        elif char == "\t":
+            step = 4 - col % 4
+        else:
+            break
+        if limit is not None and col >= limit:
+            break
+        pos += 1
+        col += step
+    return pos, col
+
+
+@dataclass
+class _Container:
+    quote: bool
+    content_col: int = 0  # list items: the column their content starts at
+
+
+@dataclass
+class _OpenFence:
+    char: str
+    length: int
+    depth: int
+    indent: int
+    block: Block | None
+
+
+class _Scanner:
+    """Line-by-line block structure, as much of it as decides where fences are."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.containers: list[_Container] = []
+        self.paragraph = False
+        self.fence: _OpenFence | None = None
+        self.html: tuple[int, int] | None = None  # (type, depth)
+        self.blocks: list[Block] = []
+
+    def run(self) -> list[Block]:
+        for number, raw in enumerate(self.lines, start=1):
+            line = raw[:-1] if raw.endswith("\r") else raw
+            start = 1 if number == 1 and line.startswith("\ufeff") else 0
+            self._line(number, line, start)
+        return self.blocks
+
+    # -- one line -------------------------------------------------------------------
+    def _line(self, number: int, line: str, pos: int) -> None:
+        col = 0
+        matched = 0
+        for container in self.containers:
+            step = self._continue(container, line, pos, col)
+            if step is None:
+                break
+            pos, col = step
+            matched += 1
+        blank = line[pos:].strip(" \t") == ""
+        if self.fence is not None:
+            if matched >= self.fence.depth:
+                if not self._closes(line, pos, col):
+                    self._content(number, line, pos, col)
+                else:
+                    self.fence = None
+                return
+            self.fence = None  # its container ended
+        if self.html is not None:
+            kind, depth = self.html
+            if matched >= depth:
+                if _HTML_ENDS[kind] is None and blank:
+                    self.html = None
+                    self.paragraph = False
+                elif self._html_ends(kind, line[pos:]):
+                    self.html = None
+                return
+            self.html = None
+        if matched < len(self.containers):
+            if self.paragraph and not blank and not self._starts_block(line, pos, col):
+                return  # a lazy continuation line of the paragraph
+            del self.containers[matched:]
+            self.paragraph = False
+        self._new_blocks(number, line, pos, col, blank)
+
+    def _continue(self, container: _Container, line: str, pos: int, col: int) -> tuple[int, int] | None:
+        if container.quote:
+            p, c = _advance(line, pos, col, col + 3)
+            if p < len(line) and line[p] == ">":
+                return self._after_quote_marker(line, p, c)
+            return None
+        if line[pos:].strip(" \t") == "":
+            return pos, col
+        p, c = _advance(line, pos, col)
+        if c >= container.content_col:
+            return _advance(line, pos, col, container.content_col)
+        return None
+
+    @staticmethod
+    def _after_quote_marker(line: str, p: int, c: int) -> tuple[int, int]:
+        p, c = p + 1, c + 1
+        if p < len(line) and line[p] in " \t":
+            c = c + 1 if line[p] == " " else c + (4 - c % 4)
+            p += 1
+        return p, c
+
+    def _starts_block(self, line: str, pos: int, col: int) -> bool:
+        p, c = _advance(line, pos, col)
+        if c - col >= 4:
+            return False
+        rest = line[p:]
+        if rest.startswith(">") or _FENCE.match(rest) and self._fence_info_ok(rest):
+            return True
+        if _ATX_HEADING.match(rest) or _THEMATIC_BREAK.match(rest):
+            return True
+        marker = _LIST_MARKER.match(rest)
+        if marker and self._may_start_list(marker, rest):
+            return True
+        return self._html_start(rest) not in (None, 7)
+
+    def _may_start_list(self, marker: re.Match, rest: str) -> bool:
+        if not self.paragraph:
+            return True
+        # Interrupting a paragraph: not empty, and an ordered list starts at 1.
+        if rest[marker.end() :].strip(" \t") == "":
+            return False
+        number = marker.group(2)
+        return number is None or int(number) == 1
+
+    @staticmethod
+    def _fence_info_ok(rest: str) -> bool:
+        match = _FENCE.match(rest)
+        return match is not None and not (match.group(1)[0] == "`" and "`" in match.group(2))
+
+    def _new_blocks(self, number: int, line: str, pos: int, col: int, blank: bool) -> None:
+        while True:
+            p, c = _advance(line, pos, col)
+            if c - col >= 4 or p >= len(line):
+                break
+            rest = line[p:]
+            if rest[0] == ">":
+                self.containers.append(_Container(quote=True))
+                pos, col = self._after_quote_marker(line, p, c)
+                self.paragraph = False
+                continue
+            marker = _LIST_MARKER.match(rest)
+            if marker and not _THEMATIC_BREAK.match(rest) and self._may_start_list(marker, rest):
+                width = len(marker.group(1))
+                after_p, after_c = p + width, c + width
+                q, d = _advance(line, after_p, after_c)
+                if q >= len(line) or d - after_c > 4:
+                    content_col = after_c + 1  # empty first line, or indented code inside
+                    pos, col = _advance(line, after_p, after_c, after_c + 1)
+                else:
+                    content_col = d
+                    pos, col = q, d
+                self.containers.append(_Container(quote=False, content_col=content_col))
+                self.paragraph = False
+                continue
+            break
+        self._leaf(number, line, pos, col)
+
+    def _leaf(self, number: int, line: str, pos: int, col: int) -> None:
+        p, c = _advance(line, pos, col)
+        rest = line[p:]
+        if rest.strip(" \t") == "":
+            self.paragraph = False
+            return
+        if c - col >= 4:
+            return  # indented code, or a paragraph's continuation
+        fence = _FENCE.match(rest)
+        if fence is not None and self._fence_info_ok(rest):
+            marker, info = fence.group(1), fence.group(2)
+            tag = language_tag(info)
+            family, session = _family(tag)
+            block = Block(family, tag, number, session=session) if family is not None else None
+            if block is not None:
+                self.blocks.append(block)
+            self.fence = _OpenFence(marker[0], len(marker), len(self.containers), c - col, block)
+            self.paragraph = False
+            return
+        kind = self._html_start(rest)
+        if kind is not None and not (kind == 7 and self.paragraph):
+            self.paragraph = False
+            if not self._html_ends(kind, rest):
+                self.html = (kind, len(self.containers))
+            return
+        if _ATX_HEADING.match(rest) or _THEMATIC_BREAK.match(rest):
+            self.paragraph = False
+            return
+        self.paragraph = True
+
+    @staticmethod
+    def _html_start(rest: str) -> int | None:
+        if not rest.startswith("<"):
+            return None
+        if _HTML_1.match(rest):
+            return 1
+        if rest.startswith("<!--"):
+            return 2
+        if rest.startswith("<?"):
+            return 3
+        if rest.startswith("<![CDATA["):
+            return 5
+        if re.match(r"<![A-Za-z]", rest):
+            return 4
+        if _HTML_6.match(rest):
+            return 6
+        if _HTML_7.match(rest):
+            return 7
+        return None
+
+    @staticmethod
+    def _html_ends(kind: int, text: str) -> bool:
+        end = _HTML_ENDS[kind]
+        if end is None:
+            return False
+        if isinstance(end, str):
+            return end in text
+        return end.search(text) is not None
+
+    def _closes(self, line: str, pos: int, col: int) -> bool:
+        fence = self.fence
+        assert fence is not None
+        p, c = _advance(line, pos, col)
+        if c - col >= 4:
+            return False
+        run = len(line) - p - len(line[p:].lstrip(fence.char))
+        return run >= fence.length and line[p + run :].strip(" \t") == ""
+
+    def _content(self, number: int, line: str, pos: int, col: int) -> None:
+        fence = self.fence
+        assert fence is not None
+        if fence.block is None:
+            return
+        pos, _ = _advance(line, pos, col, col + fence.indent)
+        fence.block.lines.append((number, pos, line[pos:]))
+
+
+def find_blocks(text: str) -> list[Block]:
+    """The shell, Python and YAML fenced code blocks of a Markdown text, in order."""
+    return _Scanner(text.split("\n")).run()
+
+
+# -----------------------------------------------------------------------------------
+# Sessions: prompts and output
+
+
+def _trailing_backslash(text: str) -> bool:
+    stripped = text.rstrip(" \t")
+    count = len(stripped) - len(stripped.rstrip("\\"))
+    return count % 2 == 1 and stripped == text  # `\` then blanks continues nothing
+
+
+def _shell_session(block: Block) -> list[tuple[int, int, str]]:
+    out = []
+    continuing = False
+    for number, cut, text in block.lines:
+        if continuing:
+            if text.startswith("> "):
+                cut, text = cut + 2, text[2:]
+            out.append((number, cut, text))
+            continuing = _trailing_backslash(text)
+            continue
+        body = text.lstrip(" \t")
+        if body == "$" or body.startswith("$ "):
+            skip = len(text) - len(body) + min(2, len(body))
+            cut, text = cut + skip, text[skip:]
+            out.append((number, cut, text))
+            continuing = _trailing_backslash(text)
+        # anything else is output
+    return out
+
+
+def _python_session(block: Block) -> list[tuple[int, int, str]]:
+    out = []
+    in_statement = False
+    for number, cut, text in block.lines:
+        body = text.lstrip(" \t")
+        for prompt, continues in ((">>>", False), ("...", True)):
+            if body == prompt or body.startswith(prompt + " "):
+                if continues and not in_statement:
+                    break
+                skip = len(text) - len(body) + min(len(prompt) + 1, len(body))
+                out.append((number, cut + skip, text[skip:]))
+                in_statement = True
+                break
+        else:
+            in_statement = False  # output
+    return out
+
+
+def _is_shell_session(block: Block) -> bool:
+    return block.session or any(text.lstrip(" \t") == "$" or text.lstrip(" \t").startswith("$ ") for _, _, text in block.lines)
+
+
+def _is_python_session(block: Block) -> bool:
+    return block.session or any(text.lstrip(" \t") == ">>>" or text.lstrip(" \t").startswith(">>> ") for _, _, text in block.lines)
+
+
+# -----------------------------------------------------------------------------------
+# Placeholders
+
+# Markers: START, digits, END, all from Unicode's Supplementary Private Use Area-A.
+_START = "\U000f0000"
+_END = "\U000f0001"
+_DIGIT0 = 0xF0002
+_BASE = 0xFFFFD - _DIGIT0 + 1
+_RESERVED = re.compile("[\U000f0000-\U000fffff]")
+_MARKER = re.compile(f"{_START}([\U000f0002-\U000ffffd]+){_END}")
+
+_ANGLE = r"(?<!<)<[A-Za-z_][A-Za-z0-9_.:/-]*>"
+_SHELL_PLACEHOLDER = re.compile(
+    r"\{\{[ \t]*\.?[A-Za-z_][A-Za-z0-9_.]*[ \t]*\}\}"
+    r"|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})"
+    r"|(?<![\w\[\]$])\[(?=[^\]]{2,}\])(?![A-Za-z0-9]-[A-Za-z0-9]\])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*\](?![=\[\]])"
+    "|" + _ANGLE
+)
+_ANGLE_PLACEHOLDER = re.compile(_ANGLE)
+
+
+class _Placeholders:
+    """Placeholder texts by id (1-based, in order of appearance); 0 is anonymous."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.texts: list[str] = [""]
+
+    def mark(self, text: str, pattern: re.Pattern) -> str:
+        text = _RESERVED.sub("\ufffd", text)
+        if "<" not in text and "[" not in text and "{" not in text:
+            return text
+        return pattern.sub(self._marker, text)
+
+    def _marker(self, match: re.Match) -> str:
+        placeholder = match.group(0)
+        ident = self.ids.get(placeholder)
+        if ident is None:
+            ident = self.ids[placeholder] = len(self.texts)
+            self.texts.append(placeholder)
+        width = len(placeholder) - 2
+        if ident >= _BASE**width:
+            ident = 0
+        digits = []
+        for _ in range(width):
+            ident, digit = divmod(ident, _BASE)
+            digits.append(chr(_DIGIT0 + digit))
+        return _START + "".join(reversed(digits)) + _END
+
+    def _ident(self, digits: str) -> int:
+        ident = 0
+        for char in digits:
+            ident = ident * _BASE + ord(char) - _DIGIT0
+        return ident if 0 < ident < len(self.texts) else 0
+
+    # -- back from markers ---------------------------------------------------------
+    def display(self, text: str) -> str:
+        """Text for messages: each placeholder as written."""
+        if not _RESERVED.search(text):
+            return text
+        text = _MARKER.sub(lambda m: self.texts[self._ident(m.group(1))] or "<placeholder>", text)
+        return _RESERVED.sub("", text)
+
+    def text_value(self, text: str) -> Value:
+        if not _RESERVED.search(text):
+            return Value.known(text)
+        pieces: list[Value] = []
+        last = 0
+        for match in _MARKER.finditer(text):
+            pieces.append(Value.known(text[last : match.start()]))
+            ident = self._ident(match.group(1))
+            pieces.append(Value.symbol(self.texts[ident]) if ident else Value.unknown("a placeholder"))
+            last = match.end()
+        pieces.append(Value.known(text[last:]))
+        if any(_RESERVED.search(piece.text) for piece in pieces if piece.is_known):
+            # Part of a marker: text cut out of a placeholder (`${HOST:0:3}`).
+            return Value.unknown(f"derived from a placeholder: {self.display(text)}")
+        return Value.concat(pieces)
+
+    def value(self, value: Value) -> Value:
+        kind = value.kind
+        if kind is Kind.KNOWN:
+            return self.text_value(value.text)
+        if kind is Kind.ALTERNATIVES:
+            if not any(_RESERVED.search(a) for a in value.alternatives):
+                return value
+            return Value.one_of(self.text_value(a) for a in value.alternatives)
+        if kind is Kind.SYMBOL:
+            name = self.display(value.name)
+            if value.default is not None and _RESERVED.search(value.default):
+                return Value.unknown(f"{name} with a placeholder as its default ({self.display(value.default)})")
+            return value if name == value.name else Value.symbol(name, value.default)
+        if kind is Kind.CONCAT:
+            parts = [self.value(part) for part in value.parts]
+            return value if parts == list(value.parts) else Value.concat(parts)
+        reason = self.display(value.reason)
+        return value if reason == value.reason else Value.unknown(reason)
+
+
+# -----------------------------------------------------------------------------------
+# Language texts
+
+
+@dataclass
+class _Prepared:
+    """A block as its language's source reads it: (line, cut, text) per line."""
+
+    block: Block
+    lines: list[tuple[int, int, str]]
+
+
+def _prepare_shell(block: Block, placeholders: _Placeholders) -> _Prepared:
+    lines = _shell_session(block) if _is_shell_session(block) else block.lines
+    return _Prepared(block, [(n, cut, placeholders.mark(text.rstrip("\r"), _SHELL_PLACEHOLDER)) for n, cut, text in lines])
+
+
+def _prepare_yaml(block: Block, placeholders: _Placeholders) -> _Prepared:
+    # PyYAML also breaks lines at CR, NEL, LS and PS: as blanks they keep its line
+    # numbers those of the document.
+    table = {0x0D: " ", 0x85: " ", 0x2028: " ", 0x2029: " "}
+    return _Prepared(block, [(n, cut, placeholders.mark(text.translate(table), _ANGLE_PLACEHOLDER)) for n, cut, text in block.lines])
+
+
+def _prepare_python(block: Block, placeholders: _Placeholders) -> _Prepared:
+    lines = _python_session(block) if _is_python_session(block) else block.lines
+    lines = [(n, cut, text.replace("\r", " ")) for n, cut, text in lines]  # Python breaks lines at CR
+    texts = _mark_python_strings([text for _, _, text in lines], placeholders)
+    return _Prepared(block, [(n, cut, text) for (n, cut, _), text in zip(lines, texts)])
+
+
+def _mark_python_strings(lines: list[str], placeholders: _Placeholders) -> list[str]:
+    """``<NAME>`` inside string literals (not f-strings: their braces hold code)."""
+    lines = [_RESERVED.sub("\ufffd", line) for line in lines]
+    if not any("<" in line for line in lines):
+        return lines
+    source = "\n".join(lines) + "\n"
+    edits: dict[int, list[tuple[int, int]]] = {}
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type != tokenize.STRING or "<" not in token.string:
+                continue
+            prefix = token.string[: len(token.string) - len(token.string.lstrip("rRbBuUfF"))]
+            if "f" in prefix.lower():
+                continue
+            (start_row, start_col), (end_row, end_col) = token.start, token.end
+            for row in range(start_row, end_row + 1):
+                first = start_col if row == start_row else 0
+                last = end_col if row == end_row else len(lines[row - 1])
+                edits.setdefault(row - 1, []).append((first, last))
+    except Exception:  # noqa: BLE001 - tokenizing is best effort: unmarked text stays text
+        return lines
+    out = list(lines)
+    for index, spans in edits.items():
+        line = out[index]
+        for first, last in spans:
+            line = line[:first] + placeholders.mark(line[first:last], _ANGLE_PLACEHOLDER) + line[last:]
+        out[index] = line
+    return out
+
+
+def _document(line_count: int, prepared: list[_Prepared], headers: dict[int, str] | None = None, upto: int | None = None) -> str:
+    rows = [""] * (line_count if upto is None else upto)
+    for header_line, header in (headers or {}).items():
+        if header_line <= len(rows):
+            rows[header_line - 1] = header
+    for item in prepared:
+        for number, _, text in item.lines:
+            if number <= len(rows):
+                rows[number - 1] = text
+    return "\n".join(rows)
+
+
+# -----------------------------------------------------------------------------------
+# Syntax checks: which blocks must be analyzed on their own
+
+
+def _shell_ok(item: _Prepared) -> bool:
+    text = "\n".join(t for _, _, t in item.lines)
+    return not parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error
+
+
+def _python_ok(text: str) -> bool:
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return True
+
+
+def _python_block_ok(item: _Prepared) -> bool:
+    return _python_ok("\n".join(t for _, _, t in item.lines))
+
+
+def _yaml_block_ok(item: _Prepared) -> bool:
+    result = analyze_yaml("<block>", "\n".join(t for _, _, t in item.lines))
+    return not result.notes
+
+
+# -----------------------------------------------------------------------------------
+# The analysis
+
+
+class MarkdownAnalyzer:
+    def __init__(self, path: str, text: str) -> None:
+        self.path = path
+        self.text = text
+        self.lines = text.split("\n")
+        self.result = SourceResult(path=path, lines=self.lines)
+        self.placeholders = _Placeholders()
+        self.cuts: dict[int, int] = {}
+
+    def run(self) -> SourceResult:
+        blocks = find_blocks(self.text)
+        by_family: dict[str, list[_Prepared]] = {SHELL: [], PYTHON: [], YAML: []}
+        prepare = {SHELL: _prepare_shell, PYTHON: _prepare_python, YAML: _prepare_yaml}
+        for block in blocks:
+            item = prepare[block.family](block, self.placeholders)
+            by_family[block.family].append(item)
+            for number, cut, _ in item.lines:
+                if cut:
+                    self.cuts[number] = cut
+        partial: list[SourceResult] = []
+        for family, analyze in ((SHELL, self._shell), (PYTHON, self._python), (YAML, self._yaml)):
+            items = by_family[family]
+            if not items:
+                continue
+            try:
+                partial.extend(analyze(items))
+            except Exception as error:  # noqa: BLE001 - one language must not lose the others
+                line = items[0].block.fence_line
+                self.result.notes.append(
+                    Note(self.path, f"internal error while analyzing the {family} blocks ({type(error).__name__}: {error}); please report it", line)
+                )
+        for part in partial:
+            self._merge(part)
+        self.result.servers.sort(key=lambda launch: (launch.location.line, launch.location.column))
+        self.result.routers.sort(key=lambda launch: (launch.location.line, launch.location.column))
+        self.result.notes.sort(key=lambda note: (note.line, note.column))
+        return self.result
+
+    # -- per language ----------------------------------------------------------------
+    def _shell(self, items: list[_Prepared]) -> list[SourceResult]:
+        text = _document(len(self.lines), items)
+        if not parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error:
+            return [analyze_shell(self.path, text)]
+        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(len(self.lines), good)), analyze_shell, "shell")
+
+    def _python(self, items: list[_Prepared]) -> list[SourceResult]:
+        text = _document(len(self.lines), items)
+        if _python_ok(text):
+            return [analyze_python(self.path, text)]
+        return self._isolate(items, _python_block_ok, lambda good: analyze_python(self.path, _document(len(self.lines), good)), analyze_python, "Python")
+
+    def _yaml(self, items: list[_Prepared]) -> list[SourceResult]:
+        def stream(good: list[_Prepared]) -> SourceResult:
+            headers = {item.block.fence_line: "---" for item in good}
+            return analyze_yaml(self.path, _document(len(self.lines), good, headers))
+
+        combined = stream(items)
+        if not combined.notes:
+            return [combined]
+        results = self._isolate(items, _yaml_block_ok, stream, analyze_yaml, "YAML")
+        return results
+
+    def _isolate(
+        self,
+        items: list[_Prepared],
+        ok: Callable[[_Prepared], bool],
+        together: Callable[[list[_Prepared]], SourceResult],
+        alone: Callable[[str, str], SourceResult],
+        language: str,
+    ) -> list[SourceResult]:
+        """Analyze the blocks that are fine on their own together, and each broken
+        one alone (up to MAX_SEPARATE_BLOCKS), so that one cannot spoil the others."""
+        good, bad = [], []
+        for item in items:
+            (good if ok(item) else bad).append(item)
+        results = [together(good)] if good else []
+        for item in bad[:MAX_SEPARATE_BLOCKS]:
+            results.append(alone(self.path, _document(len(self.lines), [item], upto=item.block.last_line)))
+        if len(bad) > MAX_SEPARATE_BLOCKS:
+            skipped = bad[MAX_SEPARATE_BLOCKS:]
+            results.append(
+                SourceResult(
+                    path=self.path,
+                    notes=[
+                        Note(
+                            self.path,
+                            f"{len(skipped)} more {language} blocks with syntax errors are not analyzed (only the first {MAX_SEPARATE_BLOCKS} are)",
+                            skipped[0].block.fence_line,
+                        )
+                    ],
+                )
+            )
+        return results
+
+    # -- back to the Markdown file -------------------------------------------------------
+    def _loc(self, location: Location | None) -> Location | None:
+        if location is None or location.path != self.path or location.line < 1:
+            return location
+        cut, end_cut = self.cuts.get(location.line, 0), self.cuts.get(location.end_line, 0)
+        if not cut and not end_cut:
+            return location
+        return Location(location.path, location.line, location.column + cut, location.end_line, location.end_column + end_cut)
+
+    def _token(self, token: ArgToken) -> ArgToken:
+        return ArgToken(self.placeholders.value(token.value), self._loc(token.location), self._loc(token.origin), token.spread)
+
+    def _keyword(self, keyword: KeywordArg) -> KeywordArg:
+        name = self.placeholders.display(keyword.name) if keyword.name is not None else None
+        return KeywordArg(name, self.placeholders.value(keyword.value), self._loc(keyword.location), self._loc(keyword.origin))
+
+    def _merge(self, part: SourceResult) -> None:
+        display = self.placeholders.display
+        for server in part.servers:
+            self.result.servers.append(
+                replace(
+                    server,
+                    location=self._loc(server.location),
+                    args=[self._token(t) for t in server.args],
+                    keywords=tuple(self._keyword(k) for k in server.keywords),
+                    context=display(server.context),
+                )
+            )
+        for router in part.routers:
+            self.result.routers.append(
+                replace(router, location=self._loc(router.location), args=[self._token(t) for t in router.args], context=display(router.context))
+            )
+        for note in part.notes:
+            column = note.column + self.cuts.get(note.line, 0) if note.path == self.path else note.column
+            self.result.notes.append(Note(note.path, display(note.message), note.line, column))
+        for line, comment in part.comments.items():
+            # A comment runs to the end of its line: the same characters of the
+            # Markdown line, placeholders as written.
+            original = self.lines[line - 1].rstrip("\r") if 1 <= line <= len(self.lines) else ""
+            self.result.comments[line] = original[len(original) - len(comment) :] if len(comment) <= len(original) else display(comment)
+        for comment_loc, words_loc in part.continuation_breaks:
+            self.result.continuation_breaks.append((self._loc(comment_loc), self._loc(words_loc)))
+
+
+def analyze_markdown(path: str, text: str) -> SourceResult:
+    """Extract the launches of the code blocks of one Markdown document. Never
+    raises for any text."""
+    try:
+        return MarkdownAnalyzer(path, text).run()
+    except RecursionError:
+        result = SourceResult(path=path, lines=text.split("\n"))
+        result.notes.append(Note(path, "document nested too deeply to analyze"))
+        return result
