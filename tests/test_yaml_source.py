@@ -185,3 +185,36 @@ def test_go_template_text_inside_a_value_is_not_a_template():
         'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--tp", "2", "--served-model-name", "{{.Name}}"]\n'
     )
     assert len(servers) == 1 and not result.findings
+
+
+def test_alias_bomb_memory_stays_bounded():
+    """Nine levels of nine aliases expand to 9**9 items; composed nodes are shared,
+    and every node is visited once."""
+    import tracemalloc
+
+    lines = ["a0: &a0 [x]"]
+    for level in range(1, 10):
+        lines.append(f"a{level}: &a{level} [" + ", ".join([f"*a{level - 1}"] * 9) + "]")
+    lines.append("spec:\n  containers:\n    - command: *a9")
+    tracemalloc.start()
+    try:
+        result = analyze_yaml("bomb.yaml", "\n".join(lines) + "\n")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.servers == []
+    assert peak < 20 * 1024 * 1024
+
+
+def test_topology_shows_yaml_locations(tmp_path, capsys):
+    from sglang_lint.cli import main
+
+    (tmp_path / "pd.yaml").write_text(
+        'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--tp", "8"]\n'
+        "---\n"
+        'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--tp", "4"]\n',
+        encoding="utf-8",
+    )
+    main(["topology", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert f"prefill  {tmp_path}/pd.yaml:4" in out and f"decode   {tmp_path}/pd.yaml:9" in out
