@@ -132,7 +132,10 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
         notes.extend(result.notes)
         first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
         directives[result.path] = parse_directives(result.path, result.comments, first_line)
-        notes.extend(directives[result.path].notes)
+        if first_line is not None:
+            # A malformed directive matters where it could silence one of our
+            # findings; in a file that launches nothing it is another tool's text.
+            notes.extend(directives[result.path].notes)
         read_config = _config_reader(result.path)
         for launch in result.servers:
             try:

@@ -111,3 +111,8 @@ def test_noqa_on_the_line_of_the_finding_silences() -> None:
     result = lint_texts({"launch.py": source})
     assert [f.code for f in result.findings] == []
     assert len(lint_texts({"launch.py": source.replace("  # noqa: SGL001", "")}).findings) == 1
+
+
+def test_malformed_noqa_in_a_file_without_launches_is_not_reported() -> None:
+    result = lint_texts({"notes.sh": "# see `# noqa: CODE` in the docs\necho hi\n"})
+    assert result.findings == []
