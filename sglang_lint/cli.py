@@ -69,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run")
     check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes not to run")
     check.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
+    check.add_argument("--strict", action="store_true", help="also run the opt-in rules (SGL901: values static analysis could not resolve)")
 
     topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
     _add_common(topology)
@@ -111,6 +112,7 @@ def _options(args: argparse.Namespace) -> LintOptions:
         respect_gitignore=args.respect_gitignore,
         exclude=tuple(args.exclude),
         config=load_config(args.config) if args.config else None,
+        strict=getattr(args, "strict", False),
     )
 
 

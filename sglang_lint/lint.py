@@ -49,6 +49,8 @@ class LintOptions:
     # Report findings even where a `# noqa` / disable directive silences them
     # (flake8's --disable-noqa).
     ignore_noqa: bool = False
+    # Run the opt-in rules too (SGL901 unresolved-value).
+    strict: bool = False
     # The configuration (its topology manifest groups servers first). None:
     # lint_paths finds the nearest sglang-lint.toml / pyproject.toml
     # [tool.sglang-lint] above the given paths; Config(): no config file.
@@ -164,11 +166,22 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     notes.extend(note for deployment in lint.deployments for note in deployment.notes)
 
     context = RuleContext(version=version)
-    selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options)]
+    selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options, opt_in=rule.opt_in)]
     findings: list[Finding] = []
     for deployment, prefill, decode in pairs(lint.deployments):
         for rule in selected:
             findings.extend(rule.check_pair(context, deployment, prefill, decode))
+    checked: set[int] = set()
+    for deployment in lint.deployments:
+        for server in deployment.servers:
+            if id(server) in checked:
+                continue
+            checked.add(id(server))
+            for rule in selected:
+                findings.extend(rule.check_server(context, deployment, server))
+    for result in results:
+        for rule in selected:
+            findings.extend(rule.check_source(context, result))
     if not options.ignore_noqa:
         findings = [f for f in findings if not is_suppressed(f, directives)]
     if _is_selected(INTERNAL_ERROR_CODE, options):
@@ -186,9 +199,13 @@ def _launch_error(path: str, launch, error: Exception) -> Note:
     )
 
 
-def _is_selected(code: str, options: LintOptions) -> bool:
+def _is_selected(code: str, options: LintOptions, opt_in: bool = False) -> bool:
     if code in options.ignore:
         return False
+    if opt_in:
+        # Only by name (--select SGL901) or with --strict; a prefix such as SGL
+        # does not switch an opt-in rule on.
+        return options.strict or (options.select is not None and code in options.select)
     return options.select is None or code in options.select or any(code.startswith(s) for s in options.select)
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Iterable
 
 from sglang_lint.catalog.settings import Setting
-from sglang_lint.model import Finding, Location, Related, Severity
+from sglang_lint.model import Finding, Location, Related, Severity, SourceResult
 from sglang_lint.topology import Deployment, Server
 
 DOCS_URL = "https://github.com/sglang-lint/sglang-lint/blob/main/docs/rules.md#{code}"
@@ -43,7 +43,22 @@ class Rule:
     valid: ClassVar[list[Example]] = []
     invalid: ClassVar[list[Example]] = []
 
+    # An opt-in rule runs only with --strict (LintOptions.strict) or when selected
+    # by its code.
+    opt_in: ClassVar[bool] = False
+
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
+        """Every prefill x decode pair a router can form (design.md "Pairing")."""
+        return ()
+
+    def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
+        """Every server once (a server two routers name is still checked once),
+        for constraints of one launch (its argv, its own parallel sizes)."""
+        return ()
+
+    def check_source(self, context: RuleContext, source: SourceResult) -> Iterable[Finding]:
+        """Every analyzed file once, for the facts a source recorded about the
+        file itself (``SourceResult.continuation_breaks``)."""
         return ()
 
     # -- helpers for rule authors -------------------------------------------------
