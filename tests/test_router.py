@@ -56,3 +56,12 @@ def test_unknown_words_make_router_opaque() -> None:
     router = _router('python -m sglang_router.launch_router --pd-disaggregation "$@"\n')
     assert router.opaque
     assert not router.prefills
+
+
+def test_prefill_url_followed_by_unseen_words_may_have_a_bootstrap_port() -> None:
+    # nargs="+": "$@" right after the URL may hold the bootstrap port.
+    router = _router('python -m sglang_router.launch_router --pd-disaggregation --prefill http://a:1 "$@" --decode http://b:2\n')
+    assert router.prefills[0].bootstrap_port is not None
+    assert router.prefills[0].bootstrap_port.candidates() is None
+    router = _router("python -m sglang_router.launch_router --pd-disaggregation --prefill http://a:1 --decode http://b:2\n")
+    assert router.prefills[0].bootstrap_port is None

@@ -90,6 +90,10 @@ def parse_router_args(launch: RouterLaunch) -> RouterSettings:
                 bootstrap_value = bootstrap.value if bootstrap is not None else None
                 if bootstrap_value is not None and bootstrap_value.is_known and bootstrap_value.text.lower() == "none":
                     bootstrap_value = None
+                elif bootstrap is None and inline is None and index < len(tokens) and tokens[index].spread:
+                    # nargs="+": words we cannot see ("$@") right after the URL may
+                    # give the bootstrap port.
+                    bootstrap_value = Value.unknown(f"may be given by {tokens[index].value.describe()}")
                 settings.prefills.append(
                     Endpoint(url.value, host, port, url.location, bootstrap_value, bootstrap.location if bootstrap else None)
                 )
