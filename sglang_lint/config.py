@@ -104,6 +104,8 @@ class Config:
 
     path: Path | None = None
     deployments: tuple[ManifestDeployment, ...] = ()
+    # The SGLang release to judge with when the command line names none.
+    target_version: str | None = None
 
     @property
     def root(self) -> Path | None:
@@ -165,7 +167,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
                 f" (supported: {', '.join(prefix + k for k in _TOP_LEVEL)})"
             )
         values[key] = parser(path, prefix, value)
-    return Config(path=path, deployments=values.get("deployment", ()))
+    return Config(path=path, deployments=values.get("deployment", ()), target_version=values.get("target-version"))
 
 
 def _read(path: Path) -> str:
@@ -249,8 +251,21 @@ def _globs(where: str, value: object) -> tuple[str, ...]:
     return tuple(items)
 
 
+def _parse_target_version(path: Path, prefix: str, value: object) -> str:
+    from sglang_lint.catalog.tables import known_versions
+
+    known = known_versions()
+    if not isinstance(value, str) or value not in known:
+        raise ConfigError(
+            f"{display_path(path)}: {prefix}target-version = {value!r} is not an SGLang release with an option table; "
+            f"known versions: {', '.join(known)}"
+        )
+    return value
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
+    "target-version": _parse_target_version,
     "deployment": _parse_deployments,
 }
 

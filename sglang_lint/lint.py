@@ -122,7 +122,9 @@ def extract(path: str, text: str, kind: FileKind) -> SourceResult:
 
 
 def analyze_results(results: list[SourceResult], options: LintOptions) -> LintResult:
-    version = options.target_version or default_version()
+    # --target-version, else the config's target-version, else the newest release.
+    configured = options.config.target_version if options.config is not None else None
+    version = options.target_version or configured or default_version()
     table = load_table(version)
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     servers_by_file: dict[str, list[Server]] = {}

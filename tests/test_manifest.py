@@ -321,7 +321,8 @@ def test_config_option(tmp_path, monkeypatch, capsys) -> None:
         ("[[deployment]\nname = 'x'\n", "sglang-lint.toml: invalid TOML: "),
         ("[[deployment]]\nname = \"cross\"\nprefill = \"a\"\ndecode = \"b\"\ndecodes = \"c\"\n",
          "sglang-lint.toml: deployment #1 (\"cross\"): unknown key 'decodes' (expected: name, prefill, decode, router)"),
-        ("target-version = '0.5.21'\n", "sglang-lint.toml: unknown key target-version (supported: deployment)"),
+        ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, deployment)"),
+        ("target-version = '0.5.99'\n", "target-version = '0.5.99' is not an SGLang release with an option table; known versions: 0.5.4"),
         ("[[deployment]]\nname = 3\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: 'name' must be a non-empty string, not an integer"),
         ("[[deployment]]\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: missing key 'name'"),
         ("[[deployment]]\nname = \"x\"\nprefill = \"a\"\n", "deployment #1 (\"x\"): missing key 'decode'"),
@@ -361,3 +362,16 @@ def test_a_single_deployment_table_is_one_entry(tmp_path) -> None:
     write(tmp_path, {"sglang-lint.toml": MANIFEST.replace("[[deployment]]", "[deployment]")})
     (entry,) = load_config(tmp_path / "sglang-lint.toml").deployments
     assert entry.name == "cross" and entry.decode == ("k8s/decode.yaml",) and entry.router == ()
+
+
+def test_target_version_from_the_config_and_the_command_line_wins(tmp_path, monkeypatch):
+    from sglang_lint.cli import main
+
+    (tmp_path / "sglang-lint.toml").write_text('target-version = "0.5.21"\n', encoding="utf-8")
+    # --attn-dp-size does not exist before 0.5.22: an unknown option there
+    (tmp_path / "run.sh").write_text("python3 -m sglang.launch_server --tp 8 --attn-dp-size 2\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert lint_paths(["."]).version == "0.5.21"
+    assert lint_paths(["."], LintOptions(target_version="0.5.23")).version == "0.5.23"
+    (tmp_path / "sglang-lint.toml").write_text('target-version = "0.5.99"\n', encoding="utf-8")
+    assert main(["check", "."]) == 2
