@@ -1011,7 +1011,7 @@ def _compare_with_argparse(table: OptionTable, words: list[str]) -> None:
         elif setting.is_default or option.type not in (None, "str", "int", "float", "json.loads"):
             continue  # a default as the table gives it; or a converter we do not run
         elif option.type == "float" and option.nargs is None and setting.value.text:
-            assert float(setting.value.text) == value
+            assert float(setting.value.text) == value or (value != value and float(setting.value.text) != float(setting.value.text))  # nan
         elif option.type in ("float", "json.loads") or option.const is not None:
             continue
         else:
