@@ -1,0 +1,137 @@
+"""SGL201 ambiguous-abbreviation."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sglang_lint.model import Finding
+from sglang_lint.rules.argv_problems import describe_versions, problems_of, table_of, versions_where
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.topology import Deployment, Server
+
+# Options people abbreviate on purpose; when one of them is among the matches it
+# is what was meant (``--enable-dp`` for --enable-dp-attention, not --enable-dp-lm-head).
+_USUAL = (
+    "--tp-size",
+    "--dp-size",
+    "--pp-size",
+    "--ep-size",
+    "--page-size",
+    "--enable-dp-attention",
+    "--enable-unified-memory",
+    "--attn-cp-size",
+    "--attn-dp-size",
+    "--model-path",
+    "--mem-fraction-static",
+    "--trust-remote-code",
+    "--context-length",
+    "--kv-cache-dtype",
+    "--disaggregation-mode",
+    "--disaggregation-transfer-backend",
+    "--disaggregation-bootstrap-port",
+    "--chunked-prefill-size",
+    "--max-running-requests",
+    "--cuda-graph-max-bs",
+)
+
+
+def most_likely(prefix: str, candidates: tuple[str, ...]) -> str:
+    """The full option the user most likely meant: a commonly used option among
+    the matches, else the one adding the fewest words to what was written."""
+    usual = [c for c in candidates if c in _USUAL]
+    if len(usual) == 1:
+        return usual[0]
+    pool = usual or list(candidates)
+    written_words = prefix.count("-")
+    return min(pool, key=lambda c: (c.count("-") - written_words, len(c), c))
+
+
+class AmbiguousAbbreviation(Rule):
+    code = "SGL201"
+    name = "ambiguous-abbreviation"
+    summary = "An abbreviated option matches several options of the target version: the server does not start"
+    doc = """\
+## What it does
+Reports an option word that is a prefix of more than one long option of the
+target SGLang version (`--pp`, `--enable-dp`, `--page` in 0.5.23, `--enable-unified`
+from 0.5.20). The message lists every match and names the one most likely meant.
+
+## Why is this bad?
+SGLang parses its arguments with Python's `argparse`, which accepts any *unique*
+prefix of a long option (`allow_abbrev=True`, `ArgumentParser._parse_optional` /
+`_get_option_tuples`). A prefix with several matches is not guessed: argparse
+exits with `error: ambiguous option: --pp could match --pp-size,
+--pp-max-micro-batch-size, ...` and the server never starts. Whether a prefix is
+unique depends on the release: each new option can make a short spelling that
+worked yesterday ambiguous after an upgrade (`--enable-unified` was unique up to
+0.5.19; 0.5.20 added `--enable-unified-cache-external-linker`).
+
+## Example
+```bash
+python -m sglang.launch_server --model-path /models/m --tp 8 --pp 2
+python -m sglang.launch_server --model-path /models/m --enable-unified   # 0.5.20+
+```
+
+## How to fix
+Write the full option name (`--pp-size 2`, `--enable-unified-memory`). Full
+names never become ambiguous; an exact match always wins in argparse.
+
+## Versions
+Python's argparse behaviour, the same in 3.10-3.12; the set of options (and so
+which prefixes are ambiguous) comes from each release's option table.
+"""
+
+    invalid = [
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp 8 --pp 2\n"},
+            findings=1,
+            message_contains="did you mean --pp-size",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp 8 --enable-unified\n"},
+            findings=1,
+            message_contains="--enable-unified-cache-external-linker",
+            target_version="0.5.20",
+        ),
+        Example(
+            {"run.sh": "python3 -m sglang.launch_server --model-path /m --tp 8 --dp 8 --enable-dp\n"},
+            findings=1,
+            message_contains="did you mean --enable-dp-attention",
+        ),
+    ]
+    valid = [
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp 8 --enable-unified\n"},
+            target_version="0.5.19",
+        ),
+        Example({"run.sh": "python -m sglang.launch_server --model /m --tp-size 8 --pp-size 2 --ep 8\n"}),
+    ]
+
+    def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
+        version = server.settings.version
+        for problem in problems_of(server, "ambiguous"):
+            prefix = problem.option
+            candidates = problem.candidates
+            message = (
+                f"{prefix} is ambiguous in sglang {version}: it could match {', '.join(candidates)}; "
+                f"argparse accepts only a unique prefix and exits with 'ambiguous option', so this server "
+                f"does not start"
+            )
+            if candidates:
+                message += f". Write the full option: did you mean {most_likely(prefix, candidates)}?"
+            unique_in = self._unique_in(prefix)
+            if unique_in:
+                message += f" ({prefix} was accepted by sglang {describe_versions(unique_in)})"
+            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))
+
+    @staticmethod
+    def _unique_in(prefix: str) -> list[str]:
+        if not prefix.startswith("--"):
+            return []
+
+        def unique(table) -> bool:
+            if prefix in table.by_name:
+                return True
+            return len([n for n in table.long_names if n.startswith(prefix)]) == 1
+
+        return versions_where(unique)

@@ -1,0 +1,108 @@
+"""SGL202 unknown-option."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Iterable
+
+from sglang_lint.model import Finding
+from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.topology import Deployment, Server
+
+# difflib's ratio is 2*matches/total length: 0.8 keeps typos (--tp-szie,
+# --enable-unified-memroy, --kv-cache-dtpye) and drops unrelated names.
+CUTOFF = 0.8
+
+
+def close_match(written: str, names: list[str]) -> str | None:
+    matches = difflib.get_close_matches(written, names, n=1, cutoff=CUTOFF)
+    return matches[0] if matches else None
+
+
+class UnknownOption(Rule):
+    code = "SGL202"
+    name = "unknown-option"
+    summary = "An option (or a stray word) that SGLang's argument parser does not know: the server does not start"
+    doc = """\
+## What it does
+Reports an option word that is neither a long option of the target SGLang version
+nor a unique prefix of one, and a stray word that no option takes (SGLang's
+parser has no positional arguments). When an option of that version is close in
+spelling, the message suggests it; when the option exists in other releases, it
+names them.
+
+## Why is this bad?
+`python -m sglang.launch_server` calls `parser.parse_args`, and argparse exits
+with `error: unrecognized arguments: --tp-szie 8` (Python's `argparse`,
+`ArgumentParser.parse_args`). The server never starts. In a PD deployment the
+other side keeps waiting for a peer that is not there.
+
+## Example
+```bash
+python -m sglang.launch_server --model-path /models/m --tp-szie 8
+python -m sglang.launch_server --model-path /models/m --enable-unified-memory   # 0.5.14
+```
+
+## How to fix
+Correct the spelling (the message's "did you mean"), drop the option, or target
+a release that has it (`--target-version`). A stray word is usually a value given
+to a flag or a value left over after a line was edited.
+
+## Versions
+Python's argparse behaviour; the options known are those of each release's
+option table (options are added and removed between releases).
+"""
+
+    invalid = [
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 8\n"},
+            findings=1,
+            message_contains="Did you mean --tp-size",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --turbo-mode --tp 8\n"},
+            findings=1,
+            message_contains="unrecognized option: --turbo-mode",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --enable-unified-memory --tp 8\n"},
+            findings=1,
+            message_contains="exists in sglang 0.5.15",
+            target_version="0.5.14",
+        ),
+    ]
+    valid = [
+        Example({"run.sh": "python -m sglang.launch_server --model-path /m --tp-size 8 --mem-frac 0.8\n"}),
+        Example(
+            # A value given to a flag is SGL203's.
+            {"run.sh": "python -m sglang.launch_server --model-path /m --enable-dp-attention true\n"}
+        ),
+    ]
+
+    def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
+        version = server.settings.version
+        table = table_of(server)
+        names = table.long_names if table is not None else []
+        for problem in problems_of(server, "unknown"):
+            if is_stray_flag_value(problem):
+                continue
+            written = problem.option
+            message = f"{problem.message}: sglang {version} does not know it, and argparse exits before the server starts"
+            if not written:
+                message += " (SGLang's parser takes no positional arguments: every word must be an option or its value)"
+            else:
+                other = self._versions_with(written)
+                if other:
+                    message += f". {written} exists in sglang {describe_versions(other)}; check --target-version"
+                elif written.startswith("--"):
+                    suggestion = close_match(written, names)
+                    if suggestion is not None:
+                        message += f". Did you mean {suggestion}?"
+            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))
+
+    @staticmethod
+    def _versions_with(written: str) -> list[str]:
+        if not written.startswith("--"):
+            return []
+        return versions_where(lambda table: written in table.by_name)

@@ -1,0 +1,171 @@
+"""SGL203 invalid-option-value."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sglang_lint.catalog.settings import ArgProblem
+from sglang_lint.catalog.tables import version_key
+from sglang_lint.model import Finding
+from sglang_lint.rules.argv_problems import is_stray_flag_value, option_for_spelling, problems_of, table_of
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.topology import Deployment, Server
+
+# Options whose ``choices`` list is an extension point: out-of-tree platforms and
+# plugins append to it before the parser is built (0.5.23
+# srt/arg_groups/choices.py L207-276, ``add_attention_backend_choices =
+# ATTENTION_BACKEND_CHOICES.extend`` ...; server_args.py ``add_*_choices`` in
+# earlier releases). A value outside the table's list may be a plugin's.
+PLUGIN_CHOICES = frozenset(
+    {
+        "attention_backend",
+        "prefill_attention_backend",
+        "decode_attention_backend",
+        "speculative_draft_attention_backend",
+        "speculative_attention_backend",
+        "load_format",
+        "speculative_draft_load_format",
+        "quantization",
+        "speculative_draft_model_quantization",
+        "grammar_backend",
+        "moe_runner_backend",
+        "speculative_moe_runner_backend",
+        "mxfp8_moe_runner_backend",
+        "fp8_gemm_runner_backend",
+        "fp4_gemm_runner_backend",
+        "radix_eviction_policy",
+        "rl_on_policy_target",
+        "disaggregation_transfer_backend",
+        "linear_attn_backend",
+        "linear_attn_decode_backend",
+        "linear_attn_prefill_backend",
+        "linear_attn_verify_backend",
+    }
+)
+# MAMBA_SSM_DTYPE_CHOICES had an adder up to 0.5.10 (server_args.py).
+PLUGIN_CHOICES_UNTIL = {"mamba_ssm_dtype": (0, 5, 10)}
+
+
+def _plugin_extensible(server: Server, problem: ArgProblem) -> bool:
+    if "invalid choice" not in problem.message:
+        return False
+    table = table_of(server)
+    option = option_for_spelling(table, problem.option) if table is not None else None
+    if option is None:
+        # Cannot tell which option: do not claim the value is invalid.
+        return True
+    if option.dest in PLUGIN_CHOICES:
+        return True
+    until = PLUGIN_CHOICES_UNTIL.get(option.dest)
+    if until is not None:
+        try:
+            return version_key(server.settings.version) <= until
+        except ValueError:
+            return False
+    return False
+
+
+def _advice(problem: ArgProblem) -> str:
+    text = problem.message
+    if is_stray_flag_value(problem):
+        return "a store_true flag takes no value: write the flag alone to turn it on, and leave it out to keep it off"
+    if "ignored explicit argument" in text:
+        return "a store_true flag takes no value: write the flag alone (no =VALUE) to turn it on, and leave it out to keep it off"
+    if "invalid choice" in text:
+        return "use one of the listed choices"
+    if "invalid int value" in text:
+        return "give a whole number"
+    if "invalid float value" in text:
+        return "give a number"
+    if "invalid json.loads value" in text:
+        return "give valid JSON (quote it for the shell)"
+    if "expected" in text or "requires a value" in text:
+        return "give the option its value, or remove it"
+    return "fix the value"
+
+
+class InvalidOptionValue(Rule):
+    code = "SGL203"
+    name = "invalid-option-value"
+    summary = "A value argparse rejects (not a number, not among the choices, a value given to a flag): the server does not start"
+    doc = """\
+## What it does
+Reports an option value that SGLang's argument parser rejects for the target
+version: a value that its type cannot convert (`--tp-size eight`,
+`--mem-fraction-static 0,8`), a value outside the option's `choices`
+(`--disaggregation-mode prefil`), a value given to a store_true flag
+(`--enable-dp-attention=true`, `--enable-dp-attention true`), or an option
+missing its value. A value that may be one of several (`${MODE:-prefill}`) is
+reported only when every possibility fails.
+
+Options whose choices plugins extend at runtime (`--attention-backend`,
+`--load-format`, `--quantization`, `--disaggregation-transfer-backend`, the MoE
+and GEMM runner backends, ...) are not checked against their choices: an
+out-of-tree platform may add the value before the parser is built
+(`sglang/srt/arg_groups/choices.py:207-276` in 0.5.23).
+
+## Why is this bad?
+argparse converts and checks each value while parsing and exits with `error:
+argument --tp-size: invalid int value: 'eight'` (Python's `argparse`,
+`_get_values` / `_check_value`); a flag with `=VALUE` is "ignored explicit
+argument", and a stray word after a flag is "unrecognized arguments". The
+server never starts.
+
+## Example
+```bash
+python -m sglang.launch_server --model-path /models/m --tp-size eight
+python -m sglang.launch_server --model-path /models/m --disaggregation-mode prefil
+python -m sglang.launch_server --model-path /models/m --enable-dp-attention=true
+```
+
+## How to fix
+Give a value of the right type, one of the listed choices; write flags alone
+(`--enable-dp-attention`) and leave them out to keep them off.
+
+## Versions
+Python's argparse behaviour; types and choices come from each release's option
+table.
+"""
+
+    invalid = [
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp-size eight\n"},
+            findings=1,
+            message_contains="invalid int value",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --disaggregation-mode prefil\n"},
+            findings=1,
+            message_contains="invalid choice",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp 8 --dp 8 --enable-dp-attention=true\n"},
+            findings=1,
+            message_contains="takes no value",
+        ),
+        Example(
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp 8 --dp 8 --enable-dp-attention true\n"},
+            findings=1,
+            message_contains="takes no value",
+        ),
+    ]
+    valid = [
+        Example({"run.sh": "python -m sglang.launch_server --model-path /m --tp-size ${TP:-8} --disaggregation-mode prefill\n"}),
+        Example(
+            # A plugin may register the backend: not checked against the table's choices.
+            {"run.sh": "python -m sglang.launch_server --model-path /m --attention-backend my_plugin_attn --load-format my_loader\n"}
+        ),
+    ]
+
+    def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
+        version = server.settings.version
+        problems = problems_of(server, "invalid-value") + [p for p in problems_of(server, "unknown") if is_stray_flag_value(p)]
+        problems.sort(key=lambda p: (p.location.line, p.location.column))
+        for problem in problems:
+            if _plugin_extensible(server, problem):
+                continue
+            message = (
+                f"{problem.message}: argparse rejects this in sglang {version} and exits before the server "
+                f"starts; {_advice(problem)}"
+            )
+            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))

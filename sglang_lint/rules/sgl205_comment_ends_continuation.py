@@ -1,0 +1,124 @@
+"""SGL205 comment-ends-continuation."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from sglang_lint.model import Finding, Location, Related, SourceResult
+from sglang_lint.rules.base import Example, Rule, RuleContext
+
+
+def _text(source: SourceResult, location: Location) -> str:
+    """The orphaned words as written (first line only, shortened)."""
+    if not (1 <= location.line <= len(source.lines)):
+        return ""
+    line = source.lines[location.line - 1]
+    end = location.end_column - 1 if location.end_line == location.line and location.end_column > location.column else len(line)
+    text = line[location.column - 1 : end].strip().rstrip("\\").strip()
+    if location.end_line > location.line:
+        text += " ..."
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class CommentEndsContinuation(Rule):
+    code = "SGL205"
+    name = "comment-ends-continuation"
+    summary = "A comment line inside a backslash continuation ends the command; the options after it never reach it"
+    doc = """\
+## What it does
+Reports a `#` comment line placed between the lines of a command continued with
+backslashes, followed by more option lines.
+
+## Why is this bad?
+In a shell a backslash-newline joins lines only when the backslash is the last
+character of a line. A line that is only a comment has no trailing backslash (and
+a `\\` at the end of a comment is part of the comment), so the comment line ends
+the command: the shell runs the command with the options *before* the comment,
+then runs the lines after it as a separate command (`--enable-unified-memory:
+command not found`, which a script without `set -e` ignores). The server starts
+without those options and nothing reports it (POSIX shell grammar, "Escape
+Character (Backslash)" and "Comments"; the same in bash).
+
+## Example
+```bash
+python -m sglang.launch_server \\
+  --disaggregation-mode decode \\
+  --tp 8 \\
+  # unified memory must match the prefill
+  --enable-unified-memory \\
+  --port 30001
+```
+
+## How to fix
+Move the comment above the command (or to the end of the command's last line),
+or delete it. Comments cannot live inside a continued command.
+
+## Versions
+Shell behaviour, independent of the SGLang version.
+"""
+
+    invalid = [
+        Example(
+            {
+                "run.sh": (
+                    "python -m sglang.launch_server \\\n"
+                    "  --disaggregation-mode decode \\\n"
+                    "  # must match the prefill\n"
+                    "  --enable-unified-memory \\\n"
+                    "  --port 30001\n"
+                )
+            },
+            findings=1,
+            message_contains="--enable-unified-memory",
+        ),
+        Example(
+            {
+                "run.sh": (
+                    "python3 -m sglang.launch_server --model-path /m \\\n"
+                    "    --tp 8 \\\n"
+                    "#    --dp 8 \\\n"
+                    "    --port 30000\n"
+                )
+            },
+            findings=1,
+            message_contains="separate command",
+        ),
+    ]
+    valid = [
+        Example(
+            {
+                "run.sh": (
+                    "# unified memory must match the prefill\n"
+                    "python -m sglang.launch_server \\\n"
+                    "  --disaggregation-mode decode \\\n"
+                    "  --enable-unified-memory \\\n"
+                    "  --port 30001  # decode port\n"
+                )
+            }
+        ),
+        Example(
+            {
+                "run.sh": (
+                    "python -m sglang.launch_server --tp 8 \\\n"
+                    "  --port 30001\n"
+                    "# the router comes next\n"
+                    "python -m sglang_router.launch_router --pd-disaggregation\n"
+                )
+            }
+        ),
+    ]
+
+    def check_source(self, context: RuleContext, source: SourceResult) -> Iterable[Finding]:
+        for comment, orphaned in source.continuation_breaks:
+            words = _text(source, orphaned)
+            shown = f"`{words}`" if words else "the lines after it"
+            message = (
+                f"this comment line ends the backslash continuation of the command above it: the shell runs "
+                f"that command without the options after the comment, then runs {shown} (line {orphaned.line}) as a "
+                f"separate command, which fails or does nothing. Move the comment above the command, or delete it"
+            )
+            yield self.finding(
+                message,
+                comment,
+                related=[Related(orphaned, "these words run as a separate command, not as options of the launch")],
+            )
