@@ -32,7 +32,8 @@ def _expected(case: Path) -> list[tuple[str, str, int]]:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_fixture_findings(case: Path) -> None:
-    result = lint_paths([str(case)], LintOptions())
+    # A fixture whose name ends in -strict is linted with --strict (opt-in rules on).
+    result = lint_paths([str(case)], LintOptions(strict=case.name.endswith("-strict")))
     actual = sorted(
         (f.code, os.path.relpath(f.location.path, case), f.location.line) for f in result.findings
     )
@@ -42,3 +43,12 @@ def test_fixture_findings(case: Path) -> None:
 def test_every_fixture_has_expectations() -> None:
     missing = [p.name for p in FIXTURES.iterdir() if p.is_dir() and not (p / "EXPECTED").is_file()]
     assert not missing
+
+
+def test_every_rule_has_a_fixture() -> None:
+    """Issue 5: every rule has at least one realistic fixture that produces it."""
+    from sglang_lint.rules import ALL_RULES
+
+    expected_codes = {code for case in CASES for code, _, _ in _expected(case)}
+    missing = [rule.code for rule in ALL_RULES if rule.code not in expected_codes]
+    assert not missing, f"rules without a fixture: {missing}"
