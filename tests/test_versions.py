@@ -1,0 +1,51 @@
+"""One script judged under four releases gives the findings each release implies
+(issue 5): option tables, abbreviation ambiguity, formulas and startup checks all
+follow the target version."""
+
+from __future__ import annotations
+
+import pytest
+
+from sglang_lint.lint import LintOptions, lint_texts
+
+SCRIPT = (
+    # line 1: the prefill, written out in full
+    "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+    # line 2: a decode abbreviating the flag: unique in 0.5.15-0.5.19, ambiguous from
+    # 0.5.20 (--enable-unified-cache-external-linker)
+    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified --tp 8 --port 30001 &\n"
+    # line 3: a decode with --attn-dp-size, an option from 0.5.22 (attention TP 8 / 2)
+    "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 8 --attn-dp-size 2 --port 30002 &\n"
+)
+
+EXPECTED = {
+    # unified memory + PD is refused at startup by 0.5.15-0.5.17 (all three servers);
+    # --attn-dp-size does not exist yet
+    "0.5.17": [("SGL104", 1), ("SGL104", 2), ("SGL104", 3), ("SGL202", 3)],
+    # PD + unified memory accepted; the abbreviation is unique; --attn-dp-size still
+    # unknown, so every attention TP is 8
+    "0.5.19": [("SGL202", 3)],
+    # the abbreviation is now ambiguous (argparse refuses line 2, which thus lacks
+    # unified memory); --attn-dp-size still unknown
+    "0.5.21": [("SGL002", 2), ("SGL201", 2), ("SGL202", 3)],
+    # --attn-dp-size exists: line 3's attention TP is 4, not the prefill's 8
+    "0.5.23": [("SGL001", 3), ("SGL002", 2), ("SGL201", 2)],
+}
+
+
+@pytest.mark.parametrize("version", sorted(EXPECTED))
+def test_one_script_four_releases(version: str) -> None:
+    result = lint_texts({"run.sh": SCRIPT}, LintOptions(target_version=version))
+    assert sorted((f.code, f.location.line) for f in result.findings) == EXPECTED[version]
+
+
+def test_a_server_argparse_would_reject_still_gets_the_other_rules() -> None:
+    """Line 2 has an ambiguous abbreviation (argparse exits); its other arguments
+    are still read, and the pair rules still run on them."""
+    script = (
+        "python -m sglang.launch_server --disaggregation-mode prefill --page-size 64 --tp 8 --port 30000 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --enable-dp --page-size 16 --tp 8 --port 30001 &\n"
+    )
+    result = lint_texts({"run.sh": script}, LintOptions())
+    codes = sorted(f.code for f in result.findings)
+    assert "SGL201" in codes and "SGL003" in codes
