@@ -3,7 +3,7 @@
 A runbook is read the way its reader runs it: the fenced code blocks that hold
 shell, Python or YAML are handed to those sources, everything else is prose.
 
-Blocks (CommonMark): fences of ``````` or ``~~~`` (three or more), the opening
+Blocks (CommonMark): fences of three or more backticks or tildes, the opening
 fence indented up to three columns relative to its container, closed by a fence
 of the same character at least as long (followed by nothing but blanks), or by the
 end of the document or of the container holding it (block quotes and list items
@@ -44,7 +44,7 @@ a symbol is never provably different from anything, so a placeholder alone never
 makes a finding.
 
 Positions: each language's blocks are analyzed together as one text with the
-Markdown document's line count, every line that is not theirs blank (shell blocks
+Markdown document's line numbers, every line that is not theirs blank (shell blocks
 share variables, as when the reader pastes them one after another into a
 terminal; Python blocks share names; YAML blocks become the documents of one
 stream, a ``---`` standing on each opening fence line). Container prefixes,
@@ -55,7 +55,7 @@ characters of the same length (from Unicode's private use plane 15, which no
 other character of the text may use: those become U+FFFD) and turned back into
 symbols in the launches found. A block with a syntax error is analyzed on its
 own (with the others' variables unseen), so that an unclosed quote in one block
-cannot swallow the next ones.
+cannot swallow the next ones (a single block is simply analyzed as it is).
 
 Suppression works inside fences: the blocks' comments (``# noqa: SGL001``) are
 the document's comments, by Markdown line. All blocks of one document are one
@@ -68,10 +68,18 @@ import ast
 import io
 import re
 import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
-from sglang_lint.model import ArgToken, KeywordArg, Kind, Location, Note, SourceResult, Value
+from sglang_lint.model import (
+    ArgToken,
+    KeywordArg,
+    Kind,
+    Location,
+    Note,
+    SourceResult,
+    Value,
+)
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell, parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml
@@ -84,6 +92,9 @@ YAML_TAGS = frozenset({"yaml", "yml"})
 
 SHELL, PYTHON, YAML = "shell", "python", "yaml"
 
+# Block quotes and list items within each other that are followed; deeper ones
+# are read as text (each line costs the depth it continues).
+MAX_CONTAINER_DEPTH = 64
 # Blocks with a syntax error analyzed on their own, per language: each costs a
 # pass over the document up to it, so hostile input with thousands of broken
 # blocks stays linear.
@@ -114,6 +125,7 @@ class Block:
 
 _LIST_MARKER = re.compile(r"([-+*]|(\d{1,9})[.)])(?=[ \t]|$)")
 _THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
+_SETEXT_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*$")
 _ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
 _HTML_1 = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
@@ -162,9 +174,18 @@ def language_tag(info: str) -> str:
     return match.group(0) if match else ""
 
 
+_BLANKS = re.compile(r"[ \t]*")
+
+
 def _advance(line: str, pos: int, col: int, limit: int | None = None) -> tuple[int, int]:
     """Skip blanks from ``pos`` (virtual column ``col``, tabs to multiples of 4),
     at most up to column ``limit``."""
+    # Spaces only: one step (lines of thousands of blanks stay cheap). With a
+    # limit, no more characters than columns left are looked at.
+    window = len(line) if limit is None else min(len(line), pos + max(0, limit - col))
+    end = _BLANKS.match(line, pos, window).end()
+    if "\t" not in line[pos:end]:
+        return end, col + (end - pos)
     length = len(line)
     while pos < length:
         char = line[pos]
@@ -184,7 +205,11 @@ def _advance(line: str, pos: int, col: int, limit: int | None = None) -> tuple[i
 @dataclass
 class _Container:
     quote: bool
-    content_col: int = 0  # list items: the column their content starts at
+    # List items: how far right of their container's content theirs starts.
+    width: int = 0
+    # List items: whether a line other than blank ones has been in it (an item
+    # that starts with a blank line ends at the next blank line).
+    has_content: bool = True
 
 
 @dataclass
@@ -206,10 +231,12 @@ class _Scanner:
         self.fence: _OpenFence | None = None
         self.html: tuple[int, int] | None = None  # (type, depth)
         self.blocks: list[Block] = []
+        self.text_end = 0
 
     def run(self) -> list[Block]:
         for number, raw in enumerate(self.lines, start=1):
-            line = raw[:-1] if raw.endswith("\r") else raw
+            line = raw.removesuffix("\r")
+            self.text_end = len(line.rstrip(" \t"))  # the line is blank from here on
             start = 1 if number == 1 and line.startswith("\ufeff") else 0
             self._line(number, line, start)
         return self.blocks
@@ -224,7 +251,7 @@ class _Scanner:
                 break
             pos, col = step
             matched += 1
-        blank = line[pos:].strip(" \t") == ""
+        blank = pos >= self.text_end
         if self.fence is not None:
             if matched >= self.fence.depth:
                 if not self._closes(line, pos, col):
@@ -248,7 +275,7 @@ class _Scanner:
                 return  # a lazy continuation line of the paragraph
             del self.containers[matched:]
             self.paragraph = False
-        self._new_blocks(number, line, pos, col, blank)
+        self._new_blocks(number, line, pos, col)
 
     def _continue(self, container: _Container, line: str, pos: int, col: int) -> tuple[int, int] | None:
         if container.quote:
@@ -256,12 +283,16 @@ class _Scanner:
             if p < len(line) and line[p] == ">":
                 return self._after_quote_marker(line, p, c)
             return None
-        if line[pos:].strip(" \t") == "":
-            return pos, col
-        p, c = _advance(line, pos, col)
-        if c >= container.content_col:
-            return _advance(line, pos, col, container.content_col)
-        return None
+        target = col + container.width
+        if pos >= self.text_end:
+            if not container.has_content:
+                return None
+            return _advance(line, pos, col, target)
+        p, c = _advance(line, pos, col, target)
+        if c < target:
+            return None
+        container.has_content = True
+        return p, c
 
     @staticmethod
     def _after_quote_marker(line: str, p: int, c: int) -> tuple[int, int]:
@@ -280,8 +311,9 @@ class _Scanner:
             return True
         if _ATX_HEADING.match(rest) or _THEMATIC_BREAK.match(rest):
             return True
-        marker = _LIST_MARKER.match(rest)
-        if marker and self._may_start_list(marker, rest):
+        if _LIST_MARKER.match(rest):
+            # The paragraph is in a container this line does not continue: a list
+            # item starts here whatever its number (cmark, markdown-it).
             return True
         return self._html_start(rest) not in (None, 7)
 
@@ -299,12 +331,17 @@ class _Scanner:
         match = _FENCE.match(rest)
         return match is not None and not (match.group(1)[0] == "`" and "`" in match.group(2))
 
-    def _new_blocks(self, number: int, line: str, pos: int, col: int, blank: bool) -> None:
-        while True:
+    def _new_blocks(self, number: int, line: str, pos: int, col: int) -> None:
+        first = True
+        while len(self.containers) < MAX_CONTAINER_DEPTH:
             p, c = _advance(line, pos, col)
             if c - col >= 4 or p >= len(line):
                 break
             rest = line[p:]
+            if first and self.paragraph and _SETEXT_UNDERLINE.match(rest):
+                self.paragraph = False  # the paragraph was a heading (`-` is no list item)
+                return
+            first = False
             if rest[0] == ">":
                 self.containers.append(_Container(quote=True))
                 pos, col = self._after_quote_marker(line, p, c)
@@ -312,16 +349,18 @@ class _Scanner:
                 continue
             marker = _LIST_MARKER.match(rest)
             if marker and not _THEMATIC_BREAK.match(rest) and self._may_start_list(marker, rest):
+                base = col
                 width = len(marker.group(1))
                 after_p, after_c = p + width, c + width
                 q, d = _advance(line, after_p, after_c)
-                if q >= len(line) or d - after_c > 4:
+                empty = q >= self.text_end
+                if empty or d - after_c > 4:
                     content_col = after_c + 1  # empty first line, or indented code inside
                     pos, col = _advance(line, after_p, after_c, after_c + 1)
                 else:
                     content_col = d
                     pos, col = q, d
-                self.containers.append(_Container(quote=False, content_col=content_col))
+                self.containers.append(_Container(quote=False, width=content_col - base, has_content=not empty))
                 self.paragraph = False
                 continue
             break
@@ -505,19 +544,18 @@ class _Placeholders:
         if ident is None:
             ident = self.ids[placeholder] = len(self.texts)
             self.texts.append(placeholder)
+        # The id in the last one or two digits (zeros before them): one digit holds
+        # 65531 ids, two hold more placeholders than a document can have.
         width = len(placeholder) - 2
-        if ident >= _BASE**width:
-            ident = 0
-        digits = []
-        for _ in range(width):
-            ident, digit = divmod(ident, _BASE)
-            digits.append(chr(_DIGIT0 + digit))
-        return _START + "".join(reversed(digits)) + _END
+        if width == 1:
+            return _START + chr(_DIGIT0 + (ident if ident < _BASE else 0)) + _END
+        high, low = divmod(min(ident, _BASE * _BASE - 1), _BASE)
+        return _START + chr(_DIGIT0) * (width - 2) + chr(_DIGIT0 + high) + chr(_DIGIT0 + low) + _END
 
     def _ident(self, digits: str) -> int:
-        ident = 0
-        for char in digits:
-            ident = ident * _BASE + ord(char) - _DIGIT0
+        ident = ord(digits[-1]) - _DIGIT0
+        if len(digits) > 1:
+            ident += (ord(digits[-2]) - _DIGIT0) * _BASE
         return ident if 0 < ident < len(self.texts) else 0
 
     # -- back from markers ---------------------------------------------------------
@@ -625,15 +663,17 @@ def _mark_python_strings(lines: list[str], placeholders: _Placeholders) -> list[
     return out
 
 
-def _document(line_count: int, prepared: list[_Prepared], headers: dict[int, str] | None = None, upto: int | None = None) -> str:
-    rows = [""] * (line_count if upto is None else upto)
+def _document(prepared: list[_Prepared], headers: dict[int, str] | None = None) -> str:
+    """The text a language's source reads: the Markdown document's lines up to
+    the last of these blocks, each blank but the blocks' own (and ``headers``).
+    Nothing follows the last block, so an error at the end of the text (an
+    unclosed YAML flow collection) is reported on that block's last line."""
+    rows = [""] * max(item.block.last_line for item in prepared)
     for header_line, header in (headers or {}).items():
-        if header_line <= len(rows):
-            rows[header_line - 1] = header
+        rows[header_line - 1] = header
     for item in prepared:
         for number, _, text in item.lines:
-            if number <= len(rows):
-                rows[number - 1] = text
+            rows[number - 1] = text
     return "\n".join(rows)
 
 
@@ -706,28 +746,24 @@ class MarkdownAnalyzer:
         return self.result
 
     # -- per language ----------------------------------------------------------------
+    # Shell and Python blocks are checked one by one even when the whole parses:
+    # an unclosed quote (or triple quote) in one block pairs with one in a later
+    # block, and everything between them becomes a string.
     def _shell(self, items: list[_Prepared]) -> list[SourceResult]:
-        text = _document(len(self.lines), items)
-        if not parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error:
-            return [analyze_shell(self.path, text)]
-        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(len(self.lines), good)), analyze_shell, "shell")
+        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(good)), analyze_shell, "shell")
 
     def _python(self, items: list[_Prepared]) -> list[SourceResult]:
-        text = _document(len(self.lines), items)
-        if _python_ok(text):
-            return [analyze_python(self.path, text)]
-        return self._isolate(items, _python_block_ok, lambda good: analyze_python(self.path, _document(len(self.lines), good)), analyze_python, "Python")
+        return self._isolate(items, _python_block_ok, lambda good: analyze_python(self.path, _document(good)), analyze_python, "Python")
 
     def _yaml(self, items: list[_Prepared]) -> list[SourceResult]:
         def stream(good: list[_Prepared]) -> SourceResult:
             headers = {item.block.fence_line: "---" for item in good}
-            return analyze_yaml(self.path, _document(len(self.lines), good, headers))
+            return analyze_yaml(self.path, _document(good, headers))
 
         combined = stream(items)
-        if not combined.notes:
+        if not combined.notes or len(items) == 1:
             return [combined]
-        results = self._isolate(items, _yaml_block_ok, stream, analyze_yaml, "YAML")
-        return results
+        return self._isolate(items, _yaml_block_ok, stream, analyze_yaml, "YAML")
 
     def _isolate(
         self,
@@ -739,12 +775,14 @@ class MarkdownAnalyzer:
     ) -> list[SourceResult]:
         """Analyze the blocks that are fine on their own together, and each broken
         one alone (up to MAX_SEPARATE_BLOCKS), so that one cannot spoil the others."""
+        if len(items) == 1:
+            return [together(items)]
         good, bad = [], []
         for item in items:
             (good if ok(item) else bad).append(item)
         results = [together(good)] if good else []
         for item in bad[:MAX_SEPARATE_BLOCKS]:
-            results.append(alone(self.path, _document(len(self.lines), [item], upto=item.block.last_line)))
+            results.append(alone(self.path, _document([item])))
         if len(bad) > MAX_SEPARATE_BLOCKS:
             skipped = bad[MAX_SEPARATE_BLOCKS:]
             results.append(

@@ -1,0 +1,774 @@
+"""The Markdown source (sglang_lint.sources.markdown): the launches in a runbook's
+code blocks.
+
+Pins, through ``analyze_markdown(path, text)`` and the whole pipeline: which fences
+are blocks (CommonMark: backticks and tildes, indentation, closing rules, list
+items, block quotes, HTML blocks, unclosed fences), which languages are read,
+console sessions (prompts dropped, output ignored), placeholders (never known text),
+exact Markdown positions (1-based line, code-point column), ``# noqa`` inside
+fences, Python and YAML blocks, one SourceResult per document, and robustness
+(never raise, bounded work, deterministic).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sglang_lint.files import FileKind, classify
+from sglang_lint.lint import SOURCES, LintOptions, lint_texts
+from sglang_lint.model import (
+    EntryPoint,
+    Kind,
+    Location,
+    SourceResult,
+    Value,
+    provably_different,
+    provably_equal,
+)
+from sglang_lint.sources.markdown import analyze_markdown, find_blocks, language_tag
+from sglang_lint.sources.shell import analyze_shell
+
+P = "runbook.md"
+LS = "python3 -m sglang.launch_server"
+UM = "--enable-unified-memory"
+
+
+def analyze(text: str) -> SourceResult:
+    return analyze_markdown(P, text)
+
+
+def argv(launch) -> list[str]:
+    return [token.value.describe() for token in launch.args]
+
+
+def servers(text: str):
+    return analyze(text).servers
+
+
+def one(text: str):
+    found = servers(text)
+    assert len(found) == 1, [argv(s) for s in found]
+    return found[0]
+
+
+def token(launch, text: str, occurrence: int = 1):
+    return [t for t in launch.args if t.value.describe() == text][occurrence - 1]
+
+
+def where(doc: str, line: int, needle: str, occurrence: int = 1) -> Location:
+    """The span of the ``occurrence``-th ``needle`` on Markdown line ``line``."""
+    text = doc.split("\n")[line - 1]
+    index = -1
+    for _ in range(occurrence):
+        index = text.index(needle, index + 1)
+    return Location(P, line, index + 1, line, index + 1 + len(needle))
+
+
+def fence(body: str, info: str = "bash", marker: str = "```") -> str:
+    return f"{marker}{info}\n{body}{marker}\n"
+
+
+def findings(files: dict[str, str], **options):
+    result = lint_texts(files, LintOptions(**options))
+    return [(f.code, f.location.path, f.location.line, f.location.column) for f in result.findings]
+
+
+def pair_doc(prefill: str, decode: str) -> str:
+    """A runbook with a prefill (line 6) and a decode (line 12) block, both with
+    unified memory."""
+    return (
+        "# Runbook\n\nPrefill:\n\n"
+        + fence(f"{LS} --disaggregation-mode prefill {UM} --port 30000 {prefill}\n")
+        + "\nDecode:\n\n"
+        + fence(f"{LS} --disaggregation-mode decode {UM} --port 30001 {decode}\n")
+    )
+
+
+def every_value(result: SourceResult):
+    for launch in [*result.servers, *result.routers]:
+        for arg in launch.args:
+            yield arg.value
+        for keyword in getattr(launch, "keywords", ()):
+            yield keyword.value
+
+
+def texts_of(value: Value) -> set[str]:
+    """Every literal string a value holds (known text, alternatives, parts)."""
+    if value.kind is Kind.KNOWN:
+        return {value.text}
+    if value.kind is Kind.ALTERNATIVES:
+        return set(value.alternatives)
+    if value.kind is Kind.CONCAT:
+        return set().union(*(texts_of(p) for p in value.parts))
+    return set()
+
+
+# ---------------------------------------------------------------------------------
+# Registration
+
+
+def test_registered_for_markdown_files():
+    assert SOURCES[FileKind.MARKDOWN] is analyze_markdown
+    assert classify("docs/RUNBOOK.md", b"") is FileKind.MARKDOWN
+    assert classify("notes.markdown", b"") is FileKind.MARKDOWN
+
+
+# ---------------------------------------------------------------------------------
+# Fences
+
+
+@pytest.mark.parametrize("marker", ["```", "~~~", "````", "~~~~~"])
+def test_backtick_and_tilde_fences(marker):
+    doc = f"Text\n\n{marker}bash\n{LS} --tp 8\n{marker}\n"
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "8"]
+    assert launch.location == where(doc, 4, "python3")
+
+
+def test_closing_fence_same_character_at_least_as_long():
+    # ``` cannot close ````, ~~~ cannot close ```, and a longer run closes.
+    doc = f"````bash\n{LS} --tp 1\n```\n~~~\n{LS} --tp 2\n`````\n{LS} --tp 3\n"
+    assert [argv(s) for s in servers(doc)] == [["--tp", "1"], ["--tp", "2"]]
+    # A "closing" fence with text after it is content.
+    doc = f"```bash\n{LS} --tp 1\n``` not a close\n```\n{LS} --tp 9\n"
+    assert [argv(s) for s in servers(doc)] == [["--tp", "1"]]
+    # A closing fence may be indented up to 3 spaces and followed by blanks.
+    doc = f"```bash\n{LS} --tp 1\n   ```   \n{LS} --tp 9\n"
+    assert [argv(s) for s in servers(doc)] == [["--tp", "1"]]
+
+
+def test_backtick_info_string_without_backticks():
+    # ```bash `x` is inline code, not a fence; a tilde fence may hold backticks.
+    assert servers(f"```bash `x`\n{LS} --tp 8\n```\n") == []
+    assert argv(one(f"~~~bash `x`\n{LS} --tp 8\n~~~\n")) == ["--tp", "8"]
+
+
+def test_unclosed_fence_runs_to_the_end_of_the_document():
+    doc = f"# Title\n\n```bash\n{LS} --tp 2 \\\n  --port 30000\n\nmore text that is still code\n"
+    blocks = find_blocks(doc)
+    assert [(b.family, b.fence_line, b.last_line) for b in blocks] == [("shell", 3, 8)]
+    assert argv(one(f"```bash\n{LS} --tp 2\n")) == ["--tp", "2"]
+
+
+@pytest.mark.parametrize("indent", [1, 2, 3])
+def test_opening_fence_indented_up_to_three_spaces(indent):
+    pad = " " * indent
+    doc = f"{pad}```bash\n{pad}{LS} --tp 8\n{pad}```\n"
+    launch = one(doc)
+    assert token(launch, "8").location == where(doc, 2, "8")
+
+
+def test_four_spaces_is_indented_code_not_a_fence():
+    assert servers(f"Text\n\n    ```bash\n    {LS} --tp 8\n    ```\n") == []
+
+
+def test_indented_fence_removes_up_to_its_indentation_from_python_lines():
+    doc = (
+        "  ```python\n"
+        "  import subprocess\n"
+        "  if True:\n"
+        '      subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "4"])\n'
+        "  ```\n"
+    )
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "4"]
+    assert token(launch, "4").location == where(doc, 4, '"4"')
+
+
+def test_fences_in_list_items_and_block_quotes():
+    doc = (
+        "1. Start the prefill:\n"
+        "\n"
+        "   ```bash\n"
+        f"   {LS} --disaggregation-mode prefill --tp 8\n"
+        "   ```\n"
+        "\n"
+        "10. Then, in a nested list:\n"
+        "    - the decode:\n"
+        "      ```sh\n"
+        f"      {LS} --disaggregation-mode decode --tp 4\n"
+        "      ```\n"
+        "\n"
+        "> Or from a quote:\n"
+        "> ```bash\n"
+        f"> {LS} --tp 2\n"
+        "> ```\n"
+    )
+    found = servers(doc)
+    assert [argv(s)[-1] for s in found] == ["8", "4", "2"]
+    assert token(found[1], "4").location == where(doc, 10, "4")
+    assert token(found[2], "2").location == where(doc, 15, "2")
+
+
+def test_list_item_indentation_is_relative_to_its_container():
+    # `>- ` has its content at column 3 of the quote's content; `   >   x` has the
+    # quote's content at column 5, so the item's starts at 7 (not at column 3).
+    doc = f">- ```bash\n   >   {LS} --tp 8\n   >   ```\n"
+    launch = one(doc)
+    assert launch.location == where(doc, 2, "python3")
+    # A list item that starts empty ends at the next blank line: the tab-indented
+    # fence after it is indented code at the top level.
+    assert servers(f"*\n\n\t```bash\n\t{LS} --tp 8\n\t```\n") == []
+
+
+def test_fence_ends_with_its_container():
+    # The list item ends at the unindented line: so does its (unclosed) fence.
+    doc = f"- item\n  ```bash\n  {LS} --tp 8\n{LS} --tp 9\n"
+    assert [argv(s) for s in servers(doc)] == [["--tp", "8"]]
+    # A block quote ends at a line without '>'.
+    doc = f"> ```bash\n> {LS} --tp 8\n{LS} --tp 9\n"
+    assert [argv(s) for s in servers(doc)] == [["--tp", "8"]]
+
+
+def test_fences_inside_html_blocks_are_not_code():
+    hidden = fence(f"{LS} --tp 4\n")
+    assert servers(f"<!--\nOld layout:\n\n{hidden}-->\n") == []
+    assert servers(f"<details>\n<summary>x</summary>\n{hidden}</details>\n") == []
+    # After a blank line the HTML block is over and the fence is a block
+    # (what GitHub renders inside <details>).
+    assert len(servers(f"<details>\n<summary>x</summary>\n\n{hidden}\n</details>\n")) == 1
+    # A comment closed on its own line does not hide what follows.
+    assert len(servers(f"<!-- note -->\n{hidden}")) == 1
+
+
+@pytest.mark.parametrize(
+    "info, tag",
+    [
+        ("bash", "bash"),
+        ("BASH", "bash"),
+        ("Shell", "shell"),
+        ("bash title=run.sh", "bash"),
+        ("{.bash .numberLines}", "bash"),
+        ("{bash echo=FALSE}", "bash"),
+        ("sh:launch.sh", "sh"),
+        ("{code-block} bash", "bash"),
+        ("", ""),
+    ],
+)
+def test_language_is_the_first_word_of_the_info_string(info, tag):
+    assert language_tag(info) == tag
+
+
+@pytest.mark.parametrize("tag", ["bash", "sh", "shell", "zsh", "Bash", "SH", "console", "shell-session", "sh-session"])
+def test_shell_tags(tag):
+    body = f"$ {LS} --tp 8\n" if "session" in tag or tag == "console" else f"{LS} --tp 8\n"
+    assert argv(one(fence(body, tag))) == ["--tp", "8"]
+
+
+@pytest.mark.parametrize("tag", ["", "text", "json", "dockerfile", "powershell", "bash-but-not", "ini"])
+def test_other_and_untagged_blocks_are_ignored(tag):
+    assert servers(fence(f"{LS} --tp 8\n", tag)) == []
+    assert find_blocks(fence(f"{LS} --tp 8\n", tag)) == []
+
+
+def test_prose_and_inline_code_are_never_launches():
+    doc = f"Run `{LS} --tp 8` on each node.\n\n    {LS} --tp 4\n\n{LS} --tp 2\n"
+    assert servers(doc) == []
+
+
+# ---------------------------------------------------------------------------------
+# Sessions
+
+
+def test_console_prompts_and_output():
+    doc = (
+        "```console\n"
+        f"$ {LS} --tp 8 \\\n"
+        "    --port 30000\n"
+        "[2025-06-01 10:00:00] server_args=ServerArgs(tp_size=8)\n"
+        f"python3 -m sglang.launch_server --tp 99\n"
+        "$ curl -s localhost:30000/health\n"
+        "OK\n"
+        "```\n"
+    )
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "8", "--port", "30000"]
+    assert launch.location == where(doc, 2, "python3")
+    assert token(launch, "30000").location == where(doc, 3, "30000")
+
+
+def test_continuation_prompts_are_dropped():
+    doc = f"```console\n$ {LS} \\\n>   --tp 8 \\\n>   --port 30000\nready\n```\n"
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "8", "--port", "30000"]
+    assert token(launch, "--tp").location == where(doc, 3, "--tp")
+
+
+def test_root_prompt_is_not_a_prompt():
+    # `# ` in a transcript looks exactly like a comment: such lines are output.
+    assert servers(f"```console\n# {LS} --tp 8\n```\n") == []
+
+
+def test_shell_block_with_prompts_is_a_session():
+    doc = f"```bash\n$ export TP=8\n$ {LS} --tp $TP\nINFO started\n```\n"
+    assert argv(one(doc)) == ["--tp", "8"]
+
+
+def test_shell_block_without_prompts_is_a_script():
+    doc = f"```bash\nTP=8\n{LS} --tp $TP \\\n  --port 30000\n```\n"
+    assert argv(one(doc)) == ["--tp", "8", "--port", "30000"]
+
+
+def test_console_without_prompts_is_all_output():
+    assert servers(f"```console\n{LS} --tp 8\n```\n") == []
+
+
+def test_python_console_session():
+    doc = (
+        "```pycon\n"
+        ">>> import sglang as sgl\n"
+        '>>> engine = sgl.Engine(model_path="m", tp_size=4,\n'
+        '...                      disaggregation_mode="decode")\n'
+        "<sglang.Engine object at 0x7f>\n"
+        "```\n"
+    )
+    launch = one(doc)
+    assert launch.entry is EntryPoint.ENGINE
+    keywords = {k.name: k for k in launch.keywords}
+    assert keywords["tp_size"].value == Value.known("4")
+    assert keywords["disaggregation_mode"].location == where(doc, 4, '"decode"')
+
+
+# ---------------------------------------------------------------------------------
+# Placeholders
+
+
+@pytest.mark.parametrize(
+    "word, symbol",
+    [
+        ("<MODEL_PATH>", "<MODEL_PATH>"),
+        ("<model-path>", "<model-path>"),
+        ("[model_path]", "[model_path]"),
+        ("{MODEL}", "{MODEL}"),
+        ("{{ MODEL }}", "{{ MODEL }}"),
+        ('"<MODEL_PATH>"', "<MODEL_PATH>"),
+        ("'<MODEL_PATH>'", "<MODEL_PATH>"),
+    ],
+)
+def test_placeholders_are_symbols_not_text(word, symbol):
+    launch = one(fence(f"{LS} --model-path {word} --tp 8\n"))
+    assert launch.args[1].value == Value.symbol(symbol)
+    assert launch.args[1].value.candidates() is None
+
+
+def test_placeholder_as_part_of_a_word():
+    doc = fence(
+        "python3 -m sglang_router.launch_router --pd-disaggregation "
+        "--prefill http://<PREFILL_HOST>:30000 --decode http://[decode-host]:30001\n"
+    )
+    (router,) = analyze(doc).routers
+    url = router.args[2].value
+    assert url.kind is Kind.CONCAT
+    assert url.parts == (Value.known("http://"), Value.symbol("<PREFILL_HOST>"), Value.known(":30000"))
+    assert router.args[4].value.parts[1] == Value.symbol("[decode-host]")
+
+
+def test_same_placeholder_is_the_same_symbol_everywhere():
+    doc = fence(f"M=<MODEL>\n{LS} --model-path $M --tp 8\n") + fence(f"{LS} --model-path <MODEL> --tp 8\n", "sh")
+    first, second = servers(doc)
+    assert provably_equal(first.args[1].value, second.args[1].value)
+    other = one(fence(f"{LS} --model-path <OTHER> --tp 8\n"))
+    assert not provably_equal(first.args[1].value, other.args[1].value)
+    assert not provably_different(first.args[1].value, other.args[1].value)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # shell syntax, not placeholders: redirections, [[ ]], arrays, globs, ${}
+        f"{LS} --tp 8 < input.txt > out.log",
+        f"cat <in.txt >out.txt; {LS} --tp 8",
+        f"[[ -n $X ]] && {LS} --tp 8",
+        f'A=(--tp 8); {LS} "${{A[@]}}"',
+        f"A[idx]=x; {LS} --tp 8 --served-model-name ${{A[idx]}}",
+        f"declare -A R=([prefill]=8 [decode]=4); {LS} --tp ${{R[prefill]}}",
+        f"{LS} --tp 8 --nodes gpu[0-7] --x [a-z]",
+        f"M=m; {LS} --model-path ${{M}} --tp 8",
+        f"{LS} --tp 8 --tool-call-parser [s]glang",
+        f"{LS} --tp 8 2>&1 | tee log",
+        f"cat <<EOF\n<b>\nEOF\n{LS} --tp 8",
+    ],
+)
+def test_shell_syntax_is_not_a_placeholder(line):
+    """What these lines give is what the shell source gives for them as a script."""
+    script = line.replace("\\n", "\n") + "\n"
+    (expected,) = analyze_shell("x.sh", script).servers
+    assert argv(one(fence(script))) == argv(expected)
+
+
+def test_a_placeholder_never_becomes_known_text():
+    doc = fence(
+        "H=<HOST>\n"
+        "if [ -n \"$X\" ]; then TP=<TP>; else TP=8; fi\n"
+        f"{LS} --host ${{H:0:3}} --tp $TP --model-path '<M>'/x --served-model-name pre-{{NAME}}-post "
+        "--json-model-override-args '{\"a\": \"<A>\"}'\n"
+    )
+    result = analyze(doc)
+    (launch,) = result.servers
+    assert "{" not in str([v for v in argv(launch) if v.startswith("--")])
+    for value in every_value(result):
+        for text in texts_of(value):
+            assert not any(ord(c) >= 0xF0000 for c in text), text
+            assert "<HOST>" not in text and "<TP>" not in text and "<M>" not in text and "<A>" not in text
+    assert token(launch, "--tp").value == Value.known("--tp")
+    tp = launch.args[launch.args.index(token(launch, "--tp")) + 1].value
+    assert tp.candidates() is None  # 8 or a placeholder: not known
+    assert launch.args[1].value.candidates() is None  # a cut of a placeholder
+
+
+def test_existing_private_use_characters_cannot_pose_as_placeholders():
+    launch = one(fence(f"{LS} --model-path \U000f0000\U000f0003\U000f0001 --tp 8\n"))
+    assert launch.args[1].value == Value.known("\ufffd\ufffd\ufffd")
+
+
+def test_placeholders_make_no_finding_against_known_values():
+    # A placeholder is never provably different: no SGL001 for <TP> vs 8 ...
+    assert findings({P: pair_doc("--tp-size <TP>", "--tp-size 8")}) == []
+    assert findings({P: pair_doc("--tp-size 8", "--tp-size [tp] --dp-size 8 --enable-dp-attention")}) == []
+    # ... and the same placeholder on both sides is equal.
+    assert findings({P: pair_doc("--tp-size <TP> --dp-size <TP> --enable-dp-attention", "--tp-size 8 --dp-size 8 --enable-dp-attention")}) == []
+    # Known values still differ.
+    doc = pair_doc("--tp-size 8", "--tp-size 8 --dp-size 8 --enable-dp-attention")
+    assert [f[:3] for f in findings({P: doc})] == [("SGL001", P, 12)]
+
+
+def test_placeholders_in_python_strings_and_yaml_scalars():
+    doc = (
+        "```python\n"
+        "import subprocess\n"
+        'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "<MODEL>",\n'
+        '                  "--served-model-name", "{name}".format(name="x")])\n'
+        "```\n"
+        "```yaml\n"
+        "kind: Pod\n"
+        "spec:\n"
+        "  containers:\n"
+        "  - command: [python3, -m, sglang.launch_server, --model-path, <MODEL>, --tp, '8']\n"
+        "```\n"
+    )
+    python, yaml = servers(doc)
+    assert python.args[1].value == Value.symbol("<MODEL>")
+    assert python.args[3].value == Value.known("x")  # "{name}" is a format field, not a placeholder
+    assert yaml.args[1].value == Value.symbol("<MODEL>")
+    assert token(yaml, "<MODEL>").location == where(doc, 10, "<MODEL>")
+
+
+# ---------------------------------------------------------------------------------
+# Positions
+
+
+def test_positions_are_markdown_lines_and_columns():
+    doc = (
+        "# Decode\n"
+        "\n"
+        "Café ☕ prose before the block.\n"
+        "\n"
+        "```bash\n"
+        f"{LS} \\\n"
+        "  --model-path é/ü \\\n"
+        "  --tp-size 8 --port 30001\n"
+        "```\n"
+    )
+    launch = one(doc)
+    assert launch.location.line == 6 and launch.location.column == 1
+    assert token(launch, "--tp-size").location == where(doc, 8, "--tp-size")
+    assert token(launch, "8").location == where(doc, 8, "8")
+    assert token(launch, "é/ü").location == where(doc, 7, "é/ü")
+    assert launch.line_ranges == ((6, 8),)
+
+
+def test_positions_in_list_items_sessions_and_quotes():
+    doc = (
+        "1. Decode:\n"
+        "   ```console\n"
+        f"   $ {LS} --tp 8 \\\n"
+        "   >     --port 30001\n"
+        "   ```\n"
+        "> ```sh\n"
+        f">     {LS} --tp 4\n"
+        "> ```\n"
+    )
+    first, second = servers(doc)
+    assert first.location == where(doc, 3, "python3")
+    assert token(first, "8").location == where(doc, 3, "8")
+    assert token(first, "30001").location == where(doc, 4, "30001")
+    assert second.location == where(doc, 7, "python3")
+
+
+def test_crlf_documents_keep_continuations_and_columns():
+    doc = f"Title\r\n\r\n```bash\r\n{LS} \\\r\n  --tp 8\r\n```\r\n"
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "8"]
+    assert token(launch, "8").location == where(doc, 5, "8")
+
+
+def test_finding_points_at_the_markdown_line():
+    doc = pair_doc("--tp-size 8", "--tp-size 8 --dp-size 8 --enable-dp-attention")
+    ((code, path, line, column),) = findings({P: doc})
+    assert (code, path, line) == ("SGL001", P, 12)
+    assert doc.split("\n")[line - 1][column - 1 :].startswith("--tp-size")
+
+
+def test_notes_have_markdown_lines():
+    doc = (
+        "Intro\n\n"
+        "```bash\n"
+        "echo 'unclosed\n"
+        "```\n\n"
+        "```python\n"
+        "import sglang, subprocess\n"
+        "subprocess.Popen([\n"
+        "```\n\n"
+        "```yaml\n"
+        "a: [1,\n"
+        "```\n"
+    )
+    notes = analyze(doc).notes
+    assert [(n.line, n.message.split(":")[0].split(" (")[0]) for n in notes] == [
+        (4, "shell syntax error"),
+        (9, "Python syntax error"),
+        (13, "YAML syntax error"),
+    ]
+    assert all(n.path == P for n in notes)
+
+
+# ---------------------------------------------------------------------------------
+# Suppression
+
+
+def test_noqa_in_a_fence():
+    doc = pair_doc("--tp-size 8", "--tp-size 8 --dp-size 8 --enable-dp-attention  # noqa: SGL001")
+    assert findings({P: doc}) == []
+    assert analyze(doc).comments == {12: "# noqa: SGL001"}
+    # On another line of the decode's launch, split over lines.
+    doc = pair_doc("--tp-size 8", "\\\n  --tp-size 8 --dp-size 8 --enable-dp-attention \\\n  --port 30001  # noqa: SGL001")
+    assert findings({P: doc}) == []
+    assert len(findings({P: doc}, ignore_noqa=True)) == 1
+
+
+def test_noqa_in_console_python_and_yaml_blocks():
+    prefill = fence(f"$ {LS} --disaggregation-mode prefill {UM} --tp 8 --port 30000\n", "console")
+    decode_console = fence(f"$ {LS} --disaggregation-mode decode {UM} --tp 4 --port 30001  # noqa: SGL001\nok\n", "console")
+    assert findings({P: prefill + decode_console}) == []
+    decode_python = fence(
+        "import subprocess\n"
+        f'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "{UM}",\n'
+        '                  "--tp", "4", "--port", "30001"])  # noqa: SGL001\n',
+        "python",
+    )
+    assert findings({P: prefill + decode_python}) == []
+    assert [f[0] for f in findings({P: prefill + decode_python.replace("  # noqa: SGL001", "")})] == ["SGL001"]
+    decode_yaml = fence(
+        "kind: Pod\nspec:\n  containers:\n"
+        f"  - command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, {UM}, --tp, '4', --port, '30001']  # noqa: SGL001\n",
+        "yaml",
+    )
+    assert findings({P: prefill + decode_yaml}) == []
+
+
+def test_file_level_disable_directive_in_the_first_fence():
+    doc = fence("# sglang-lint: disable=SGL001\n") + pair_doc("--tp-size 8", "--tp-size 4")
+    assert findings({P: doc}) == []
+
+
+# ---------------------------------------------------------------------------------
+# Python and YAML blocks, one document
+
+
+def test_python_block():
+    doc = (
+        "Start both from Python:\n\n"
+        "```python\n"
+        "import subprocess, sys\n"
+        f'COMMON = [sys.executable, "-m", "sglang.launch_server", "{UM}"]\n'
+        "```\n\n"
+        "Then (names carry over between blocks):\n\n"
+        "```py\n"
+        'subprocess.Popen(COMMON + ["--disaggregation-mode", "prefill", "--tp", "8"])\n'
+        'subprocess.Popen(COMMON + ["--disaggregation-mode", "decode", "--tp", "8", "--dp", "8", "--enable-dp-attention", "--port", "30001"])\n'
+        "```\n"
+    )
+    prefill, decode = servers(doc)
+    assert argv(prefill) == [UM, "--disaggregation-mode", "prefill", "--tp", "8"]
+    assert token(decode, "--dp").location == where(doc, 12, '"--dp"')
+    assert [f[:3] for f in findings({P: doc})] == [("SGL001", P, 12)]
+
+
+def test_yaml_blocks_are_separate_documents():
+    pod = (
+        "kind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n"
+        "  - name: sglang\n    command: [python3, -m, sglang.launch_server]\n"
+        "    args: [--disaggregation-mode, {mode}, " + UM + ", --tp, '{tp}']\n"
+    )
+    doc = (
+        "Prefill:\n\n" + fence(pod.format(name="p", mode="prefill", tp=8), "yaml")
+        + "\nDecode:\n\n" + fence(pod.format(name="d", mode="decode", tp=4), "yml")
+    )
+    prefill, decode = servers(doc)
+    assert argv(prefill)[-1] == "8"
+    assert argv(decode)[-1] == "4"
+    assert token(decode, "4").location == where(doc, 24, "'4'")
+    assert [f[:3] for f in findings({P: doc})] == [("SGL001", P, 24)]
+
+
+def test_all_blocks_of_a_document_are_one_result_and_one_deployment():
+    doc = (
+        "Prefill (shell):\n\n"
+        + fence(f"{LS} --disaggregation-mode prefill {UM} --tp 8  # prefill\n")
+        + "\nDecode (YAML):\n\n"
+        + fence(
+            "kind: Pod\nspec:\n  containers:\n"
+            f"  - command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, {UM}, --tp, '2']  # decode\n",
+            "yaml",
+        )
+        + "\nRouter (Python):\n\n"
+        + fence(
+            "import subprocess\n"
+            'subprocess.Popen(["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation"])  # router\n',
+            "python",
+        )
+    )
+    result = analyze(doc)
+    assert result.path == P
+    assert result.lines == doc.split("\n")
+    assert [s.location.line for s in result.servers] == [4, 13]
+    assert [r.location.line for r in result.routers] == [20]
+    assert result.comments == {4: "# prefill", 13: "# decode", 20: "# router"}
+    assert [f[:3] for f in findings({P: doc})] == [("SGL001", P, 13)]
+
+
+def test_continuation_breaks_in_fences():
+    doc = fence(f"{LS} --tp 8 \\\n  # the decode flags\n  --port 30001\n")
+    ((comment, words),) = analyze(doc).continuation_breaks
+    assert (comment.line, comment.column, words.line, words.column) == (3, 3, 4, 3)
+
+
+# ---------------------------------------------------------------------------------
+# One broken block does not spoil the others
+
+
+def test_an_unclosed_quote_does_not_swallow_later_blocks():
+    doc = fence("echo \"it's\n") + "\n" + fence(f"{LS} --tp 8\n") + "\n" + fence('echo "x\n')
+    result = analyze(doc)
+    assert [argv(s) for s in result.servers] == [["--tp", "8"]]
+    assert {n.line for n in result.notes} == {2, 10}
+
+
+def test_variables_flow_between_good_shell_blocks():
+    doc = fence("export TP=4\n") + "Then:\n" + fence("echo 'broken\n") + fence(f"{LS} --tp $TP\n")
+    assert argv(one(doc)) == ["--tp", "4"]
+
+
+def test_a_python_triple_quote_does_not_pair_across_blocks():
+    doc = (
+        fence("import sglang, subprocess\nDOC = '''\n", "python")
+        + fence('import subprocess\nsubprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "8"])\n', "python")
+        + fence("'''\n", "python")
+    )
+    result = analyze(doc)
+    assert [argv(s) for s in result.servers] == [["--tp", "8"]]
+    # The first block's error is reported; the last one mentions no SGLang, and
+    # Python blocks that cannot launch it are not the linter's business.
+    assert [(n.line, n.message.split(":")[0]) for n in result.notes] == [(3, "Python syntax error")]
+
+
+# ---------------------------------------------------------------------------------
+# Hostile input
+
+
+def test_random_text_never_raises():
+    rng = random.Random(7)
+    alphabet = "`~ \n\t\r>-*+1.)<>[]{}$#\\\"'!?abcé\x00\U000f0000"
+    for _ in range(300):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(400)))
+        result = analyze(text)
+        assert result.lines == text.split("\n")
+        assert not any("internal error" in n.message for n in result.notes)
+
+
+def test_a_huge_number_of_fences_is_quick():
+    doc = "".join(fence(f"{LS} --tp {i % 8}\n", ("bash", "python", "yaml", "text")[i % 4]) for i in range(8000))
+    start = time.perf_counter()
+    result = analyze(doc)
+    assert time.perf_counter() - start < 30
+    assert len(result.servers) == 2000
+    start = time.perf_counter()
+    broken = analyze(fence("echo 'x\n") * 3000 + fence("a: [\n", "yaml") * 3000 + fence("f(\n", "python") * 3000)
+    assert time.perf_counter() - start < 30
+    assert any("more shell blocks with syntax errors" in n.message for n in broken.notes)
+    assert any("more YAML blocks with syntax errors" in n.message for n in broken.notes)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```bash\n\x00" + LS + "\x00 --tp 8\n```\n```python\n\x00\n```\n```yaml\n\x00: [\n```\n",
+        "```bash\n" * 20000,
+        "- " * 50000 + "```bash\n" + LS + "\n",
+        ">" * 50000 + " ```bash\n",
+        "".join("  " * i + "- x\n" for i in range(2000)),
+        "\ufeff```bash\n" + LS + " --tp 8\n```\n",
+        "<!--\n" * 10000 + "```bash\n",
+        "```bash\n" + "<A> " * 2000 + "\n```\n",
+        "```python\n" + "(" * 5000 + "\n```\n",
+        "```yaml\n" + "[" * 5000 + "\n```\n",
+        "```bash\n" + "$(" * 3000 + "\n```\n",
+        "\r" * 10000 + "```bash\r" + LS,
+    ],
+)
+def test_hostile_documents(text):
+    start = time.perf_counter()
+    result = analyze(text)
+    assert time.perf_counter() - start < 20
+    assert result.lines == text.split("\n")
+    assert not any("internal error" in n.message for n in result.notes)
+
+
+def test_bom_before_the_first_fence():
+    doc = "\ufeff```bash\n" + LS + " --tp 8\n```\n"
+    assert argv(one(doc)) == ["--tp", "8"]
+
+
+FRAGMENTS = [
+    "```", "~~~", "````", "```bash", "```console", "```python", "```yaml", "```sh title=x", "```text",
+    "\n", "\n\n", "   ", "    ", "\t", "> ", "- ", "1. ", "<!--", "-->", "<details>", "# Heading",
+    LS, "python3 -m sglang_router.launch_router --pd-disaggregation", "--prefill http://<PREFILL_HOST>:30000",
+    "--disaggregation-mode prefill", "--disaggregation-mode decode", UM, "--tp-size 8", "--dp-size 8",
+    "--enable-dp-attention", "<TP>", "[tp]", "{TP}", "{{ TP }}", "$ ", ">>> ", "... ", "\\", "'", '"', "'''",
+    "# noqa: SGL001", "import subprocess", 'subprocess.Popen(["python3", "-m", "sglang.launch_server"])',
+    "kind: Pod", "containers:", "- command: [python3, -m, sglang.launch_server]", "é", "\x00", "\r\n",
+]
+
+documents = st.lists(st.sampled_from(FRAGMENTS), max_size=60).map("".join)
+
+
+def _snapshot(result: SourceResult):
+    return (
+        [(s.location, s.entry, argv(s), s.line_ranges, s.context) for s in result.servers],
+        [(r.location, argv(r)) for r in result.routers],
+        result.notes,
+        result.comments,
+        result.continuation_breaks,
+        result.lines,
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=documents)
+def test_random_markdown_never_raises_and_is_deterministic(text):
+    first = analyze(text)
+    assert _snapshot(first) == _snapshot(analyze(text))
+    assert first.lines == text.split("\n")
+    assert not any("internal error" in n.message for n in first.notes)
+    line_count = len(first.lines)
+    for launch in [*first.servers, *first.routers]:
+        assert 1 <= launch.location.line <= line_count
+    for value in every_value(first):
+        for literal in texts_of(value):
+            assert not any(0xF0000 <= ord(c) <= 0xFFFFF for c in literal)
+    findings({P: text})  # the whole pipeline too
