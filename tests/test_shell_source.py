@@ -1075,3 +1075,24 @@ def test_wrapper_option_with_a_command_substitution_keeps_the_launch():
     script = 'srun --nodelist=$(scontrol show hostnames | head -1) python3 -m sglang.launch_server --tp 2\n'
     (server,) = analyze_shell("job.sh", script).servers
     assert [t.value.describe() for t in server.args] == ["--tp", "2"]
+
+
+from hypothesis import given as _given, settings as _settings, strategies as _st  # noqa: E402
+
+
+@_settings(max_examples=300, deadline=None)
+@_given(_st.text(alphabet=_st.sampled_from(["a", "é", "模", "\n", " ", "😀"]), max_size=60))
+def test_file_positions_equal_decoding_the_prefix(text):
+    """The byte -> column table of a non-ASCII row (built once; decoding the prefix
+    per lookup was quadratic on long lines) gives what decoding the prefix gives."""
+    import bisect
+
+    from sglang_lint.sources.textpos import FileText
+
+    positions = FileText(text)
+    data = text.encode("utf-8")
+    starts = [0] + [i + 1 for i, byte in enumerate(data) if byte == 10]
+    for offset in range(len(data) + 1):
+        row = bisect.bisect_right(starts, offset) - 1
+        expected = (row + 1, len(data[starts[row] : offset].decode("utf-8", "replace")) + 1)
+        assert positions.position(offset) == expected

@@ -16,6 +16,7 @@ class FileText:
         # Columns are byte counts on ASCII lines; only other lines need decoding.
         self._all_ascii = self.data.isascii()
         self._ascii_rows: dict[int, bool] = {}
+        self._row_columns: dict[int, list[int]] = {}
         self._line_starts = [0]
         find = self.data.find
         start = find(b"\n")
@@ -30,8 +31,27 @@ class FileText:
         line_start = self._line_starts[row]
         if self._all_ascii or self._row_is_ascii(row):
             return row + 1, byte_offset - line_start + 1
-        prefix = self.data[line_start:byte_offset]
-        return row + 1, len(prefix.decode("utf-8", "replace")) + 1
+        # Decoding the prefix for every lookup made a long non-ASCII line
+        # quadratic; each such row gets a byte -> column table once.
+        table = self._row_columns.get(row)
+        if table is None:
+            table = self._row_columns[row] = self._columns_of(row)
+        index = byte_offset - line_start
+        return row + 1, table[min(index, len(table) - 1)]
+
+    def _columns_of(self, row: int) -> list[int]:
+        """1-based column of the character starting at each byte of the row; inside a
+        character (a continuation byte) the column after it, as decoding the prefix
+        with replacement gives."""
+        end = self._line_starts[row + 1] if row + 1 < len(self._line_starts) else len(self.data)
+        columns: list[int] = []
+        column = 1
+        for byte in self.data[self._line_starts[row] : end]:
+            columns.append(column)  # a continuation byte: its character has begun
+            if (byte & 0xC0) != 0x80:
+                column += 1
+        columns.append(column)  # the end of the row
+        return columns
 
     def _row_is_ascii(self, row: int) -> bool:
         known = self._ascii_rows.get(row)
