@@ -78,6 +78,11 @@ class YamlAnalyzer:
         directive = re.search(r"(?m)^[ \t]*(\{\{|\{%)", self.text)
         if directive is not None:
             return self._template(directive.start(1))
+        depth_at = _too_deep(self.text)
+        if depth_at is not None:
+            line = self.text.count("\n", 0, depth_at) + 1
+            self.result.notes.append(Note(self.path, f"YAML nested deeper than {MAX_DEPTH} levels; not analyzed", line))
+            return self.result
         self._collect_comments()
         try:
             for document in yaml.compose_all(self.text, Loader=yaml.SafeLoader):
@@ -356,6 +361,44 @@ class YamlAnalyzer:
 
 class _Budget(Exception):
     pass
+
+
+def _too_deep(text: str) -> int | None:
+    """Offset where flow brackets (outside quotes and comments) or indentation go
+    deeper than MAX_DEPTH, or None. PyYAML's parser recurses per level and spends
+    seconds reaching Python's recursion limit on hostile nesting; manifests nest a
+    few dozen levels. Over-counting (a bracket in a plain scalar) is harmless at
+    this bound."""
+    depth = 0
+    quote = ""
+    line_start = True
+    indent = 0
+    for offset, char in enumerate(text):
+        if char == "\n":
+            line_start, indent = True, 0
+            if quote == "#":
+                quote = ""
+            continue
+        if line_start:
+            if char == " ":
+                indent += 1
+                if indent > 2 * MAX_DEPTH:
+                    return offset
+                continue
+            line_start = False
+        if quote:
+            if char == quote and quote != "#":
+                quote = ""
+            continue
+        if char in "'\"" or char == "#":
+            quote = char
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return offset
+        elif char in "]}" and depth:
+            depth -= 1
+    return None
 
 
 def _fields(node: MappingNode) -> dict[str, Node]:
