@@ -31,11 +31,12 @@ def resolved_candidates(value: Value, resolve: Resolve = _same) -> frozenset[str
     return frozenset(r for c in candidates for r in resolve(c))
 
 
-def provably_different_resolved(a: Value, b: Value, resolve: Resolve = _same) -> bool:
-    """Different in every run once SGLang has resolved both values."""
+def provably_different_resolved(a: Value, b: Value, resolve: Resolve = _same, resolve_b: Resolve | None = None) -> bool:
+    """Different in every run once SGLang has resolved both values (``resolve_b``:
+    the second side's own resolution, when it depends on that server)."""
     if provably_equal(a, b):
         return False
-    ca, cb = resolved_candidates(a, resolve), resolved_candidates(b, resolve)
+    ca, cb = resolved_candidates(a, resolve), resolved_candidates(b, resolve_b or resolve)
     if ca is None or cb is None:
         return False
     return ca.isdisjoint(cb)

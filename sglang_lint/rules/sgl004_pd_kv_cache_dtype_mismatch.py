@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.catalog.argv import is_default_none
-from sglang_lint.model import Finding, Related, provably_equal
+from sglang_lint.model import Finding, Related
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
+from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
 from sglang_lint.topology import Deployment, Server
 
 _BACKEND_DESTS = ("attention_backend", "decode_attention_backend")
@@ -146,11 +146,7 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
 
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
         p, d = prefill.setting("kv_cache_dtype"), decode.setting("kv_cache_dtype")
-        if provably_equal(p.value, d.value):
-            return
-        cp = resolved_candidates(p.value, _dtype_resolver(prefill))
-        cd = resolved_candidates(d.value, _dtype_resolver(decode))
-        if cp is None or cd is None or not cp.isdisjoint(cd):
+        if not provably_different_resolved(p.value, d.value, _dtype_resolver(prefill), _dtype_resolver(decode)):
             return
         message = (
             f"--kv-cache-dtype differs: prefill {value_text(p)} ({prefill.label}: "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding, Related, Severity, provably_equal
+from sglang_lint.model import Finding, Related, Severity
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
+from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -102,11 +102,7 @@ No released version (0.5.4-0.5.23) checks it.
 
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
         p, d = prefill.setting("model_path"), decode.setting("model_path")
-        if provably_equal(p.value, d.value):
-            return
-        cp = resolved_candidates(p.value, _strip_slashes)
-        cd = resolved_candidates(d.value, _strip_slashes)
-        if cp is None or cd is None or not cp.isdisjoint(cd):
+        if not provably_different_resolved(p.value, d.value, _strip_slashes):
             return
         message = (
             f"prefill and decode serve different models: prefill {value_text(p)} ({prefill.label}: "

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding, Related, provably_equal
+from sglang_lint.model import Finding, Related
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
+from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -92,10 +92,7 @@ All versions (the option exists from 0.5.4; `mooncake_tcp` from 0.5.13).
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
         p = prefill.setting("disaggregation_transfer_backend")
         d = decode.setting("disaggregation_transfer_backend")
-        if provably_equal(p.value, d.value):
-            return
-        cp, cd = resolved_candidates(p.value, _backend), resolved_candidates(d.value, _backend)
-        if cp is None or cd is None or not cp.isdisjoint(cd):
+        if not provably_different_resolved(p.value, d.value, _backend):
             return
         message = (
             f"--disaggregation-transfer-backend differs: prefill {value_text(p)} ({prefill.label}: "

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.model import Finding
-from sglang_lint.rules.argv_problems import describe_versions, problems_of, table_of, versions_where
+from sglang_lint.rules.argv_problems import describe_versions, problems_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.topology import Deployment, Server
 

@@ -38,9 +38,8 @@ interpreter does its own scope and import resolution.
 from __future__ import annotations
 
 import ast
-import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, Note, ServerLaunch, SourceResult, Value
 from sglang_lint.prefilter import python_may_launch
@@ -76,7 +75,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
     word_value,
 )
-from sglang_lint.sources.shell import EmbeddedShell, Seg, SpreadSeg, Word, spread_word
+from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
 # files whose functions call each other many times over).
