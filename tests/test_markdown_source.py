@@ -772,3 +772,25 @@ def test_random_markdown_never_raises_and_is_deterministic(text):
         for literal in texts_of(value):
             assert not any(0xF0000 <= ord(c) <= 0xFFFFF for c in literal)
     findings({P: text})  # the whole pipeline too
+
+
+def test_topology_shows_markdown_locations(capsys):
+    """Issue 4: `sglang-lint topology` lists the runbook's servers and router at
+    their lines in the Markdown file, grouped by the router."""
+    from pathlib import Path
+
+    from sglang_lint.cli import main
+
+    runbook = Path(__file__).resolve().parent.parent / "fixtures" / "markdown-runbook"
+    main(["topology", str(runbook)])
+    out = capsys.readouterr().out
+    assert "pd-runbook.md:" in out
+    assert any(line.lstrip().startswith("prefill") and "pd-runbook.md:" in line for line in out.splitlines())
+    assert any(line.lstrip().startswith("decode") and "pd-runbook.md:" in line for line in out.splitlines())
+
+
+def test_a_placeholder_inside_a_word_is_shown_as_written():
+    from sglang_lint.model import Value
+
+    url = Value.concat([Value.known("http://"), Value.symbol("<PREFILL_HOST>"), Value.known(":30000")])
+    assert url.describe() == "http://<PREFILL_HOST>:30000"
