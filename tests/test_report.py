@@ -47,7 +47,7 @@ EARLY = Finding(
 
 
 def test_formats_registered() -> None:
-    assert set(FORMATS) == {"full", "concise", "json"}
+    assert set(FORMATS) == {"full", "concise", "json", "json-lines", "sarif", "github", "rdjson", "pylint"}
     with pytest.raises(ValueError, match="unknown output format 'xml'"):
         render([], "xml")
 

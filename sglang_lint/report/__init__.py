@@ -6,7 +6,15 @@ column, code) and hands them to one module per format:
 - ``full`` (default): ruff/rustc-style header, source snippets of the primary and
   related locations with ``^^^`` underlines, and a summary line;
 - ``concise``: ``path:line:col: CODE message`` per finding, then the summary;
-- ``json``: a ruff-compatible JSON array with ``related`` locations.
+- ``json``: a ruff-compatible JSON array with ``related`` locations;
+- ``json-lines``: the ``json`` objects one per line;
+- ``sarif``: SARIF 2.1.0 (GitHub code scanning), UTF-16 columns;
+- ``github``: GitHub Actions annotations (workflow commands);
+- ``rdjson``: reviewdog's Diagnostic Format, UTF-8 byte columns;
+- ``pylint``: ``path:line: [CODE(name), ] message``.
+
+Findings carry code-point columns; a format that needs another unit converts at
+output with the line text from ``sources`` (``_columns``).
 
 Each format module exposes ``render(findings, *, sources, color) -> str`` taking
 already-sorted findings; add a format by adding a module and a ``FORMATS`` entry.
@@ -17,7 +25,7 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from ..model import Finding
-from . import concise, full
+from . import concise, full, github, json_lines, pylint, rdjson, sarif
 from . import json as json_format
 from ._text import sorted_findings
 
@@ -27,6 +35,11 @@ FORMATS: dict[str, Renderer] = {
     "full": full.render,
     "concise": concise.render,
     "json": json_format.render,
+    "json-lines": json_lines.render,
+    "sarif": sarif.render,
+    "github": github.render,
+    "rdjson": rdjson.render,
+    "pylint": pylint.render,
 }
 
 DEFAULT_FORMAT = "full"
