@@ -16,9 +16,11 @@ from typing import Sequence
 from sglang_lint import __version__
 from sglang_lint.catalog.tables import UnknownVersionError, load_table
 from sglang_lint.config import ConfigError, load_config
-from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.files import read_stream
+from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_paths
 from sglang_lint.report import FORMATS, render
 from sglang_lint.report.topology import render_json, render_text
+from sglang_lint.report.topology_diagram import render_markdown, render_mermaid
 from sglang_lint.rules import ALL_RULES, rule_by_code
 
 EXIT_CLEAN = 0
@@ -36,7 +38,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .); - reads standard input")
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="the name standard input (-) is analyzed and reported as: its kind and config come from it (default: - read as a shell script)",
+    )
     parser.add_argument(
         "--target-version",
         metavar="VERSION",
@@ -73,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
     _add_common(topology)
-    topology.add_argument("--format", choices=("text", "json"), default="text")
+    topology.add_argument("--format", choices=("text", "json", "mermaid", "markdown"), default="text")
 
     rule = commands.add_parser("rule", help="print a rule's documentation", allow_abbrev=False)
     rule.add_argument("code", nargs="?", help="rule code, e.g. SGL001")
@@ -120,8 +127,31 @@ class _UsageError(Exception):
     pass
 
 
+def _lint(args: argparse.Namespace) -> LintResult:
+    """Run the analysis over the PATHs; ``-`` (or --stdin-filename with no
+    PATH, as ruff does) reads standard input."""
+    paths = list(args.paths)
+    if paths.count(STDIN) > 1:
+        raise _UsageError("- (standard input) given more than once")
+    if args.stdin_filename is not None and STDIN not in paths:
+        if paths:
+            raise _UsageError("--stdin-filename names standard input: add - to the paths")
+        paths = [STDIN]
+    options = _options(args)
+    if STDIN not in paths:
+        return lint_paths(paths or ["."], options)
+    filename = args.stdin_filename or None
+    display = filename or STDIN
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise _UsageError("- given but there is no standard input to read")
+    data, note = read_stream(stream, display)
+    stdin = StdinFile(data=data, filename=filename, note=note)
+    return lint_paths([p for p in paths if p != STDIN], options, stdin=stdin)
+
+
 def _run_check(args: argparse.Namespace) -> int:
-    result = lint_paths(args.paths or ["."], _options(args))
+    result = _lint(args)
     output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:
         color = _use_color(args.color, output) if args.format == "full" else False
@@ -138,9 +168,13 @@ def _run_check(args: argparse.Namespace) -> int:
 
 
 def _run_topology(args: argparse.Namespace) -> int:
-    result = lint_paths(args.paths or ["."], _options(args))
+    result = _lint(args)
     if args.format == "json":
         sys.stdout.write(render_json(result.deployments, result.version))
+    elif args.format == "mermaid":
+        sys.stdout.write(render_mermaid(result.deployments, result.version, result.pair_findings))
+    elif args.format == "markdown":
+        sys.stdout.write(render_markdown(result.deployments, result.version, result.pair_findings))
     else:
         sys.stdout.write(render_text(result.deployments, result.version))
         notes = [f for f in result.findings if f.code == "SGL900"]

@@ -451,6 +451,24 @@ def _display(given: str, cwd: str) -> str:
     return str(Path(given))
 
 
+def display_name(given: str | os.PathLike[str]) -> str:
+    """``given`` as :func:`discover` shows it (relative to the working directory
+    when an absolute path is under it)."""
+    return _display(os.fspath(given), os.getcwd())
+
+
+def read_stream(stream, display: str, *, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, Note | None]:
+    """Read a binary stream (standard input) up to ``max_bytes``; None and a Note
+    when it is longer or cannot be read. Decode with :func:`decode_source`."""
+    try:
+        data = stream.read(max_bytes + 1)
+    except (OSError, ValueError) as error:
+        return None, Note(display, f"cannot read standard input: {error}; skipped")
+    if len(data) > max_bytes:
+        return None, Note(display, f"standard input is over the {_human_size(max_bytes)} limit; skipped")
+    return data, None
+
+
 def _head(path: str) -> bytes:
     data, _, _ = _read_regular(path, _HEAD_BYTES)
     return data or b""

@@ -16,7 +16,7 @@ from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.catalog.tables import default_version, load_table
 from sglang_lint.config import Config, check_manifest, discover_config
-from sglang_lint.files import FileKind, discover, read_source, source_kind
+from sglang_lint.files import FileKind, decode_source, discover, display_name, read_source, shebang_kind, source_kind
 from sglang_lint.model import Finding, Location, Note, Severity, SourceResult
 from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
 from sglang_lint.rules.base import DOCS_URL, RuleContext
@@ -66,6 +66,10 @@ class LintResult:
     files_checked: int = 0
     version: str = ""
     config: Config | None = None
+    # (prefill, decode, codes): the codes of the reported (not suppressed)
+    # pair-rule findings of each prefill x decode pair with any, for the
+    # topology diagrams.
+    pair_findings: list[tuple[Server, Server, tuple[str, ...]]] = field(default_factory=list)
 
 
 def internal_finding(note: Note) -> Finding:
@@ -170,9 +174,14 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     context = RuleContext(version=version)
     selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options, opt_in=rule.opt_in)]
     findings: list[Finding] = []
+    by_pair: list[tuple[Server, Server, list[Finding]]] = []
     for deployment, prefill, decode in pairs(lint.deployments):
+        found: list[Finding] = []
         for rule in selected:
-            findings.extend(rule.check_pair(context, deployment, prefill, decode))
+            found.extend(rule.check_pair(context, deployment, prefill, decode))
+        findings.extend(found)
+        if found:
+            by_pair.append((prefill, decode, found))
     checked: set[int] = set()
     for deployment in lint.deployments:
         for server in deployment.servers:
@@ -186,6 +195,8 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
             findings.extend(rule.check_source(context, result))
     if not options.ignore_noqa:
         findings = [f for f in findings if not is_suppressed(f, directives)]
+        by_pair = [(p, d, [f for f in found if not is_suppressed(f, directives)]) for p, d, found in by_pair]
+    lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
     if _is_selected(INTERNAL_ERROR_CODE, options):
         findings.extend(internal_finding(note) for note in notes)
     lint.findings = sorted(set(findings), key=Finding.sort_key)
@@ -227,17 +238,69 @@ def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> 
     return analyze_results(results, options)
 
 
-def lint_paths(paths: Iterable[str], options: LintOptions | None = None) -> LintResult:
+STDIN = "-"
+
+
+@dataclass
+class StdinFile:
+    """Standard input given as ``-``: its bytes and the name it is analyzed and
+    reported under (``--stdin-filename``; ``-`` when there is none)."""
+
+    data: bytes | None
+    filename: str | None = None
+    # A Note instead of data (too large, unreadable).
+    note: Note | None = None
+
+    @property
+    def display(self) -> str:
+        return display_name(self.filename) if self.filename else STDIN
+
+
+def _stdin_result(stdin: StdinFile) -> tuple[SourceResult | None, Note | None]:
+    """Decode standard input as files are decoded; its kind comes from the name
+    (suffix, else shebang), and without a name it is read as a shell script."""
+    display = stdin.display
+    if stdin.note is not None or stdin.data is None:
+        return None, stdin.note
+    text, note = decode_source(display, stdin.data)
+    if text is None:
+        return None, note
+    kind = source_kind(display, text) if stdin.filename else (shebang_kind(text) or FileKind.SHELL)
+    if kind is None:
+        return None, Note(
+            display,
+            "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, or a shell or Python shebang); skipped",
+        )
+    return extract(display, text, kind), note
+
+
+def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdin: StdinFile | None = None) -> LintResult:
     """Analyze the files under ``paths``. Raises config.ConfigError for a bad
-    config file or a manifest entry that names no file."""
+    config file or a manifest entry that names no file.
+
+    ``stdin``: standard input (``-``) analyzed as the file ``stdin.filename``
+    along with ``paths`` (which should not hold ``-``): its config is found from
+    that file's directory, and it replaces that file on disk when the paths reach
+    it too (an editor's unsaved buffer with its siblings)."""
     options = options or LintOptions()
-    paths = list(paths)
+    paths = [p for p in paths if p != STDIN]
+    config_paths = [*paths, *([stdin.filename] if stdin is not None and stdin.filename else [])]
     if options.config is None:
-        options = replace(options, config=discover_config(paths))
-    found, discovery_notes = discover(paths, exclude=list(options.exclude), respect_gitignore=options.respect_gitignore)
-    check_manifest(options.config.deployments, [str(f) for f in found], roots=paths)
+        options = replace(options, config=discover_config(config_paths))
+    found, discovery_notes = discover(paths, exclude=list(options.exclude), respect_gitignore=options.respect_gitignore) if paths else ([], [])
+    stdin_real = os.path.realpath(stdin.filename) if stdin is not None and stdin.filename else None
+    if stdin_real is not None:
+        found = [f for f in found if os.path.realpath(f) != stdin_real]
+    analyzed = [str(f) for f in found] + ([stdin.display] if stdin is not None else [])
+    check_manifest(options.config.deployments, analyzed, roots=config_paths)
     results: list[SourceResult] = []
     unreadable: list[Note] = list(discovery_notes)
+    if stdin is not None:
+        result, note = _stdin_result(stdin)
+        if note is not None:
+            unreadable.append(note)
+        if result is not None:
+            results.append(result)
     for file_path in found:
         display = str(file_path)
         text, note = read_source(file_path)
