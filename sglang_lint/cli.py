@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes not to run")
     check.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
     check.add_argument("--strict", action="store_true", help="also run the opt-in rules (SGL901: values static analysis could not resolve)")
+    check.add_argument("--ignore-noqa", action="store_true", help="report findings that `# noqa` and disable directives silence")
+    check.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of the findings")
 
     topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
     _add_common(topology)
@@ -120,6 +122,7 @@ def _options(args: argparse.Namespace) -> LintOptions:
         exclude=tuple(args.exclude),
         config=load_config(args.config) if args.config else None,
         strict=getattr(args, "strict", False),
+        ignore_noqa=getattr(args, "ignore_noqa", False),
     )
 
 
@@ -155,7 +158,10 @@ def _run_check(args: argparse.Namespace) -> int:
     output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:
         color = _use_color(args.color, output) if args.format == "full" else False
-        text = render(result.findings, args.format, sources=result.sources, color=color)
+        if args.statistics:
+            text = _statistics(result.findings)
+        else:
+            text = render(result.findings, args.format, sources=result.sources, color=color)
         output.write(text)
         if text and not text.endswith("\n"):
             output.write("\n")
@@ -165,6 +171,16 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.exit_zero or not result.findings:
         return EXIT_CLEAN
     return EXIT_FINDINGS
+
+
+def _statistics(findings) -> str:
+    """ruff's --statistics: one line per code, most frequent first."""
+    counts: dict[tuple[str, str], int] = {}
+    for finding in findings:
+        counts[(finding.code, finding.name)] = counts.get((finding.code, finding.name), 0) + 1
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    width = max((len(str(count)) for _, count in rows), default=1)
+    return "".join(f"{count:>{width}}  {code}  {name}\n" for (code, name), count in rows)
 
 
 def _run_topology(args: argparse.Namespace) -> int:

@@ -142,3 +142,20 @@ def test_console_script_runs_as_a_process(tmp_path) -> None:
 def test_module_entry_point(tmp_path) -> None:
     process = subprocess.run([sys.executable, "-m", "sglang_lint", "--version"], capture_output=True, text=True, timeout=60)
     assert process.returncode == 0 and process.stdout.startswith("sglang-lint ")
+
+
+def test_statistics_counts_findings_per_rule(capsys) -> None:
+    code, out, _ = run(capsys, "--statistics", str(FIXTURES / "k8s-lws-sh-c"), str(FIXTURES / "compose-pd"))
+    assert code == 1
+    assert out.splitlines() == ["2  SGL001  unified-memory-attn-tp-mismatch", "1  SGL002  unified-memory-one-sided"]
+
+
+def test_ignore_noqa_reports_silenced_findings(capsys, tmp_path) -> None:
+    script = (
+        "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 4 --port 1 &  # noqa: SGL001\n"
+    )
+    (tmp_path / "run.sh").write_text(script, encoding="utf-8")
+    assert run(capsys, str(tmp_path))[0] == 0
+    code, out, _ = run(capsys, "--ignore-noqa", "--format", "concise", str(tmp_path))
+    assert code == 1 and "SGL001" in out
