@@ -1,8 +1,9 @@
 """The configuration file: ``sglang-lint.toml`` or ``[tool.sglang-lint]`` in
 ``pyproject.toml`` (the way ruff reads ``ruff.toml`` / ``[tool.ruff]``).
 
-Today it holds one key, the topology manifest (design.md "Pairing prefill with
-decode")::
+Keys: ``target-version``, ``select``, ``extend-select``, ``ignore``,
+``per-file-ignores`` (glob = [codes]) and the topology manifest (design.md "Pairing
+prefill with decode")::
 
     [[deployment]]                      # [[tool.sglang-lint.deployment]] in pyproject.toml
     name = "qwen-pd"
@@ -106,6 +107,25 @@ class Config:
     deployments: tuple[ManifestDeployment, ...] = ()
     # The SGLang release to judge with when the command line names none.
     target_version: str | None = None
+    # Rule selection, overridden by --select / --ignore (ruff's semantics: select
+    # replaces the default set, extend-select adds to it, ignore removes).
+    select: frozenset[str] | None = None
+    extend_select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
+    # (glob relative to the config file, codes) pairs.
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+
+    def ignored_for(self, path: str) -> frozenset[str]:
+        """Codes ``per-file-ignores`` silences in ``path`` (as displayed)."""
+        if not self.per_file_ignores or self.path is None:
+            return frozenset()
+        target = _absolute(path)
+        base = _absolute(self.path.parent)
+        codes: set[str] = set()
+        for glob, ignored in self.per_file_ignores:
+            if _glob_regex(base, glob).fullmatch(target):
+                codes |= ignored
+        return frozenset(codes)
 
     @property
     def root(self) -> Path | None:
@@ -167,7 +187,15 @@ def load_config(path: str | os.PathLike[str]) -> Config:
                 f" (supported: {', '.join(prefix + k for k in _TOP_LEVEL)})"
             )
         values[key] = parser(path, prefix, value)
-    return Config(path=path, deployments=values.get("deployment", ()), target_version=values.get("target-version"))
+    return Config(
+        path=path,
+        deployments=values.get("deployment", ()),
+        target_version=values.get("target-version"),
+        select=values.get("select"),
+        extend_select=values.get("extend-select", frozenset()),
+        ignore=values.get("ignore", frozenset()),
+        per_file_ignores=values.get("per-file-ignores", ()),
+    )
 
 
 def _read(path: Path) -> str:
@@ -263,9 +291,48 @@ def _parse_target_version(path: Path, prefix: str, value: object) -> str:
     return value
 
 
+def _known_codes() -> set[str]:
+    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
+
+    return {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
+
+
+def _codes(path: Path, where: str, value: object) -> frozenset[str]:
+    """A list of rule codes or code prefixes (``SGL0``), as on the command line."""
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{display_path(path)}: {where} must be an array of rule codes, not {_type_name(value)}")
+    known = _known_codes()
+    codes = frozenset(item.strip().upper() for item in value)
+    for code in sorted(codes):
+        if not any(k.startswith(code) for k in known) or not code:
+            raise ConfigError(f"{display_path(path)}: {where}: unknown rule code {code!r} (see `sglang-lint rule --all`)")
+    return codes
+
+
+def _parse_select(key: str) -> Callable[[Path, str, Any], frozenset[str]]:
+    return lambda path, prefix, value: _codes(path, prefix + key, value)
+
+
+def _parse_per_file_ignores(path: Path, prefix: str, value: object) -> tuple[tuple[str, frozenset[str]], ...]:
+    """``{"tests/**" = ["SGL005"]}``: globs relative to the config file."""
+    where = prefix + "per-file-ignores"
+    if not isinstance(value, dict):
+        raise ConfigError(f"{display_path(path)}: {where} must be a table of glob = [codes], not {_type_name(value)}")
+    entries = []
+    for glob, codes in value.items():
+        if not glob.strip():
+            raise ConfigError(f"{display_path(path)}: {where}: a glob must not be empty")
+        entries.append((glob, _codes(path, f"{where}.{glob!r}", codes)))
+    return tuple(entries)
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
+    "select": _parse_select("select"),
+    "extend-select": _parse_select("extend-select"),
+    "ignore": _parse_select("ignore"),
+    "per-file-ignores": _parse_per_file_ignores,
     "deployment": _parse_deployments,
 }
 

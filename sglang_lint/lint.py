@@ -51,6 +51,8 @@ class LintOptions:
     ignore_noqa: bool = False
     # Run the opt-in rules too (SGL901 unresolved-value).
     strict: bool = False
+    # Codes added to the selection by the config's extend-select (opt-in rules too).
+    extend_select: frozenset[str] = frozenset()
     # The configuration (its topology manifest groups servers first). None:
     # lint_paths finds the nearest sglang-lint.toml / pyproject.toml
     # [tool.sglang-lint] above the given paths; Config(): no config file.
@@ -171,6 +173,7 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     lint.deployments = build_deployments(servers_by_file, routers_by_file, manifest)
     notes.extend(note for deployment in lint.deployments for note in deployment.notes)
 
+    options = _with_config_selection(options)
     context = RuleContext(version=version)
     selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options, opt_in=rule.opt_in)]
     findings: list[Finding] = []
@@ -196,6 +199,10 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     if not options.ignore_noqa:
         findings = [f for f in findings if not is_suppressed(f, directives)]
         by_pair = [(p, d, [f for f in found if not is_suppressed(f, directives)]) for p, d, found in by_pair]
+    if options.config is not None and options.config.per_file_ignores:
+        config = options.config
+        findings = [f for f in findings if f.code not in config.ignored_for(f.location.path)]
+        by_pair = [(p, d, [f for f in found if f.code not in config.ignored_for(f.location.path)]) for p, d, found in by_pair]
     lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
     if _is_selected(INTERNAL_ERROR_CODE, options):
         findings.extend(internal_finding(note) for note in notes)
@@ -212,13 +219,28 @@ def _launch_error(path: str, launch, error: Exception) -> Note:
     )
 
 
+def _with_config_selection(options: LintOptions) -> LintOptions:
+    """The config's select/extend-select/ignore under the command line's: a
+    --select replaces the config's selection; ignores add up."""
+    config = options.config
+    if config is None or (config.select is None and not config.extend_select and not config.ignore):
+        return options
+    select = options.select if options.select is not None else config.select
+    if select is not None and config.extend_select and options.select is None:
+        select = select | config.extend_select
+    elif select is None and config.extend_select:
+        select = None  # the default set already holds every non-opt-in rule
+    extra = frozenset(code for code in config.extend_select if options.select is None)
+    return replace(options, select=select, ignore=options.ignore | config.ignore, extend_select=extra)
+
+
 def _is_selected(code: str, options: LintOptions, opt_in: bool = False) -> bool:
-    if code in options.ignore:
+    if any(code.startswith(ignored) for ignored in options.ignore):
         return False
     if opt_in:
-        # Only by name (--select SGL901) or with --strict; a prefix such as SGL
-        # does not switch an opt-in rule on.
-        return options.strict or (options.select is not None and code in options.select)
+        # Only by name (--select SGL901, extend-select) or with --strict; a prefix
+        # such as SGL does not switch an opt-in rule on.
+        return options.strict or code in options.extend_select or (options.select is not None and code in options.select)
     return options.select is None or code in options.select or any(code.startswith(s) for s in options.select)
 
 

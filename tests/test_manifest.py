@@ -321,7 +321,7 @@ def test_config_option(tmp_path, monkeypatch, capsys) -> None:
         ("[[deployment]\nname = 'x'\n", "sglang-lint.toml: invalid TOML: "),
         ("[[deployment]]\nname = \"cross\"\nprefill = \"a\"\ndecode = \"b\"\ndecodes = \"c\"\n",
          "sglang-lint.toml: deployment #1 (\"cross\"): unknown key 'decodes' (expected: name, prefill, decode, router)"),
-        ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, deployment)"),
+        ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, select, extend-select, ignore, per-file-ignores, deployment)"),
         ("target-version = '0.5.99'\n", "target-version = '0.5.99' is not an SGLang release with an option table; known versions: 0.5.4"),
         ("[[deployment]]\nname = 3\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: 'name' must be a non-empty string, not an integer"),
         ("[[deployment]]\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: missing key 'name'"),
@@ -346,10 +346,10 @@ def test_bad_config_exits_2_naming_the_key_and_the_file(tmp_path, monkeypatch, c
 
 
 def test_bad_pyproject_names_the_dotted_key(tmp_path, monkeypatch, capsys) -> None:
-    cross_folder(tmp_path, "[tool.sglang-lint]\nselect = ['SGL001']\n", "pyproject.toml")
+    cross_folder(tmp_path, "[tool.sglang-lint]\nline-length = 88\n", "pyproject.toml")
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys)
-    assert code == 2 and "pyproject.toml: unknown key tool.sglang-lint.select" in err
+    assert code == 2 and "pyproject.toml: unknown key tool.sglang-lint.line-length" in err
     cross_folder(tmp_path, "[[tool.sglang-lint.deployment]]\nname = 'x'\nprefil = 'a'\n", "pyproject.toml")
     code, _, err = run(capsys)
     assert code == 2 and "pyproject.toml: tool.sglang-lint.deployment #1 (\"x\"): unknown key 'prefil'" in err
@@ -375,3 +375,47 @@ def test_target_version_from_the_config_and_the_command_line_wins(tmp_path, monk
     assert lint_paths(["."], LintOptions(target_version="0.5.23")).version == "0.5.23"
     (tmp_path / "sglang-lint.toml").write_text('target-version = "0.5.99"\n', encoding="utf-8")
     assert main(["check", "."]) == 2
+
+
+PAIR = (
+    "python3 -m sglang.launch_server --model-path a --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+    "python3 -m sglang.launch_server --model-path b --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001 &\n"
+)
+
+
+def _codes_with(tmp_path, monkeypatch, config: str, *args: str) -> list[str]:
+    (tmp_path / "sglang-lint.toml").write_text(config, encoding="utf-8")
+    (tmp_path / "deploy").mkdir(exist_ok=True)
+    (tmp_path / "deploy" / "run.sh").write_text(PAIR, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    options = LintOptions(select=frozenset(args) or None)
+    return sorted({f.code for f in lint_paths(["."], options).findings})
+
+
+def test_config_select_ignore_extend_select_and_per_file_ignores(tmp_path, monkeypatch):
+    assert _codes_with(tmp_path, monkeypatch, "") == ["SGL001", "SGL005"]
+    assert _codes_with(tmp_path, monkeypatch, 'select = ["SGL001"]\n') == ["SGL001"]
+    assert _codes_with(tmp_path, monkeypatch, 'ignore = ["SGL00"]\n') == []  # a prefix, as in ruff
+    assert _codes_with(tmp_path, monkeypatch, 'extend-select = ["SGL901"]\nignore = ["SGL005"]\n') == ["SGL001"]
+    assert _codes_with(tmp_path, monkeypatch, '[per-file-ignores]\n"deploy/*.sh" = ["SGL005"]\n') == ["SGL001"]
+    assert _codes_with(tmp_path, monkeypatch, '[per-file-ignores]\n"other/**" = ["SGL005"]\n') == ["SGL001", "SGL005"]
+    # the command line's --select replaces the config's selection
+    assert _codes_with(tmp_path, monkeypatch, 'select = ["SGL001"]\n', "SGL005") == ["SGL005"]
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ('select = "SGL001"\n', "select must be an array of rule codes, not a string"),
+        ('select = ["SGL999"]\n', "select: unknown rule code 'SGL999'"),
+        ('ignore = [1]\n', "ignore must be an array of rule codes"),
+        ('per-file-ignores = ["x"]\n', "per-file-ignores must be a table of glob = [codes]"),
+        ('[per-file-ignores]\n"x" = ["NOPE1"]\n', "unknown rule code 'NOPE1'"),
+    ],
+)
+def test_bad_rule_selection_in_the_config_exits_2(tmp_path, monkeypatch, capsys, config, message):
+    (tmp_path / "sglang-lint.toml").write_text(config, encoding="utf-8")
+    (tmp_path / "run.sh").write_text(PAIR, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "."]) == 2
+    assert message in capsys.readouterr().err
