@@ -225,13 +225,13 @@ def _with_config_selection(options: LintOptions) -> LintOptions:
     config = options.config
     if config is None or (config.select is None and not config.extend_select and not config.ignore):
         return options
-    select = options.select if options.select is not None else config.select
-    if select is not None and config.extend_select and options.select is None:
-        select = select | config.extend_select
-    elif select is None and config.extend_select:
-        select = None  # the default set already holds every non-opt-in rule
-    extra = frozenset(code for code in config.extend_select if options.select is None)
-    return replace(options, select=select, ignore=options.ignore | config.ignore, extend_select=extra)
+    if options.select is not None:
+        # The command line's selection replaces the config's, extend-select included.
+        return replace(options, ignore=options.ignore | config.ignore)
+    # With no select, the default set already holds every non-opt-in rule; extend-select
+    # then only matters for opt-in rules, which LintOptions.extend_select switches on.
+    select = config.select | config.extend_select if config.select is not None else None
+    return replace(options, select=select, ignore=options.ignore | config.ignore, extend_select=config.extend_select)
 
 
 def _is_selected(code: str, options: LintOptions, opt_in: bool = False) -> bool:

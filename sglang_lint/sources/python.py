@@ -96,12 +96,13 @@ _SUBPROCESS_RUNNERS = {
     "subprocess.check_call",
     "subprocess.check_output",
 }
+# Calls whose first argument is a command string for the shell.
 _SHELL_STRING_RUNNERS = {
-    "os.system": 0,
-    "os.popen": 0,
-    "subprocess.getoutput": 0,
-    "subprocess.getstatusoutput": 0,
-    "asyncio.create_subprocess_shell": 0,
+    "os.system",
+    "os.popen",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
+    "asyncio.create_subprocess_shell",
 }
 _BUILTINS = {
     "str", "int", "float", "bool", "list", "tuple", "set", "dict", "len", "range", "sorted",
@@ -604,8 +605,6 @@ class PythonAnalyzer:
         if node.handlers:
             # Any handler may run instead of the rest of the body.
             self._branches([h.body for h in node.handlers], depth, exhaustive=False)
-        elif not flow.terminated and node.orelse:
-            pass
         if not flow.terminated:
             self._exec_block(node.orelse, depth + 1)
         final = self._exec_block(node.finalbody, depth + 1)
@@ -1573,7 +1572,7 @@ class PythonAnalyzer:
             return PStr(word or (known_seg("", loc),), loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
         if name == "format":
             return self._format(receiver, args, kwargs, loc)
-        if name in ("split", "rsplit") and name == "split":
+        if name == "split":
             separator = None if first is None or isinstance(first, PNone) else _str_text(first)
             if first is not None and not isinstance(first, PNone) and separator is None:
                 return PList(self._new_ref((PSpread(Value.unknown("split by a separator we cannot see"), loc),)), loc)
@@ -1642,7 +1641,7 @@ class PythonAnalyzer:
                 shell_truth = self._value_truth(shell) if shell is not None else False
                 self._run_process(command, shell_truth, loc)
             return unknown
-        if qualname in _SHELL_STRING_RUNNERS or qualname in ("os.popen",):
+        if qualname in _SHELL_STRING_RUNNERS:
             command = args[0] if args else kwargs.get("cmd")
             if command is not None:
                 self._run_process(command, True, loc)
@@ -1889,11 +1888,10 @@ class PythonAnalyzer:
         fixtures first, with ``cls``/``self`` bound to that class; each class is a
         deployment scope of its own."""
         called_names = _called_names(tree)
-        class_refs = {cls.ref for cls in self.classes}
         subclassed = {base.ref for cls in self.classes for base in cls.bases if isinstance(base, PClass)}
         methods = {id(f.node) for f in self.defined if f.owner is not None}
         for cls in self.classes:
-            if cls.ref in subclassed or cls.ref not in class_refs:
+            if cls.ref in subclassed:
                 continue
             self._run_class(cls, called_names)
         for func in list(self.defined):
