@@ -21,7 +21,7 @@ from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_pat
 from sglang_lint.report import FORMATS, render
 from sglang_lint.report.topology import render_json, render_text
 from sglang_lint.report.topology_diagram import render_markdown, render_mermaid
-from sglang_lint.rules import ALL_RULES, rule_by_code
+from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, rule_by_code
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -51,7 +51,20 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (accepted; no cache yet)")
     parser.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", help="also check files that .gitignore excludes")
-    parser.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip paths matching this gitignore-style pattern")
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        metavar="GLOB",
+        help="skip paths matching this gitignore-style pattern; replaces the config's exclude and the default excluded directories (repeatable)",
+    )
+    parser.add_argument(
+        "--extend-exclude", action="append", default=[], metavar="GLOB", help="skip paths matching this pattern too (repeatable)"
+    )
+    parser.add_argument(
+        "--force-exclude",
+        action="store_true",
+        help="apply the excludes to files named on the command line and to --stdin-filename too (for pre-commit)",
+    )
     parser.add_argument(
         "--config",
         metavar="FILE",
@@ -119,7 +132,9 @@ def _options(args: argparse.Namespace) -> LintOptions:
         select=select,
         ignore=ignore,
         respect_gitignore=args.respect_gitignore,
-        exclude=tuple(args.exclude),
+        exclude=tuple(args.exclude) if args.exclude is not None else None,
+        extend_exclude=tuple(args.extend_exclude),
+        force_exclude=args.force_exclude,
         config=load_config(args.config) if args.config else None,
         strict=getattr(args, "strict", False),
         ignore_noqa=getattr(args, "ignore_noqa", False),
@@ -208,6 +223,9 @@ def _run_rule(args: argparse.Namespace) -> int:
         width = max(len(rule.name) for rule in ALL_RULES)
         for rule in ALL_RULES:
             print(f"{rule.code}  {rule.name:<{width}}  {rule.summary}")
+        return EXIT_CLEAN
+    if args.code.upper() == INTERNAL_ERROR_CODE:
+        print(f"# {INTERNAL_ERROR_CODE} {INTERNAL_ERROR_NAME}\n\n{INTERNAL_ERROR_SUMMARY}.\n\nDefault severity: warning\n\n{INTERNAL_ERROR_DOC}")
         return EXIT_CLEAN
     rule = rule_by_code(args.code)
     if rule is None:

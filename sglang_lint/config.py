@@ -2,8 +2,10 @@
 ``pyproject.toml`` (the way ruff reads ``ruff.toml`` / ``[tool.ruff]``).
 
 Keys: ``target-version``, ``select``, ``extend-select``, ``ignore``,
-``per-file-ignores`` (glob = [codes]) and the topology manifest (design.md "Pairing
-prefill with decode")::
+``per-file-ignores`` (glob = [codes]), ``exclude`` / ``extend-exclude``
+(gitignore-style patterns), ``env`` (NAME = "value": what the scripts would find in
+their environment) and the topology manifest (design.md "Pairing prefill with
+decode")::
 
     [[deployment]]                      # [[tool.sglang-lint.deployment]] in pyproject.toml
     name = "qwen-pd"
@@ -11,7 +13,15 @@ prefill with decode")::
     decode = ["k8s/decode.yaml"]
     router = "router/start.sh"          # optional
 
-API (issue 6 extends it with per-file nearest configs and the other keys):
+Which config governs a file: the nearest one above it (:class:`ConfigResolver`).
+The file-level keys (select, extend-select, ignore, per-file-ignores, exclude,
+extend-exclude, env) apply per file that way. ``target-version`` is per run (a pair
+spans files, and both sides must be judged by one release): the command line's,
+else the run's root config's (the nearest above the common directory of the paths).
+Every config file that governs an analyzed file contributes its ``[[deployment]]``
+entries.
+
+API:
 
 - :func:`find_config` walks up from a directory to the nearest config file;
 - :func:`load_config` reads and validates one, raising :class:`ConfigError` with a
@@ -45,6 +55,7 @@ __all__ = [
     "CONFIG_FILENAMES",
     "Config",
     "ConfigError",
+    "ConfigResolver",
     "ManifestDeployment",
     "check_manifest",
     "discover_config",
@@ -114,6 +125,17 @@ class Config:
     ignore: frozenset[str] = frozenset()
     # (glob relative to the config file, codes) pairs.
     per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
+    # gitignore-style patterns relative to the config file's directory. `exclude`
+    # replaces the default excluded directories (ruff's semantics; .git, .hg and
+    # .svn stay excluded), `extend-exclude` adds to them. None: not set.
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    # Values for environment variables the scripts read without setting them.
+    env: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def env_map(self) -> dict[str, str]:
+        return dict(self.env)
 
     def ignored_for(self, path: str) -> frozenset[str]:
         """Codes ``per-file-ignores`` silences in ``path`` (as displayed)."""
@@ -144,16 +166,76 @@ def find_config(start: str | os.PathLike[str]) -> Path | None:
     valid TOML."""
     current = Path(os.path.abspath(start))
     while True:
-        for name in CONFIG_FILENAMES:
-            candidate = current / name
-            if not candidate.is_file():
-                continue
-            if name == "pyproject.toml" and not _has_tool_table(candidate):
-                continue
-            return candidate
+        found = _config_in(current)
+        if found is not None:
+            return found
         if current.parent == current:
             return None
         current = current.parent
+
+
+def _config_in(directory: Path) -> Path | None:
+    """The config file of ``directory`` itself, if it has one."""
+    for name in CONFIG_FILENAMES:
+        candidate = directory / name
+        if not candidate.is_file():
+            continue
+        if name == "pyproject.toml" and not _has_tool_table(candidate):
+            continue
+        return candidate
+    return None
+
+
+class ConfigResolver:
+    """The config that governs each file: the nearest config file above it (ruff's
+    hierarchical lookup: a ``sglang-lint.toml`` in ``deploy/`` governs the files
+    below ``deploy/``), or, when ``forced`` is given (``--config FILE``), that one
+    for every file. Lookups are cached per directory, and each config file is
+    loaded once."""
+
+    def __init__(self, forced: Config | None = None) -> None:
+        self.forced = forced
+        self._by_directory: dict[str, Config] = {}
+        self._loaded: dict[Path, Config] = {}
+
+    def for_directory(self, directory: str | os.PathLike[str]) -> Config:
+        if self.forced is not None:
+            return self.forced
+        current = os.path.abspath(directory)
+        visited: list[str] = []
+        while True:
+            cached = self._by_directory.get(current)
+            if cached is not None:
+                config = cached
+                break
+            visited.append(current)
+            found = _config_in(Path(current))
+            if found is not None:
+                config = self._load(found)
+                break
+            parent = os.path.dirname(current)
+            if parent == current:
+                config = Config()
+                break
+            current = parent
+        for directory_seen in visited:
+            self._by_directory[directory_seen] = config
+        return config
+
+    def for_file(self, path: str | os.PathLike[str]) -> Config:
+        return self.for_directory(os.path.dirname(os.path.abspath(path)))
+
+    def _load(self, path: Path) -> Config:
+        config = self._loaded.get(path)
+        if config is None:
+            config = self._loaded[path] = load_config(path)
+        return config
+
+    def loaded(self) -> list[Config]:
+        """Every config file used so far (the forced one included), in load order."""
+        if self.forced is not None:
+            return [self.forced]
+        return list(self._loaded.values())
 
 
 def _has_tool_table(pyproject: Path) -> bool:
@@ -195,6 +277,9 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         extend_select=values.get("extend-select", frozenset()),
         ignore=values.get("ignore", frozenset()),
         per_file_ignores=values.get("per-file-ignores", ()),
+        exclude=values.get("exclude"),
+        extend_exclude=values.get("extend-exclude", ()),
+        env=values.get("env", ()),
     )
 
 
@@ -326,6 +411,42 @@ def _parse_per_file_ignores(path: Path, prefix: str, value: object) -> tuple[tup
     return tuple(entries)
 
 
+def _parse_patterns(key: str) -> Callable[[Path, str, Any], tuple[str, ...]]:
+    """``exclude = ["legacy/", "*.generated.sh"]``: gitignore-style patterns."""
+
+    def parse(path: Path, prefix: str, value: object) -> tuple[str, ...]:
+        where = f"{display_path(path)}: {prefix}{key}"
+        if not isinstance(value, list):
+            raise ConfigError(f"{where} must be an array of gitignore-style patterns, not {_type_name(value)}")
+        for item in value:
+            if not isinstance(item, str):
+                raise ConfigError(f"{where} must hold strings only, not {_type_name(item)} ({item!r})")
+            if not item.strip():
+                raise ConfigError(f"{where}: a pattern must not be empty")
+        return tuple(value)
+
+    return parse
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _parse_env(path: Path, prefix: str, value: object) -> tuple[tuple[str, str], ...]:
+    """``env = { TP = "8", MODEL = "Qwen/Qwen3-8B" }``: what the scripts would see
+    in their environment. Integers are taken as their decimal text."""
+    where = f"{display_path(path)}: {prefix}env"
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of NAME = \"value\", not {_type_name(value)}")
+    entries = []
+    for name, text in value.items():
+        if not _ENV_NAME.fullmatch(name):
+            raise ConfigError(f"{where}: {name!r} is not an environment variable name (letters, digits and _, not starting with a digit)")
+        if isinstance(text, bool) or not isinstance(text, (str, int)):
+            raise ConfigError(f"{where}.{name} must be a string (or an integer), not {_type_name(text)}")
+        entries.append((name, str(text)))
+    return tuple(entries)
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
@@ -333,6 +454,9 @@ _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "extend-select": _parse_select("extend-select"),
     "ignore": _parse_select("ignore"),
     "per-file-ignores": _parse_per_file_ignores,
+    "exclude": _parse_patterns("exclude"),
+    "extend-exclude": _parse_patterns("extend-exclude"),
+    "env": _parse_env,
     "deployment": _parse_deployments,
 }
 

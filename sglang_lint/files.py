@@ -18,12 +18,14 @@ same line numbers as its LF twin, with a trailing ``\\r`` on each line.
 from __future__ import annotations
 
 import codecs
+import functools
 import enum
 import os
 import re
 import stat
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from .model import Note
 
@@ -87,6 +89,9 @@ DEFAULT_EXCLUDED_DIRS = frozenset(
         ".sglang-lint-cache",
     }
 )
+# Excluded even when a config's `exclude` replaces the defaults: version-control
+# metadata and our own cache are never deployment scripts.
+ALWAYS_EXCLUDED_DIRS = frozenset({".git", ".hg", ".svn", ".sglang-lint-cache"})
 
 _SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ksh93", "mksh", "pdksh", "ash", "yash", "posh", "lksh"})
 _PYTHON_RE = re.compile(r"(?:python|pypy)(?:\d+(?:\.\d+)*)?[a-z]?")
@@ -480,10 +485,64 @@ def _file_identity(path: str, info: os.stat_result) -> object:
     return os.path.realpath(path)  # pragma: no cover - file systems without inodes
 
 
+@dataclass(frozen=True)
+class ExcludeSet:
+    """The exclusions in force in one directory: gitignore-style ``patterns``, each
+    group relative to its absolute base directory, and whether the
+    :data:`DEFAULT_EXCLUDED_DIRS` apply (a config's ``exclude`` replaces them; the
+    :data:`ALWAYS_EXCLUDED_DIRS` stay excluded whatever is configured)."""
+
+    patterns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    default_dirs: bool = True
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_set(exclusions: ExcludeSet) -> tuple[tuple[str, list], ...]:
+    return tuple((base, _compile(patterns)) for base, patterns in exclusions.patterns)
+
+
+def _excluded(abspath: str, exclusions: ExcludeSet, walk_root: str, is_dir: bool) -> bool:
+    """Whether ``exclusions`` (those of the directory holding ``abspath``) skip it."""
+    name = os.path.basename(abspath)
+    if is_dir and (name in ALWAYS_EXCLUDED_DIRS or (exclusions.default_dirs and name in DEFAULT_EXCLUDED_DIRS)):
+        return True
+    for base, patterns in _compiled_set(exclusions):
+        if _relative_to(abspath, base) is None:
+            # Outside the directory the patterns are relative to: match them
+            # against the path below the walked root instead.
+            base = walk_root
+        if _Rules([(base, patterns)]).ignored(abspath, is_dir):
+            return True
+    return False
+
+
+def excluded_path(abspath: str, exclusions: Callable[[str], ExcludeSet], cwd: str | None = None) -> bool:
+    """Whether the file ``abspath`` is excluded, by itself or through one of its
+    directories below the working directory (``--force-exclude``: an explicit
+    ``.venv/x.py`` or ``legacy/run.sh`` with ``exclude = ["legacy/"]``). The file
+    need not exist (a ``--stdin-filename`` for a new buffer)."""
+    cwd = cwd or os.getcwd()
+    directory = os.path.dirname(abspath)
+    if _excluded(abspath, exclusions(directory), directory, False):
+        return True
+    if _relative_to(directory, cwd) is None:
+        return False
+    while directory != cwd:
+        parent = os.path.dirname(directory)
+        if _excluded(directory, exclusions(parent), cwd, True):
+            return True
+        directory = parent
+    return False
+
+
 class _Walker:
-    def __init__(self, exclude: Sequence[str], exclude_root: str, respect_gitignore: bool, follow_symlinks: bool):
-        self.exclude = _Rules([(exclude_root, _compile(exclude))]) if exclude else None
-        self.exclude_root = exclude_root
+    def __init__(
+        self,
+        exclusions: Callable[[str], ExcludeSet],
+        respect_gitignore: bool,
+        follow_symlinks: bool,
+    ):
+        self.exclusions = exclusions
         self.respect_gitignore = respect_gitignore
         self.follow_symlinks = follow_symlinks
         self.files: list[Path] = []
@@ -498,13 +557,7 @@ class _Walker:
         self.files.append(Path(display))
 
     def excluded(self, abspath: str, walk_root: str, is_dir: bool) -> bool:
-        if self.exclude is None:
-            return False
-        if _relative_to(abspath, self.exclude_root) is None:
-            # Outside the directory exclude patterns are relative to: match them
-            # against the path below the walked root instead.
-            return _Rules([(walk_root, self.exclude.entries[0][1])]).ignored(abspath, is_dir)
-        return self.exclude.ignored(abspath, is_dir)
+        return _excluded(abspath, self.exclusions(os.path.dirname(abspath)), walk_root, is_dir)
 
     # -- explicit arguments -------------------------------------------------------
     def explicit(self, given: str, cwd: str, force_exclude: bool) -> None:
@@ -518,7 +571,7 @@ class _Walker:
         if stat.S_ISDIR(info.st_mode):
             self.walk_root(abspath, display, info)
             return
-        if force_exclude and self.excluded(abspath, os.path.dirname(abspath), False):
+        if force_exclude and excluded_path(abspath, self.exclusions, cwd):
             return
         if not stat.S_ISREG(info.st_mode):
             self.notes.append(_not_regular(display, info.st_mode))
@@ -586,8 +639,6 @@ class _Walker:
             except OSError:
                 continue  # a dangling symlink or a file that vanished
             if stat.S_ISDIR(info.st_mode):
-                if entry.name in DEFAULT_EXCLUDED_DIRS:
-                    continue
                 if is_link and not self.follow_symlinks:
                     continue
                 if rules.ignored(child_abs, True) or self.excluded(child_abs, walk_root, True):
@@ -614,6 +665,7 @@ def discover(
     follow_symlinks: bool = False,
     exclude_root: str | os.PathLike[str] | None = None,
     force_exclude: bool = False,
+    exclusions: Callable[[str], ExcludeSet] | None = None,
 ) -> tuple[list[Path], list[Note]]:
     """The files to analyze under ``paths`` (files and directories), and Notes about
     the paths that could not be used.
@@ -628,7 +680,10 @@ def discover(
       repository root and the walked root, and every one below it, nested ones
       applying to their subtree with negations, as git does) unless
       ``respect_gitignore`` is False, and paths matching ``exclude`` (gitignore-style
-      patterns relative to ``exclude_root``, default the working directory).
+      patterns relative to ``exclude_root``, default the working directory), or,
+      when ``exclusions`` is given, the :class:`ExcludeSet` it returns for the
+      absolute directory holding the path (a config's ``exclude`` applies below
+      the config file's directory) instead of ``exclude``.
       Extension-less files are taken when their shebang names a shell or Python.
     - Directory symlinks are not followed below a root unless ``follow_symlinks``
       (loops are then cut). File symlinks are followed when they point at a regular
@@ -640,8 +695,11 @@ def discover(
       directory when an absolute path is under it.
     """
     cwd = os.getcwd()
-    root = os.path.normpath(os.path.join(cwd, os.fspath(exclude_root))) if exclude_root is not None else cwd
-    walker = _Walker(list(exclude), root, respect_gitignore, follow_symlinks)
+    if exclusions is None:
+        root = os.path.normpath(os.path.join(cwd, os.fspath(exclude_root))) if exclude_root is not None else cwd
+        fixed = ExcludeSet(((root, tuple(exclude)),) if exclude else ())
+        exclusions = lambda directory: fixed  # noqa: E731
+    walker = _Walker(exclusions, respect_gitignore, follow_symlinks)
     for given in paths:
         walker.explicit(os.fspath(given), cwd, force_exclude)
     return walker.files, walker.notes

@@ -118,11 +118,21 @@ class SglangLintChecker:
         from sglang_lint.files import FileKind
         from sglang_lint.report._text import sanitize
 
-        options = lint.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa)
+        from sglang_lint.config import ConfigError
+
+        try:
+            config = _config_for(self.filename)
+        except ConfigError as error:
+            return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
+        # The sglang-lint config's env and target-version apply; selection is
+        # flake8's own business (--select / --extend-ignore / per-file-ignores).
+        options = lint.LintOptions(
+            target_version=self.target_version or config.target_version, ignore_noqa=self.disable_noqa
+        )
         # flake8 decides what is Python (*.py, any file named on its command line,
         # standard input shown as "stdin"): analyze the text as Python whatever the
         # name says, instead of letting lint_texts classify it by its suffix.
-        source = lint.extract(self.filename, text, FileKind.PYTHON)
+        source = lint.extract(self.filename, text, FileKind.PYTHON, config.env_map)
         try:
             result = lint.analyze_results([source], options)
         except UnknownVersionError as error:  # parse_options refuses these; a caller may not
@@ -140,6 +150,23 @@ class SglangLintChecker:
             results.append((position[0], position[1], text, type(self)))
         results.sort(key=lambda item: (item[0], item[1], item[2]))
         return results
+
+
+_resolver: Any = None
+
+
+def _config_for(filename: str) -> Any:
+    """The sglang-lint config governing ``filename`` (the nearest sglang-lint.toml
+    or pyproject.toml [tool.sglang-lint] above it; standard input: above the
+    working directory), cached per directory for the process's life."""
+    global _resolver
+    from sglang_lint.config import ConfigResolver
+
+    if _resolver is None:
+        _resolver = ConfigResolver()
+    if filename in ("stdin", "-") or not os.path.exists(filename):
+        return _resolver.for_directory(os.getcwd())
+    return _resolver.for_file(filename)
 
 
 def _position(finding: Any, here: str) -> tuple[int, int]:

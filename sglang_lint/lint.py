@@ -15,8 +15,18 @@ from typing import Callable, Iterable, Mapping
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.catalog.tables import default_version, load_table
-from sglang_lint.config import Config, check_manifest, discover_config
-from sglang_lint.files import FileKind, decode_source, discover, display_name, read_source, shebang_kind, source_kind
+from sglang_lint.config import Config, ConfigResolver, check_manifest, discovery_start
+from sglang_lint.files import (
+    ExcludeSet,
+    FileKind,
+    decode_source,
+    discover,
+    display_name,
+    excluded_path,
+    read_source,
+    shebang_kind,
+    source_kind,
+)
 from sglang_lint.model import Finding, Location, Note, Severity, SourceResult
 from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
 from sglang_lint.rules.base import DOCS_URL, RuleContext
@@ -24,11 +34,11 @@ from sglang_lint.sources.markdown import analyze_markdown
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell
 from sglang_lint.sources.yaml_manifest import analyze_yaml
-from sglang_lint.suppress import Directives, is_suppressed, parse_directives
+from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
 from sglang_lint.topology import Deployment, Router, Server, build_deployments, make_server, pairs
 
 # Source functions by file kind. Kinds without one yet are discovered but skipped.
-SOURCES: dict[FileKind, Callable[[str, str], SourceResult]] = {
+SOURCES: dict[FileKind, Callable[..., SourceResult]] = {
     FileKind.SHELL: analyze_shell,
     FileKind.PYTHON: analyze_python,
     FileKind.YAML: analyze_yaml,
@@ -45,7 +55,14 @@ class LintOptions:
     select: frozenset[str] | None = None  # None: every default rule
     ignore: frozenset[str] = frozenset()
     respect_gitignore: bool = True
-    exclude: tuple[str, ...] = ()
+    # --exclude: gitignore-style patterns (relative to the working directory) that
+    # replace the config's `exclude` and the default excluded directories;
+    # --extend-exclude adds to them. None: not given.
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
+    # Apply the excludes to files named explicitly too (pre-commit passes every
+    # changed file, excluded or not).
+    force_exclude: bool = False
     # Report findings even where a `# noqa` / disable directive silences them
     # (flake8's --disable-noqa).
     ignore_noqa: bool = False
@@ -53,9 +70,10 @@ class LintOptions:
     strict: bool = False
     # Codes added to the selection by the config's extend-select (opt-in rules too).
     extend_select: frozenset[str] = frozenset()
-    # The configuration (its topology manifest groups servers first). None:
-    # lint_paths finds the nearest sglang-lint.toml / pyproject.toml
-    # [tool.sglang-lint] above the given paths; Config(): no config file.
+    # The configuration for every file (--config FILE; its topology manifest groups
+    # servers first). None: lint_paths uses, for each file, the nearest
+    # sglang-lint.toml / pyproject.toml [tool.sglang-lint] above it; Config(): no
+    # config file.
     config: Config | None = None
 
 
@@ -106,14 +124,15 @@ def _config_reader(script_path: str) -> Callable[[str, Location], ConfigFile | N
     return read
 
 
-def extract(path: str, text: str, kind: FileKind) -> SourceResult:
+def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
     """Run one source on one file; an internal error becomes a note, never an
-    exception, so one odd file never loses the others' results."""
+    exception, so one odd file never loses the others' results. ``env``: the
+    config's values for environment variables the file reads."""
     source = SOURCES.get(kind)
     if source is None:
         return SourceResult(path=path, lines=text.split("\n"))
     try:
-        return source(path, text)
+        return source(path, text, env) if env else source(path, text)
     except RecursionError:
         result = SourceResult(path=path, lines=text.split("\n"))
         result.notes.append(Note(path, "file is nested too deeply to analyze"))
@@ -127,7 +146,19 @@ def extract(path: str, text: str, kind: FileKind) -> SourceResult:
         return result
 
 
-def analyze_results(results: list[SourceResult], options: LintOptions) -> LintResult:
+def analyze_results(
+    results: list[SourceResult],
+    options: LintOptions,
+    configs: Mapping[str, Config] | None = None,
+    extra_notes: Iterable[Note] = (),
+) -> LintResult:
+    """Topology, rules and suppression over the sources' results.
+
+    ``options.config`` is the run's config (target-version; it governs every file
+    ``configs`` does not name); ``configs`` maps a path to the config governing it
+    (select, ignore, per-file-ignores; each contributes its manifest).
+    ``extra_notes``: notes about files that could not be read."""
+    configs = configs or {}
     # --target-version, else the config's target-version, else the newest release.
     configured = options.config.target_version if options.config is not None else None
     version = options.target_version or configured or default_version()
@@ -135,7 +166,7 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     servers_by_file: dict[str, list[Server]] = {}
     routers_by_file: dict[str, list[Router]] = {}
-    notes: list[Note] = []
+    notes: list[Note] = list(extra_notes)
     directives: dict[str, Directives] = {}
     for result in results:
         lint.sources[result.path] = result.lines
@@ -169,13 +200,29 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
                 notes.append(_launch_error(result.path, launch, error))
                 continue
             routers_by_file.setdefault(result.path, []).append(router)
-    manifest = options.config.deployments if options.config is not None else ()
+    governing = _distinct_configs([options.config, *configs.values()])
+    manifest = tuple(entry for config in governing for entry in config.deployments)
     lint.deployments = build_deployments(servers_by_file, routers_by_file, manifest)
     notes.extend(note for deployment in lint.deployments for note in deployment.notes)
 
-    options = _with_config_selection(options)
+    # Each config's selection under the command line's; a rule runs when some
+    # file's config selects it, and each finding is then kept by its own file's.
+    selection = {id(config): _with_config_selection(replace(options, config=config)) for config in governing}
+    if not governing:
+        selection[id(None)] = _with_config_selection(options)
+    opt_in = {rule.code: rule.opt_in for rule in ALL_RULES}
+
+    def config_of(path: str) -> Config | None:
+        return configs.get(path, options.config)
+
+    def kept(finding: Finding) -> bool:
+        config = config_of(finding.location.path)
+        if not _is_selected(finding.code, selection[id(config)], opt_in=opt_in.get(finding.code, False)):
+            return False
+        return config is None or finding.code not in config.ignored_for(finding.location.path)
+
     context = RuleContext(version=version)
-    selected = [rule() for rule in ALL_RULES if _is_selected(rule.code, options, opt_in=rule.opt_in)]
+    selected = [rule() for rule in ALL_RULES if any(_is_selected(rule.code, chosen, opt_in=rule.opt_in) for chosen in selection.values())]
     findings: list[Finding] = []
     by_pair: list[tuple[Server, Server, list[Finding]]] = []
     for deployment, prefill, decode in pairs(lint.deployments):
@@ -197,17 +244,38 @@ def analyze_results(results: list[SourceResult], options: LintOptions) -> LintRe
         for rule in selected:
             findings.extend(rule.check_source(context, result))
     if not options.ignore_noqa:
-        findings = [f for f in findings if not is_suppressed(f, directives)]
+        used: set[DirectiveUse] = set()
+        reported = []
+        for finding in findings:
+            uses = suppressing(finding, directives)
+            used.update(uses)
+            if not uses:
+                reported.append(finding)
+        findings = reported
         by_pair = [(p, d, [f for f in found if not is_suppressed(f, directives)]) for p, d, found in by_pair]
-    if options.config is not None and options.config.per_file_ignores:
-        config = options.config
-        findings = [f for f in findings if f.code not in config.ignored_for(f.location.path)]
-        by_pair = [(p, d, [f for f in found if f.code not in config.ignored_for(f.location.path)]) for p, d, found in by_pair]
+        # Rules judging the directives themselves (SGL902), once the others ran.
+        ran = frozenset(rule.code for rule in selected)
+        unused = unused_suppressions(directives, used, ran, lint.sources)
+        for rule in selected:
+            findings.extend(rule.check_suppressions(context, unused))
+    findings.extend(internal_finding(note) for note in notes)
+    findings = [f for f in findings if kept(f)]
+    by_pair = [(p, d, [f for f in found if kept(f)]) for p, d, found in by_pair]
     lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
-    if _is_selected(INTERNAL_ERROR_CODE, options):
-        findings.extend(internal_finding(note) for note in notes)
     lint.findings = sorted(set(findings), key=Finding.sort_key)
     return lint
+
+
+def _distinct_configs(configs: Iterable[Config | None]) -> list[Config]:
+    """The configs in first-seen order, each once (by identity: a resolver loads a
+    file once)."""
+    seen: set[int] = set()
+    distinct = []
+    for config in configs:
+        if config is not None and id(config) not in seen:
+            seen.add(id(config))
+            distinct.append(config)
+    return distinct
 
 
 def _launch_error(path: str, launch, error: Exception) -> Note:
@@ -256,7 +324,7 @@ def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> 
         kind = source_kind(path, text)
         if kind is None:
             continue
-        results.append(extract(path, text, kind))
+        results.append(extract(path, text, kind, options.config.env_map if options.config is not None else None))
     return analyze_results(results, options)
 
 
@@ -278,7 +346,7 @@ class StdinFile:
         return display_name(self.filename) if self.filename else STDIN
 
 
-def _stdin_result(stdin: StdinFile) -> tuple[SourceResult | None, Note | None]:
+def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tuple[SourceResult | None, Note | None]:
     """Decode standard input as files are decoded; its kind comes from the name
     (suffix, else shebang), and without a name it is read as a shell script."""
     display = stdin.display
@@ -293,7 +361,7 @@ def _stdin_result(stdin: StdinFile) -> tuple[SourceResult | None, Note | None]:
             display,
             "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, or a shell or Python shebang); skipped",
         )
-    return extract(display, text, kind), note
+    return extract(display, text, kind, env), note
 
 
 def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdin: StdinFile | None = None) -> LintResult:
@@ -306,19 +374,32 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
     it too (an editor's unsaved buffer with its siblings)."""
     options = options or LintOptions()
     paths = [p for p in paths if p != STDIN]
-    config_paths = [*paths, *([stdin.filename] if stdin is not None and stdin.filename else [])]
+    stdin_name = stdin.filename if stdin is not None and stdin.filename else None
+    config_paths = [*paths, *([stdin_name] if stdin_name else [])]
+    resolver = ConfigResolver(options.config)
     if options.config is None:
-        options = replace(options, config=discover_config(config_paths))
-    found, discovery_notes = discover(paths, exclude=list(options.exclude), respect_gitignore=options.respect_gitignore) if paths else ([], [])
-    stdin_real = os.path.realpath(stdin.filename) if stdin is not None and stdin.filename else None
-    if stdin_real is not None:
+        options = replace(options, config=resolver.for_directory(discovery_start(config_paths)))
+    exclusions = _exclusions(resolver, options)
+    found, discovery_notes = (
+        discover(paths, respect_gitignore=options.respect_gitignore, force_exclude=options.force_exclude, exclusions=exclusions)
+        if paths
+        else ([], [])
+    )
+    if stdin_name is not None:
+        stdin_real = os.path.realpath(stdin_name)
         found = [f for f in found if os.path.realpath(f) != stdin_real]
-    analyzed = [str(f) for f in found] + ([stdin.display] if stdin is not None else [])
-    check_manifest(options.config.deployments, analyzed, roots=config_paths)
+        if options.force_exclude and excluded_path(os.path.abspath(stdin_name), exclusions):
+            stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
+    configs: dict[str, Config] = {str(f): resolver.for_file(f) for f in found}
+    if stdin is not None:
+        configs[stdin.display] = resolver.for_file(stdin_name) if stdin_name else options.config
+    governing = _distinct_configs([options.config, *configs.values()])
+    for config in governing:
+        check_manifest(config.deployments, list(configs), roots=config_paths)
     results: list[SourceResult] = []
     unreadable: list[Note] = list(discovery_notes)
     if stdin is not None:
-        result, note = _stdin_result(stdin)
+        result, note = _stdin_result(stdin, configs[stdin.display].env_map)
         if note is not None:
             unreadable.append(note)
         if result is not None:
@@ -333,8 +414,36 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
         kind = source_kind(display, text)
         if kind is None:
             continue
-        results.append(extract(display, text, kind))
-    lint = analyze_results(results, options)
-    if _is_selected(INTERNAL_ERROR_CODE, options):
-        lint.findings = sorted(lint.findings + [internal_finding(n) for n in unreadable], key=Finding.sort_key)
-    return lint
+        results.append(extract(display, text, kind, configs[display].env_map))
+    return analyze_results(results, options, configs, unreadable)
+
+
+def _exclusions(resolver: ConfigResolver, options: LintOptions) -> Callable[[str], ExcludeSet]:
+    """The exclusions in force in each directory: the governing config's
+    ``exclude`` (or --exclude, which replaces it) and ``extend-exclude``, plus
+    --extend-exclude; the command line's patterns are relative to the working
+    directory, a config's to its own directory."""
+    cwd = os.getcwd()
+    by_config: dict[int, ExcludeSet] = {}
+
+    def for_directory(directory: str) -> ExcludeSet:
+        config = resolver.for_directory(directory)
+        cached = by_config.get(id(config))
+        if cached is None:
+            base = str(config.root) if config.root is not None else cwd
+            patterns: list[tuple[str, tuple[str, ...]]] = []
+            if options.exclude is not None:
+                patterns.append((cwd, options.exclude))
+            elif config.exclude is not None:
+                patterns.append((base, config.exclude))
+            if config.extend_exclude:
+                patterns.append((base, config.extend_exclude))
+            if options.extend_exclude:
+                patterns.append((cwd, options.extend_exclude))
+            default_dirs = options.exclude is None and config.exclude is None
+            cached = by_config[id(config)] = ExcludeSet(tuple(p for p in patterns if p[1]), default_dirs)
+        return cached
+
+    return for_directory
+
+

@@ -8,10 +8,10 @@ the launch): it is reported instead, as ShellCheck does for bad directives.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Mapping
 
-from sglang_lint.model import Finding, Note
+from sglang_lint.model import Finding, Location, Note
 
 _CODE = re.compile(r"SGL\d{3}")
 # `noqa` must be the comment's own word: "# noqa", "# noqa: X", "# ... # noqa: X".
@@ -25,6 +25,13 @@ class Directives:
     noqa: dict[int, frozenset[str] | None]
     file_disabled: frozenset[str]
     notes: list[Note]
+    # code -> line of the `# sglang-lint: disable=` naming it (the first one).
+    disabled_at: dict[str, int] = field(default_factory=dict)
+
+
+# A directive that silenced a finding: (path, line, code). For a bare `# noqa`,
+# code is None.
+DirectiveUse = tuple[str, int, "str | None"]
 
 
 # flake8's notion of a code (pycodestyle E501, flake8-bugbear B006, ruff BLE001).
@@ -60,7 +67,7 @@ def _parse_codes(raw: str, others_allowed: bool = False) -> list[str] | None:
 
 def parse_directives(path: str, comments: dict[int, str], first_command_line: int | None) -> Directives:
     noqa: dict[int, frozenset[str] | None] = {}
-    disabled: set[str] = set()
+    disabled: dict[str, int] = {}
     notes: list[Note] = []
     for line, comment in sorted(comments.items()):
         match = _DISABLE.search(comment)
@@ -71,7 +78,8 @@ def parse_directives(path: str, comments: dict[int, str], first_command_line: in
             elif first_command_line is not None and line > first_command_line:
                 notes.append(Note(path, "'# sglang-lint: disable=' applies only before the first command of the file; this one silences nothing", line))
             else:
-                disabled.update(codes)
+                for code in codes:
+                    disabled.setdefault(code, line)
             continue
         match = _NOQA.search(comment)
         if not match:
@@ -86,7 +94,7 @@ def parse_directives(path: str, comments: dict[int, str], first_command_line: in
             notes.append(Note(path, f"malformed noqa comment {comment.strip()!r}: expected '# noqa: SGL001[, SGL002]'; it silences nothing", line))
             continue
         noqa[line] = frozenset(codes)
-    return Directives(noqa, frozenset(disabled), notes)
+    return Directives(noqa, frozenset(disabled), notes, disabled)
 
 
 NO_DIRECTIVES = Directives({}, frozenset(), [])
@@ -95,18 +103,70 @@ NO_DIRECTIVES = Directives({}, frozenset(), [])
 def is_suppressed(finding: Finding, directives_by_path: Mapping[str, Directives]) -> bool:
     """Silenced by a noqa on a line of the launch or on the finding's own line, or
     by a file-level directive of the file holding the launch or the finding."""
+    return bool(suppressing(finding, directives_by_path))
+
+
+def suppressing(finding: Finding, directives_by_path: Mapping[str, Directives]) -> list[DirectiveUse]:
+    """Every directive that silences ``finding`` (empty: it is reported). All of
+    them, not the first: a finding silenced twice uses both directives."""
     location = finding.location
     # The finding's own line counts too (what flake8 and ruff users expect: a
     # `# noqa` where the error is shown), besides every line of the launch.
     ranges = (*finding.noqa_ranges, (location.path, location.line, location.line))
-    for path in {location.path, *(path for path, _, _ in ranges)}:
-        if finding.code in directives_by_path.get(path, NO_DIRECTIVES).file_disabled:
-            return True
+    uses: list[DirectiveUse] = []
+    for path in sorted({location.path, *(path for path, _, _ in ranges)}):
+        directives = directives_by_path.get(path, NO_DIRECTIVES)
+        if finding.code in directives.file_disabled:
+            uses.append((path, directives.disabled_at.get(finding.code, 0), finding.code))
     for path, start, end in ranges:
         noqa = directives_by_path.get(path, NO_DIRECTIVES).noqa
         for line in range(start, end + 1):
             if line in noqa:
                 codes = noqa[line]
-                if codes is None or finding.code in codes:
-                    return True
-    return False
+                if codes is None:
+                    uses.append((path, line, None))
+                elif finding.code in codes:
+                    uses.append((path, line, finding.code))
+    return uses
+
+
+@dataclass(frozen=True)
+class UnusedSuppression:
+    """A code in a directive that silenced no finding of this run."""
+
+    location: Location
+    code: str
+    # "noqa" or "disable"
+    directive: str
+
+
+def unused_suppressions(
+    directives_by_path: Mapping[str, Directives],
+    used: set[DirectiveUse],
+    ran: frozenset[str],
+    lines_by_path: Mapping[str, list[str]],
+) -> list[UnusedSuppression]:
+    """The codes of ``# noqa: SGL...`` and ``# sglang-lint: disable=`` directives
+    that silenced nothing. Only codes of rules that ran (``ran``) can be judged: a
+    directive for a rule this run did not select may be needed by another run.
+    Bare ``# noqa`` is not judged (it is every linter's)."""
+    unused: list[UnusedSuppression] = []
+    for path, directives in directives_by_path.items():
+        lines = lines_by_path.get(path, [])
+        for line, codes in directives.noqa.items():
+            for code in sorted(codes or ()):
+                if code in ran and (path, line, code) not in used:
+                    unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "noqa"))
+        for code, line in directives.disabled_at.items():
+            if code in ran and (path, line, code) not in used:
+                unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "disable"))
+    return sorted(unused, key=lambda item: (item.location, item.code))
+
+
+def _code_location(path: str, line: int, code: str, lines: list[str]) -> Location:
+    """Where ``code`` is written on ``line`` (after the last `#`), else the line."""
+    text = lines[line - 1] if 1 <= line <= len(lines) else ""
+    start = text.upper().rfind(code, text.find("#") if "#" in text else 0)
+    if start < 0:
+        return Location(path, line, 1)
+    return Location(path, line, start + 1, line, start + 1 + len(code))

@@ -488,3 +488,24 @@ def _with_noqa(text: str, codes_by_line: dict[int, set[str]]) -> str:
     for line, codes in wanted.items():
         lines[line - 1] += "  # noqa: " + ", ".join(sorted(codes))
     return "\n".join(lines)
+
+
+ENV_PD = """\
+import os
+import subprocess
+
+subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp", "8"])
+subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory",
+                  "--tp", os.environ["DECODE_TP"], "--port", "30001"])
+"""
+
+
+def test_the_sglang_lint_config_gives_env_and_a_broken_one_is_sgl900(tmp_path) -> None:
+    write(tmp_path, **{"svc/pd.py": ENV_PD})
+    assert rows(run_flake8(tmp_path, "svc/pd.py")) == []  # $DECODE_TP unknown
+    write(tmp_path, **{"sglang-lint.toml": '[env]\nDECODE_TP = "4"\n'})
+    assert [r[:4] for r in rows(run_flake8(tmp_path, "svc/pd.py"))] == [("svc/pd.py", 6, 27, "SGL001")]
+    write(tmp_path, **{"svc/sglang-lint.toml": "[env]\nDECODE_TP = []\n"})
+    found = rows(run_flake8(tmp_path, "svc/pd.py"))
+    assert [r[:4] for r in found] == [("svc/pd.py", 1, 1, "SGL900")]
+    assert "sglang-lint.toml: env.DECODE_TP must be a string" in found[0][4]

@@ -89,7 +89,7 @@ def test_hook_manifest() -> None:
     hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
     assert set(hooks) == {"sglang-lint", "sglang-lint-flake8"}
     main = hooks["sglang-lint"]
-    assert main["entry"] == "sglang-lint check" and main["language"] == "python"
+    assert main["entry"] == "sglang-lint check --force-exclude" and main["language"] == "python"
     assert main["types_or"] == ["python", "shell", "yaml", "markdown"]
     assert main["require_serial"] is True and main["pass_filenames"] is True
     flake8 = hooks["sglang-lint-flake8"]
@@ -129,3 +129,12 @@ def test_try_repo_flake8_hook(hook_repo, pre_commit_home, tmp_path) -> None:
     assert result.returncode == 1, output
     assert "launch.py:2:" in output and "SGL202" in output
     assert "E501" not in output and "other.py" not in output
+
+
+def test_try_repo_honours_configured_excludes(hook_repo, pre_commit_home, tmp_path) -> None:
+    # pre-commit names every changed file, excluded or not: the hook's
+    # --force-exclude keeps the config's extend-exclude in force.
+    files = {f"legacy/{p.name}": p.read_text() for p in (FIXTURES / "split-files").glob("*.sh")}
+    files["sglang-lint.toml"] = 'extend-exclude = ["legacy/"]\n'
+    result = _try_repo(hook_repo, pre_commit_home, _sample(tmp_path, files), "sglang-lint")
+    assert result.returncode == 0, result.stdout + result.stderr

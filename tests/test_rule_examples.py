@@ -18,7 +18,7 @@ CASES = [
 
 @pytest.mark.parametrize("rule, example, kind", CASES)
 def test_rule_example(rule, example, kind) -> None:
-    result = lint_texts(example.files, LintOptions(target_version=example.target_version, select=frozenset({rule.code})))
+    result = lint_texts(example.files, LintOptions(target_version=example.target_version, select=frozenset({rule.code, *example.also_select})))
     findings = [f for f in result.findings if f.code == rule.code]
     expected = example.findings if kind == "invalid" else 0
     assert len(findings) == expected, [f.message for f in findings]

@@ -116,3 +116,57 @@ def test_noqa_on_the_line_of_the_finding_silences() -> None:
 def test_malformed_noqa_in_a_file_without_launches_is_not_reported() -> None:
     result = lint_texts({"notes.sh": "# see `# noqa: CODE` in the docs\necho hi\n"})
     assert result.findings == []
+
+
+# ---------------------------------------------------------------------------------
+# Python and YAML: the same directives, the same malformed-list report
+
+PY_PREFILL = (
+    "import subprocess\n"
+    "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--disaggregation-mode', 'prefill',\n"
+    "                  '--enable-unified-memory', '--tp', '8'])\n"
+)
+PY_DECODE = (
+    "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--disaggregation-mode', 'decode',\n"
+    "                  '--enable-unified-memory', '--tp', '4', '--port', '30001']){comment}\n"
+)
+
+YAML_POD = """\
+apiVersion: v1
+kind: Pod
+metadata: {{name: pd}}
+spec:
+  containers:
+  - name: prefill
+    command: [python3, -m, sglang.launch_server, --disaggregation-mode, prefill, --enable-unified-memory, --tp, "8"]
+  - name: decode
+    command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, --enable-unified-memory,
+              --tp, "4", --port, "30001"]{comment}
+"""
+
+
+def file_codes(name: str, text: str) -> list[tuple[str, int]]:
+    result = lint_texts({name: text}, LintOptions())
+    return sorted((f.code, f.location.line) for f in result.findings)
+
+
+def test_python_noqa_and_malformed_code_list() -> None:
+    assert file_codes("run.py", PY_PREFILL + PY_DECODE.format(comment="")) == [("SGL001", 5)]
+    assert file_codes("run.py", PY_PREFILL + PY_DECODE.format(comment="  # noqa: SGL001")) == []
+    # A malformed list silences nothing and is reported where it is written.
+    assert file_codes("run.py", PY_PREFILL + PY_DECODE.format(comment="  # noqa: SGL001,,SGLX")) == [("SGL001", 5), ("SGL900", 5)]
+    assert file_codes("run.py", PY_PREFILL + PY_DECODE.format(comment="  # noqa:SGL1")) == [("SGL001", 5), ("SGL900", 5)]
+    assert file_codes("run.py", "# sglang-lint: disable=SGL001\n" + PY_PREFILL + PY_DECODE.format(comment="")) == []
+    assert file_codes("run.py", "# sglang-lint: disable=SGL01\n" + PY_PREFILL + PY_DECODE.format(comment="")) == [("SGL001", 6), ("SGL900", 1)]
+
+
+def test_yaml_noqa_and_malformed_code_list() -> None:
+    assert file_codes("pod.yaml", YAML_POD.format(comment="")) == [("SGL001", 10)]
+    assert file_codes("pod.yaml", YAML_POD.format(comment="  # noqa: SGL001")) == []
+    # on the launch's first line (node-scoped: any line of the launch), even
+    # inside a flow sequence
+    first = YAML_POD.format(comment="").replace("--enable-unified-memory,\n", "--enable-unified-memory,  # noqa: SGL001\n")
+    assert "# noqa" in first and file_codes("pod.yaml", first) == []
+    assert file_codes("pod.yaml", YAML_POD.format(comment="  # noqa: SGL001 SGL0X1")) == [("SGL001", 10), ("SGL900", 10)]
+    assert file_codes("pod.yaml", YAML_POD.format(comment="  # noqa: sgl-001")) == [("SGL001", 10), ("SGL900", 10)]
+    assert file_codes("pod.yaml", "# sglang-lint: disable=SGL001\n" + YAML_POD.format(comment="")) == []

@@ -44,6 +44,34 @@ ALL_RULES: tuple[type[Rule], ...] = _discover()
 # never by a rule).
 INTERNAL_ERROR_CODE = "SGL900"
 INTERNAL_ERROR_NAME = "unreadable-input"
+INTERNAL_ERROR_SUMMARY = "A file could not be read or analyzed (binary, bad encoding, syntax error, template); never a crash"
+INTERNAL_ERROR_DOC = """\
+## What it does
+Reports what kept sglang-lint from reading or analyzing part of a file, instead of
+failing the run: a binary file, an encoding that is not UTF-8 (or UTF-16 with a BOM),
+a file over the size limit, a shell/Python/YAML syntax error, a Helm or Jinja
+template, nesting too deep to follow, a malformed `# noqa` / `# sglang-lint:
+disable=` directive, a `--config` file that cannot be read, and (please report
+these) an internal error. The other files' results are kept in every case.
+
+## Why is this bad?
+A launch sglang-lint could not read is a launch it could not check: a clean run
+with SGL900 notes is not a clean bill of health for those files.
+
+## Example
+```bash
+python -m sglang.launch_server --disaggregation-mode decode --tp "8 \\
+  --port 30001          # the quote opened on the first line is never closed
+```
+
+## How to fix
+Fix the file (the message says what and where), exclude it (`extend-exclude`), or
+`--ignore SGL900` when the notes are expected. Templates are checked by linting
+their rendered output (`helm template ... > rendered.yaml`).
+
+## Versions
+Every version.
+"""
 
 
 def rule_by_code(code: str) -> type[Rule] | None:

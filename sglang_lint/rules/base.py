@@ -9,10 +9,11 @@ the rule, ``invalid`` ones yield exactly the listed number.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Iterable
+from typing import ClassVar, Iterable, Sequence
 
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Location, Related, Severity, SourceResult
+from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
 
 DOCS_URL = "https://github.com/sglang-lint/sglang-lint/blob/main/docs/rules.md#{code}"
@@ -27,6 +28,8 @@ class Example:
     # Text that must appear in every finding's message.
     message_contains: str = ""
     target_version: str | None = None
+    # Other rules the example needs running (SGL902 judges other rules' directives).
+    also_select: tuple[str, ...] = ()
 
 
 @dataclass
@@ -59,6 +62,10 @@ class Rule:
     def check_source(self, context: RuleContext, source: SourceResult) -> Iterable[Finding]:
         """Every analyzed file once, for the facts a source recorded about the
         file itself (``SourceResult.continuation_breaks``)."""
+        return ()
+
+    def check_suppressions(self, context: RuleContext, unused: Sequence[UnusedSuppression]) -> Iterable[Finding]:
+        """After suppression: the directive codes that silenced no finding."""
         return ()
 
     # -- helpers for rule authors -------------------------------------------------

@@ -68,7 +68,8 @@ import ast
 import io
 import re
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import partial
 from dataclasses import dataclass, field, replace
 
 from sglang_lint.model import (
@@ -708,9 +709,10 @@ def _yaml_block_ok(item: _Prepared) -> bool:
 
 
 class MarkdownAnalyzer:
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
         self.path = path
         self.text = text
+        self.configured_env: Mapping[str, str] = env or {}
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self.placeholders = _Placeholders()
@@ -750,20 +752,22 @@ class MarkdownAnalyzer:
     # an unclosed quote (or triple quote) in one block pairs with one in a later
     # block, and everything between them becomes a string.
     def _shell(self, items: list[_Prepared]) -> list[SourceResult]:
-        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(good)), analyze_shell, "shell")
+        env = self.configured_env
+        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(good), env), partial(analyze_shell, env=env), "shell")
 
     def _python(self, items: list[_Prepared]) -> list[SourceResult]:
-        return self._isolate(items, _python_block_ok, lambda good: analyze_python(self.path, _document(good)), analyze_python, "Python")
+        env = self.configured_env
+        return self._isolate(items, _python_block_ok, lambda good: analyze_python(self.path, _document(good), env), partial(analyze_python, env=env), "Python")
 
     def _yaml(self, items: list[_Prepared]) -> list[SourceResult]:
         def stream(good: list[_Prepared]) -> SourceResult:
             headers = {item.block.fence_line: "---" for item in good}
-            return analyze_yaml(self.path, _document(good, headers))
+            return analyze_yaml(self.path, _document(good, headers), self.configured_env)
 
         combined = stream(items)
         if not combined.notes or len(items) == 1:
             return [combined]
-        return self._isolate(items, _yaml_block_ok, stream, analyze_yaml, "YAML")
+        return self._isolate(items, _yaml_block_ok, stream, partial(analyze_yaml, env=self.configured_env), "YAML")
 
     def _isolate(
         self,
@@ -843,11 +847,11 @@ class MarkdownAnalyzer:
             self.result.continuation_breaks.append((self._loc(comment_loc), self._loc(words_loc)))
 
 
-def analyze_markdown(path: str, text: str) -> SourceResult:
+def analyze_markdown(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of the code blocks of one Markdown document. Never
     raises for any text."""
     try:
-        return MarkdownAnalyzer(path, text).run()
+        return MarkdownAnalyzer(path, text, env).run()
     except RecursionError:
         result = SourceResult(path=path, lines=text.split("\n"))
         result.notes.append(Note(path, "document nested too deeply to analyze"))

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, Note, ServerLaunch, SourceResult, Value
 from sglang_lint.prefilter import python_may_launch
@@ -153,9 +153,11 @@ class _Level:
 
 
 class PythonAnalyzer:
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
         self.path = path
         self.text = text
+        # The config's `env`: values for the environment variables the file reads.
+        self.configured_env: Mapping[str, str] = env or {}
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self.heap: dict[int, Any] = {}
@@ -890,6 +892,8 @@ class PythonAnalyzer:
     def _item(self, container: PyValue, key: PyValue, loc: Location) -> PyValue:
         if isinstance(container, PExternal) and container.qualname == "os.environ":
             name = _str_text(key)
+            if name is not None and name in self.configured_env:
+                return PStr((known_seg(self.configured_env[name], loc),), loc)
             return PUnknown(Value.symbol("$" + name) if name else Value.unknown("an environment variable"), loc)
         if isinstance(container, PExternal) and container.qualname == "sys.argv":
             index = _int(key)
@@ -1679,6 +1683,8 @@ class PythonAnalyzer:
             name = _str_text(args[0]) if args else None
             if name is None:
                 return unknown
+            if name in self.configured_env:
+                return PStr((known_seg(self.configured_env[name], loc),), loc)
             default = args[1] if len(args) > 1 else kwargs.get("default")
             default_text = _str_text(default) if default is not None else None
             if default is not None and default_text is None and not isinstance(default, PNone):
@@ -1773,7 +1779,7 @@ class PythonAnalyzer:
 
     def _shell_bridge(self) -> EmbeddedShell:
         if self._shell is None:
-            self._shell = EmbeddedShell(self.path, self.text)
+            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
         return self._shell
 
     def _add_launches(self, launches: tuple[list, list]) -> None:
@@ -2301,10 +2307,10 @@ def may_launch(text: str) -> bool:
     return python_may_launch(text) and any(marker in text for marker in _RUNNER_MARKERS)
 
 
-def analyze_python(path: str, text: str) -> SourceResult:
+def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
     that cannot launch SGLang (see :func:`may_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours."""
     if not may_launch(text):
         return SourceResult(path=path, lines=text.split("\n"))
-    return PythonAnalyzer(path, text).run()
+    return PythonAnalyzer(path, text, env).run()

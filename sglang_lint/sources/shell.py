@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from sglang_lint.model import (
     ArgToken,
@@ -204,8 +205,11 @@ class _Budget(Exception):
 
 
 class ShellAnalyzer:
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
         self.path = path
+        # Values for environment variables the script reads but never sets (the
+        # config's `env`): consulted only when the script itself has no value.
+        self.configured_env: Mapping[str, str] = env or {}
         self.result = SourceResult(path=path, lines=text.split("\n"))
         self.file_text = FileText(text)
         self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
@@ -801,7 +805,8 @@ class ShellAnalyzer:
             return [Seg(Value.unknown(f"${name}"), loc, split=not quoted)]
         found, var = env.lookup(name)
         if not found:
-            return None
+            configured = self.configured_env.get(name)
+            return None if configured is None else [Seg(Value.known(configured), loc, split=not quoted)]
         if var is None:
             return [Seg(Value.known(""), loc, split=not quoted)]
         if var.is_array:
@@ -1441,8 +1446,8 @@ class EmbeddedShell:
     and entry points are recognised exactly as in scripts, and positions stay those
     of the outer file: every piece of a word carries its own location."""
 
-    def __init__(self, path: str, text: str) -> None:
-        self._shell = ShellAnalyzer(path, text)
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
+        self._shell = ShellAnalyzer(path, text, env)
 
     @property
     def notes(self) -> list[Note]:
@@ -1493,9 +1498,10 @@ class EmbeddedShell:
         return result.servers[servers:], result.routers[routers:]
 
 
-def analyze_shell(path: str, text: str) -> SourceResult:
-    """Extract the launches of one shell script. Never raises for any text."""
-    return ShellAnalyzer(path, text).run()
+def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
+    """Extract the launches of one shell script. Never raises for any text.
+    ``env``: values for environment variables the script reads without setting."""
+    return ShellAnalyzer(path, text, env).run()
 
 
 # For other sources that build words (Python argv lists, command strings).

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Mapping
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
@@ -56,9 +57,12 @@ class _EnvVar:
 
 
 class YamlAnalyzer:
-    def __init__(self, path: str, text: str) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
         self.path = path
         self.text = text
+        # The config's `env`, for shell scripts (`sh -c`) reading variables the
+        # container's own env does not set (an envFrom ConfigMap, say).
+        self.configured_env: Mapping[str, str] = env or {}
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self._shell: EmbeddedShell | None = None
@@ -277,7 +281,7 @@ class YamlAnalyzer:
         if not words:
             return
         if self._shell is None:
-            self._shell = EmbeddedShell(self.path, self.text)
+            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
         variables = {name: Seg(var.value, var.seg.loc if var.seg else loc, chars=var.seg.chars if var.seg else None, origin=var.seg.loc if var.seg else None) for name, var in env.items()}
         servers, routers = self._shell.argv(words, loc, [], variables=variables)
         self.result.servers.extend(servers)
@@ -415,6 +419,6 @@ def _shlex_words(word: Word) -> list[Word] | None:
     return shlex_split(word)
 
 
-def analyze_yaml(path: str, text: str) -> SourceResult:
+def analyze_yaml(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of one YAML file. Never raises for any text."""
-    return YamlAnalyzer(path, text).run()
+    return YamlAnalyzer(path, text, env).run()
