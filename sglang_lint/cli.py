@@ -19,9 +19,9 @@ from sglang_lint.config import ConfigError, load_config
 from sglang_lint.files import read_stream
 from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_paths
 from sglang_lint.report import FORMATS, render
-from sglang_lint.report.topology import render_json, render_text
-from sglang_lint.report.topology_diagram import render_markdown, render_mermaid
-from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, rule_by_code
+
+# The rules, the analysis stage and the topology renderers are imported where
+# they are used: `sglang-lint check` over files that launch nothing never loads them.
 
 EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
@@ -121,9 +121,12 @@ def _options(args: argparse.Namespace) -> LintOptions:
     version = args.target_version
     if version is not None:
         load_table(version)  # raises UnknownVersionError with the list of known ones
-    known_codes = {rule.code for rule in ALL_RULES} | {"SGL900"}
     select = _codes(getattr(args, "select", None))
     ignore = _codes(getattr(args, "ignore", None)) or frozenset()
+    if select or ignore:
+        from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
+
+        known_codes = {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
     for code in (select or frozenset()) | ignore:
         if not any(known.startswith(code) for known in known_codes):
             raise _UsageError(f"unknown rule code {code!r}; see `sglang-lint rule --all`")
@@ -199,6 +202,9 @@ def _statistics(findings) -> str:
 
 
 def _run_topology(args: argparse.Namespace) -> int:
+    from sglang_lint.report.topology import render_json, render_text
+    from sglang_lint.report.topology_diagram import render_markdown, render_mermaid
+
     result = _lint(args)
     if args.format == "json":
         sys.stdout.write(render_json(result.deployments, result.version))
@@ -219,6 +225,8 @@ def rule_doc(rule) -> str:
 
 
 def _run_rule(args: argparse.Namespace) -> int:
+    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, rule_by_code
+
     if args.all or not args.code:
         width = max(len(rule.name) for rule in ALL_RULES)
         for rule in ALL_RULES:

@@ -59,6 +59,7 @@ __all__ = [
     "ManifestDeployment",
     "check_manifest",
     "discover_config",
+    "distinct_configs",
     "discovery_start",
     "display_path",
     "find_config",
@@ -595,6 +596,18 @@ def check_manifest(
                     f"{deployment.describe()}: {key} = {shown} matches only files sglang-lint did not analyze"
                     f" ({display_path(inside[0])}: excluded, .gitignored, or not a kind it reads)"
                 )
+
+
+def distinct_configs(configs: Iterable[Config | None]) -> list[Config]:
+    """The configs in first-seen order, each once (by identity: a resolver loads a
+    file once)."""
+    seen: set[int] = set()
+    distinct = []
+    for config in configs:
+        if config is not None and id(config) not in seen:
+            seen.add(id(config))
+            distinct.append(config)
+    return distinct
 
 
 def display_path(path: str | os.PathLike[str]) -> str:

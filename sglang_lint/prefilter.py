@@ -48,3 +48,40 @@ def python_may_launch(text: str) -> bool:
 def bytes_may_launch(data: bytes) -> bool:
     """:func:`python_may_launch` on the undecoded bytes of a file."""
     return b"sglang" in data or b"ServerArgs" in data or b"launch_server" in data or b"popen_launch" in data
+
+
+# Every call the Python source reads as a launch is spelt with one of these in the
+# file itself (an alias still imports the name: `import subprocess as sp`,
+# `from os import system`, `from sglang import Engine as E`): a file without one
+# cannot launch anything we would find, however often it mentions sglang.
+RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs")
+
+
+def python_may_run_a_launch(text: str) -> bool:
+    """The check before parsing a Python file: an SGLang marker and a way to
+    start it."""
+    return python_may_launch(text) and any(marker in text for marker in RUNNER_MARKERS)
+
+
+def may_launch(kind: str, text: str, env=None) -> bool:
+    """Whether a file of ``kind`` ("shell", "python", "yaml", "markdown") can hold
+    a launch the sources would find; False lets the driver skip parsing it.
+
+    - Python: :func:`python_may_run_a_launch`.
+    - Shell and YAML: ``sglang`` appears in every entry point the shell source
+      recognises (``sglang.launch_server``, ``sglang serve``, ``dynamo.sglang``,
+      ``sglang_router.launch_router``, ``sglang-router``), whether written out or
+      kept in a variable the file sets.
+    - Markdown: either (its code blocks are shell, YAML or Python).
+
+    ``env`` (the config's values for environment variables) can name the entry
+    point for the file (``python -m $ENTRY``): a marker in one of its values
+    makes every file a candidate.
+    """
+    if env and any(python_may_launch(value) for value in env.values()):
+        return True
+    if kind == "python":
+        return python_may_run_a_launch(text)
+    if kind == "markdown":
+        return python_may_launch(text)
+    return "sglang" in text

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sglang_lint.files import FileKind, classify
-from sglang_lint.lint import SOURCES, LintOptions, lint_texts
+from sglang_lint.lint import LintOptions, _source, lint_texts
 from sglang_lint.model import (
     EntryPoint,
     Kind,
@@ -113,7 +113,7 @@ def texts_of(value: Value) -> set[str]:
 
 
 def test_registered_for_markdown_files():
-    assert SOURCES[FileKind.MARKDOWN] is analyze_markdown
+    assert _source(FileKind.MARKDOWN) is analyze_markdown
     assert classify("docs/RUNBOOK.md", b"") is FileKind.MARKDOWN
     assert classify("notes.markdown", b"") is FileKind.MARKDOWN
 

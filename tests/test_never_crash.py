@@ -51,7 +51,7 @@ def test_an_error_in_one_launch_keeps_the_others(monkeypatch) -> None:
     """An internal error while deriving one server's settings becomes a note on
     that launch; the other files' findings survive (it escaped before: only the
     argv parse was guarded, not the attention-TP derivation)."""
-    import sglang_lint.lint as lint
+    import sglang_lint.analysis as lint
 
     real = lint.make_server
 

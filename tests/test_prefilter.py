@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sglang_lint import prefilter
-from sglang_lint.prefilter import MARKERS, bytes_may_launch, python_may_launch
+from sglang_lint.prefilter import MARKERS, bytes_may_launch, may_launch, python_may_launch
 
 LAUNCHERS = [
     'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "8"])',
@@ -118,10 +118,9 @@ def _python_source():
     from sglang_lint import lint
     from sglang_lint.files import FileKind
 
-    return lint.SOURCES.get(FileKind.PYTHON)
+    return lint._source(FileKind.PYTHON)
 
 
-@pytest.mark.skipif(_python_source() is None, reason="the Python source is not registered yet")
 @pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py")), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_python_fixture_with_a_launch_passes(path: Path) -> None:
     """The pre-check must never hide a launch the Python source finds."""
@@ -130,3 +129,55 @@ def test_every_python_fixture_with_a_launch_passes(path: Path) -> None:
     if result.servers or result.routers:
         assert python_may_launch(text)
         assert bytes_may_launch(path.read_bytes())
+
+
+def _every_fixture_file() -> list[Path]:
+    from sglang_lint.files import classify
+
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and classify(p.name, p.read_bytes()[:256]) is not None)
+
+
+@pytest.mark.parametrize("path", _every_fixture_file(), ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_the_driver_prefilter_never_hides_a_launch(path: Path) -> None:
+    """lint.extract skips files prefilter.may_launch rejects: on every fixture (all
+    four kinds), a file whose source finds a launch or a note must pass it."""
+    from sglang_lint import lint
+    from sglang_lint.files import read_source, source_kind
+
+    text, _ = read_source(path)
+    if text is None:
+        return  # bad-input/: not decodable, never reaches a source
+    kind = source_kind(str(path), text)
+    result = lint._source(kind)(str(path), text)
+    if result.servers or result.routers:
+        assert may_launch(kind.value, text)
+
+
+def test_the_driver_prefilter_by_kind() -> None:
+    assert not may_launch("shell", "echo hello\nnvidia-smi\n")
+    assert may_launch("shell", "python -m sglang.launch_server --tp 8\n")
+    assert may_launch("yaml", "command: [sglang-router]\n")
+    # Python needs a marker and a runner
+    assert not may_launch("python", "import sglang\n")
+    assert may_launch("python", "import subprocess\nsubprocess.run(['python', '-m', 'sglang.launch_server'])\n")
+    assert may_launch("markdown", "```python\nServerArgs(tp_size=8)\n```\n")
+    # the entry point can come from the config's env
+    assert may_launch("shell", "python -m $ENTRY --tp 8\n", {"ENTRY": "sglang.launch_server"})
+    assert not may_launch("shell", "python -m $ENTRY --tp 8\n", {"TP": "8"})
+
+
+def test_a_run_over_files_without_launches_imports_no_source_and_no_rule(tmp_path) -> None:
+    """Issue 7: dismissing a file costs a substring search; nothing heavy loads."""
+    (tmp_path / "a.py").write_text("import os\nprint(os.getcwd())\n")
+    (tmp_path / "b.sh").write_text("#!/bin/bash\necho hi\n")
+    (tmp_path / "c.yaml").write_text("a: 1\n")
+    (tmp_path / "d.md").write_text("# title\n\n```bash\nls\n```\n")
+    code = (
+        "import sys\n"
+        "from sglang_lint.cli import main\n"
+        f"assert main(['check', {str(tmp_path)!r}]) == 0\n"
+        "heavy = sorted(m for m in sys.modules if m.startswith(('sglang_lint.sources', 'sglang_lint.rules', 'sglang_lint.catalog.argv', 'sglang_lint.analysis', 'tree_sitter', 'yaml')))\n"
+        "assert not heavy, heavy\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr

@@ -17,29 +17,31 @@ Findings carry code-point columns; a format that needs another unit converts at
 output with the line text from ``sources`` (``_columns``).
 
 Each format module exposes ``render(findings, *, sources, color) -> str`` taking
-already-sorted findings; add a format by adding a module and a ``FORMATS`` entry.
+already-sorted findings; add a format by adding a module and a ``FORMATS`` entry
+(name -> module name: modules are imported when their format is used).
 """
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable, Iterable, Mapping
 
 from ..model import Finding
-from . import concise, full, github, json_lines, pylint, rdjson, sarif
-from . import json as json_format
 from ._text import sorted_findings
 
 Renderer = Callable[..., str]
 
-FORMATS: dict[str, Renderer] = {
-    "full": full.render,
-    "concise": concise.render,
-    "json": json_format.render,
-    "json-lines": json_lines.render,
-    "sarif": sarif.render,
-    "github": github.render,
-    "rdjson": rdjson.render,
-    "pylint": pylint.render,
+# Format name -> the module rendering it, imported when that format is used (the
+# SARIF one loads every rule for its rule table; a run printing `concise` need not).
+FORMATS: dict[str, str] = {
+    "full": "full",
+    "concise": "concise",
+    "json": "json",
+    "json-lines": "json_lines",
+    "sarif": "sarif",
+    "github": "github",
+    "rdjson": "rdjson",
+    "pylint": "pylint",
 }
 
 DEFAULT_FORMAT = "full"
@@ -61,7 +63,8 @@ def render(
     only when ``color`` is True. Raises ValueError for an unknown format.
     """
     try:
-        renderer = FORMATS[fmt]
+        module = FORMATS[fmt]
     except KeyError:
         raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}") from None
+    renderer: Renderer = importlib.import_module(f"{__name__}.{module}").render
     return renderer(sorted_findings(findings), sources=sources or {}, color=color)

@@ -29,8 +29,8 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..model import Finding, Location, Severity
-from ..rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME
-from ..rules.base import DOCS_URL
+from ..rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
+from ..selection import DOCS_URL
 from ._columns import line_text, utf16_column
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -40,21 +40,9 @@ FINGERPRINT_KEY = "sglangLint/v1"
 
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
 
-_INTERNAL_SUMMARY = "A file could not be read or analyzed (binary, bad encoding, syntax error, template)"
-_INTERNAL_DOC = """## What it does
-Reports a file that sglang-lint could not read or fully analyze: a binary file,
-text that is not valid UTF-8, a syntax error, a template it cannot expand, or an
-internal error. The other files are still analyzed; launches in this file may be
-missing from the deployments.
-
-## How to fix
-Make the file readable (UTF-8, valid syntax), exclude it, or report the internal
-error."""
-
-
 def _rule_descriptors() -> list[dict[str, Any]]:
     entries = [(r.code, r.name, r.summary, r.doc, r.severity) for r in ALL_RULES]
-    entries.append((INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, _INTERNAL_SUMMARY, _INTERNAL_DOC, Severity.WARNING))
+    entries.append((INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, INTERNAL_ERROR_DOC, Severity.WARNING))
     descriptors = []
     for code, name, summary, doc, severity in entries:
         summary = summary.strip().rstrip(".") + "."

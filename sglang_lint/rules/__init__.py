@@ -12,6 +12,9 @@ import pkgutil
 import re
 
 from sglang_lint.rules.base import Rule
+from sglang_lint.selection import INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
+
+__all__ = ["ALL_RULES", "INTERNAL_ERROR_CODE", "INTERNAL_ERROR_DOC", "INTERNAL_ERROR_NAME", "INTERNAL_ERROR_SUMMARY", "rule_by_code"]
 
 _RULE_MODULE = re.compile(r"sgl\d{3}_\w+")
 
@@ -40,11 +43,9 @@ def _discover() -> tuple[type[Rule], ...]:
 
 ALL_RULES: tuple[type[Rule], ...] = _discover()
 
-# SGL900: the analyzer could not read or analyze a file (reported by the driver,
-# never by a rule).
-INTERNAL_ERROR_CODE = "SGL900"
-INTERNAL_ERROR_NAME = "unreadable-input"
-INTERNAL_ERROR_SUMMARY = "A file could not be read or analyzed (binary, bad encoding, syntax error, template); never a crash"
+# SGL900 (sglang_lint.selection): the analyzer could not read or analyze a file
+# (reported by the driver, never by a rule); its documentation lives here with
+# the rules'.
 INTERNAL_ERROR_DOC = """\
 ## What it does
 Reports what kept sglang-lint from reading or analyzing part of a file, instead of

@@ -13,10 +13,10 @@ from typing import ClassVar, Iterable, Sequence
 
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Location, Related, Severity, SourceResult
+from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
 
-DOCS_URL = "https://github.com/sglang-lint/sglang-lint/blob/main/docs/rules.md#{code}"
 
 
 @dataclass(frozen=True)

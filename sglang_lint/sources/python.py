@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, Note, ServerLaunch, SourceResult, Value
-from sglang_lint.prefilter import python_may_launch
+from sglang_lint.prefilter import python_may_run_a_launch
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -2295,22 +2295,10 @@ def _numeric_escape(chars, index: int) -> tuple[str | None, int]:
     return None, 0
 
 
-# Every call the interpreter reads as a launch is spelt with one of these in the
-# file itself (an alias still imports the name: `import subprocess as sp`,
-# `from os import system`, `from sglang import Engine as E`): a file without one
-# cannot launch anything we would find, however often it mentions sglang.
-_RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs")
-
-
-def may_launch(text: str) -> bool:
-    """The cheap check before parsing: an SGLang marker and a way to start it."""
-    return python_may_launch(text) and any(marker in text for marker in _RUNNER_MARKERS)
-
-
 def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
-    that cannot launch SGLang (see :func:`may_launch`) is not even parsed: its
+    that cannot launch SGLang (see :func:`prefilter.python_may_run_a_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours."""
-    if not may_launch(text):
+    if not python_may_run_a_launch(text):
         return SourceResult(path=path, lines=text.split("\n"))
     return PythonAnalyzer(path, text, env).run()

@@ -1,0 +1,168 @@
+"""The analysis stage: catalog/argv -> topology -> rules -> suppression over the
+sources' results (design.md's data flow after the sources).
+
+Imported only when some file gave the sources something to work on: a tree of
+files that launch nothing never loads the option tables, the topology or the
+rules (issue 7: the cost of a run over a code base without SGLang is the cost of
+dismissing its files).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable, Iterable, Mapping
+
+from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
+from sglang_lint.catalog.router import parse_router_args
+from sglang_lint.catalog.tables import default_version, load_table
+from sglang_lint.config import Config, distinct_configs
+from sglang_lint.lint import LintOptions, LintResult
+from sglang_lint.model import Finding, Location, Note, SourceResult
+from sglang_lint.rules import ALL_RULES
+from sglang_lint.rules.base import RuleContext
+from sglang_lint.selection import Selection, internal_finding
+from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
+from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
+
+# Config files named by `--config` larger than this are not read.
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def _config_reader(script_path: str) -> Callable[[str, Location], ConfigFile | None]:
+    """Read an SGLang ``--config FILE`` named by a launch. SGLang resolves it
+    against the working directory at launch time, which a linter cannot know: we
+    try the script's directory, then the current directory, and give up (the
+    values stay unknown) when neither has it."""
+
+    def read(name: str, location: Location) -> ConfigFile | None:
+        candidates = [Path(name)] if os.path.isabs(name) else [Path(script_path).parent / name, Path(name)]
+        for candidate in candidates:
+            try:
+                if not candidate.is_file() or candidate.stat().st_size > MAX_CONFIG_BYTES:
+                    continue
+                text = candidate.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            return load_config_yaml(text, os.path.normpath(str(candidate)))
+        return None
+
+    return read
+
+
+def analyze_results(
+    results: list[SourceResult],
+    options: LintOptions,
+    configs: Mapping[str, Config] | None = None,
+    extra_notes: Iterable[Note] = (),
+) -> LintResult:
+    """Topology, rules and suppression over the sources' results.
+
+    ``options.config`` is the run's config (target-version; it governs every file
+    ``configs`` does not name); ``configs`` maps a path to the config governing it
+    (select, ignore, per-file-ignores; each contributes its manifest).
+    ``extra_notes``: notes about files that could not be read."""
+    configs = configs or {}
+    # --target-version, else the config's target-version, else the newest release.
+    configured = options.config.target_version if options.config is not None else None
+    version = options.target_version or configured or default_version()
+    table = load_table(version)
+    lint = LintResult(version=version, files_checked=len(results), config=options.config)
+    servers_by_file: dict[str, list[Server]] = {}
+    routers_by_file: dict[str, list[Router]] = {}
+    notes: list[Note] = list(extra_notes)
+    directives: dict[str, Directives] = {}
+    for result in results:
+        lint.sources[result.path] = result.lines
+        notes.extend(result.notes)
+        first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
+        directives[result.path] = parse_directives(result.path, result.comments, first_line)
+        if first_line is not None:
+            # A malformed directive matters where it could silence one of our
+            # findings; in a file that launches nothing it is another tool's text.
+            notes.extend(directives[result.path].notes)
+        read_config = _config_reader(result.path)
+        for launch in result.servers:
+            try:
+                settings = parse_server_args(
+                    launch.args,
+                    table,
+                    entry=launch.entry,
+                    read_config=read_config,
+                    launch_location=launch.location,
+                    keywords=launch.keywords,
+                )
+                server = make_server(launch, settings)
+            except Exception as error:  # noqa: BLE001 - one launch must not lose the others
+                notes.append(_launch_error(result.path, launch, error))
+                continue
+            servers_by_file.setdefault(result.path, []).append(server)
+        for launch in result.routers:
+            try:
+                router = Router(parse_router_args(launch))
+            except Exception as error:  # noqa: BLE001
+                notes.append(_launch_error(result.path, launch, error))
+                continue
+            routers_by_file.setdefault(result.path, []).append(router)
+    governing = distinct_configs([options.config, *configs.values()])
+    manifest = tuple(entry for config in governing for entry in config.deployments)
+    lint.deployments = build_deployments(servers_by_file, routers_by_file, manifest)
+    notes.extend(note for deployment in lint.deployments for note in deployment.notes)
+
+    # Each config's selection under the command line's: a rule runs when some
+    # file's config selects it, and each finding is kept by its own file's.
+    selection = Selection(options, configs, governing, {rule.code: rule.opt_in for rule in ALL_RULES})
+    context = RuleContext(version=version)
+    selected = [rule() for rule in ALL_RULES if selection.runs(rule.code, rule.opt_in)]
+    findings: list[Finding] = []
+    by_pair: list[tuple[Server, Server, list[Finding]]] = []
+    for deployment, prefill, decode in pairs(lint.deployments):
+        found: list[Finding] = []
+        for rule in selected:
+            found.extend(rule.check_pair(context, deployment, prefill, decode))
+        findings.extend(found)
+        if found:
+            by_pair.append((prefill, decode, found))
+    checked: set[int] = set()
+    for deployment in lint.deployments:
+        for server in deployment.servers:
+            if id(server) in checked:
+                continue
+            checked.add(id(server))
+            for rule in selected:
+                findings.extend(rule.check_server(context, deployment, server))
+    for result in results:
+        for rule in selected:
+            findings.extend(rule.check_source(context, result))
+    if not options.ignore_noqa:
+        used: set[DirectiveUse] = set()
+        reported = []
+        for finding in findings:
+            uses = suppressing(finding, directives)
+            used.update(uses)
+            if not uses:
+                reported.append(finding)
+        findings = reported
+        by_pair = [(p, d, [f for f in found if not is_suppressed(f, directives)]) for p, d, found in by_pair]
+        # Rules judging the directives themselves (SGL902), once the others ran.
+        ran = frozenset(rule.code for rule in selected)
+        unused = unused_suppressions(directives, used, ran, lint.sources)
+        for rule in selected:
+            findings.extend(rule.check_suppressions(context, unused))
+    findings.extend(internal_finding(note) for note in notes)
+    findings = [f for f in findings if selection.keeps(f)]
+    by_pair = [(p, d, [f for f in found if selection.keeps(f)]) for p, d, found in by_pair]
+    lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
+    lint.findings = sorted(set(findings), key=Finding.sort_key)
+    return lint
+
+
+def _launch_error(path: str, launch, error: Exception) -> Note:
+    return Note(
+        path,
+        f"internal error reading the arguments of this launch ({type(error).__name__}: {error}); please report it",
+        launch.location.line,
+        launch.location.column,
+    )
+
+
