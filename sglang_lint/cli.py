@@ -49,7 +49,15 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         metavar="VERSION",
         help="SGLang release whose option semantics to use (default: the newest known)",
     )
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache (accepted; no cache yet)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the cache of per-file results")
+    parser.add_argument(
+        "--cache-dir",
+        metavar="DIR",
+        help="where the cache lives (default: cache-dir in the config, else $SGLANG_LINT_CACHE_DIR, else .sglang-lint-cache at the project root)",
+    )
+    parser.add_argument(
+        "--jobs", "-j", type=_positive_int, metavar="N", help="worker processes for reading files (default: one per CPU; 1: none)"
+    )
     parser.add_argument("--no-respect-gitignore", dest="respect_gitignore", action="store_false", help="also check files that .gitignore excludes")
     parser.add_argument(
         "--exclude",
@@ -103,6 +111,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, not {text!r}")
+    return value
+
+
 def _codes(text: str | None) -> frozenset[str] | None:
     if text is None:
         return None
@@ -140,6 +158,9 @@ def _options(args: argparse.Namespace) -> LintOptions:
         force_exclude=args.force_exclude,
         config=load_config(args.config) if args.config else None,
         strict=getattr(args, "strict", False),
+        cache=not args.no_cache,
+        cache_dir=args.cache_dir,
+        jobs=args.jobs,
         ignore_noqa=getattr(args, "ignore_noqa", False),
     )
 
@@ -173,6 +194,8 @@ def _lint(args: argparse.Namespace) -> LintResult:
 
 def _run_check(args: argparse.Namespace) -> int:
     result = _lint(args)
+    if result.cache_error:
+        print(f"sglang-lint: warning: {result.cache_error}; results are not cached", file=sys.stderr)
     output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:
         color = _use_color(args.color, output) if args.format == "full" else False

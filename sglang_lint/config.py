@@ -133,6 +133,9 @@ class Config:
     extend_exclude: tuple[str, ...] = ()
     # Values for environment variables the scripts read without setting them.
     env: tuple[tuple[str, str], ...] = ()
+    # Where the extraction cache lives (absolute; relative in the file to its
+    # directory). None: the default.
+    cache_dir: Path | None = None
 
     @property
     def env_map(self) -> dict[str, str]:
@@ -281,6 +284,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
         exclude=values.get("exclude"),
         extend_exclude=values.get("extend-exclude", ()),
         env=values.get("env", ()),
+        cache_dir=values.get("cache-dir"),
     )
 
 
@@ -448,6 +452,12 @@ def _parse_env(path: Path, prefix: str, value: object) -> tuple[tuple[str, str],
     return tuple(entries)
 
 
+def _parse_cache_dir(path: Path, prefix: str, value: object) -> Path:
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{display_path(path)}: {prefix}cache-dir must be a non-empty string (a directory), not {_type_name(value) if not isinstance(value, str) else 'an empty one'}")
+    return Path(os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))))
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
@@ -458,6 +468,7 @@ _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "exclude": _parse_patterns("exclude"),
     "extend-exclude": _parse_patterns("extend-exclude"),
     "env": _parse_env,
+    "cache-dir": _parse_cache_dir,
     "deployment": _parse_deployments,
 }
 

@@ -19,7 +19,6 @@ from sglang_lint.files import (
     discover,
     display_name,
     excluded_path,
-    read_source,
     shebang_kind,
     source_kind,
 )
@@ -70,6 +69,13 @@ class LintOptions:
     strict: bool = False
     # Codes added to the selection by the config's extend-select (opt-in rules too).
     extend_select: frozenset[str] = frozenset()
+    # Keep the sources' per-file results in an on-disk cache (the CLI's default;
+    # --no-cache). cache_dir: where (default: the config's cache-dir, else
+    # $SGLANG_LINT_CACHE_DIR, else .sglang-lint-cache at the project root).
+    cache: bool = False
+    cache_dir: str | None = None
+    # Worker processes for extraction; None: one per available CPU, 1: none.
+    jobs: int | None = None
     # The configuration for every file (--config FILE; its topology manifest groups
     # servers first). None: lint_paths uses, for each file, the nearest
     # sglang-lint.toml / pyproject.toml [tool.sglang-lint] above it; Config(): no
@@ -90,6 +96,12 @@ class LintResult:
     # pair-rule findings of each prefill x decode pair with any, for the
     # topology diagrams.
     pair_findings: list[tuple[Server, Server, tuple[str, ...]]] = field(default_factory=list)
+    # The extraction cache's hits and misses, the worker processes used, and why
+    # the cache could not be written (None: written, or nothing to write).
+    cache_hits: int = 0
+    cache_misses: int = 0
+    workers: int = 0
+    cache_error: str | None = None
 
 
 def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
@@ -250,18 +262,35 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    for file_path in found:
-        display = str(file_path)
-        text, note = read_source(file_path)
-        if note is not None:
-            unreadable.append(note)
-        if text is None:
-            continue
-        kind = source_kind(display, text)
-        if kind is None:
-            continue
-        results.append(extract(display, text, kind, configs[display].env_map))
-    return analyze_results(results, options, configs, unreadable)
+    from sglang_lint.extraction import FileJob, extract_files
+
+    cache = _open_cache(options) if found else None
+    extracted = extract_files(
+        [FileJob(str(f), configs[str(f)].env_map or None) for f in found], extract, cache=cache, processes=options.jobs
+    )
+    results.extend(extracted.results)
+    unreadable.extend(extracted.notes)
+    lint = analyze_results(results, options, configs, unreadable)
+    lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
+    if cache is not None:
+        lint.cache_error = cache.save()
+    return lint
+
+
+def _open_cache(options: LintOptions):
+    """The extraction cache of this run, or None (``options.cache`` off)."""
+    if not options.cache:
+        return None
+    from sglang_lint.cache import ExtractionCache, default_cache_dir
+
+    config = options.config
+    if options.cache_dir is not None:
+        directory = options.cache_dir
+    elif config is not None and config.cache_dir is not None:
+        directory = str(config.cache_dir)
+    else:
+        directory = str(default_cache_dir(config.root if config is not None and config.root is not None else os.getcwd()))
+    return ExtractionCache(directory)
 
 
 def _exclusions(resolver: ConfigResolver, options: LintOptions) -> Callable[[str], ExcludeSet]:

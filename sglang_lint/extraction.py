@@ -1,0 +1,146 @@
+"""The per-file stage of a run: read, decode, prefilter, then extract each
+candidate file, from the cache when it holds the file's result, else with its
+source, across processes when there are enough candidates (issue 7).
+
+Files are independent here (the cross-file work is the analysis stage's), so
+the result does not depend on the order they are extracted in, the number of
+processes, or whether a result came from the cache: results come back in the
+order of the files given.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, replace
+from typing import Callable, Mapping, Sequence
+
+from sglang_lint.files import FileKind, read_source, source_kind
+from sglang_lint.model import Note, SourceResult
+from sglang_lint.prefilter import may_launch
+
+# A process pool is started only when each worker gets at least this many files:
+# starting one and shipping results back costs about what extracting a few files
+# does.
+MIN_FILES_PER_WORKER = 8
+
+
+@dataclass(frozen=True)
+class FileJob:
+    """One file to analyze: its path as shown and the config env it reads."""
+
+    path: str
+    env: Mapping[str, str] | None = None
+
+
+@dataclass
+class Extracted:
+    results: list[SourceResult]
+    notes: list[Note]
+    cache_hits: int = 0
+    cache_misses: int = 0
+    workers: int = 0
+
+
+def available_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def extract_files(
+    jobs: Sequence[FileJob],
+    extract: Callable[[str, str, FileKind, Mapping[str, str] | None], SourceResult],
+    *,
+    cache=None,
+    processes: int | None = None,
+) -> Extracted:
+    """SourceResults of ``jobs`` (in their order) and the notes of the files
+    that could not be read. ``extract`` runs one source on one file (never
+    raises); ``cache``: an ExtractionCache or None; ``processes``: at most this
+    many worker processes (None: one per available CPU; 1: none)."""
+    from sglang_lint.cache import env_digest, text_digest
+
+    results: list[SourceResult | None] = []
+    notes: list[Note] = []
+    pending: list[tuple[int, str, str, FileKind, Mapping[str, str] | None, str, str]] = []
+    for job in jobs:
+        text, note = read_source(job.path)
+        if note is not None:
+            notes.append(note)
+        if text is None:
+            continue
+        kind = source_kind(job.path, text)
+        if kind is None:
+            continue
+        if not may_launch(kind.value, text, job.env):
+            results.append(SourceResult(path=job.path))
+            continue
+        digest = env_key = ""
+        if cache is not None:
+            digest, env_key = text_digest(text), env_digest(job.env)
+            cached = cache.get(job.path, text, digest, kind.value, env_key)
+            if cached is not None:
+                results.append(cached)
+                continue
+        pending.append((len(results), job.path, text, kind, job.env, digest, env_key))
+        results.append(None)
+
+    workers = _worker_count(len(pending), processes)
+    if workers > 1:
+        fresh = _extract_in_pool(pending, extract, workers)
+    else:
+        fresh = [extract(path, text, kind, env) for _, path, text, kind, env, _, _ in pending]
+    for (index, path, text, kind, _, digest, env_key), result in zip(pending, fresh):
+        results[index] = result
+        if cache is not None:
+            cache.put(path, digest, kind.value, env_key, result)
+    extracted = Extracted([r for r in results if r is not None], notes, workers=workers if workers > 1 else 0)
+    if cache is not None:
+        extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses
+    return extracted
+
+
+def _worker_count(pending: int, processes: int | None) -> int:
+    limit = available_cpus() if processes is None else max(1, processes)
+    return max(1, min(limit, pending // MIN_FILES_PER_WORKER))
+
+
+def _extract_in_pool(pending, extract, workers: int) -> list[SourceResult]:
+    """Extract in ``workers`` processes. The text travels to the worker with the
+    job; the lines do not travel back (they are the text split, redone here). A
+    pool that breaks (a worker killed) leaves its files to be done here."""
+    import concurrent.futures
+    import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
+
+    # fork on Linux: the workers start at once with everything imported so far
+    # (import the sources first, so that each worker need not); elsewhere the
+    # platform's default (spawn), which imports afresh.
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    if context is not None:
+        from sglang_lint.lint import _source
+
+        for kind in {item[3] for item in pending}:
+            _source(kind)
+    items = [(path, text, kind, env) for _, path, text, kind, env, _, _ in pending]
+    chunk = max(1, min(32, len(items) // (workers * 4)))
+    done: list[SourceResult] = []
+    try:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            for result, had_lines in pool.map(_extract_job, items, chunksize=chunk):
+                done.append(replace(result, lines=items[len(done)][1].split("\n")) if had_lines else result)
+    except BrokenProcessPool:
+        for path, text, kind, env in items[len(done) :]:
+            done.append(extract(path, text, kind, env))
+    return done
+
+
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None]) -> tuple[SourceResult, bool]:
+    from sglang_lint.lint import extract
+
+    path, text, kind, env = item
+    result = extract(path, text, kind, env)
+    had_lines = bool(result.lines)
+    return (replace(result, lines=[]) if had_lines else result), had_lines

@@ -1,0 +1,246 @@
+"""The extraction cache and the worker processes (issue 7): results are the same
+with and without the cache and with 1 or N processes; the cache is invalidated
+by a content change, a config change and a tool change; a broken or unwritable
+cache never changes a result."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sglang_lint import cache as cache_module
+from sglang_lint.cache import ExtractionCache, _decode_result, _encode_result
+from sglang_lint.cli import main
+from sglang_lint.files import read_source, source_kind
+from sglang_lint.lint import LintOptions, _source, lint_paths
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+PAIR = (
+    "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+    "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --enable-unified-memory --tp $DECODE_TP --port 30001 &\n"
+)
+
+
+def summary(result) -> list[tuple]:
+    """Everything a report shows, positions and related locations included."""
+    return [
+        (f.code, f.message, f.location, tuple(r.location for r in f.related), f.severity)
+        for f in result.findings
+    ]
+
+
+def topology(result) -> str:
+    """The deployments as `sglang-lint topology --format json` shows them."""
+    from sglang_lint.report.topology import render_json
+
+    return render_json(result.deployments, result.version)
+
+
+def run(root: Path, **options):
+    return lint_paths([str(root)], LintOptions(**options))
+
+
+# ---------------------------------------------------------------------------------
+# Same results, every way
+
+
+def test_every_fixture_survives_the_codec() -> None:
+    """The JSON codec gives back exactly what the source produced."""
+    checked = 0
+    for path in sorted(p for p in FIXTURES.rglob("*") if p.is_file()):
+        text, _ = read_source(path)
+        kind = source_kind(str(path), text) if text is not None else None
+        if kind is None:
+            continue
+        result = _source(kind)(str(path), text)
+        data = json.loads(json.dumps(_encode_result(result)))
+        assert _decode_result(str(path), text, data) == result, path
+        checked += 1
+    assert checked > 80
+
+
+def test_cold_warm_and_uncached_runs_agree(tmp_path) -> None:
+    cache_dir = tmp_path / "cache"
+    uncached = run(FIXTURES)
+    cold = run(FIXTURES, cache=True, cache_dir=str(cache_dir))
+    warm = run(FIXTURES, cache=True, cache_dir=str(cache_dir))
+    assert cold.cache_hits == 0 and cold.cache_misses > 80
+    assert warm.cache_misses == 0 and warm.cache_hits == cold.cache_misses
+    assert summary(uncached) == summary(cold) == summary(warm)
+    assert topology(uncached) == topology(cold) == topology(warm)
+    assert uncached.sources == warm.sources  # snippets have their lines back
+
+
+@pytest.mark.parametrize("processes", [1, 2, 3])
+def test_one_or_many_processes_agree(processes) -> None:
+    serial = run(FIXTURES, jobs=1)
+    parallel = run(FIXTURES, jobs=processes)
+    assert summary(serial) == summary(parallel)
+    assert topology(serial) == topology(parallel)
+    assert serial.sources == parallel.sources
+    if processes > 1:
+        assert parallel.workers > 1  # the pool was really used
+
+
+def test_cli_no_cache_writes_nothing_and_the_default_is_the_project_root(tmp_path, monkeypatch, capsys) -> None:
+    (tmp_path / "run.sh").write_text(PAIR)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SGLANG_LINT_CACHE_DIR", raising=False)
+    assert main(["check", "--no-cache", "."]) == 0
+    assert not (tmp_path / ".sglang-lint-cache").exists()
+    assert main(["check", "."]) == 0
+    cache_dir = tmp_path / ".sglang-lint-cache"
+    assert (cache_dir / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (cache_dir / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
+    assert len(list(cache_dir.glob("extract-*.json"))) == 1
+    capsys.readouterr()
+
+
+def test_cache_dir_option_config_and_environment(tmp_path, monkeypatch, capsys) -> None:
+    (tmp_path / "run.sh").write_text(PAIR)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SGLANG_LINT_CACHE_DIR", str(tmp_path / "from-env"))
+    main(["check", "."])
+    assert (tmp_path / "from-env" / "CACHEDIR.TAG").exists()
+    (tmp_path / "sglang-lint.toml").write_text('cache-dir = "build/lint-cache"\n')
+    main(["check", "."])
+    assert (tmp_path / "build" / "lint-cache" / "CACHEDIR.TAG").exists()
+    main(["check", "--cache-dir", "elsewhere", "."])
+    assert (tmp_path / "elsewhere" / "CACHEDIR.TAG").exists()
+    capsys.readouterr()
+
+
+# ---------------------------------------------------------------------------------
+# Invalidation
+
+
+def test_a_content_change_is_seen(tmp_path) -> None:
+    (tmp_path / "run.sh").write_text(PAIR.replace("$DECODE_TP", "8"))
+    (tmp_path / "other.sh").write_text(PAIR.replace("$DECODE_TP", "8"))
+    cache_dir = str(tmp_path / "cache")
+    assert run(tmp_path, cache=True, cache_dir=cache_dir).findings == []
+    (tmp_path / "run.sh").write_text(PAIR.replace("$DECODE_TP", "4"))
+    changed = run(tmp_path, cache=True, cache_dir=cache_dir)
+    assert [f.code for f in changed.findings] == ["SGL001"]
+    assert (changed.cache_hits, changed.cache_misses) == (1, 1)
+
+
+def test_a_config_change_is_seen(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run.sh").write_text(PAIR)
+    cache_dir = str(tmp_path / "cache")
+    assert run(tmp_path, cache=True, cache_dir=cache_dir).findings == []
+    # env changes what the source extracts: the cached result must not be used
+    (tmp_path / "sglang-lint.toml").write_text('[env]\nDECODE_TP = "4"\n')
+    changed = run(tmp_path, cache=True, cache_dir=cache_dir)
+    assert [f.code for f in changed.findings] == ["SGL001"] and changed.cache_misses == 1
+    # selection is applied after the cache: a cached result is judged anew
+    (tmp_path / "sglang-lint.toml").write_text('ignore = ["SGL001"]\n[env]\nDECODE_TP = "4"\n')
+    ignored = run(tmp_path, cache=True, cache_dir=cache_dir)
+    assert ignored.findings == [] and ignored.cache_hits == 1
+    # so is the target version
+    (tmp_path / "sglang-lint.toml").write_text('target-version = "0.5.17"\n[env]\nDECODE_TP = "4"\n')
+    old = run(tmp_path, cache=True, cache_dir=cache_dir)
+    assert "SGL104" in {f.code for f in old.findings} and old.cache_hits == 1
+
+
+def test_a_tool_change_is_seen(tmp_path, monkeypatch) -> None:
+    (tmp_path / "run.sh").write_text(PAIR)
+    cache_dir = tmp_path / "cache"
+    run(tmp_path, cache=True, cache_dir=str(cache_dir))
+    first = list(cache_dir.glob("extract-*.json"))
+    assert len(first) == 1
+    # A new version (or an edited module: the fingerprint covers their mtimes)
+    monkeypatch.setattr(cache_module, "__version__", "99.0")
+    again = run(tmp_path, cache=True, cache_dir=str(cache_dir))
+    assert again.cache_hits == 0 and again.cache_misses == 1
+    second = list(cache_dir.glob("extract-*.json"))
+    assert len(second) == 1 and second != first  # the stale file is gone
+
+
+def test_the_fingerprint_follows_module_edits(tmp_path, monkeypatch) -> None:
+    before = cache_module.tool_fingerprint()
+    module = Path(cache_module.__file__)
+    info = module.stat()
+    try:
+        os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns + 1_000_000_000))
+        assert cache_module.tool_fingerprint() != before
+    finally:
+        os.utime(module, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert cache_module.tool_fingerprint() == before
+
+
+# ---------------------------------------------------------------------------------
+# A broken cache is no cache
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"not json", b"[1, 2]", b'{"format": 1, "entries": {"x": 1}}', b'{"format": 1, "entries": []}', b"[" * 100000],
+)
+def test_a_corrupt_cache_file_is_ignored(tmp_path, content) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "run.sh").write_text(PAIR.replace("$DECODE_TP", "4"))
+    cache_dir = tmp_path / "cache"
+    expected = summary(run(tmp_path / "src"))
+    run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))
+    (cache_file,) = cache_dir.glob("extract-*.json")
+    cache_file.write_bytes(content)
+    assert summary(run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))) == expected
+
+
+def test_an_entry_of_the_wrong_shape_is_a_miss(tmp_path) -> None:
+    (tmp_path / "src").mkdir()
+    script = tmp_path / "src" / "run.sh"
+    script.write_text(PAIR.replace("$DECODE_TP", "4"))
+    cache_dir = tmp_path / "cache"
+    expected = summary(run(tmp_path / "src"))
+    run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))
+    (cache_file,) = cache_dir.glob("extract-*.json")
+    data = json.loads(cache_file.read_text())
+    for entry in data["entries"].values():
+        entry[3]["servers"] = [["garbage"]]
+    cache_file.write_text(json.dumps(data))
+    again = run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))
+    assert summary(again) == expected and again.cache_misses == 1
+
+
+@pytest.mark.skipif(os.geteuid() == 0 if hasattr(os, "geteuid") else True, reason="root writes into read-only directories")
+def test_an_unwritable_cache_is_a_warning(tmp_path, monkeypatch, capsys) -> None:  # pragma: no cover - non-root only
+    (tmp_path / "run.sh").write_text(PAIR)
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--cache-dir", str(locked / "cache"), "run.sh"]) == 0
+    assert "results are not cached" in capsys.readouterr().err
+
+
+def test_an_unwritable_cache_location_is_a_warning(tmp_path, monkeypatch, capsys) -> None:
+    """A cache dir that is a file: root cannot write there either."""
+    (tmp_path / "run.sh").write_text(PAIR.replace("$DECODE_TP", "4"))
+    (tmp_path / "not-a-dir").write_text("")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--cache-dir", "not-a-dir/cache", "--format", "concise", "run.sh"]) == 1
+    captured = capsys.readouterr()
+    assert "SGL001" in captured.out
+    assert "sglang-lint: warning: cannot write the cache in not-a-dir/cache" in captured.err
+
+
+def test_the_cache_keeps_other_files_entries(tmp_path) -> None:
+    """pre-commit checks a few files at a time: one run must not evict the rest."""
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "run.sh").write_text(PAIR)
+    cache_dir = str(tmp_path / "cache")
+    run(tmp_path, cache=True, cache_dir=cache_dir)
+    run(tmp_path / "a", cache=True, cache_dir=cache_dir)
+    assert run(tmp_path, cache=True, cache_dir=cache_dir).cache_misses == 0
+
+
+def test_cache_object_directly(tmp_path) -> None:
+    store = ExtractionCache(tmp_path / "c", fingerprint="f")
+    assert store.save() is None and not (tmp_path / "c").exists()  # nothing to write
