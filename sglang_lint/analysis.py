@@ -15,8 +15,10 @@ from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
+from sglang_lint.cache import text_digest
 from sglang_lint.catalog.tables import default_version, load_table
 from sglang_lint.config import Config, distinct_configs
+from sglang_lint.files import read_sglang_config
 from sglang_lint.lint import LintOptions, LintResult
 from sglang_lint.model import Finding, Location, Note, SourceResult
 from sglang_lint.rules import ALL_RULES
@@ -25,26 +27,22 @@ from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 
-# Config files named by `--config` larger than this are not read.
-MAX_CONFIG_BYTES = 1024 * 1024
-
-
-def _config_reader(script_path: str) -> Callable[[str, Location], ConfigFile | None]:
+def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None = None) -> Callable[[str, Location], ConfigFile | None]:
     """Read an SGLang ``--config FILE`` named by a launch. SGLang resolves it
     against the working directory at launch time, which a linter cannot know: we
     try the script's directory, then the current directory, and give up (the
-    values stay unknown) when neither has it."""
+    values stay unknown) when neither has it. ``probes`` records each path looked
+    at with a digest of what was there (None: nothing usable), so that a cached
+    result is reused only while those files are unchanged."""
 
     def read(name: str, location: Location) -> ConfigFile | None:
         candidates = [Path(name)] if os.path.isabs(name) else [Path(script_path).parent / name, Path(name)]
         for candidate in candidates:
-            try:
-                if not candidate.is_file() or candidate.stat().st_size > MAX_CONFIG_BYTES:
-                    continue
-                text = candidate.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError, ValueError):
-                continue
-            return load_config_yaml(text, os.path.normpath(str(candidate)))
+            text = read_sglang_config(candidate)
+            if probes is not None:
+                probes.append((os.path.abspath(candidate), None if text is None else text_digest(text)))
+            if text is not None:
+                return load_config_yaml(text, os.path.normpath(str(candidate)))
         return None
 
     return read
@@ -55,8 +53,10 @@ def analyze_results(
     options: LintOptions,
     configs: Mapping[str, Config] | None = None,
     extra_notes: Iterable[Note] = (),
+    probes: list[tuple[str, str | None]] | None = None,
 ) -> LintResult:
-    """Topology, rules and suppression over the sources' results.
+    """Topology, rules and suppression over the sources' results. ``probes``
+    collects the ``--config`` files the launches read (see _config_reader).
 
     ``options.config`` is the run's config (target-version; it governs every file
     ``configs`` does not name); ``configs`` maps a path to the config governing it
@@ -81,7 +81,7 @@ def analyze_results(
             # A malformed directive matters where it could silence one of our
             # findings; in a file that launches nothing it is another tool's text.
             notes.extend(directives[result.path].notes)
-        read_config = _config_reader(result.path)
+        read_config = _config_reader(result.path, probes)
         for launch in result.servers:
             try:
                 settings = parse_server_args(

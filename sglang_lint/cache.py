@@ -18,8 +18,9 @@ The cache lives in ``.sglang-lint-cache/`` at the project root (the directory of
 the run's config file, else the working directory), or where ``--cache-dir``,
 ``cache-dir`` in the config or ``SGLANG_LINT_CACHE_DIR`` says. Inside it we write
 a ``.gitignore`` holding ``*`` (git never picks it up) and a ``CACHEDIR.TAG``
-(backup tools skip it), and one JSON file per tool fingerprint; files of other
-fingerprints are removed when a new one is written. Nothing is written anywhere
+(backup tools skip it), and two JSON files per tool fingerprint (the per-file
+results, and the findings of recent whole runs: :class:`FindingsCache`); files
+of other fingerprints are removed when new ones are written. Nothing is written anywhere
 else. The format is JSON on purpose: a cache file is data, never code (pickle
 would run whatever a planted file said), and a file that does not parse, is too
 large or holds anything unexpected is ignored as a whole.
@@ -43,12 +44,15 @@ from sglang_lint import __version__
 from sglang_lint.model import (
     ArgToken,
     EntryPoint,
+    Finding,
     KeywordArg,
     Kind,
     Location,
     Note,
+    Related,
     RouterLaunch,
     ServerLaunch,
+    Severity,
     SourceResult,
     Value,
 )
@@ -109,13 +113,20 @@ class ExtractionCache:
         self.directory = Path(directory)
         self.fingerprint = fingerprint or tool_fingerprint()
         self.path = self.directory / f"extract-{self.fingerprint}.json"
-        self._entries: dict[str, list[Any]] = self._load()
+        # Read on first use: a run the findings cache answers never needs it.
+        self._loaded: dict[str, list[Any]] | None = None
         self._used: dict[str, list[Any]] = {}
         self._dirty = False
         self.hits = 0
         self.misses = 0
 
     # -- lookup -------------------------------------------------------------------
+    @property
+    def _entries(self) -> dict[str, list[Any]]:
+        if self._loaded is None:
+            self._loaded = self._load()
+        return self._loaded
+
     def get(self, path: str, text: str, digest: str, kind: str, env_key: str) -> SourceResult | None:
         entry = self._entries.get(path)
         if entry is not None and entry[0] == digest and entry[1] == kind and entry[2] == env_key:
@@ -157,37 +168,18 @@ class ExtractionCache:
             if len(entries) >= MAX_ENTRIES:
                 break
             entries.setdefault(path, entry)
-        try:
-            self._prepare_directory()
-            payload = json.dumps({"format": _FORMAT, "entries": entries}, separators=(",", ":"), ensure_ascii=False)
-            handle, temporary = tempfile.mkstemp(prefix=".extract-", suffix=".tmp", dir=self.directory)
-            try:
-                with os.fdopen(handle, "w", encoding="utf-8", errors="surrogatepass") as stream:
-                    stream.write(payload)
-                os.replace(temporary, self.path)
-            except BaseException:
-                try:
-                    os.unlink(temporary)
-                except OSError:
-                    pass
-                raise
-            self._remove_stale()
-        except OSError as error:
-            return f"cannot write the cache in {self.directory}: {error.strerror or error}"
+        error = _write_json(self.directory, self.path, {"format": _FORMAT, "entries": entries})
+        if error is not None:
+            return error
+        self._remove_stale()
         self._dirty = False
         return None
 
-    def _prepare_directory(self) -> None:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        for name, text in ((".gitignore", "# Created by sglang-lint automatically.\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
-            marker = self.directory / name
-            if not marker.exists():
-                marker.write_text(text, encoding="utf-8")
-
     def _remove_stale(self) -> None:
         """Cache files of other tool fingerprints (an older version) are dead."""
-        for entry in self.directory.glob("extract-*.json"):
-            if entry != self.path:
+        current = {self.path.name, f"findings-{self.fingerprint}.json"}
+        for entry in [*self.directory.glob("extract-*.json"), *self.directory.glob("findings-*.json")]:
+            if entry.name not in current:
                 try:
                     entry.unlink()
                 except OSError:
@@ -195,114 +187,120 @@ class ExtractionCache:
 
 
 # ---------------------------------------------------------------------------------
-# JSON codec of SourceResult (compact positional arrays; lines are not stored:
-# they come back from the file's text)
+# JSON codec of SourceResult: compact positional arrays, decoded fast (a warm run
+# decodes every file's result). A location in the result's own file is
+# [line, column, end_line, end_column]; elsewhere the path comes first. A known
+# value is its text; any other value is [kind, ...]. Lines are not stored: they
+# come back from the file's text.
+
+_KINDS = {kind.value: kind for kind in Kind}
+_ENTRIES = {entry.value: entry for entry in EntryPoint}
 
 
-def _loc(location: Location) -> list[Any]:
-    return [location.path, location.line, location.column, location.end_line, location.end_column]
+class _Encoder:
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def loc(self, location: Location) -> list[Any]:
+        fields = [location.line, location.column, location.end_line, location.end_column]
+        return fields if location.path == self.path else [location.path, *fields]
+
+    def opt_loc(self, location: Location | None) -> list[Any] | None:
+        return None if location is None else self.loc(location)
+
+    def value(self, value: Value) -> Any:
+        if value.kind is Kind.KNOWN:
+            return value.text
+        return [value.kind.value, value.text, list(value.alternatives), value.name, value.default, [self.value(p) for p in value.parts], value.reason]
+
+    def token(self, token: ArgToken) -> list[Any]:
+        return [self.value(token.value), self.loc(token.location), self.opt_loc(token.origin), token.spread]
+
+    def keyword(self, keyword: KeywordArg) -> list[Any]:
+        return [keyword.name, self.value(keyword.value), self.loc(keyword.location), self.opt_loc(keyword.origin)]
+
+    def launch(self, launch: ServerLaunch | RouterLaunch) -> list[Any]:
+        keywords = [self.keyword(k) for k in launch.keywords] if isinstance(launch, ServerLaunch) else None
+        return [
+            self.loc(launch.location),
+            launch.entry.value,
+            [self.token(t) for t in launch.args],
+            [list(r) for r in launch.line_ranges],
+            launch.context,
+            launch.scope,
+            keywords,
+            launch.path if launch.path != self.path else None,
+        ]
 
 
-def _unloc(data: list[Any]) -> Location:
-    return Location(str(data[0]), int(data[1]), int(data[2]), int(data[3]), int(data[4]))
+class _Decoder:
+    def __init__(self, path: str) -> None:
+        self.path = path
+        # Equal values are one object: most argv words repeat across launches.
+        self.known: dict[str, Value] = {}
 
+    def loc(self, data: list[Any]) -> Location:
+        if len(data) == 4:
+            return Location(self.path, int(data[0]), int(data[1]), int(data[2]), int(data[3]))
+        return Location(str(data[0]), int(data[1]), int(data[2]), int(data[3]), int(data[4]))
 
-def _opt_loc(location: Location | None) -> list[Any] | None:
-    return None if location is None else _loc(location)
+    def opt_loc(self, data: list[Any] | None) -> Location | None:
+        return None if data is None else self.loc(data)
 
+    def value(self, data: Any) -> Value:
+        if isinstance(data, str):
+            value = self.known.get(data)
+            if value is None:
+                value = self.known[data] = Value(Kind.KNOWN, text=data)
+            return value
+        kind, text, alternatives, name, default, parts, reason = data
+        return Value(
+            _KINDS[kind],
+            text=str(text),
+            alternatives=tuple(str(a) for a in alternatives),
+            name=str(name),
+            default=None if default is None else str(default),
+            parts=tuple(self.value(p) for p in parts),
+            reason=str(reason),
+        )
 
-def _opt_unloc(data: list[Any] | None) -> Location | None:
-    return None if data is None else _unloc(data)
+    def token(self, data: list[Any]) -> ArgToken:
+        return ArgToken(self.value(data[0]), self.loc(data[1]), self.opt_loc(data[2]), bool(data[3]))
 
+    def keyword(self, data: list[Any]) -> KeywordArg:
+        return KeywordArg(None if data[0] is None else str(data[0]), self.value(data[1]), self.loc(data[2]), self.opt_loc(data[3]))
 
-def _value(value: Value) -> list[Any]:
-    return [value.kind.value, value.text, list(value.alternatives), value.name, value.default, [_value(p) for p in value.parts], value.reason]
+    def server(self, data: list[Any]) -> ServerLaunch:
+        return ServerLaunch(
+            path=self.path if data[7] is None else str(data[7]),
+            location=self.loc(data[0]),
+            entry=_ENTRIES[data[1]],
+            args=[self.token(t) for t in data[2]],
+            line_ranges=tuple((int(a), int(b)) for a, b in data[3]),
+            context=str(data[4]),
+            scope=str(data[5]),
+            keywords=tuple(self.keyword(k) for k in data[6]),
+        )
 
-
-def _unvalue(data: list[Any]) -> Value:
-    kind, text, alternatives, name, default, parts, reason = data
-    return Value(
-        Kind(kind),
-        text=str(text),
-        alternatives=tuple(str(a) for a in alternatives),
-        name=str(name),
-        default=None if default is None else str(default),
-        parts=tuple(_unvalue(p) for p in parts),
-        reason=str(reason),
-    )
-
-
-def _token(token: ArgToken) -> list[Any]:
-    return [_value(token.value), _loc(token.location), _opt_loc(token.origin), token.spread]
-
-
-def _untoken(data: list[Any]) -> ArgToken:
-    return ArgToken(_unvalue(data[0]), _unloc(data[1]), _opt_unloc(data[2]), bool(data[3]))
-
-
-def _keyword(keyword: KeywordArg) -> list[Any]:
-    return [keyword.name, _value(keyword.value), _loc(keyword.location), _opt_loc(keyword.origin)]
-
-
-def _unkeyword(data: list[Any]) -> KeywordArg:
-    return KeywordArg(None if data[0] is None else str(data[0]), _unvalue(data[1]), _unloc(data[2]), _opt_unloc(data[3]))
-
-
-def _ranges(ranges: tuple[tuple[int, int], ...]) -> list[list[int]]:
-    return [list(r) for r in ranges]
-
-
-def _unranges(data: list[Any]) -> tuple[tuple[int, int], ...]:
-    return tuple((int(a), int(b)) for a, b in data)
-
-
-def _server(launch: ServerLaunch) -> list[Any]:
-    return [
-        _loc(launch.location),
-        launch.entry.value,
-        [_token(t) for t in launch.args],
-        _ranges(launch.line_ranges),
-        launch.context,
-        [_keyword(k) for k in launch.keywords],
-        launch.scope,
-    ]
-
-
-def _unserver(path: str, data: list[Any]) -> ServerLaunch:
-    return ServerLaunch(
-        path=path,
-        location=_unloc(data[0]),
-        entry=EntryPoint(data[1]),
-        args=[_untoken(t) for t in data[2]],
-        line_ranges=_unranges(data[3]),
-        context=str(data[4]),
-        keywords=tuple(_unkeyword(k) for k in data[5]),
-        scope=str(data[6]),
-    )
-
-
-def _router(launch: RouterLaunch) -> list[Any]:
-    return [_loc(launch.location), launch.entry.value, [_token(t) for t in launch.args], _ranges(launch.line_ranges), launch.context, launch.scope]
-
-
-def _unrouter(path: str, data: list[Any]) -> RouterLaunch:
-    return RouterLaunch(
-        path=path,
-        location=_unloc(data[0]),
-        entry=EntryPoint(data[1]),
-        args=[_untoken(t) for t in data[2]],
-        line_ranges=_unranges(data[3]),
-        context=str(data[4]),
-        scope=str(data[5]),
-    )
+    def router(self, data: list[Any]) -> RouterLaunch:
+        return RouterLaunch(
+            path=self.path if data[7] is None else str(data[7]),
+            location=self.loc(data[0]),
+            entry=_ENTRIES[data[1]],
+            args=[self.token(t) for t in data[2]],
+            line_ranges=tuple((int(a), int(b)) for a, b in data[3]),
+            context=str(data[4]),
+            scope=str(data[5]),
+        )
 
 
 def _encode_result(result: SourceResult) -> dict[str, Any]:
+    encode = _Encoder(result.path)
     return {
-        "servers": [_server(s) for s in result.servers],
-        "routers": [_router(r) for r in result.routers],
+        "servers": [encode.launch(s) for s in result.servers],
+        "routers": [encode.launch(r) for r in result.routers],
         "notes": [[n.path, n.message, n.line, n.column] for n in result.notes],
-        "breaks": [[_loc(a), _loc(b)] for a, b in result.continuation_breaks],
+        "breaks": [[encode.loc(a), encode.loc(b)] for a, b in result.continuation_breaks],
         "comments": [[line, text] for line, text in result.comments.items()],
         # A file the prefilter dismissed keeps no lines; one a source read does.
         "lines": bool(result.lines),
@@ -310,12 +308,140 @@ def _encode_result(result: SourceResult) -> dict[str, Any]:
 
 
 def _decode_result(path: str, text: str, data: dict[str, Any]) -> SourceResult:
+    decode = _Decoder(path)
     return SourceResult(
         path=path,
-        servers=[_unserver(path, s) for s in data["servers"]],
-        routers=[_unrouter(path, r) for r in data["routers"]],
+        servers=[decode.server(s) for s in data["servers"]],
+        routers=[decode.router(r) for r in data["routers"]],
         notes=[Note(str(n[0]), str(n[1]), int(n[2]), int(n[3])) for n in data["notes"]],
         lines=text.split("\n") if data["lines"] else [],
-        continuation_breaks=[(_unloc(a), _unloc(b)) for a, b in data["breaks"]],
+        continuation_breaks=[(decode.loc(a), decode.loc(b)) for a, b in data["breaks"]],
         comments={int(line): str(comment) for line, comment in data["comments"]},
+    )
+
+
+# ---------------------------------------------------------------------------------
+# Whole-run findings
+
+
+class FindingsCache:
+    """The findings of whole runs, keyed by everything they depend on: every
+    analyzed file (path, kind, prefilter verdict, text digest, env), the notes
+    about unreadable files, the options, the configs' texts and which config
+    governs which file, and the working directory (see lint._run_key). An entry
+    also lists the SGLang ``--config`` files the launches read, with digests: it
+    is reused only while they are unchanged. A run over an unchanged tree is then
+    answered without decoding a single file's result; any change to any input
+    makes a new key, and the per-file cache does the rest. Up to
+    ``MAX_RUNS`` entries are kept, the newest first."""
+
+    MAX_RUNS = 8
+
+    def __init__(self, directory: str | os.PathLike[str], fingerprint: str) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / f"findings-{fingerprint}.json"
+        self._runs: list[list[Any]] = self._load()
+        self._dirty = False
+
+    def _load(self) -> list[list[Any]]:
+        try:
+            if self.path.stat().st_size > MAX_CACHE_BYTES:
+                return []
+            data = json.loads(self.path.read_bytes())
+        except (OSError, ValueError, RecursionError):
+            return []
+        if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("runs"), list):
+            return []
+        return [run for run in data["runs"] if isinstance(run, list) and len(run) == 5 and isinstance(run[0], str)]
+
+    def get(self, key: str) -> tuple[list[Finding], str, int] | None:
+        """(findings, SGLang version, files checked) of a run with ``key``
+        whose --config files are unchanged, else None."""
+        from sglang_lint.files import read_sglang_config
+
+        for run_key, probes, version, files_checked, findings in self._runs:
+            if run_key != key:
+                continue
+            try:
+                for path, digest in probes:
+                    text = read_sglang_config(path)
+                    if (None if text is None else text_digest(text)) != digest:
+                        return None
+                return [_decode_finding(f) for f in findings], str(version), int(files_checked)
+            except (KeyError, IndexError, TypeError, ValueError):
+                return None
+        return None
+
+    def put(self, key: str, findings: list[Finding], version: str, files_checked: int, probes: list[tuple[str, str | None]]) -> None:
+        entry = [key, [list(p) for p in probes], version, files_checked, [_encode_finding(f) for f in findings]]
+        self._runs = [entry] + [run for run in self._runs if run[0] != key][: self.MAX_RUNS - 1]
+        self._dirty = True
+
+    def save(self) -> str | None:
+        if not self._dirty:
+            return None
+        error = _write_json(self.directory, self.path, {"format": _FORMAT, "runs": self._runs})
+        if error is None:
+            self._dirty = False
+        return error
+
+
+def _write_json(directory: Path, path: Path, data: Any) -> str | None:
+    """Write ``data`` to ``path`` atomically, preparing the cache directory; the
+    error text when it cannot be written."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in ((".gitignore", "# Created by sglang-lint automatically.\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+            marker = directory / name
+            if not marker.exists():
+                marker.write_text(text, encoding="utf-8")
+        payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        handle, temporary = tempfile.mkstemp(prefix=".write-", suffix=".tmp", dir=directory)
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8", errors="surrogatepass") as stream:
+                stream.write(payload)
+            os.replace(temporary, path)
+        except BaseException:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+            raise
+    except OSError as error:
+        return f"cannot write the cache in {directory}: {error.strerror or error}"
+    return None
+
+
+def _full_loc(location: Location) -> list[Any]:
+    return [location.path, location.line, location.column, location.end_line, location.end_column]
+
+
+def _full_unloc(data: list[Any]) -> Location:
+    return Location(str(data[0]), int(data[1]), int(data[2]), int(data[3]), int(data[4]))
+
+
+def _encode_finding(finding: Finding) -> list[Any]:
+    return [
+        finding.code,
+        finding.name,
+        finding.message,
+        _full_loc(finding.location),
+        finding.severity.value,
+        [[_full_loc(r.location), r.message] for r in finding.related],
+        finding.url,
+        [list(r) for r in finding.noqa_ranges],
+    ]
+
+
+def _decode_finding(data: list[Any]) -> Finding:
+    code, name, message, location, severity, related, url, ranges = data
+    return Finding(
+        code=str(code),
+        name=str(name),
+        message=str(message),
+        location=_full_unloc(location),
+        severity=Severity(severity),
+        related=tuple(Related(_full_unloc(r[0]), str(r[1])) for r in related),
+        url=str(url),
+        noqa_ranges=tuple((str(p), int(a), int(b)) for p, a, b in ranges),
     )

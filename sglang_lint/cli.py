@@ -161,6 +161,8 @@ def _options(args: argparse.Namespace) -> LintOptions:
         cache=not args.no_cache,
         cache_dir=args.cache_dir,
         jobs=args.jobs,
+        # The topology command shows deployments: the findings cache has none.
+        reuse_findings=args.command != "topology",
         ignore_noqa=getattr(args, "ignore_noqa", False),
     )
 

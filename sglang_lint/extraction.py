@@ -24,6 +24,8 @@ from sglang_lint.prefilter import may_launch
 # does.
 MIN_FILES_PER_WORKER = 8
 
+Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None"], SourceResult]
+
 
 @dataclass(frozen=True)
 class FileJob:
@@ -31,6 +33,20 @@ class FileJob:
 
     path: str
     env: Mapping[str, str] | None = None
+
+
+@dataclass
+class ReadFile:
+    """A file read and classified: the prefilter's verdict (``candidate``) and,
+    for a candidate, the digests that key its cache entry."""
+
+    path: str
+    text: str
+    kind: FileKind
+    env: Mapping[str, str] | None
+    candidate: bool
+    digest: str = ""
+    env_key: str = ""
 
 
 @dataclass
@@ -49,22 +65,14 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def extract_files(
-    jobs: Sequence[FileJob],
-    extract: Callable[[str, str, FileKind, Mapping[str, str] | None], SourceResult],
-    *,
-    cache=None,
-    processes: int | None = None,
-) -> Extracted:
-    """SourceResults of ``jobs`` (in their order) and the notes of the files
-    that could not be read. ``extract`` runs one source on one file (never
-    raises); ``cache``: an ExtractionCache or None; ``processes``: at most this
-    many worker processes (None: one per available CPU; 1: none)."""
+def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile], list[Note]]:
+    """Read, decode, classify and prefilter each file (in order), with the notes
+    of the files that could not be read. ``digests``: hash each candidate's text
+    (for the cache)."""
     from sglang_lint.cache import env_digest, text_digest
 
-    results: list[SourceResult | None] = []
+    files: list[ReadFile] = []
     notes: list[Note] = []
-    pending: list[tuple[int, str, str, FileKind, Mapping[str, str] | None, str, str]] = []
     for job in jobs:
         text, note = read_source(job.path)
         if note is not None:
@@ -74,29 +82,51 @@ def extract_files(
         kind = source_kind(job.path, text)
         if kind is None:
             continue
-        if not may_launch(kind.value, text, job.env):
-            results.append(SourceResult(path=job.path))
+        read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
+        if read.candidate and digests:
+            read.digest, read.env_key = text_digest(text), env_digest(job.env)
+        files.append(read)
+    return files, notes
+
+
+def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None) -> Extracted:
+    """SourceResults of ``jobs`` (in their order) and the notes of the files
+    that could not be read. ``extract`` runs one source on one file (never
+    raises); ``cache``: an ExtractionCache or None; ``processes``: at most this
+    many worker processes (None: one per available CPU; 1: none)."""
+    files, notes = read_files(jobs, digests=cache is not None)
+    extracted = extract_read(files, extract, cache=cache, processes=processes)
+    extracted.notes = notes
+    return extracted
+
+
+def extract_read(files: Sequence[ReadFile], extract: Extract, *, cache=None, processes: int | None = None) -> Extracted:
+    """The SourceResults of files already read (see :func:`extract_files`); a
+    file the prefilter dismissed has an empty one."""
+    results: list[SourceResult | None] = []
+    pending: list[tuple[int, ReadFile]] = []
+    for read in files:
+        if not read.candidate:
+            results.append(SourceResult(path=read.path))
             continue
-        digest = env_key = ""
         if cache is not None:
-            digest, env_key = text_digest(text), env_digest(job.env)
-            cached = cache.get(job.path, text, digest, kind.value, env_key)
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, read.env_key)
             if cached is not None:
                 results.append(cached)
                 continue
-        pending.append((len(results), job.path, text, kind, job.env, digest, env_key))
+        pending.append((len(results), read))
         results.append(None)
 
     workers = _worker_count(len(pending), processes)
     if workers > 1:
-        fresh = _extract_in_pool(pending, extract, workers)
+        fresh = _extract_in_pool([read for _, read in pending], extract, workers)
     else:
-        fresh = [extract(path, text, kind, env) for _, path, text, kind, env, _, _ in pending]
-    for (index, path, text, kind, _, digest, env_key), result in zip(pending, fresh):
+        fresh = [extract(read.path, read.text, read.kind, read.env) for _, read in pending]
+    for (index, read), result in zip(pending, fresh):
         results[index] = result
         if cache is not None:
-            cache.put(path, digest, kind.value, env_key, result)
-    extracted = Extracted([r for r in results if r is not None], notes, workers=workers if workers > 1 else 0)
+            cache.put(read.path, read.digest, read.kind.value, read.env_key, result)
+    extracted = Extracted([r for r in results if r is not None], [], workers=workers if workers > 1 else 0)
     if cache is not None:
         extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses
     return extracted
@@ -107,7 +137,7 @@ def _worker_count(pending: int, processes: int | None) -> int:
     return max(1, min(limit, pending // MIN_FILES_PER_WORKER))
 
 
-def _extract_in_pool(pending, extract, workers: int) -> list[SourceResult]:
+def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int) -> list[SourceResult]:
     """Extract in ``workers`` processes. The text travels to the worker with the
     job; the lines do not travel back (they are the text split, redone here). A
     pool that breaks (a worker killed) leaves its files to be done here."""
@@ -122,9 +152,9 @@ def _extract_in_pool(pending, extract, workers: int) -> list[SourceResult]:
     if context is not None:
         from sglang_lint.lint import _source
 
-        for kind in {item[3] for item in pending}:
+        for kind in {read.kind for read in pending}:
             _source(kind)
-    items = [(path, text, kind, env) for _, path, text, kind, env, _, _ in pending]
+    items = [(read.path, read.text, read.kind, read.env) for read in pending]
     chunk = max(1, min(32, len(items) // (workers * 4)))
     done: list[SourceResult] = []
     try:

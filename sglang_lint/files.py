@@ -462,6 +462,22 @@ def display_name(given: str | os.PathLike[str]) -> str:
     return _display(os.fspath(given), os.getcwd())
 
 
+# SGLang `--config` files larger than this are not read.
+MAX_SGLANG_CONFIG_BYTES = 1024 * 1024
+
+
+def read_sglang_config(candidate: str | os.PathLike[str]) -> str | None:
+    """The text of an SGLang ``--config`` file a launch names, or None when it is
+    not a readable UTF-8 regular file within the size limit."""
+    data, _, note = _read_regular(os.fspath(candidate), MAX_SGLANG_CONFIG_BYTES + 1, cap=MAX_SGLANG_CONFIG_BYTES)
+    if note is not None or data is None or len(data) > MAX_SGLANG_CONFIG_BYTES:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def read_stream(stream, display: str, *, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, Note | None]:
     """Read a binary stream (standard input) up to ``max_bytes``; None and a Note
     when it is longer or cannot be read. Decode with :func:`decode_source`."""

@@ -76,6 +76,10 @@ class LintOptions:
     cache_dir: str | None = None
     # Worker processes for extraction; None: one per available CPU, 1: none.
     jobs: int | None = None
+    # With the cache: answer a run whose every input is unchanged with the
+    # findings it had (cache.FindingsCache). Off for the topology command, which
+    # needs the deployments themselves.
+    reuse_findings: bool = True
     # The configuration for every file (--config FILE; its topology manifest groups
     # servers first). None: lint_paths uses, for each file, the nearest
     # sglang-lint.toml / pyproject.toml [tool.sglang-lint] above it; Config(): no
@@ -102,6 +106,8 @@ class LintResult:
     cache_misses: int = 0
     workers: int = 0
     cache_error: str | None = None
+    # The findings came from the findings cache: no deployments were built.
+    from_findings_cache: bool = False
 
 
 def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
@@ -136,6 +142,7 @@ def analyze_results(
     options: LintOptions,
     configs: Mapping[str, Config] | None = None,
     extra_notes: Iterable[Note] = (),
+    probes: list[tuple[str, str | None]] | None = None,
 ) -> LintResult:
     """Topology, rules and suppression over the sources' results (see
     analysis.analyze_results). When no file gave the sources anything (no launch,
@@ -145,7 +152,7 @@ def analyze_results(
         return _notes_only(results, options, configs or {}, list(extra_notes))
     from sglang_lint.analysis import analyze_results as analyze
 
-    return analyze(results, options, configs, extra_notes)
+    return analyze(results, options, configs, extra_notes, probes)
 
 
 def _is_empty(result: SourceResult) -> bool:
@@ -262,18 +269,90 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    from sglang_lint.extraction import FileJob, extract_files
+    from sglang_lint.extraction import FileJob, extract_read, read_files
 
     cache = _open_cache(options) if found else None
-    extracted = extract_files(
-        [FileJob(str(f), configs[str(f)].env_map or None) for f in found], extract, cache=cache, processes=options.jobs
-    )
+    files, read_notes = read_files([FileJob(str(f), configs[str(f)].env_map or None) for f in found], digests=cache is not None)
+    unreadable.extend(read_notes)
+    run_key = None
+    findings_cache = None
+    if cache is not None and options.reuse_findings and stdin is None:
+        from sglang_lint.cache import FindingsCache
+
+        findings_cache = FindingsCache(cache.directory, cache.fingerprint)
+        run_key = _run_key(files, unreadable, options, configs)
+        hit = findings_cache.get(run_key)
+        if hit is not None:
+            return _from_findings(hit, files, options)
+    extracted = extract_read(files, extract, cache=cache, processes=options.jobs)
     results.extend(extracted.results)
-    unreadable.extend(extracted.notes)
-    lint = analyze_results(results, options, configs, unreadable)
+    probes: list[tuple[str, str | None]] = []
+    lint = analyze_results(results, options, configs, unreadable, probes)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
         lint.cache_error = cache.save()
+    if findings_cache is not None and run_key is not None:
+        findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes)
+        lint.cache_error = lint.cache_error or findings_cache.save()
+    return lint
+
+
+def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config]) -> str:
+    """Everything the findings of a run depend on but the --config files its
+    launches read (FindingsCache checks those): each file's path, kind,
+    prefilter verdict, text digest and env; the notes about unreadable files;
+    the options; each config's text and the files it governs; the working
+    directory (paths are shown relative to it)."""
+    import hashlib
+
+    key = hashlib.blake2b(digest_size=20)
+
+    def add(*parts: object) -> None:
+        key.update(repr(parts).encode("utf-8", "surrogatepass"))
+
+    add("cwd", os.getcwd())
+    add(
+        "options",
+        options.target_version,
+        sorted(options.select) if options.select is not None else None,
+        sorted(options.ignore),
+        sorted(options.extend_select),
+        options.strict,
+        options.ignore_noqa,
+    )
+    texts: dict[int, str] = {}
+    for config in distinct_configs([options.config, *configs.values()]):
+        texts[id(config)] = _config_text_digest(config)
+        add("config", str(config.path), texts[id(config)])
+    for read in files:
+        config = configs.get(read.path, options.config)
+        add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)))
+    for note in notes:
+        add("note", note.path, note.message, note.line, note.column)
+    return key.hexdigest()
+
+
+def _config_text_digest(config: Config) -> str:
+    if config.path is None:
+        return "no config"
+    try:
+        data = config.path.read_bytes()
+    except OSError as error:
+        return f"unreadable: {error}"
+    import hashlib
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _from_findings(hit, files, options: LintOptions) -> LintResult:
+    """The result of a run answered by the findings cache: the findings and the
+    lines of the files they point into; no deployments (the topology command
+    does not use this cache)."""
+    findings, version, files_checked = hit
+    lint = LintResult(version=version, files_checked=files_checked, config=options.config, from_findings_cache=True)
+    lint.findings = findings
+    wanted = {f.location.path for f in findings} | {r.location.path for f in findings for r in f.related}
+    lint.sources = {read.path: read.text.split("\n") for read in files if read.path in wanted}
     return lint
 
 

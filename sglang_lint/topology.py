@@ -15,7 +15,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
-from sglang_lint.catalog.attention import Derived, attention_tp
+from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.config import ManifestDeployment
@@ -35,6 +35,9 @@ class Server:
     settings: ServerSettings
     role: str  # "prefill" | "decode" | "null" | "unknown"
     attn_tp: Derived
+    # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
+    # derived once per server for the rules that read them.
+    sizes: ParallelSizes | None = None
 
     @property
     def label(self) -> str:
@@ -94,7 +97,13 @@ def server_role(settings: ServerSettings) -> str:
 
 
 def make_server(launch: ServerLaunch, settings: ServerSettings) -> Server:
-    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=attention_tp(settings))
+    sizes = parallel_sizes(settings)
+    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=sizes.attn_tp, sizes=sizes)
+
+
+def server_sizes(server: Server) -> ParallelSizes:
+    """The server's parallel sizes (derived now for a Server built by hand)."""
+    return server.sizes if server.sizes is not None else parallel_sizes(server.settings)
 
 
 def is_secondary_node(server: Server) -> bool:

@@ -41,6 +41,9 @@ def topology(result) -> str:
 
 
 def run(root: Path, **options):
+    """lint_paths; the findings cache only when asked (reuse_findings=True), so
+    that the per-file cache is what the other tests exercise."""
+    options.setdefault("reuse_findings", False)
     return lint_paths([str(root)], LintOptions(**options))
 
 
@@ -67,12 +70,63 @@ def test_cold_warm_and_uncached_runs_agree(tmp_path) -> None:
     cache_dir = tmp_path / "cache"
     uncached = run(FIXTURES)
     cold = run(FIXTURES, cache=True, cache_dir=str(cache_dir))
-    warm = run(FIXTURES, cache=True, cache_dir=str(cache_dir))
+    # per-file results from the cache, analysis done again
+    warm = run(FIXTURES, cache=True, cache_dir=str(cache_dir), reuse_findings=False)
     assert cold.cache_hits == 0 and cold.cache_misses > 80
     assert warm.cache_misses == 0 and warm.cache_hits == cold.cache_misses
     assert summary(uncached) == summary(cold) == summary(warm)
     assert topology(uncached) == topology(cold) == topology(warm)
     assert uncached.sources == warm.sources  # snippets have their lines back
+    # an unchanged run answered by the findings cache
+    run(FIXTURES, cache=True, cache_dir=str(cache_dir), reuse_findings=True)
+    again = run(FIXTURES, cache=True, cache_dir=str(cache_dir), reuse_findings=True)
+    assert again.from_findings_cache and not cold.from_findings_cache
+    assert summary(again) == summary(uncached)
+    for finding in again.findings:  # the lines every output format needs
+        assert again.sources.get(finding.location.path) == uncached.sources.get(finding.location.path)
+
+
+def test_every_output_format_is_the_same_from_the_findings_cache(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(FIXTURES.parent)
+    for fmt in ("full", "concise", "json", "sarif", "rdjson", "github", "pylint", "json-lines"):
+        argv = ["check", "--format", fmt, "--cache-dir", str(tmp_path / "cache"), "fixtures"]
+        outputs = []
+        for _ in range(2):
+            main(argv)
+            outputs.append(capsys.readouterr().out)
+        main(["check", "--format", fmt, "--no-cache", "fixtures"])
+        assert outputs[0] == outputs[1] == capsys.readouterr().out, fmt
+
+
+def test_the_findings_cache_sees_a_changed_config_yaml_file(tmp_path) -> None:
+    """A launch's --config YAML file is read by the analysis, not the sources: a
+    change to it must not be answered from the findings cache."""
+    (tmp_path / "decode.yaml").write_text("tp-size: 8\n")
+    (tmp_path / "run.sh").write_text(
+        "cd \"$(dirname \"$0\")\"\n"
+        "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+        "python3 -m sglang.launch_server --config decode.yaml --model-path m --disaggregation-mode decode --enable-unified-memory --port 30001 &\n"
+    )
+    cache_dir = str(tmp_path / "cache")
+    assert run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True).findings == []
+    assert run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True).from_findings_cache
+    (tmp_path / "decode.yaml").write_text("tp-size: 4\n")
+    changed = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
+    assert not changed.from_findings_cache
+    assert [f.code for f in changed.findings] == ["SGL001"]
+    (tmp_path / "decode.yaml").unlink()
+    gone = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
+    assert not gone.from_findings_cache and gone.findings == []
+
+
+def test_topology_is_never_answered_from_the_findings_cache(tmp_path, monkeypatch, capsys) -> None:
+    (tmp_path / "run.sh").write_text(PAIR)
+    monkeypatch.chdir(tmp_path)
+    main(["check", "."])
+    main(["check", "."])
+    capsys.readouterr()
+    main(["topology", "."])
+    assert "prefill" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("processes", [1, 2, 3])
@@ -244,3 +298,31 @@ def test_the_cache_keeps_other_files_entries(tmp_path) -> None:
 def test_cache_object_directly(tmp_path) -> None:
     store = ExtractionCache(tmp_path / "c", fingerprint="f")
     assert store.save() is None and not (tmp_path / "c").exists()  # nothing to write
+
+
+def test_the_findings_cache_key_covers_files_configs_and_options(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run.sh").write_text(PAIR.replace("$DECODE_TP", "4"))
+    (tmp_path / "notes.sh").write_text("echo nothing to see\n")
+    cache_dir = str(tmp_path / "cache")
+
+    def again(**options):
+        run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True, **options)
+        return run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True, **options)
+
+    first = again()
+    assert first.from_findings_cache and [f.code for f in first.findings] == ["SGL001"]
+    # an option
+    assert again(ignore=frozenset({"SGL001"})).findings == []
+    # a file that launches nothing, edited so that it does
+    (tmp_path / "notes.sh").write_text("python3 -m sglang.launch_server --tp-szie 2\n")
+    edited = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
+    assert not edited.from_findings_cache and "SGL202" in {f.code for f in edited.findings}
+    # a config
+    (tmp_path / "sglang-lint.toml").write_text('ignore = ["SGL202"]\n')
+    configured = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
+    assert not configured.from_findings_cache and "SGL202" not in {f.code for f in configured.findings}
+    # a new unreadable file (its note is a finding)
+    (tmp_path / "bin.sh").write_bytes(b"\x00\x01")
+    noted = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
+    assert not noted.from_findings_cache and "SGL900" in {f.code for f in noted.findings}

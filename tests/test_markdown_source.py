@@ -623,13 +623,13 @@ def test_all_blocks_of_a_document_are_one_result_and_one_deployment():
         + "\nDecode (YAML):\n\n"
         + fence(
             "kind: Pod\nspec:\n  containers:\n"
-            f"  - command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, {UM}, --tp, '2']  # decode\n",
+            f"  - command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, {UM}, --tp, '2']  # noqa: SGL005 decode\n",
             "yaml",
         )
         + "\nRouter (Python):\n\n"
         + fence(
             "import subprocess\n"
-            'subprocess.Popen(["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation"])  # router\n',
+            'subprocess.Popen(["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation"])  # noqa: SGL010 router\n',
             "python",
         )
     )
@@ -638,7 +638,8 @@ def test_all_blocks_of_a_document_are_one_result_and_one_deployment():
     assert result.lines == doc.split("\n")
     assert [s.location.line for s in result.servers] == [4, 13]
     assert [r.location.line for r in result.routers] == [20]
-    assert result.comments == {4: "# prefill", 13: "# decode", 20: "# router"}
+    # (YAML and Python keep comments only when a directive can be among them)
+    assert result.comments == {4: "# prefill", 13: "# noqa: SGL005 decode", 20: "# noqa: SGL010 router"}
     assert [f[:3] for f in findings({P: doc})] == [("SGL001", P, 13)]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import textwrap
 
+from pathlib import Path
+
 import pytest
 
 from sglang_lint.lint import LintOptions, lint_texts
@@ -155,6 +157,50 @@ def test_two_documents_pair_and_noqa_on_a_yaml_line():
 def test_hash_in_a_block_scalar_is_not_a_comment():
     result = analyze_yaml("p.yaml", "a: |\n  # noqa: SGL001\nb: 1  # noqa: SGL002\nc: 'x # y'\n")
     assert result.comments == {3: "# noqa: SGL002"}
+
+
+def test_comments_are_scanned_only_where_a_directive_can_be():
+    """Only suppression directives are wanted from YAML comments: a file that
+    spells neither noqa nor sglang-lint skips the token scan (issue 7)."""
+    assert analyze_yaml("p.yaml", "a: 1  # plain comment\n").comments == {}
+    assert analyze_yaml("p.yaml", "a: 1  # NOQA: SGL001\n").comments == {1: "# NOQA: SGL001"}
+    assert analyze_yaml("p.yaml", "# sglang-lint: disable=SGL001\na: 1\n").comments == {1: "# sglang-lint: disable=SGL001"}
+
+
+def test_libyaml_and_python_parsers_agree_on_every_fixture():
+    """The source reads with libyaml when PyYAML has it; its nodes and marks must
+    be the pure-Python parser's (plain style '' vs None aside)."""
+    import yaml
+    from yaml.nodes import MappingNode, SequenceNode
+
+    if not getattr(yaml, "__with_libyaml__", False):
+        pytest.skip("PyYAML without libyaml: only the Python parser is used")
+
+    def nodes(text, loader):
+        out = []
+
+        def walk(node):
+            out.append((type(node).__name__, node.tag, getattr(node, "style", None) or None, node.start_mark.index,
+                        node.start_mark.line, node.start_mark.column, node.end_mark.index, node.end_mark.line,
+                        node.end_mark.column, node.value if isinstance(node.value, str) else None))
+            if isinstance(node, MappingNode):
+                for key, value in node.value:
+                    walk(key)
+                    walk(value)
+            elif isinstance(node, SequenceNode):
+                for value in node.value:
+                    walk(value)
+
+        for document in yaml.compose_all(text, Loader=loader):
+            if document is not None:
+                walk(document)
+        return out
+
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(fixtures.rglob("*.y*ml"))]
+    texts += ["a: é\nb: [x, 'ü', \"日本\"]\nc: |\n  héllo\n  日本語\n", "a: 😀b\nc: [😀, d]\n", "x: 'a\n  b'\n", "a: b\r\nc: d\r\n"]
+    for text in texts:
+        assert nodes(text, yaml.CSafeLoader) == nodes(text, yaml.SafeLoader)
 
 
 @pytest.mark.parametrize(

@@ -226,6 +226,9 @@ class _OptionWord:
     ambiguous: tuple[str, ...] = ()
 
 
+_UNPARSED = object()
+
+
 class _Argparse:
     """The parts of ``argparse.ArgumentParser`` that depend on the option table."""
 
@@ -236,11 +239,24 @@ class _Argparse:
             for name in option.names:
                 self.actions.setdefault(name, option)
         self.has_negative_number_optionals = any(_looks_like_negative_number(n) for n in self.actions)
+        self._parsed: dict[str, _OptionWord | None] = {}
 
     def parse_optional(self, text: str) -> _OptionWord | None:
-        """``ArgumentParser._parse_optional``: None means an argument word."""
+        """``ArgumentParser._parse_optional``: None means an argument word. The
+        answer depends on the text alone, and launches repeat their words: it is
+        remembered (the view lives as long as its table's facts)."""
         if not text or text[0] != "-":
             return None
+        known = self._parsed.get(text, _UNPARSED)
+        if known is not _UNPARSED:
+            return known  # type: ignore[return-value]
+        parsed = self._parse_optional(text)
+        if len(self._parsed) > 100_000:
+            self._parsed.clear()
+        self._parsed[text] = parsed
+        return parsed
+
+    def _parse_optional(self, text: str) -> _OptionWord | None:
         if text in self.actions:
             return _OptionWord(self.actions[text], text, text)
         if len(text) == 1:
@@ -499,6 +515,8 @@ def _normalized(option: Option, value: Value) -> Value:
     numbers compare equal."""
     if option.type != "int" or value.kind not in (Kind.KNOWN, Kind.ALTERNATIVES):
         return value
+    if value.kind is Kind.KNOWN and is_ascii_digits(value.text) and (value.text == "0" or value.text[0] != "0"):
+        return value  # already canonical (most int values: "8", "30000")
     texts = value.candidates() or frozenset()
     numbers = []
     for text in texts:
@@ -1144,7 +1162,7 @@ def parse_server_args(
         words = _serve_words(words, table.version, problems)
     words, config = _merge_config(words, table, read_config, problems)
 
-    argparse_view = _Argparse(table)
+    argparse_view = _facts(table).argparse
     roles = [_classify(word, argparse_view) for word in words]
     parse = _Parse(table, words, roles, problems)
     parse.run()
@@ -1177,13 +1195,44 @@ def _report_ignored_config(parse: _Parse) -> None:
         parse.problems.append(ArgProblem("config-equals", message, word.location, option=parsed.written))
 
 
+class _TableFacts:
+    """What every launch parsed against one table shares, computed once per
+    table: its argparse view, the default Setting of each dest, and the dests some
+    option can store a value other than true into."""
+
+    def __init__(self, table: OptionTable) -> None:
+        self.argparse = _Argparse(table)
+        self.defaults: dict[str, Setting] = {}
+        # The first non-help option of each dest (argparse gives a dest the default
+        # of its first action).
+        self.options_by_dest: dict[str, Option] = {}
+        for option in table.options:
+            if option.action == "help" or option.dest in self.defaults:
+                continue
+            self.options_by_dest[option.dest] = option
+            self.defaults[option.dest] = Setting(option.dest, _default_value(option))
+        self.resettable = frozenset(o.dest for o in table.options if o.action not in ("store_true", "help"))
+
+
+# id(table) -> (table, facts). Tables come from load_table's cache, so there are
+# a handful; the table is kept to make the id safe to reuse.
+_FACTS: dict[int, tuple[OptionTable, _TableFacts]] = {}
+
+
+def _facts(table: OptionTable) -> _TableFacts:
+    entry = _FACTS.get(id(table))
+    if entry is None or entry[0] is not table:
+        if len(_FACTS) > 64:
+            _FACTS.clear()
+        entry = _FACTS[id(table)] = (table, _TableFacts(table))
+    return entry[1]
+
+
 def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> ServerSettings:
+    facts = _facts(table)
     settings = ServerSettings(version=table.version, problems=parse.problems)
     settings.opaque = [parse.words[i].location for i in parse.opaque]
-    for option in table.options:
-        if option.action == "help" or option.dest in settings.values:
-            continue  # argparse gives a dest the default of its first action
-        settings.values[option.dest] = Setting(option.dest, _default_value(option))
+    settings.values = dict(facts.defaults)
     for dest, assignment in parse.assignments.items():
         settings.values[dest] = assignment.setting
 
@@ -1196,11 +1245,16 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
 
     # A store_true flag that was given stays on whatever words follow, unless some
     # option can store another value into its dest (a --no-x, a store_false).
-    resettable = {o.dest for o in table.options if o.action not in ("store_true", "help")}
-    for dest, setting in list(settings.values.items()):
+    resettable = facts.resettable
+    # Every default is unknown past an opaque word ("$@") or an unseen config file;
+    # when there is neither (most launches), only the assigned dests need a look.
+    unassigned_reason = config.unseen_reason or overridden_by(-1)
+    dests = list(settings.values) if unassigned_reason is not None else list(parse.assignments)
+    for dest in dests:
+        setting = settings.values[dest]
         assignment = parse.assignments.get(dest)
         if assignment is None:
-            reason = config.unseen_reason or overridden_by(-1)
+            reason = unassigned_reason
         elif dest not in resettable and setting.value == Value.known("true"):
             reason = None
         else:
@@ -1224,13 +1278,10 @@ def _keyword_settings(keywords: list[KeywordArg], table: OptionTable) -> ServerS
     its keywords to ServerArgs unchanged (0.5.23 entrypoints/engine.py:288-297).
     A ``**mapping`` we cannot see may set any field not given by name (Python
     rejects a field given twice)."""
+    facts = _facts(table)
     settings = ServerSettings(version=table.version)
-    options_by_dest: dict[str, Option] = {}
-    for option in table.options:
-        if option.action == "help" or option.dest in options_by_dest:
-            continue
-        options_by_dest[option.dest] = option
-        settings.values[option.dest] = Setting(option.dest, _default_value(option))
+    options_by_dest = facts.options_by_dest
+    settings.values = dict(facts.defaults)
     given: set[str] = set()
     for keyword in keywords:
         if keyword.name is None:

@@ -75,8 +75,10 @@ class OptionTable:
                 self.by_name[name] = option
             self.by_dest.setdefault(option.dest, option)
 
-    @property
+    @functools.cached_property
     def long_names(self) -> list[str]:
+        """Every ``--`` name, sorted (computed once: abbreviation lookups use it for
+        each word of each launch)."""
         return sorted(name for name in self.by_name if name.startswith("--"))
 
 
@@ -97,6 +99,7 @@ def _option_from_json(raw: dict[str, Any]) -> Option:
     )
 
 
+@functools.lru_cache(maxsize=256)
 def version_key(version: str) -> tuple[int, ...]:
     """``"0.5.9"`` -> ``(0, 5, 9)``; raises ValueError for anything else."""
     parts = version.strip().split(".")

@@ -6,11 +6,11 @@ from typing import Iterable
 
 import itertools
 
-from sglang_lint.catalog.attention import parallel_sizes
+
 from sglang_lint.model import Finding, Related, Value, provably_equal
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.unified_memory import attn_tp_location, describe_attn_tp
-from sglang_lint.topology import Deployment, Server
+from sglang_lint.topology import Deployment, Server, server_sizes
 
 
 def _sizes(value: Value) -> list[int] | None:
@@ -43,7 +43,7 @@ def _starts(server: Server) -> bool:
     """tp is provably divisible by attn_dp x attn_cp, so that attention TP is a
     whole number: a server that fails this stops at startup (rule SGL204), and
     its pairs are not compared."""
-    sizes = parallel_sizes(server.settings)
+    sizes = server_sizes(server)
     sets = [_sizes(sizes.tp.value), _sizes(sizes.attn_dp.value), _sizes(sizes.attn_cp.value)]
     if any(s is None for s in sets):
         return False

@@ -6,12 +6,12 @@ import itertools
 from typing import Iterable
 
 from sglang_lint.catalog.argv import is_default_none
-from sglang_lint.catalog.attention import Derived, parallel_sizes
+from sglang_lint.catalog.attention import Derived
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding, Location, Value
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.topology import Deployment, Server
+from sglang_lint.topology import Deployment, Server, server_sizes
 
 
 def _numbers(value: Value) -> list[int] | None:
@@ -146,7 +146,7 @@ The `--dp-size` with `--attn-dp-size` check comes with `--attn-dp-size` in 0.5.2
 
     def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
         settings = server.settings
-        sizes = parallel_sizes(settings)
+        sizes = server_sizes(server)
         version = settings.version
         noqa = launch_noqa_ranges(server)
 
