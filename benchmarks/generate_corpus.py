@@ -51,9 +51,9 @@ import argparse
 import random
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
 
 # --------------------------------------------------------------------------- #
 # Deployment settings
@@ -90,7 +90,7 @@ SHARED_KEYS = ("model", "trust", "backend", "ib", "ctx", "host")
 INT_KEYS = ("tp", "dp", "page", "bootstrap", "ctx", "port", "nnodes", "rank")
 
 # (key, flag, value): the key names the setting whatever its spelling; flags have no value.
-Option = tuple[str, str, "str | None"]
+Option = tuple[str, str, str | None]
 # Padding blocks of one kind, each made when drawn.
 Blocks = tuple[Callable[[], list[str]], ...]
 
@@ -306,9 +306,22 @@ def roles_of(roles: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def file_model(dep: Deployment, roles: tuple[str, ...]) -> str | None:
-    """The model all servers of ``roles`` serve (for a MODEL variable), None when they differ."""
-    models = {dep.server(role).model for role in roles_of(roles)} or {dep.model}
+    """The model all servers of ``roles`` serve (for a MODEL variable); None when
+    they differ or there is no server."""
+    models = {dep.server(role).model for role in roles_of(roles)}
     return models.pop() if len(models) == 1 else None
+
+
+def describe(srv: Server) -> str:
+    """A short summary of a server's layout for comments and prose."""
+    parts = [f"TP {srv.tp}"]
+    if srv.dp_attention:
+        parts.append(f"DP attention {srv.dp}")
+    if srv.unified:
+        parts.append("unified memory")
+    if srv.nnodes > 1:
+        parts.append(f"{srv.nnodes} nodes")
+    return ", ".join(parts)
 
 
 # --------------------------------------------------------------------------- #
@@ -527,10 +540,11 @@ def shell_subst(dep: Deployment, roles: tuple[str, ...], per_role_tp: bool) -> t
         var = "MODEL" if len(dep.name) % 2 else "MODEL_PATH"
         lines.append(f"{var}=${{{var}:-{model}}}")
         subst["model"] = f'"${var}"'
-    if not per_role_tp and len(roles) == 1 and dep.server(roles[0]).typo != "tp":
-        lines.append(f"TP=${{TP:-{dep.server(roles[0]).tp}}}")
+    servers = roles_of(roles)
+    if not per_role_tp and len(servers) == 1 and dep.server(servers[0]).typo != "tp":
+        lines.append(f"TP=${{TP:-{dep.server(servers[0]).tp}}}")
         subst["tp"] = '"$TP"'
-    if any(dep.server(r).nnodes > 1 for r in roles):
+    if any(dep.server(r).nnodes > 1 for r in servers):
         lines += ["NODE_RANK=${NODE_RANK:-0}", f"MASTER_ADDR=${{MASTER_ADDR:-{dep.prefill_host}}}"]
         subst.update(rank='"$NODE_RANK"', dist='"${MASTER_ADDR}:20000"')
     return lines, subst
@@ -550,21 +564,11 @@ def shell_launch(rng: random.Random, dep: Deployment, role: str, subst: dict[str
     return ["", f"# {role.capitalize()}: {describe(srv)}", *continued(head, option_words(opts, subst), rng, tail=tail)]
 
 
-def describe(srv: Server) -> str:
-    parts = [f"TP {srv.tp}"]
-    if srv.dp_attention:
-        parts.append(f"DP attention {srv.dp}")
-    if srv.unified:
-        parts.append("unified memory")
-    if srv.nnodes > 1:
-        parts.append(f"{srv.nnodes} nodes")
-    return ", ".join(parts)
-
-
-def shell_router(rng: random.Random, dep: Deployment, local: bool, wrapper: str = "") -> list[str]:
+def shell_router(rng: random.Random, dep: Deployment, local: bool) -> list[str]:
+    """The PD router, reaching the servers on this host (``local``) or on theirs."""
     hosts = ("127.0.0.1", "127.0.0.1") if local else (dep.prefill_host, dep.decode_host)
     chunks = router_chunks(dep, *hosts)
-    return ["", "# PD router", *continued(f"{wrapper}{dep.python} -m sglang_router.launch_router", chunks, rng)]
+    return ["", "# PD router", *continued(f"{dep.python} -m sglang_router.launch_router", chunks, rng)]
 
 
 def shell_plain(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) -> list[list[str]]:
@@ -687,6 +691,14 @@ def render_shell(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) ->
 
 PY_IMPORTS = ["import argparse", "import json", "import logging", "import os", "import signal", "import subprocess",
               "import sys", "import time", "import urllib.request"]
+# Per Python style: (more standard library imports, SGLang imports).
+PY_STYLE_IMPORTS = {
+    "engine": ([], ["import sglang as sgl"]),
+    "unittest": (["import unittest"], [
+        "from sglang.srt.utils import kill_process_tree",
+        "from sglang.test.test_utils import DEFAULT_TIMEOUT_FOR_SERVER_LAUNCH, popen_launch_pd_server",
+    ]),
+}
 
 
 def py_value(key: str, value: str) -> str:
@@ -704,7 +716,7 @@ def py_list_items(opts: list[Option], subst: dict[str, str], indent: str) -> lis
     return items
 
 
-def py_docstring(rng: random.Random, dep: Deployment, what: str) -> list[str]:
+def py_docstring(rng: random.Random, what: str) -> list[str]:
     return ['"""' + what, "", *prose(rng, rng.randint(1, 3), width=84), '"""']
 
 
@@ -736,7 +748,7 @@ def python_popen(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) ->
             "    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)"])
     main = ["def main():", "    procs = []"]
     for role in servers:
-        main += [f"    procs.append(", f"        launch(", f'            "{role}",',
+        main += ["    procs.append(", "        launch(", f'            "{role}",',
                  f"            {dep.server(role).port},", "            [",
                  *py_list_items(own[role], subst, "                "), "            ],", "        )", "    )"]
     if ROUTER in roles:
@@ -797,7 +809,7 @@ def python_engine(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) -
     """sglang.Engine(**COMMON, ...) for the role given on the command line."""
     servers = roles_of(roles)
     common, own = split_common(dep, servers)
-    sections = [["import sglang as sgl"], ["COMMON = dict(", *engine_kwargs(common, "    "), ")"]]
+    sections = [["COMMON = dict(", *engine_kwargs(common, "    "), ")"]]
     body = ["def build_engine(role):"]
     for index, role in enumerate(servers):
         opts = own[role] + [("mode", "--disaggregation-mode", role), ("port", "--port", str(dep.server(role).port))]
@@ -826,8 +838,6 @@ def python_unittest(rng: random.Random, dep: Deployment, roles: tuple[str, ...])
     common, own = split_common(dep, BOTH)
     strip = ("model", "host", "port")
     common = [o for o in common if o[0] not in strip]
-    imports = ["import unittest", "", "from sglang.srt.utils import kill_process_tree",
-               "from sglang.test.test_utils import DEFAULT_TIMEOUT_FOR_SERVER_LAUNCH, popen_launch_pd_server"]
     consts = [f'MODEL = "{dep.model}"', f'PREFILL_URL = "http://127.0.0.1:{dep.prefill.port}"',
               f'DECODE_URL = "http://127.0.0.1:{dep.decode.port}"']
     base = ["class PDDisaggregationBase(unittest.TestCase):", "    common_args = [",
@@ -851,7 +861,7 @@ def python_unittest(rng: random.Random, dep: Deployment, roles: tuple[str, ...])
             "", "    def test_health(self):", "        for url in (PREFILL_URL, DECODE_URL):",
             '            with urllib.request.urlopen(url + "/health", timeout=10) as response:',
             "                self.assertEqual(response.status, 200)"]
-    return [imports, consts, base, test]
+    return [consts, base, test]
 
 
 def python_dict_loop(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) -> list[list[str]]:
@@ -885,17 +895,20 @@ def python_dict_loop(rng: random.Random, dep: Deployment, roles: tuple[str, ...]
 def render_python(rng: random.Random, dep: Deployment, roles: tuple[str, ...]) -> tuple[str, str]:
     """(text, style)."""
     servers = roles_of(roles)
-    styles = {"popen": python_popen, "shell": python_shell_true, "dict": python_dict_loop}
-    if servers and dep.mistake != "typo":  # an Engine keyword is not an argparse option
-        styles["engine"] = python_engine
-    if servers == BOTH:
+    styles = {"popen": python_popen}
+    if servers:
+        styles.update(shell=python_shell_true, dict=python_dict_loop)
+        if dep.mistake != "typo":  # a misspelt Engine keyword is not an argparse option
+            styles["engine"] = python_engine
+    if servers == BOTH:  # a test class is a deployment of its own: it holds the pair
         styles["unittest"] = python_unittest
-    if not servers:
-        styles = {"popen": python_popen}
     name = rng.choice(sorted(styles))
     sections = styles[name](rng, dep, roles)
     what = f"{' + '.join(roles)} of the {dep.name} PD deployment ({dep.model})."
-    head = ["#!/usr/bin/env python3", *py_docstring(rng, dep, what), "", *PY_IMPORTS]
+    stdlib, sglang = PY_STYLE_IMPORTS.get(name, ([], []))
+    head = ["#!/usr/bin/env python3", *py_docstring(rng, what), "", *sorted(PY_IMPORTS + stdlib)]
+    if sglang:
+        head += ["", *sglang]
     if name == "unittest":
         tail = ["", "", 'if __name__ == "__main__":', "    unittest.main()"]
     else:
@@ -1106,9 +1119,9 @@ def md_server_fence(rng: random.Random, dep: Deployment, role: str) -> list[str]
     return ["```yaml", *k8s_server(rng, dep, role, lean=True), "```"]
 
 
-def md_router_fence(rng: random.Random, dep: Deployment, local: bool) -> list[str]:
-    hosts = ("127.0.0.1", "127.0.0.1") if local else (dep.prefill_host, dep.decode_host)
-    command = continued(f"{dep.python} -m sglang_router.launch_router", router_chunks(dep, *hosts), rng)
+def md_router_fence(rng: random.Random, dep: Deployment) -> list[str]:
+    chunks = router_chunks(dep, dep.prefill_host, dep.decode_host)
+    command = continued(f"{dep.python} -m sglang_router.launch_router", chunks, rng)
     return ["```bash", *command, "```"]
 
 
@@ -1134,7 +1147,7 @@ def render_markdown(rng: random.Random, dep: Deployment, roles: tuple[str, ...])
                          *prose(rng, rng.randint(1, 3)), "", *md_server_fence(rng, dep, role)])
     if ROUTER in roles:
         sections.append([f"## {len(servers) + 1}. Router", "", *prose(rng, 1), "",
-                         *md_router_fence(rng, dep, local=False)])
+                         *md_router_fence(rng, dep)])
     if servers:
         sections.append(md_check(rng, dep, roles))
     return pad(sections, "markdown", markdown_blocks(rng, dep), [""], rng, keep_last=0)
@@ -1247,7 +1260,7 @@ def generate(out_dir: Path, files: int, seed: int = 0) -> dict[str, int]:
         dep = make_deployment(rng, f"{rng.choice(('qwen', 'dsv3', 'kimi', 'glm', 'llama'))}-pd-{number}",
                               has_router=any(ROUTER in roles for roles in plan))
         taken: set[str] = set()
-        for kind, roles in zip(kinds[start:start + size], plan):
+        for kind, roles in zip(kinds[start:start + size], plan, strict=True):
             text, style = render(rng, kind, dep, roles)
             (directory / file_name(rng, kind, roles, style, taken)).write_bytes(text.encode("utf-8"))
             counts[kind] += 1

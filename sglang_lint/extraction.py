@@ -15,9 +15,12 @@ import sys
 from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
-from sglang_lint.files import FileKind, read_source, source_kind
+from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
-from sglang_lint.prefilter import may_launch
+from sglang_lint.prefilter import may_launch, may_launch_bytes
+
+# Bytes enough for a shebang line (a file named without a suffix).
+_HEAD = 512
 
 # A process pool is started only when each worker gets at least this many files:
 # starting one and shipping results back costs about what extracting a few files
@@ -74,7 +77,24 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
     files: list[ReadFile] = []
     notes: list[Note] = []
     for job in jobs:
-        text, note = read_source(job.path)
+        data, note = read_bytes(job.path)
+        if data is None:
+            if note is not None:
+                notes.append(note)
+            continue
+        if not has_wide_bom(data):
+            # Most files of a tree launch nothing: decided on the bytes, such a
+            # file is not even decoded (its encoding is no concern of ours); a
+            # binary file is still named as one.
+            kind = classify(job.path, data[:_HEAD])
+            if kind is not None and not may_launch_bytes(kind.value, data, job.env):
+                binary = binary_note(job.path, data)
+                if binary is not None:
+                    notes.append(binary)
+                else:
+                    files.append(ReadFile(job.path, "", kind, job.env, False))
+                continue
+        text, note = decode_source(job.path, data)
         if note is not None:
             notes.append(note)
         if text is None:

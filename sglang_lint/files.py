@@ -150,6 +150,16 @@ def _basename(word: str) -> str:
     return word.rsplit("/", 1)[-1]
 
 
+def _suffix(path: str | os.PathLike[str]) -> str:
+    """``Path(path).suffix.lower()`` without building a Path (discovery calls this
+    for every file of a tree)."""
+    name = os.path.basename(os.fspath(path))
+    dot = name.rfind(".")
+    if dot <= 0 or dot == len(name) - 1 or name.strip(".") == "":
+        return ""
+    return name[dot:].lower()
+
+
 def classify(path: str | os.PathLike[str], head: bytes) -> FileKind | None:
     """The kind of a file from its name and, for a name without a suffix, its
     shebang line (``head`` is the start of the file; ``b""`` when not read).
@@ -159,7 +169,7 @@ def classify(path: str | os.PathLike[str], head: bytes) -> FileKind | None:
     suffix is None whatever the content: a template or a ``.txt`` copy of a script
     is not analyzed unless named explicitly (see :func:`discover`).
     """
-    suffix = Path(path).suffix.lower()
+    suffix = _suffix(path)
     if suffix:
         return _SUFFIXES.get(suffix)
     return shebang_kind(head)
@@ -171,7 +181,7 @@ def source_kind(path: str | os.PathLike[str], text: str) -> FileKind | None:
     Like :func:`classify`, but the shebang decides for any unknown suffix, the way
     :func:`discover` admits an explicitly named file.
     """
-    kind = _SUFFIXES.get(Path(path).suffix.lower())
+    kind = _SUFFIXES.get(_suffix(path))
     return kind if kind is not None else shebang_kind(text)
 
 
@@ -283,7 +293,19 @@ def read_source(path: Path | str, *, max_bytes: int = MAX_BYTES) -> tuple[str | 
 
 
 def _read_source(path: str, max_bytes: int) -> tuple[str | None, Note | None]:
-    data, info, note = _read_regular(path, max_bytes + 1, cap=max_bytes)
+    data, note = read_bytes(path, max_bytes=max_bytes)
+    if data is None:
+        return None, note
+    return decode_source(path, data)
+
+
+def read_bytes(path: str, *, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, Note | None]:
+    """The bytes of ``path`` with :func:`read_source`'s checks (a regular file,
+    within the size limit), undecoded; None and a Note when it cannot be used."""
+    try:
+        data, info, note = _read_regular(path, max_bytes + 1, cap=max_bytes)
+    except Exception as error:  # pragma: no cover - a last line of defence
+        return None, Note(path, f"internal error while reading: {type(error).__name__}: {error}")
     if note is not None:
         return None, note
     limit = _human_size(max_bytes)
@@ -292,7 +314,23 @@ def _read_source(path: str, max_bytes: int) -> tuple[str | None, Note | None]:
         return None, Note(path, f"file is {_human_size(info.st_size)}, over the {limit} limit; skipped")
     if len(data) > max_bytes:
         return None, Note(path, f"file grew past the {limit} limit while being read; skipped")
-    return decode_source(path, data)
+    return data, None
+
+
+def binary_note(path: str, data: bytes) -> Note | None:
+    """The note for a binary file (a NUL byte in its first 8 KiB, not UTF-16/32),
+    as :func:`decode_source` gives it, without decoding anything."""
+    skipped = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
+    nul = data.find(b"\0", skipped, skipped + _BINARY_PROBE)
+    if nul < 0 or has_wide_bom(data):
+        return None
+    return Note(path, f"binary file (NUL byte at offset {nul}); skipped")
+
+
+def has_wide_bom(data: bytes) -> bool:
+    """A UTF-16 or UTF-32 byte-order mark: the text is not ASCII-compatible, so
+    byte-level searches for ASCII markers do not work on it before decoding."""
+    return any(data.startswith(bom) for bom, _, _ in _BOMS)
 
 
 _BOMS = (
@@ -561,7 +599,7 @@ class _Walker:
         self.exclusions = exclusions
         self.respect_gitignore = respect_gitignore
         self.follow_symlinks = follow_symlinks
-        self.files: list[Path] = []
+        self.files: list[str] = []
         self.notes: list[Note] = []
         self.seen: set[object] = set()
 
@@ -570,7 +608,7 @@ class _Walker:
         if identity in self.seen:
             return
         self.seen.add(identity)
-        self.files.append(Path(display))
+        self.files.append(display)
 
     def excluded(self, abspath: str, walk_root: str, is_dir: bool) -> bool:
         return _excluded(abspath, self.exclusions(os.path.dirname(abspath)), walk_root, is_dir)
@@ -666,8 +704,7 @@ class _Walker:
             elif stat.S_ISREG(info.st_mode):
                 if rules.ignored(child_abs, False) or self.excluded(child_abs, walk_root, False):
                     continue
-                suffix = Path(entry.name).suffix
-                kind = classify(entry.name, b"" if suffix else _head(child_abs))
+                kind = classify(entry.name, b"" if _suffix(entry.name) else _head(child_abs))
                 if kind is not None:
                     self.add(child_display, info)
             # FIFOs, sockets and devices found while walking are silently passed over.
@@ -682,7 +719,7 @@ def discover(
     exclude_root: str | os.PathLike[str] | None = None,
     force_exclude: bool = False,
     exclusions: Callable[[str], ExcludeSet] | None = None,
-) -> tuple[list[Path], list[Note]]:
+) -> tuple[list[str], list[Note]]:
     """The files to analyze under ``paths`` (files and directories), and Notes about
     the paths that could not be used.
 

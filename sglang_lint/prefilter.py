@@ -85,3 +85,19 @@ def may_launch(kind: str, text: str, env=None) -> bool:
     if kind == "markdown":
         return python_may_launch(text)
     return "sglang" in text
+
+
+_RUNNER_BYTE_MARKERS = tuple(marker.encode("ascii") for marker in RUNNER_MARKERS)
+
+
+def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
+    """:func:`may_launch` on a file's undecoded bytes (an ASCII-compatible
+    encoding: the caller decodes UTF-16/32 first). False lets the driver skip
+    even decoding the file."""
+    if env and any(python_may_launch(value) for value in env.values()):
+        return True
+    if kind == "python":
+        return bytes_may_launch(data) and any(marker in data for marker in _RUNNER_BYTE_MARKERS)
+    if kind == "markdown":
+        return bytes_may_launch(data)
+    return b"sglang" in data

@@ -26,7 +26,7 @@ def write(root: Path, rel: str, text: str | bytes = SH) -> Path:
 
 
 def names(paths: list[Path]) -> list[str]:
-    return [p.as_posix() for p in paths]
+    return [Path(p).as_posix() for p in paths]
 
 
 @pytest.fixture

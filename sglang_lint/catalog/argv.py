@@ -57,7 +57,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Callable, Iterable
 
-import yaml
 
 from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_key
@@ -119,6 +118,8 @@ def _mark_location(path: str, start: Any, end: Any | None = None) -> Location:
 def load_config_yaml(text: str, path: str) -> ConfigFile:
     """Parse the text of a ``--config`` file with safe YAML semantics, keeping the
     position of every top-level key. Never raises."""
+    import yaml  # only launches with --config need it
+
     loader = yaml.SafeLoader(text)
     try:
         try:

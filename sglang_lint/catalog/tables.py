@@ -35,7 +35,7 @@ from __future__ import annotations
 import functools
 import json
 from dataclasses import dataclass, field
-from importlib import resources
+import os
 from typing import Any
 
 
@@ -108,13 +108,16 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
+# The option tables ship inside the package (package data, installed as files:
+# read with plain os calls, which cost nothing to import, unlike importlib.resources).
+_DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
 @functools.lru_cache(maxsize=None)
 def known_versions() -> tuple[str, ...]:
     """Every version with a table, oldest first."""
-    data = resources.files("sglang_lint.catalog").joinpath("data")
     found = []
-    for entry in data.iterdir():
-        name = entry.name
+    for name in os.listdir(_DATA):
         if name.startswith("sglang-") and name.endswith(".json"):
             found.append(name[len("sglang-") : -len(".json")])
     return tuple(sorted(found, key=version_key))
@@ -140,6 +143,6 @@ class UnknownVersionError(ValueError):
 def load_table(version: str) -> OptionTable:
     if version not in known_versions():
         raise UnknownVersionError(version)
-    path = resources.files("sglang_lint.catalog").joinpath("data", f"sglang-{version}.json")
-    raw = json.loads(path.read_text(encoding="utf-8"))
+    with open(os.path.join(_DATA, f"sglang-{version}.json"), encoding="utf-8") as stream:
+        raw = json.load(stream)
     return OptionTable(version=raw["version"], options=[_option_from_json(o) for o in raw["options"]])
