@@ -53,6 +53,7 @@ the settings still at their default may come from it, and those read UNKNOWN
 from __future__ import annotations
 
 import json
+from collections import ChainMap
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Callable, Iterable
@@ -1233,7 +1234,10 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     facts = _facts(table)
     settings = ServerSettings(version=table.version, problems=parse.problems)
     settings.opaque = [parse.words[i].location for i in parse.opaque]
-    settings.values = dict(facts.defaults)
+    # The table's defaults are shared by every launch; this launch's own
+    # settings go into the first map (a dict of every dest per launch cost
+    # megabytes on a tree of launches).
+    settings.values = ChainMap({}, facts.defaults)
     for dest, assignment in parse.assignments.items():
         settings.values[dest] = assignment.setting
 
@@ -1282,7 +1286,10 @@ def _keyword_settings(keywords: list[KeywordArg], table: OptionTable) -> ServerS
     facts = _facts(table)
     settings = ServerSettings(version=table.version)
     options_by_dest = facts.options_by_dest
-    settings.values = dict(facts.defaults)
+    # The table's defaults are shared by every launch; this launch's own
+    # settings go into the first map (a dict of every dest per launch cost
+    # megabytes on a tree of launches).
+    settings.values = ChainMap({}, facts.defaults)
     given: set[str] = set()
     for keyword in keywords:
         if keyword.name is None:

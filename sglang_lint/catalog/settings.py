@@ -6,6 +6,7 @@ Data only; the parsing lives in :mod:`sglang_lint.catalog.argv`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import MutableMapping
 
 from sglang_lint.model import Location, Value
 
@@ -95,7 +96,8 @@ class ServerSettings:
     """
 
     version: str
-    values: dict[str, Setting] = field(default_factory=dict)
+    # Usually a ChainMap of this launch's settings over the table's shared defaults.
+    values: MutableMapping[str, Setting] = field(default_factory=dict)
     problems: list[ArgProblem] = field(default_factory=list)
     # Positions of words whose content we cannot see ("$@", unknown arrays).
     opaque: list[Location] = field(default_factory=list)
