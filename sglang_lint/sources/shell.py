@@ -51,6 +51,32 @@ _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 _DATA_COMMANDS = {"echo", "printf", ":", "true", "false", "test", "[", "[[", "cat", "read", "logger", "tee"}
 _IFS_WHITESPACE = " \t\n"
 
+# Command names _stmt_command/_detect_launch act on (besides functions and
+# python*): a command by any other plain name is _inert.
+_LAUNCH_NAMES = {
+    *WRAPPERS,
+    *_SHELLS,
+    "ssh",
+    "docker",
+    "podman",
+    "nvidia-docker",
+    "sglang",
+    "sglang-router",
+    "dynamo",
+    "shift",
+    "set",
+    "read",
+    "mapfile",
+    "readarray",
+    "pypy",
+    "pypy3",
+}
+# A command name with one of these is not a plain word.
+_NOT_PLAIN = (b"$", b"\\", b"'", b'"', b"`", b"=", b"{", b"*", b"?", b"[", b"~")
+# Arguments with one of these may run commands.
+_MAY_RUN = (b"$(", b"`", b"<(", b">(")
+_ASSIGNING_EXPANSION = re.compile(rb"\$\{[^}]*=")
+
 _ENTRY_MODULES = {
     "sglang.launch_server": EntryPoint.LAUNCH_SERVER,
     "dynamo.sglang": EntryPoint.DYNAMO_SGLANG,
@@ -182,8 +208,10 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
 
 
 def _same_var(a: Var | None, b: Var | None) -> bool:
+    if a is b:
+        return True  # a variable no branch touched: the same object in every snapshot
     if a is None or b is None:
-        return a is b
+        return False
     if a.is_array != b.is_array:
         return False
     if a.is_array:
@@ -537,6 +565,8 @@ class ShellAnalyzer:
             else:
                 groups.append([child])
             previous_end = child.end_byte
+        if self._inert(node, groups, text):
+            return
         words: list[Word] = []
         for group in groups:
             if len(group) == 1:
@@ -561,6 +591,29 @@ class ShellAnalyzer:
                     env.assign(value.text, Var(scalar=(Seg(Value.unknown(f"read at {command_loc.short()}"), command_loc),)))
             return
         self._detect_launch(words, command_loc, env, depth)
+
+    def _inert(self, node, groups: list[list], text) -> bool:
+        """A command that can neither start a launch nor change a variable, told
+        from its source text without evaluating its words (most commands of a
+        script: `echo`, `curl`, `nvidia-smi`, `sleep`): its name is a plain word
+        that no launch, wrapper, shell, function or positional-parameter builtin
+        goes by, and no argument holds a command or process substitution (which
+        may launch) or a `${X:=...}` expansion (which assigns)."""
+        name_node = node.child_by_field_name("name")
+        if name_node is None or not groups or name_node.start_byte != groups[0][0].start_byte:
+            return False
+        raw = text.data[name_node.start_byte : name_node.end_byte]
+        if not raw or any(marker in raw for marker in _NOT_PLAIN):
+            return False
+        name = raw.rsplit(b"/", 1)[-1].decode("utf-8", "replace")
+        if name in _LAUNCH_NAMES or name in self.functions or _PYTHON_NAME.fullmatch(name):
+            return False
+        for group in groups[1:]:
+            for part in group:
+                chunk = text.data[part.start_byte : part.end_byte]
+                if any(marker in chunk for marker in _MAY_RUN) or _ASSIGNING_EXPANSION.search(chunk):
+                    return False
+        return True
 
     def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
         frame = env.frames[-1]
@@ -1166,17 +1219,15 @@ class ShellAnalyzer:
         the option lines after it become a command of their own."""
         lines = self.result.lines
         found = []
-        stack = [root]
-        while stack:
-            node = stack.pop()
-            if node.type == "comment":
-                line, column = self.file_text.position(node.start_byte)
-                self.result.comments[line] = _node_text(node, self.file_text)
-                found.append((line, column, node))
+        # The comments, found by a tree-sitter query (in C: walking every node in
+        # Python cost a tenth of a script's analysis); a `#` inside a string or a
+        # heredoc is text, not a comment.
+        for node in _comment_nodes(root):
+            if _inside_text(node):
                 continue
-            if node.type in ("heredoc_body", "string", "raw_string"):
-                continue
-            stack.extend(node.children)
+            line, column = self.file_text.position(node.start_byte)
+            self.result.comments[line] = _node_text(node, self.file_text)
+            found.append((line, column, node))
         # In file order (the walk above visits the last children first).
         for line, column, node in sorted(found, key=lambda item: item[:2]):
             # The previous line must end in a real continuation: a backslash at the
@@ -1201,6 +1252,33 @@ class ShellAnalyzer:
                     self.result.continuation_breaks.append(
                         (self._loc(node, self.file_text), self._loc(following, self.file_text))
                     )
+
+
+def _comment_nodes(root) -> list:
+    import tree_sitter
+
+    global _COMMENTS
+    try:
+        query = _COMMENTS
+    except NameError:
+        import tree_sitter_bash
+
+        query = _COMMENTS = tree_sitter.Query(tree_sitter.Language(tree_sitter_bash.language()), "(comment) @comment")
+    cursor = getattr(tree_sitter, "QueryCursor", None)
+    # py-tree-sitter >= 0.25 runs queries through a QueryCursor; 0.23-0.24 on the
+    # Query itself (a dict of captures; a list of (node, name) before that).
+    captures = cursor(query).captures(root) if cursor is not None else query.captures(root)
+    nodes = list(captures.get("comment", [])) if isinstance(captures, dict) else [node for node, _ in captures]
+    return sorted(nodes, key=lambda node: node.start_byte)
+
+
+def _inside_text(node) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.type in ("heredoc_body", "string", "raw_string"):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _after_keyword(node, keyword: str) -> list:
