@@ -46,10 +46,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
 
 __all__ = [
     "CONFIG_FILENAMES",
@@ -300,6 +296,11 @@ def _read(path: Path) -> str:
 
 
 def _parse(path: Path, text: str) -> dict[str, Any]:
+    # Imported here: a run without a config file never needs a TOML parser.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

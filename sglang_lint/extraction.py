@@ -72,8 +72,6 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
     """Read, decode, classify and prefilter each file (in order), with the notes
     of the files that could not be read. ``digests``: hash each candidate's text
     (for the cache)."""
-    from sglang_lint.cache import env_digest, text_digest
-
     files: list[ReadFile] = []
     notes: list[Note] = []
     for job in jobs:
@@ -104,6 +102,8 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
             continue
         read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
         if read.candidate and digests:
+            from sglang_lint.cache import env_digest, text_digest
+
             read.digest, read.env_key = text_digest(text), env_digest(job.env)
         files.append(read)
     return files, notes

@@ -33,7 +33,6 @@ decided against all of them.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass, field
 import os
 from typing import Any
@@ -143,6 +142,8 @@ class UnknownVersionError(ValueError):
 def load_table(version: str) -> OptionTable:
     if version not in known_versions():
         raise UnknownVersionError(version)
+    import json
+
     with open(os.path.join(_DATA, f"sglang-{version}.json"), encoding="utf-8") as stream:
         raw = json.load(stream)
     return OptionTable(version=raw["version"], options=[_option_from_json(o) for o in raw["options"]])
