@@ -29,11 +29,16 @@ from pathlib import Path
 
 
 def default_trees() -> list[Path]:
+    """The standard library, then every site-packages directory: the virtual
+    environment's and the base interpreter's (which lives inside the standard
+    library's directory, where a walk skips it as a site-packages directory: it is
+    named as a tree of its own)."""
     stdlib = Path(sysconfig.get_paths()["stdlib"])
+    base = sysconfig.get_paths(vars={"base": sys.base_prefix, "platbase": sys.base_prefix})["purelib"]
     trees = [stdlib]
-    for packages in [*site.getsitepackages(), sysconfig.get_paths()["purelib"]]:
+    for packages in [*site.getsitepackages(), sysconfig.get_paths()["purelib"], base]:
         path = Path(packages)
-        if path.is_dir() and path not in trees and not str(path).startswith(str(stdlib) + os.sep):
+        if path.is_dir() and path not in trees:
             trees.append(path)
     return trees
 

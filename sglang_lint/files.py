@@ -279,9 +279,11 @@ def read_source(path: Path | str, *, max_bytes: int = MAX_BYTES) -> tuple[str | 
     refused without being opened; files over ``max_bytes`` are refused without
     being read (and so are files that grow past it while being read); a NUL byte in
     the first 8 KiB means binary. Decoding: UTF-8 (a BOM is removed), UTF-16 and
-    UTF-32 when they start with a BOM. Invalid UTF-8 is reported with the line,
-    column and offset of the first bad byte, and the file is skipped: there is no
-    latin-1 fallback, since guessing would make values and columns silently wrong.
+    UTF-32 when they start with a BOM, and for a Python file the encoding its PEP
+    263 coding declaration names (see :func:`decode_source`). Invalid UTF-8 is
+    reported with the line, column and offset of the first bad byte, and the file
+    is skipped: there is no latin-1 fallback, since guessing would make values and
+    columns silently wrong.
     The text is otherwise kept as is (``\\r\\n`` included); line numbers count
     ``\\n``.
     """
@@ -311,7 +313,10 @@ def read_bytes(path: str, *, max_bytes: int = MAX_BYTES) -> tuple[bytes | None, 
     limit = _human_size(max_bytes)
     if data is None:
         assert info is not None
-        return None, Note(path, f"file is {_human_size(info.st_size)}, over the {limit} limit; skipped")
+        size = _human_size(info.st_size)
+        if size == limit:  # not "file is 10 MB, over the 10 MB limit": exact counts
+            size, limit = f"{info.st_size:,} bytes", f"{limit} ({max_bytes:,} bytes)"
+        return None, Note(path, f"file is {size}, over the {limit} limit; skipped")
     if len(data) > max_bytes:
         return None, Note(path, f"file grew past the {limit} limit while being read; skipped")
     return data, None
@@ -343,7 +348,13 @@ _BOMS = (
 
 
 def decode_source(path: str, data: bytes) -> tuple[str | None, Note | None]:
-    """Decode file bytes as :func:`read_source` does (also for standard input)."""
+    """Decode file bytes as :func:`read_source` does (also for standard input).
+
+    A Python file (``*.py``, or no known suffix and a Python shebang) that is not
+    valid UTF-8 is decoded with the encoding its PEP 263 coding declaration names
+    (``# -*- coding: latin-1 -*-`` on line 1, or on line 2 after a comment line),
+    as CPython reads it; see :func:`_decode_declared`.
+    """
     skipped = 0
     if data.startswith(codecs.BOM_UTF8):
         skipped = len(codecs.BOM_UTF8)
@@ -362,19 +373,75 @@ def decode_source(path: str, data: bytes) -> tuple[str | None, Note | None]:
     try:
         return body.decode("utf-8"), None
     except UnicodeDecodeError as error:
+        if _is_python(path, data):
+            declared = _decode_declared(path, data, error.start, skipped)
+            if declared is not None:
+                return declared
         return None, _bad_encoding(path, body, error.start, skipped, "UTF-8", "utf-8")
 
 
-def _bad_encoding(path: str, body: bytes, offset: int, skipped: int, name: str, codec: str) -> Note:
+def _is_python(path: str, data: bytes) -> bool:
+    """Whether :func:`source_kind` will call this file Python: its suffix, else
+    its shebang (standard input without a name: its shebang)."""
+    kind = _SUFFIXES.get(_suffix(path))
+    return kind is FileKind.PYTHON or (kind is None and shebang_kind(data) is FileKind.PYTHON)
+
+
+# Every printable ASCII character and the line-ending ones: an encoding a Python
+# file can be written in decodes them to themselves (PEP 263; the byte-level
+# prefilter relies on it too).
+_ASCII_PROBE = bytes(range(0x20, 0x7F)) + b"\t\n\r"
+
+
+def _decode_declared(path: str, data: bytes, utf8_error: int, skipped: int) -> tuple[str | None, Note | None] | None:
+    """A Python file that is not valid UTF-8, decoded with the encoding its PEP
+    263 coding declaration names (read by ``tokenize.detect_encoding``, which
+    applies the rules: line 1 or 2, only after a comment or blank line, none
+    after a UTF-8 BOM). None when it declares no encoding but UTF-8 (the UTF-8
+    note stands); a Note when the declaration names an encoding that is unknown,
+    not a text encoding or not ASCII-compatible (with the UTF-8 problem), or
+    when the file is not valid in the encoding it declares."""
+    import io
+    import tokenize
+
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:
+        # "unknown encoding: x"; the others ("invalid or missing encoding
+        # declaration": line 1 or 2 is not UTF-8; "encoding problem: utf-8": a
+        # BOM with another declaration) mean no usable declaration.
+        message = str(error.msg or "")
+        if not message.startswith("unknown encoding"):
+            return None
+        problem = f"its coding declaration names an unknown encoding {message.partition(':')[2].strip()!r}"
+        return None, _bad_encoding(path, data[skipped:], utf8_error, skipped, "UTF-8", "utf-8", problem)
+    if codecs.lookup(encoding).name == "utf-8":
+        return None  # declared (or defaulted to) UTF-8, which it is not
+    try:
+        usable = _ASCII_PROBE.decode(encoding) == _ASCII_PROBE.decode("ascii")
+    except (LookupError, UnicodeDecodeError):  # base64, rot13: not text encodings
+        usable = False
+    if not usable:
+        problem = f"its coding declaration names {encoding!r}, which Python source cannot be written in"
+        return None, _bad_encoding(path, data[skipped:], utf8_error, skipped, "UTF-8", "utf-8", problem)
+    try:
+        return data.decode(encoding), None
+    except UnicodeDecodeError as error:
+        return None, _bad_encoding(path, data, error.start, 0, f"{encoding} (its coding declaration)", encoding)
+
+
+def _bad_encoding(path: str, body: bytes, offset: int, skipped: int, name: str, codec: str, problem: str = "") -> Note:
     """A Note for the first undecodable byte at ``offset`` of ``body`` (the file
-    after a BOM of ``skipped`` bytes); the offset shown counts from the file start."""
+    after a BOM of ``skipped`` bytes); the offset shown counts from the file start.
+    ``problem``: what else is wrong, said after the position."""
     bad = body[offset : offset + 1]
     good = body[:offset].decode(codec, "replace")
     line = good.count("\n") + 1
     column = len(good) - (good.rfind("\n") + 1) + 1
+    also = f", and {problem}" if problem else ""
     return Note(
         path,
-        f"not valid {name} at line {line}, column {column} (byte 0x{bad.hex()} at offset {offset + skipped}); skipped",
+        f"not valid {name} at line {line}, column {column} (byte 0x{bad.hex()} at offset {offset + skipped}){also}; skipped",
         line,
         column,
     )

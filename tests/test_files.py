@@ -390,3 +390,89 @@ def test_unreadable_file_permissions(tmp_path: Path, monkeypatch: pytest.MonkeyP
 def test_read_source_never_raises_on_odd_input(tmp_path: Path) -> None:
     text, note = read_source(tmp_path / "a\0b")
     assert text is None and note is not None
+
+
+# -- PEP 263 coding declarations (Python files only) ----------------------------------
+
+# A PD pair whose decode line holds a non-ASCII name before the mismatched option,
+# so a column counted in bytes of the file would differ from the code-point column.
+CODED_PD = (
+    "import subprocess\n"
+    'P = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp-size", "8"]\n'
+    'DÉCODÉ = ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--enable-unified-memory", "--tp-size", "4", "--port", "30001"]\n'
+    "subprocess.Popen(P)\n"
+    "subprocess.Popen(DÉCODÉ)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "name, declaration, codec",
+    [
+        ("launch.py", "# -*- coding: latin-1 -*-\n", "latin-1"),
+        # line 2 after a shebang; an extension-less file is Python by its shebang
+        ("launch", "#!/usr/bin/env python3\n# coding: cp1252\n", "cp1252"),
+    ],
+)
+def test_python_coding_declaration_decodes_the_file(in_tmp: Path, name: str, declaration: str, codec: str) -> None:
+    from sglang_lint.lint import LintOptions, lint_paths
+
+    text = declaration + CODED_PD
+    path = write(in_tmp, name, text.encode(codec))
+    assert read_source(path) == (text, None)
+    [finding] = lint_paths([name], LintOptions()).findings
+    line = declaration.count("\n") + 3
+    decode_line = text.split("\n")[line - 1]
+    assert (finding.code, finding.location.path, finding.location.line) == ("SGL001", name, line)
+    assert finding.location.column == decode_line.index('"--tp-size", "4"') + 1  # code points, not bytes
+
+
+def test_unknown_coding_declaration_is_a_clear_note(tmp_path: Path) -> None:
+    path = write(tmp_path, "launch.py", ("# coding: klingon\n# déploiement\n" + CODED_PD).encode("latin-1"))
+    text, note = read_source(path)
+    assert text is None
+    assert (note.line, note.column) == (2, 4)
+    assert note.message == (
+        "not valid UTF-8 at line 2, column 4 (byte 0xe9 at offset 21), "
+        "and its coding declaration names an unknown encoding 'klingon'; skipped"
+    )
+
+
+@pytest.mark.parametrize(
+    "declaration, message",
+    [
+        # a declared encoding the bytes do not fit (0x81 is undefined in cp1252)
+        ("# coding: cp1252\n", "not valid cp1252 (its coding declaration) at line 2, column 1 (byte 0x81 at offset 17); skipped"),
+        # one no Python source can be written in (not ASCII-compatible)
+        ("# coding: utf-16\n", "not valid UTF-8 at line 2, column 1 (byte 0x81 at offset 17), and its coding declaration names 'utf-16', which Python source cannot be written in; skipped"),
+        ("# coding: base64\n", "not valid UTF-8 at line 2, column 1 (byte 0x81 at offset 17), and its coding declaration names 'base64', which Python source cannot be written in; skipped"),
+    ],
+)
+def test_declared_encoding_that_cannot_decode_the_file(tmp_path: Path, declaration: str, message: str) -> None:
+    path = write(tmp_path, "launch.py", declaration.encode("ascii") + b"\x81\n")
+    assert read_source(path) == (None, files.Note(str(path), message, 2, 1))
+
+
+@pytest.mark.parametrize(
+    "name, data",
+    [
+        ("launch.py", "# déploiement\n".encode("latin-1")),  # no declaration
+        ("launch.py", "x = 1\n# coding: latin-1\né\n".encode("latin-1")),  # line 2 only counts after a comment
+        ("launch.py", "# coding: utf-8\né\n".encode("latin-1")),  # declared UTF-8, which it is not
+        ("launch.py", codecs.BOM_UTF8 + "# coding: latin-1\né\n".encode("latin-1")),  # a BOM means UTF-8
+        ("run.sh", "# coding: latin-1\né\n".encode("latin-1")),  # declarations are Python's
+    ],
+)
+def test_without_a_usable_declaration_the_utf8_note_stands(tmp_path: Path, name: str, data: bytes) -> None:
+    path = write(tmp_path, name, data)
+    text, note = read_source(path)
+    assert text is None
+    assert note.message.startswith("not valid UTF-8 at line ") and note.message.endswith("); skipped")
+    assert "coding declaration" not in note.message
+
+
+def test_size_just_over_the_cap_is_shown_in_bytes(tmp_path: Path) -> None:
+    # rounded, both would read "10 MB"
+    path = tmp_path / "big.sh"
+    with open(path, "wb") as handle:
+        handle.truncate(files.MAX_BYTES + 1)
+    assert read_source(path) == (None, files.Note(str(path), "file is 10,485,761 bytes, over the 10 MB (10,485,760 bytes) limit; skipped"))

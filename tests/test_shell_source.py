@@ -934,7 +934,7 @@ def test_exponential_calls_stop_at_the_budget(monkeypatch):
     start = time.perf_counter()
     result = analyze(script)
     assert time.perf_counter() - start < 5
-    assert [n.message for n in result.notes] == ["stopped after 3000 commands: the script's functions call each other too often to follow"]
+    assert [n.message for n in result.notes] == ["stopped after 3000 commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing"]
     assert 0 < len(result.servers) < 3000
 
 

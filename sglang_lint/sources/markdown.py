@@ -64,7 +64,6 @@ deployment scope: one SourceResult for the ``.md`` path.
 
 from __future__ import annotations
 
-import ast
 import io
 import re
 import tokenize
@@ -81,7 +80,7 @@ from sglang_lint.model import (
     SourceResult,
     Value,
 )
-from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.python import analyze_python, parse_python
 from sglang_lint.sources.shell import analyze_shell, parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml
 
@@ -689,7 +688,7 @@ def _shell_ok(item: _Prepared) -> bool:
 
 def _python_ok(text: str) -> bool:
     try:
-        ast.parse(text)
+        parse_python(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return False
     return True

@@ -38,6 +38,7 @@ interpreter does its own scope and import resolution.
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -181,15 +182,21 @@ class PythonAnalyzer:
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
         try:
-            tree = ast.parse(self.text, filename=self.path)
+            tree = parse_python(self.text, self.path)
         except SyntaxError as error:
             line = error.lineno or 1
             column = error.offset or 1
             message = error.msg or "invalid syntax"
             self.result.notes.append(Note(self.path, f"Python syntax error: {message}; this file is not analyzed", line, max(column, 1)))
             return self.result
-        except (ValueError, MemoryError, RecursionError) as error:
-            # NUL bytes (ValueError before 3.12), nesting past the parser's limits.
+        except (MemoryError, RecursionError) as error:
+            # Nesting past the parser's limits (`lambda: lambda: ...` overflows its
+            # stack: a MemoryError with no message; `not not ...`: RecursionError).
+            detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            self.result.notes.append(Note(self.path, f"Python file is nested too deeply for Python's parser ({detail}); it is not analyzed"))
+            return self.result
+        except ValueError as error:
+            # NUL bytes (ValueError before 3.12).
             self.result.notes.append(Note(self.path, f"Python file cannot be parsed ({type(error).__name__}: {error}); it is not analyzed"))
             return self.result
         self._collect_comments()
@@ -198,7 +205,11 @@ class PythonAnalyzer:
             self._run_uncalled(tree)
         except _Budget:
             self.result.notes.append(
-                Note(self.path, f"stopped after {MAX_STEPS} steps: the file's functions call each other too often to follow; launches after this point may be missing")
+                Note(
+                    self.path,
+                    f"stopped after {MAX_STEPS} steps (a very long file, or functions that call each other too often to follow); "
+                    "launches after this point may be missing",
+                )
             )
         except RecursionError:
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
@@ -434,7 +445,7 @@ class PythonAnalyzer:
         if isinstance(node.op, ast.Add) and isinstance(current, PList) and current.kind == "list":
             # `+=` on a list extends it in place: every name for it sees the items.
             items = self._iter_items(operand, self._loc(node.value))
-            self._set(current.ref, (*self.heap.get(current.ref, ()), *items))
+            self._set(current.ref, _bounded((*self.heap.get(current.ref, ()), *items), self._loc(node)))
             return
         self._assign(node.target, self._binop(node.op, current, operand, self._loc(node)))
 
@@ -958,7 +969,7 @@ class PythonAnalyzer:
                 items.extend(self._iter_items(self._eval(element.value), self._loc(element)))
             else:
                 items.append(self._eval(element))
-        return PList(self._new_ref(tuple(items)), loc, kind)
+        return PList(self._new_ref(_bounded(tuple(items), loc)), loc, kind)
 
     _expr_Tuple = _expr_List
     _expr_Set = _expr_List
@@ -978,6 +989,8 @@ class PythonAnalyzer:
                     open_value = Value.unknown("a ** mapping we cannot see")
                 continue
             entries.append((self._eval(key_node), self._eval(value_node)))
+        if len(entries) > MAX_ITEMS:  # `d = {**d, **d}` doubles the entries
+            entries, open_value = [], Value.unknown(f"a dict of more than {MAX_ITEMS} entries")
         return PDict(self._new_ref(DictContents(tuple(entries), open_value)), loc)
 
     def _expr_ListComp(self, node) -> PyValue:
@@ -1038,15 +1051,17 @@ class PythonAnalyzer:
                 return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
             if isinstance(left, PList) and isinstance(right, PList):
                 items = (*self.heap.get(left.ref, ()), *self.heap.get(right.ref, ()))
-                return PList(self._new_ref(items), loc, left.kind)
+                return PList(self._new_ref(_bounded(items, loc)), loc, left.kind)
             if isinstance(left, PList) and isinstance(right, PUnknown):
                 return PList(self._new_ref((*self.heap.get(left.ref, ()), PSpread(right.value, right.loc))), loc, left.kind)
             if isinstance(left, PUnknown) and isinstance(right, PList):
                 return PList(self._new_ref((PSpread(left.value, left.loc), *self.heap.get(right.ref, ()))), loc, right.kind)
             if isinstance(left, PStr) and isinstance(right, PUnknown):
-                return PStr(left.word + (Seg(right.value, right.loc, origin=right.origin),), loc)
+                word = left.word + (Seg(right.value, right.loc, origin=right.origin),)
+                return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
             if isinstance(left, PUnknown) and isinstance(right, PStr):
-                return PStr((Seg(left.value, left.loc, origin=left.origin),) + right.word, loc)
+                word = (Seg(left.value, left.loc, origin=left.origin),) + right.word
+                return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
         if isinstance(op, ast.Mod) and isinstance(left, PStr):
             return self._percent(left, right, loc)
         if isinstance(op, ast.Mult):
@@ -1098,6 +1113,8 @@ class PythonAnalyzer:
                 return PUnknown(Value.unknown("a %-format Python would reject"), loc)
             origin = value.origin if isinstance(value, PNum) else None
             out.append(known_seg(text, _loc_of(value) or loc, origin=origin))
+        if not word_length_ok(tuple(out)):  # `s = "%s%s" % (s, s)` doubles s
+            return PUnknown(Value.unknown("string too long"), loc)
         return PStr(tuple(out) or (known_seg("", loc),), loc)
 
     def _expr_UnaryOp(self, node: ast.UnaryOp) -> PyValue:
@@ -1513,7 +1530,7 @@ class PythonAnalyzer:
                 self._set(receiver.ref, (*items, first))
                 return PNone(loc)
             if name == "extend" and first is not None:
-                self._set(receiver.ref, (*items, *self._iter_items(first, loc)))
+                self._set(receiver.ref, _bounded((*items, *self._iter_items(first, loc)), loc))
                 return PNone(loc)
             if name == "insert" and len(args) == 2:
                 index = _int(args[0])
@@ -1556,7 +1573,10 @@ class PythonAnalyzer:
                 elif first is not None:
                     open_value = Value.unknown("update() with a value we cannot see")
                 added.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
-                self._set(receiver.ref, DictContents((*contents.entries, *added), open_value))
+                entries = (*contents.entries, *added)
+                if len(entries) > MAX_ITEMS:  # `d.update(d)` doubles the entries
+                    entries, open_value = (), Value.unknown(f"a dict of more than {MAX_ITEMS} entries")
+                self._set(receiver.ref, DictContents(entries, open_value))
                 return PNone(loc)
             if name == "copy":
                 return PDict(self._new_ref(contents), loc)
@@ -1681,7 +1701,8 @@ class PythonAnalyzer:
             if any(isinstance(i, PSpread) for i in items):
                 return unknown
             words = [self._quoted(self._word_of_item(i, loc), loc) for i in items]
-            return PStr(join_words((known_seg(" ", loc),), words), loc)
+            word = join_words((known_seg(" ", loc),), words)
+            return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
         if qualname == "shlex.quote" and args:
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         if qualname in ("os.environ.get", "os.getenv"):
@@ -1738,6 +1759,8 @@ class PythonAnalyzer:
                 if previous is None or not previous.endswith("/"):
                     out.append(known_seg("/", loc))
             out.extend(word)
+        if not word_length_ok(tuple(out)):  # `s = os.path.join(s, s)` doubles s
+            return PUnknown(Value.unknown("string too long"), loc)
         return PStr(tuple(out) or (known_seg("", loc),), loc)
 
     def _os_process(self, qualname: str, args: list[PyValue], loc: Location) -> None:
@@ -1885,7 +1908,8 @@ class PythonAnalyzer:
         if isinstance(value, PList):
             words = [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
             joined = join_words((known_seg(" ", loc),), words)
-            return KeywordArg(name, word_value(joined), value_loc, _origin_of_word(joined))
+            text = word_value(joined) if word_length_ok(joined) else Value.unknown("a list too long to follow")
+            return KeywordArg(name, text, value_loc, _origin_of_word(joined))
         if isinstance(value, (PStr, PNum, PNone, PUnknown)):
             word = self._to_str(value, value_loc).word
             return KeywordArg(name, word_value(word), value_loc, _origin_of_word(word))
@@ -2300,10 +2324,46 @@ def _numeric_escape(chars, index: int) -> tuple[str | None, int]:
     return None, 0
 
 
+def _bounded(items: tuple[PyValue, ...], loc: Location) -> tuple[PyValue, ...]:
+    """A list's items, or one unknown spread for a list longer than MAX_ITEMS:
+    `cmd = cmd + cmd` (or `cmd += cmd`, `cmd.extend(cmd)`, `[*cmd, *cmd]`) doubles
+    a list on every line, and twenty such lines took 21 s."""
+    if len(items) <= MAX_ITEMS:
+        return items
+    return (PSpread(Value.unknown(f"a list of more than {MAX_ITEMS} items"), loc),)
+
+
+# Larger Python files are not parsed: ast.parse of a 9 MB file took 3.8 GB. No
+# launcher comes near this (SGLang's largest module, server_args.py, is ~200 KB).
+MAX_PYTHON_CHARS = 1024 * 1024
+
+
+def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse`` without the compiler's warnings about the analyzed file
+    (``invalid escape sequence '\\c'``: a DeprecationWarning, a SyntaxWarning
+    printed to stderr since Python 3.12). They are the file's business, not ours,
+    and under ``-W error`` they became a SyntaxError: the file was reported
+    unparsable and its launches lost."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename)
+
+
 def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
     that cannot launch SGLang (see :func:`prefilter.python_may_run_a_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours."""
     if not python_may_run_a_launch(text):
         return SourceResult(path=path, lines=text.split("\n"))
+    if len(text) > MAX_PYTHON_CHARS:
+        result = SourceResult(path=path, lines=text.split("\n"))
+        result.notes.append(
+            Note(
+                path,
+                f"Python file of {len(text) // 1024} KB: sglang-lint does not parse Python files over "
+                f"{MAX_PYTHON_CHARS // 1024} KB (CPython's parser needs hundreds of bytes of memory per byte of source); "
+                "it is not analyzed",
+            )
+        )
+        return result
     return PythonAnalyzer(path, text, env).run()

@@ -176,7 +176,9 @@ def relocate(word: Word, use: Location) -> Word:
 
 
 def word_length_ok(word: Word) -> bool:
-    return sum(len(seg.value.text) for seg in word if seg.value.is_known) <= MAX_STRING
+    """At most MAX_STRING characters of known text, in at most MAX_ITEMS pieces
+    (`s = f"{s}{s}"` on a string we cannot see doubles its pieces, not its text)."""
+    return len(word) <= MAX_ITEMS and sum(len(seg.value.text) for seg in word if seg.value.is_known) <= MAX_STRING
 
 
 def literal_text(word: Word) -> str | None:
@@ -340,11 +342,16 @@ def shlex_split(word: Word) -> list[Word] | None:
 
 
 def join_words(separator: Word, parts: list[Word]) -> Word:
+    """The parts with the separator between them; once past MAX_ITEMS pieces the
+    rest is left out (the result then fails word_length_ok: joining 10,000 items
+    of 10,000 pieces each would build 10**8)."""
     out: list[Seg] = []
     for index, part in enumerate(parts):
         if index:
             out.extend(separator)
         out.extend(part)
+        if len(out) > MAX_ITEMS:
+            break
     return tuple(out)
 
 

@@ -44,6 +44,13 @@ MAX_CALL_DEPTH = 12
 # Commands interpreted per file: a bound on work for scripts whose functions call
 # each other many times over.
 MAX_COMMANDS = 50_000
+# What one variable may hold: pieces of words, and characters of text beyond the
+# file's own length. `A=$A$A` (or `A+=$A`, `A=("${A[@]}" "${A[@]}")`) doubles a
+# value on every line: twenty such lines took minutes and gigabytes. A larger value
+# is stored as unknown, and so is every value built from it.
+MAX_VALUE_SEGS = 1_000
+MAX_VALUE_CHARS = 1_000_000
+_TOO_LARGE = "is too large to follow"
 
 _PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
@@ -189,6 +196,17 @@ class Env:
         )
 
 
+def _text_size(value: Value) -> int:
+    """The characters of text a value holds."""
+    if value.kind is Kind.KNOWN:
+        return len(value.text)
+    if value.kind is Kind.ALTERNATIVES:
+        return sum(map(len, value.alternatives))
+    if value.kind is Kind.CONCAT:
+        return sum(map(_text_size, value.parts))
+    return 1
+
+
 def _word_value(word: Word) -> Value:
     return Value.concat(seg.value for seg in word)
 
@@ -240,6 +258,7 @@ class ShellAnalyzer:
         self.configured_env: Mapping[str, str] = env or {}
         self.result = SourceResult(path=path, lines=text.split("\n"))
         self.file_text = FileText(text)
+        self.max_value_chars = MAX_VALUE_CHARS + len(text)
         self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
         self.called_functions: set[str] = set()
         self.commands_seen = 0
@@ -266,7 +285,7 @@ class ShellAnalyzer:
                     self._walk(body, text, frame_env, 0)
         except _Budget:
             self.result.notes.append(
-                Note(self.path, f"stopped after {MAX_COMMANDS} commands: the script's functions call each other too often to follow")
+                Note(self.path, f"stopped after {MAX_COMMANDS} commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing")
             )
         except RecursionError:
             # Depth is bounded everywhere we recurse (MAX_TREE_DEPTH), but the
@@ -274,32 +293,53 @@ class ShellAnalyzer:
             # when it is already deep. Keep what was found so far.
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
         if tree.root_node.has_error:
-            line, column = self._first_error(tree.root_node)
-            self.result.notes.append(
-                Note(self.path, "shell syntax error (bash would refuse part of this script); launches around it may be incomplete", line, column)
-            )
+            line, column, heredoc = self._first_error(tree.root_node)
+            if heredoc is not None:
+                # bash only warns ("here-document delimited by end-of-file") and
+                # takes the rest of the file as the here-document's text.
+                message = (
+                    f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; "
+                    "nothing after it is analyzed"
+                )
+            else:
+                message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
+            self.result.notes.append(Note(self.path, message, line, column))
         self._find_continuation_breaks(tree.root_node)
         return self.result
 
-    def _first_error(self, root) -> tuple[int, int]:
+    def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
         is none): tree-sitter wraps a long stretch of valid statements in an ERROR
         node when a quote is left open at the end, and the user needs the open
-        quote, not the start of the stretch."""
+        quote, not the start of the stretch. The third item: the ``<<EOF`` of a
+        here-document left open at the end of the file, when that is the error."""
         missing = None
+        missing_type = ""
         stack = [root]
         while stack:
             node = stack.pop()
             if node.is_error and not any(c.has_error for c in node.children):
-                return self.file_text.position(node.start_byte)
+                # `<<EOF` as the file's last line, with no text after it.
+                heredoc = self._heredoc(node) if node.child_count == 2 and node.children[1].type == "heredoc_start" else None
+                return (*self.file_text.position(node.start_byte), heredoc)
             if node.is_missing and missing is None:
                 # A MISSING closing token (`"`, heredoc end, `fi`) sits at the end of
                 # the file; the user needs where the unclosed construct opens.
                 parent = node.parent
                 missing = parent if parent is not None and parent.type != "program" else node
+                missing_type = node.type
             if node.has_error:
                 stack.extend(reversed(node.children))
-        return self.file_text.position(missing.start_byte) if missing is not None else (1, 1)
+        if missing is None:
+            return 1, 1, None
+        heredoc = self._heredoc(missing) if missing_type == "heredoc_end" and missing.child_count >= 2 else None
+        return (*self.file_text.position(missing.start_byte), heredoc)
+
+    def _heredoc(self, node) -> str:
+        """``<<EOF`` (``<<-``, ``<< 'EOF'``) as written, from the first two
+        children of ``node`` (the operator and the heredoc_start)."""
+        written = self.file_text.data[node.children[0].start_byte : node.children[1].end_byte]
+        return written.decode("utf-8", "replace")[:60]
 
     # -- locations ----------------------------------------------------------------
     def _loc(self, node, text) -> Location:
@@ -360,6 +400,11 @@ class ShellAnalyzer:
             self._walk(child, text, env, depth + 1)
 
     def _stmt_variable_assignment(self, node, text, env, depth, local: bool = False) -> None:
+        # Assignments count toward the budget too: a multi-megabyte script of
+        # assignments alone took a minute and gigabytes without it.
+        self.commands_seen += 1
+        if self.commands_seen > MAX_COMMANDS:
+            raise _Budget()
         name_node = node.child_by_field_name("name")
         value_node = node.child_by_field_name("value")
         if name_node is None:
@@ -388,6 +433,8 @@ class ShellAnalyzer:
                 elif found:
                     env.assign(name, Var(is_array=True, array=None, defined_at=loc), local)
                     return
+            if self._too_large(words):
+                words = None  # an array we do not follow
             env.assign(name, Var(is_array=True, array=words, defined_at=loc), local)
             return
         word = self._eval_word_scalar(value_node, text, env, depth) if value_node is not None else ()
@@ -397,11 +444,30 @@ class ShellAnalyzer:
                 word = old.scalar + word
             elif found and old is not None and old.is_array and old.array is not None and old.array:
                 # A+=x on an array appends to its first element.
-                env.assign(name, Var(is_array=True, array=[old.array[0] + word, *old.array[1:]], defined_at=loc), local)
+                array = [old.array[0] + word, *old.array[1:]]
+                env.assign(name, Var(is_array=True, array=None if self._too_large(array) else array, defined_at=loc), local)
                 return
             elif not found:
                 word = (Seg(Value.symbol("$" + name), loc),) + word
+        if self._too_large([word]):
+            word = (Seg(Value.unknown(f"${name} {_TOO_LARGE}"), loc),)
         env.assign(name, Var(scalar=word, defined_at=loc), local)
+
+    def _too_large(self, words: list[Word]) -> bool:
+        """Whether a variable's words exceed MAX_VALUE_SEGS / the character bound,
+        or hold a piece of a value that did."""
+        segs = chars = 0
+        for word in words:
+            segs += len(word)
+            if segs > MAX_VALUE_SEGS:
+                return True
+            for seg in word:
+                chars += _text_size(seg.value)
+                if seg.value.kind is Kind.UNKNOWN and seg.value.reason.endswith(_TOO_LARGE):
+                    return len(words) > 1 or len(word) > 1
+            if chars > self.max_value_chars:
+                return True
+        return False
 
     def _stmt_variable_assignments(self, node, text, env, depth) -> None:
         for child in node.named_children:
