@@ -2,9 +2,9 @@
 
 The example count of the property tests (issue 8): every @given test of
 tests/test_properties.py calls ``_examples.count_example()`` first. The terminal
-summary reports the count; with ``SGLANG_LINT_MIN_EXAMPLES=N`` in the environment, a
-run in which every property test of that file ran (and passed) fails when it
-counted fewer than N examples. A run that selects only some of them (another file,
+summary reports the count; a run in which every property test of that file ran (and
+passed) fails when it counted fewer than DEFAULT_MIN_EXAMPLES examples
+(``SGLANG_LINT_MIN_EXAMPLES=N`` in the environment sets another minimum). A run that selects only some of them (another file,
 ``-k``, a node id, ``-x`` stopping early) is not checked.
 """
 
@@ -47,10 +47,16 @@ def pytest_runtest_logreport(report) -> None:
         _passed.add(name.split("[", 1)[0])
 
 
+# Issue 8 asks for 10,000 hypothesis examples per CI run; the other test files run
+# about 4,000 (their max_examples), so this file must run at least 6,500. The
+# environment variable overrides it (0 turns the check off).
+DEFAULT_MIN_EXAMPLES = 6500
+
+
 def _minimum() -> int | None:
     raw = os.environ.get(MIN_EXAMPLES_VARIABLE, "").strip()
     if not raw:
-        return None
+        return DEFAULT_MIN_EXAMPLES
     try:
         return int(raw)
     except ValueError:
@@ -60,7 +66,7 @@ def _minimum() -> int | None:
 
 def pytest_sessionfinish(session, exitstatus) -> None:
     minimum = _minimum()
-    if minimum is None or not _property_tests or not _property_tests <= _passed:
+    if not minimum or not _property_tests or not _property_tests <= _passed:
         return
     if hasattr(session.config, "workerinput"):  # a pytest-xdist worker sees only its share
         return
