@@ -270,28 +270,23 @@ class _Decoder:
     def keyword(self, data: list[Any]) -> KeywordArg:
         return KeywordArg(None if data[0] is None else str(data[0]), self.value(data[1]), self.loc(data[2]), self.opt_loc(data[3]))
 
+    def _launch(self, data: list[Any]) -> dict[str, Any]:
+        """The fields servers and routers share (see _Encoder.launch)."""
+        return {
+            "path": self.path if data[7] is None else str(data[7]),
+            "location": self.loc(data[0]),
+            "entry": _ENTRIES[data[1]],
+            "args": [self.token(t) for t in data[2]],
+            "line_ranges": tuple((int(a), int(b)) for a, b in data[3]),
+            "context": str(data[4]),
+            "scope": str(data[5]),
+        }
+
     def server(self, data: list[Any]) -> ServerLaunch:
-        return ServerLaunch(
-            path=self.path if data[7] is None else str(data[7]),
-            location=self.loc(data[0]),
-            entry=_ENTRIES[data[1]],
-            args=[self.token(t) for t in data[2]],
-            line_ranges=tuple((int(a), int(b)) for a, b in data[3]),
-            context=str(data[4]),
-            scope=str(data[5]),
-            keywords=tuple(self.keyword(k) for k in data[6]),
-        )
+        return ServerLaunch(**self._launch(data), keywords=tuple(self.keyword(k) for k in data[6]))
 
     def router(self, data: list[Any]) -> RouterLaunch:
-        return RouterLaunch(
-            path=self.path if data[7] is None else str(data[7]),
-            location=self.loc(data[0]),
-            entry=_ENTRIES[data[1]],
-            args=[self.token(t) for t in data[2]],
-            line_ranges=tuple((int(a), int(b)) for a, b in data[3]),
-            context=str(data[4]),
-            scope=str(data[5]),
-        )
+        return RouterLaunch(**self._launch(data))
 
 
 def _encode_result(result: SourceResult) -> dict[str, Any]:
