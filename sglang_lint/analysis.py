@@ -16,10 +16,10 @@ from typing import Callable, Iterable, Mapping
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.cache import text_digest
-from sglang_lint.catalog.tables import default_version, load_table
+from sglang_lint.catalog.tables import load_table
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.lint import LintOptions, LintResult
+from sglang_lint.lint import LintOptions, LintResult, run_version
 from sglang_lint.model import Finding, Location, Note, SourceResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
@@ -63,9 +63,7 @@ def analyze_results(
     (select, ignore, per-file-ignores; each contributes its manifest).
     ``extra_notes``: notes about files that could not be read."""
     configs = configs or {}
-    # --target-version, else the config's target-version, else the newest release.
-    configured = options.config.target_version if options.config is not None else None
-    version = options.target_version or configured or default_version()
+    version = run_version(options)
     table = load_table(version)
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     servers_by_file: dict[str, list[Server]] = {}

@@ -148,15 +148,8 @@ class ExtractionCache:
 
     # -- storage --------------------------------------------------------------------
     def _load(self) -> dict[str, list[Any]]:
-        try:
-            if self.path.stat().st_size > MAX_CACHE_BYTES:
-                return {}
-            data = json.loads(self.path.read_bytes())
-        except (OSError, ValueError, RecursionError):
-            return {}
-        if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("entries"), dict):
-            return {}
-        return {k: v for k, v in data["entries"].items() if isinstance(v, list) and len(v) == 4}
+        entries = _read_json(self.path, "entries", dict)
+        return {k: v for k, v in (entries or {}).items() if isinstance(v, list) and len(v) == 4}
 
     def save(self) -> str | None:
         """Write the cache file if this run changed it; the error text when it
@@ -339,15 +332,8 @@ class FindingsCache:
         self._dirty = False
 
     def _load(self) -> list[list[Any]]:
-        try:
-            if self.path.stat().st_size > MAX_CACHE_BYTES:
-                return []
-            data = json.loads(self.path.read_bytes())
-        except (OSError, ValueError, RecursionError):
-            return []
-        if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get("runs"), list):
-            return []
-        return [run for run in data["runs"] if isinstance(run, list) and len(run) == 5 and isinstance(run[0], str)]
+        runs = _read_json(self.path, "runs", list)
+        return [run for run in runs or [] if isinstance(run, list) and len(run) == 5 and isinstance(run[0], str)]
 
     def get(self, key: str) -> tuple[list[Finding], str, int] | None:
         """(findings, SGLang version, files checked) of a run with ``key``
@@ -381,6 +367,21 @@ class FindingsCache:
         return error
 
 
+def _read_json(path: Path, key: str, kind: type) -> Any:
+    """``data[key]`` of a cache file we wrote (of type ``kind``), or None for a
+    file that is missing, too large, not JSON, of another format or shape: such
+    a file is no cache."""
+    try:
+        if path.stat().st_size > MAX_CACHE_BYTES:
+            return None
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != _FORMAT or not isinstance(data.get(key), kind):
+        return None
+    return data[key]
+
+
 def _write_json(directory: Path, path: Path, data: Any) -> str | None:
     """Write ``data`` to ``path`` atomically, preparing the cache directory; the
     error text when it cannot be written."""
@@ -407,12 +408,9 @@ def _write_json(directory: Path, path: Path, data: Any) -> str | None:
     return None
 
 
-def _full_loc(location: Location) -> list[Any]:
-    return [location.path, location.line, location.column, location.end_line, location.end_column]
-
-
-def _full_unloc(data: list[Any]) -> Location:
-    return Location(str(data[0]), int(data[1]), int(data[2]), int(data[3]), int(data[4]))
+# Findings name any file: their locations always carry the path.
+_ANY_FILE_ENCODER = _Encoder("")
+_ANY_FILE_DECODER = _Decoder("")
 
 
 def _encode_finding(finding: Finding) -> list[Any]:
@@ -420,9 +418,9 @@ def _encode_finding(finding: Finding) -> list[Any]:
         finding.code,
         finding.name,
         finding.message,
-        _full_loc(finding.location),
+        _ANY_FILE_ENCODER.loc(finding.location),
         finding.severity.value,
-        [[_full_loc(r.location), r.message] for r in finding.related],
+        [[_ANY_FILE_ENCODER.loc(r.location), r.message] for r in finding.related],
         finding.url,
         [list(r) for r in finding.noqa_ranges],
     ]
@@ -434,9 +432,9 @@ def _decode_finding(data: list[Any]) -> Finding:
         code=str(code),
         name=str(name),
         message=str(message),
-        location=_full_unloc(location),
+        location=_ANY_FILE_DECODER.loc(location),
         severity=Severity(severity),
-        related=tuple(Related(_full_unloc(r[0]), str(r[1])) for r in related),
+        related=tuple(Related(_ANY_FILE_DECODER.loc(r[0]), str(r[1])) for r in related),
         url=str(url),
         noqa_ranges=tuple((str(p), int(a), int(b)) for p, a, b in ranges),
     )

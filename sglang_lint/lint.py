@@ -159,15 +159,23 @@ def _is_empty(result: SourceResult) -> bool:
     return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks)
 
 
+def run_version(options: LintOptions) -> str:
+    """The SGLang release a run judges with: --target-version, else the
+    config's target-version, else the newest release with a table."""
+    from sglang_lint.catalog.tables import default_version
+
+    configured = options.config.target_version if options.config is not None else None
+    return options.target_version or configured or default_version()
+
+
 def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapping[str, Config], notes: list[Note]) -> LintResult:
     """The result of a run in which no file launches anything: no deployment, and
     the notes about unreadable files as findings, selected as the analysis stage
     would select them."""
-    from sglang_lint.catalog.tables import default_version, load_table
+    from sglang_lint.catalog.tables import load_table
     from sglang_lint.selection import Selection, internal_finding
 
-    configured = options.config.target_version if options.config is not None else None
-    version = options.target_version or configured or default_version()
+    version = run_version(options)
     load_table(version)  # an unknown version is an error whether or not anything launches
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     lint.sources = {result.path: result.lines for result in results}
