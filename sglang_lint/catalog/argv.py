@@ -53,13 +53,12 @@ the settings still at their default may come from it, and those read UNKNOWN
 from __future__ import annotations
 
 import json
-from collections import ChainMap
 from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Callable, Iterable
 
 
-from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, ServerSettings, Setting
+from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, Overlay, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_key
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, is_ascii_digits
 
@@ -1237,7 +1236,7 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     # The table's defaults are shared by every launch; this launch's own
     # settings go into the first map (a dict of every dest per launch cost
     # megabytes on a tree of launches).
-    settings.values = ChainMap({}, facts.defaults)
+    settings.values = Overlay(facts.defaults)
     for dest, assignment in parse.assignments.items():
         settings.values[dest] = assignment.setting
 
@@ -1289,7 +1288,7 @@ def _keyword_settings(keywords: list[KeywordArg], table: OptionTable) -> ServerS
     # The table's defaults are shared by every launch; this launch's own
     # settings go into the first map (a dict of every dest per launch cost
     # megabytes on a tree of launches).
-    settings.values = ChainMap({}, facts.defaults)
+    settings.values = Overlay(facts.defaults)
     given: set[str] = set()
     for keyword in keywords:
         if keyword.name is None:

@@ -6,7 +6,7 @@ Data only; the parsing lives in :mod:`sglang_lint.catalog.argv`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import MutableMapping
+from typing import Iterator, Mapping, MutableMapping
 
 from sglang_lint.model import Location, Value
 
@@ -75,6 +75,51 @@ class Setting:
         return text
 
 
+class Overlay(MutableMapping[str, "Setting"]):
+    """A launch's own settings over the table's shared defaults (read-only).
+
+    collections.ChainMap does the same, but its lookups run Python-level loops
+    over its maps: rules read settings ~100,000 times on a tree of 2,000 launches,
+    and ChainMap's ``get``/``in`` were a tenth of the cross-file stage (issue 7).
+    Writes go to the launch's own layer; deleting a default is not supported."""
+
+    __slots__ = ("own", "defaults")
+
+    def __init__(self, defaults: Mapping[str, "Setting"]) -> None:
+        self.own: dict[str, Setting] = {}
+        self.defaults = defaults
+
+    def __getitem__(self, dest: str) -> "Setting":
+        setting = self.own.get(dest)
+        if setting is None:
+            return self.defaults[dest]
+        return setting
+
+    def get(self, dest: str, default=None):  # type: ignore[override]
+        setting = self.own.get(dest)
+        if setting is None:
+            return self.defaults.get(dest, default)
+        return setting
+
+    def __contains__(self, dest: object) -> bool:
+        return dest in self.own or dest in self.defaults
+
+    def __setitem__(self, dest: str, setting: "Setting") -> None:
+        self.own[dest] = setting
+
+    def __delitem__(self, dest: str) -> None:
+        del self.own[dest]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.own
+        for dest in self.defaults:
+            if dest not in self.own:
+                yield dest
+
+    def __len__(self) -> int:
+        return len(self.own) + sum(1 for dest in self.defaults if dest not in self.own)
+
+
 @dataclass(frozen=True)
 class ArgProblem:
     """Something argparse would reject, kept for rules SGL201-SGL203 and SGL206."""
@@ -96,7 +141,7 @@ class ServerSettings:
     """
 
     version: str
-    # Usually a ChainMap of this launch's settings over the table's shared defaults.
+    # Usually an Overlay of this launch's settings over the table's shared defaults.
     values: MutableMapping[str, Setting] = field(default_factory=dict)
     problems: list[ArgProblem] = field(default_factory=list)
     # Positions of words whose content we cannot see ("$@", unknown arrays).

@@ -80,9 +80,9 @@ _LAUNCH_NAMES = {
 }
 # A command name with one of these is not a plain word.
 _NOT_PLAIN = (b"$", b"\\", b"'", b'"', b"`", b"=", b"{", b"*", b"?", b"[", b"~")
-# Arguments with one of these may run commands.
-_MAY_RUN = (b"$(", b"`", b"<(", b">(")
-_ASSIGNING_EXPANSION = re.compile(rb"\$\{[^}]*=")
+# Arguments with one of these may run a command (a command or process
+# substitution) or assign a variable (`${X:=...}`).
+_MAY_RUN_OR_ASSIGN = re.compile(rb"\$\(|`|<\(|>\(|\$\{[^}]*=")
 
 _ENTRY_MODULES = {
     "sglang.launch_server": EntryPoint.LAUNCH_SERVER,
@@ -674,11 +674,12 @@ class ShellAnalyzer:
         name = raw.rsplit(b"/", 1)[-1].decode("utf-8", "replace")
         if name in _LAUNCH_NAMES or name in self.functions or _PYTHON_NAME.fullmatch(name):
             return False
-        for group in groups[1:]:
-            for part in group:
-                chunk = text.data[part.start_byte : part.end_byte]
-                if any(marker in chunk for marker in _MAY_RUN) or _ASSIGNING_EXPANSION.search(chunk):
-                    return False
+        if len(groups) > 1:
+            # The arguments' source in one slice (what lies between them is blank
+            # or a line continuation; a redirection there only makes us evaluate).
+            arguments = text.data[groups[1][0].start_byte : groups[-1][-1].end_byte]
+            if _MAY_RUN_OR_ASSIGN.search(arguments):
+                return False
         return True
 
     def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:

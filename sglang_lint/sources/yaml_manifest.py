@@ -379,6 +379,12 @@ def _too_deep(text: str) -> int | None:
     seconds reaching Python's recursion limit on hostile nesting; manifests nest a
     few dozen levels. Over-counting (a bracket in a plain scalar) is harmless at
     this bound."""
+    # Both limits need text that most manifests lack: more opening brackets than
+    # MAX_DEPTH, or a line indented past 2 * MAX_DEPTH. Without either, the
+    # character scan below (a millisecond a manifest) cannot find anything.
+    deep_indent = " " * (2 * MAX_DEPTH + 1)
+    if text.count("[") + text.count("{") <= MAX_DEPTH and "\n" + deep_indent not in text and not text.startswith(deep_indent):
+        return None
     depth = 0
     quote = ""
     line_start = True

@@ -1,0 +1,160 @@
+"""Fast paths added for speed (issue 7) give exactly what the general code gives.
+
+Each shortcut here skips work on the common case; these tests hold it to the
+result of the slow path it replaces, on hand-picked edge cases and on random
+input (hypothesis)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sglang_lint.catalog.settings import Overlay, Setting
+from sglang_lint.model import Value
+from sglang_lint.sources import python as python_source
+from sglang_lint.sources import yaml_manifest
+from sglang_lint.sources.python import _scan_string_literals, _simple_literal_start
+from sglang_lint.sources.python import analyze_python
+
+
+# -- Python string literals: contiguous positions vs the general scanner ---------------
+
+
+def _slow_positions(line: str, start: int, end: int):
+    chars = [(line[i], (1, i + 1)) for i in range(start, end)]
+    scanned = _scan_string_literals(chars)
+    if scanned is None:
+        return None
+    text, positions, has_fields = scanned
+    return None if has_fields else (text, positions)
+
+
+def _literal_nodes(source: str):
+    return [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+EDGE_LITERALS = [
+    "'--tp-size'",
+    '"--tp-size 8"',
+    "r'--x'",
+    "u'--x'",
+    "R\"a b\"",
+    "''",
+    '""',
+    "'''abc'''",
+    '"""abc"""',
+    "'a' 'b'",
+    "'a\\'b'",
+    '"a\\nb"',
+    "r'a\\b'",
+    "'caf\u00e9 --tp 8'",
+    "'\u6f22\u5b57'",
+    '"it\'s"',
+    "'say \"hi\"'",
+]
+
+
+def test_simple_literal_positions_match_the_scanner_on_edge_cases() -> None:
+    for literal in EDGE_LITERALS:
+        source = f"x = {literal}"
+        for node in _literal_nodes(source):
+            segment = source[node.col_offset : node.end_col_offset] if source.isascii() else ast.get_source_segment(source, node)
+            offset = _simple_literal_start(segment, node.value)
+            slow = _slow_positions(source, 4, 4 + len(segment))
+            if offset is None:
+                continue  # the general scanner handles it
+            assert slow is not None, literal
+            text, positions = slow
+            assert text == node.value
+            assert positions == [(1, 5 + offset + i) for i in range(len(node.value))], literal
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    value=st.text(alphabet=st.sampled_from(list("ab -=\\'\"\u00e9\u6f22")), max_size=12),
+    prefix=st.sampled_from(["", "r", "u", "R"]),
+    quote=st.sampled_from(["'", '"']),
+)
+def test_simple_literal_positions_match_the_scanner(value: str, prefix: str, quote: str) -> None:
+    literal = prefix + repr(value) if prefix in ("", "u") else prefix + quote + value.replace("\\", "").replace(quote, "") + quote
+    source = f"x = {literal}"
+    try:
+        nodes = _literal_nodes(source)
+    except SyntaxError:
+        return
+    for node in nodes:
+        segment = ast.get_source_segment(source, node)
+        assert segment is not None
+        offset = _simple_literal_start(segment, node.value)
+        if offset is None:
+            continue
+        text, positions = _slow_positions(source, 4, 4 + len(segment))
+        assert text == node.value
+        assert positions == [(1, 5 + offset + i) for i in range(len(node.value))]
+
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def test_python_results_are_the_same_without_the_literal_fast_path(monkeypatch) -> None:
+    launchers = sorted(FIXTURES.rglob("*.py"))
+    assert len(launchers) >= 10
+    fast = [analyze_python(str(path), path.read_text(encoding="utf-8")) for path in launchers]
+    monkeypatch.setattr(python_source, "_simple_literal_start", lambda source, value: None)
+    slow = [analyze_python(str(path), path.read_text(encoding="utf-8")) for path in launchers]
+    assert any(result.servers for result in fast)
+    for quick, general in zip(fast, slow):
+        assert quick == general, quick.path
+
+
+# -- YAML nesting: the quick exit agrees with the scan ------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["[", "{", "]", "}", " ", "\n", "#", "'", '"', "a", ":"]), max_size=600))
+def test_yaml_depth_quick_exit_never_hides_a_deep_text(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    depth_at = yaml_manifest._too_deep(text)
+    if depth_at is not None:
+        assert text.count("[") + text.count("{") > yaml_manifest.MAX_DEPTH or " " * (2 * yaml_manifest.MAX_DEPTH + 1) in text
+
+
+def test_yaml_depth_is_still_found_past_the_quick_exit() -> None:
+    deep_brackets = "a: " + "[" * (yaml_manifest.MAX_DEPTH + 1)
+    assert yaml_manifest._too_deep(deep_brackets) == 3 + yaml_manifest.MAX_DEPTH
+    deep_indent = "a:\n" + " " * (2 * yaml_manifest.MAX_DEPTH + 1) + "b: 1\n"
+    assert yaml_manifest._too_deep(deep_indent) is not None
+    leading = " " * (2 * yaml_manifest.MAX_DEPTH + 1) + "b: 1\n"
+    assert yaml_manifest._too_deep(leading) is not None
+    quoted = "a: '" + "[" * (yaml_manifest.MAX_DEPTH + 1) + "'\n"
+    assert yaml_manifest._too_deep(quoted) is None  # brackets in quotes do not nest
+
+
+# -- Overlay: a launch's settings over shared defaults, as a ChainMap would -------------
+
+
+def _setting(dest: str, text: str) -> Setting:
+    return Setting(dest, Value.known(text))
+
+
+def test_overlay_reads_own_settings_before_defaults_and_never_writes_the_defaults() -> None:
+    from collections import ChainMap
+
+    defaults = {"tp_size": _setting("tp_size", "1"), "dp_size": _setting("dp_size", "1"), "port": _setting("port", "30000")}
+    overlay = Overlay(defaults)
+    reference: ChainMap = ChainMap({}, dict(defaults))
+    for mapping in (overlay, reference):
+        mapping["tp_size"] = _setting("tp_size", "8")
+        mapping["new_dest"] = _setting("new_dest", "x")
+    assert dict(overlay) == dict(reference)
+    assert list(overlay) == ["tp_size", "new_dest", "dp_size", "port"]
+    assert len(overlay) == len(reference) == 4
+    assert overlay["tp_size"].value.text == "8" and overlay.get("dp_size").value.text == "1"
+    assert overlay.get("missing") is None and overlay.get("missing", 5) == 5
+    assert "port" in overlay and "new_dest" in overlay and "missing" not in overlay
+    assert defaults["tp_size"].value.text == "1"  # shared by every launch: untouched
+    del overlay["tp_size"]
+    assert overlay["tp_size"].value.text == "1"
