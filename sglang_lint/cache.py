@@ -141,8 +141,10 @@ class ExtractionCache:
         self.misses += 1
         return None
 
-    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult) -> None:
-        entry = [digest, kind, env_key, _encode_result(result)]
+    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: Any = None) -> None:
+        """Remember ``result``; ``encoded``: its encode_result(), when a worker
+        process made it already."""
+        entry = [digest, kind, env_key, encoded if encoded is not None else encode_result(result)]
         self._used[path] = entry
         self._dirty = True
 
@@ -282,7 +284,7 @@ class _Decoder:
         return RouterLaunch(**self._launch(data))
 
 
-def _encode_result(result: SourceResult) -> dict[str, Any]:
+def encode_result(result: SourceResult) -> dict[str, Any]:
     encode = _Encoder(result.path)
     return {
         "servers": [encode.launch(s) for s in result.servers],

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sglang_lint import cache as cache_module
-from sglang_lint.cache import ExtractionCache, _decode_result, _encode_result
+from sglang_lint.cache import ExtractionCache, _decode_result, encode_result
 from sglang_lint.cli import main
 from sglang_lint.files import read_source, source_kind
 from sglang_lint.lint import LintOptions, _source, lint_paths
@@ -60,7 +60,7 @@ def test_every_fixture_survives_the_codec() -> None:
         if kind is None:
             continue
         result = _source(kind)(str(path), text)
-        data = json.loads(json.dumps(_encode_result(result)))
+        data = json.loads(json.dumps(encode_result(result)))
         assert _decode_result(str(path), text, data) == result, path
         checked += 1
     assert checked > 80

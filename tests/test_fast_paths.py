@@ -158,3 +158,31 @@ def test_overlay_reads_own_settings_before_defaults_and_never_writes_the_default
     assert defaults["tp_size"].value.text == "1"  # shared by every launch: untouched
     del overlay["tp_size"]
     assert overlay["tp_size"].value.text == "1"
+
+
+# -- Python: the names called in a module, by our walk and by ast.walk -------------------
+
+
+def _called_names_by_ast_walk(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if isinstance(node.func, ast.Name):
+                names.add(node.func.id)
+            elif isinstance(node.func, ast.Attribute):
+                names.add(node.func.attr)
+    return names
+
+
+def test_called_names_match_ast_walk_on_fixtures_and_standard_library_modules() -> None:
+    import argparse
+    import asyncio.base_events
+    import dataclasses
+    import typing
+
+    paths = sorted(FIXTURES.rglob("*.py")) + [Path(m.__file__) for m in (argparse, asyncio.base_events, dataclasses, typing, ast)]
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        assert python_source._called_names(tree) == _called_names_by_ast_walk(tree), path
+    nested = ast.parse("x = [f(a)(b) for a in g(lambda: h())] if k() else {m(): n.o()}\nasync def p():\n    await q(*r(), **s())\n")
+    assert python_source._called_names(nested) == {"f", "g", "h", "k", "m", "o", "q", "r", "s"}

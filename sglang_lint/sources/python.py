@@ -175,6 +175,8 @@ class PythonAnalyzer:
         self.scope = ""
         self._shell: EmbeddedShell | None = None
         self._ascii_lines: dict[int, bool] = {}
+        # ast's columns are UTF-8 byte offsets: the same as code points on ASCII text.
+        self._all_ascii = text.isascii()
         self._loc_cache: dict[int, Location] = {}
         self._expr_depth = 0
         self.noted_depth = False
@@ -355,6 +357,8 @@ class PythonAnalyzer:
         if line is None:
             return Location(self.path, 1, 1)
         end_line = getattr(node, "end_lineno", None) or line
+        if self._all_ascii and node.end_col_offset is not None and end_line <= len(self.lines):
+            return Location(self.path, line, node.col_offset + 1, end_line, node.end_col_offset + 1)
         column = self._column(line, node.col_offset)
         end_column = self._column(end_line, node.end_col_offset) if getattr(node, "end_col_offset", None) is not None else column
         return Location(self.path, line, column, end_line, end_column)
@@ -1996,15 +2000,34 @@ _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method":
 
 
 def _called_names(tree: ast.Module) -> set[str]:
+    """Names of everything called anywhere in the tree (``f()``, ``x.f()``).
+
+    A walk of our own: ast.walk's generators were a fifth of a launcher's
+    analysis. Leaves that cannot hold a call (names, constants, contexts) are
+    not visited."""
     names: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Name):
+    stack: list[ast.AST] = [tree]
+    pop, push, AST, leaves = stack.pop, stack.append, ast.AST, _CALL_FREE_LEAVES
+    while stack:
+        node = pop()
+        if type(node) is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Name:
                 names.add(func.id)
-            elif isinstance(func, ast.Attribute):
+            elif type(func) is ast.Attribute:
                 names.add(func.attr)
+        for field in node._fields:
+            value = getattr(node, field, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST) and type(item) not in leaves:
+                        push(item)
+            elif isinstance(value, AST) and type(value) not in leaves:
+                push(value)
     return names
+
+
+_CALL_FREE_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})
 
 
 def _decorator_name(node) -> str:
