@@ -16,6 +16,7 @@ arguments, comments and heredoc bodies is never a launch.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass, field
@@ -878,6 +879,8 @@ class ShellAnalyzer:
             # and then counting. (A lookup per character costs the length of the
             # line each: a 1 MB word took 40 s.)
             line, column = text.position(start_byte)
+            if "\n" not in raw:  # most words: one run of columns, built in C
+                return tuple(zip(itertools.repeat(line, len(raw)), range(column, column + len(raw))))
             positions = []
             for char in raw:
                 positions.append((line, column))
