@@ -32,6 +32,7 @@ must not trust a restored cache pass ``--no-cache``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -141,10 +142,10 @@ class ExtractionCache:
         self.misses += 1
         return None
 
-    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: Any = None) -> None:
-        """Remember ``result``; ``encoded``: its encode_result(), when a worker
-        process made it already."""
-        entry = [digest, kind, env_key, encoded if encoded is not None else encode_result(result)]
+    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: str | None = None) -> None:
+        """Remember ``result``; ``encoded``: its encode_result() as JSON text
+        (encode_result_json), when a worker process made it already."""
+        entry = [digest, kind, env_key, EncodedJSON(encoded) if encoded is not None else encode_result(result)]
         self._used[path] = entry
         self._dirty = True
 
@@ -163,7 +164,17 @@ class ExtractionCache:
             if len(entries) >= MAX_ENTRIES:
                 break
             entries.setdefault(path, entry)
-        error = _write_json(self.directory, self.path, {"format": _FORMAT, "entries": entries})
+        # Entries from worker processes come as JSON text: spliced in, not parsed
+        # and written again (turning them into objects here cost more than the
+        # encoding they save; issue 7).
+        dump = functools.partial(json.dumps, separators=(",", ":"), ensure_ascii=False)
+        parts = []
+        for path, entry in entries.items():
+            data = entry[3]
+            data_text = data.text if isinstance(data, EncodedJSON) else dump(data)
+            parts.append(f"{dump(path)}:[{dump(entry[0])},{dump(entry[1])},{dump(entry[2])},{data_text}]")
+        payload = '{"format":' + dump(_FORMAT) + ',"entries":{' + ",".join(parts) + "}}"
+        error = _write_json(self.directory, self.path, payload=payload)
         if error is not None:
             return error
         self._remove_stale()
@@ -284,6 +295,20 @@ class _Decoder:
         return RouterLaunch(**self._launch(data))
 
 
+class EncodedJSON:
+    """A cache entry's data as JSON text, made by a worker process."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def encode_result_json(result: SourceResult) -> str:
+    """encode_result as JSON text (what a worker process sends back)."""
+    return json.dumps(encode_result(result), separators=(",", ":"), ensure_ascii=False)
+
+
 def encode_result(result: SourceResult) -> dict[str, Any]:
     encode = _Encoder(result.path)
     return {
@@ -384,16 +409,17 @@ def _read_json(path: Path, key: str, kind: type) -> Any:
     return data[key]
 
 
-def _write_json(directory: Path, path: Path, data: Any) -> str | None:
-    """Write ``data`` to ``path`` atomically, preparing the cache directory; the
-    error text when it cannot be written."""
+def _write_json(directory: Path, path: Path, data: Any = None, *, payload: str | None = None) -> str | None:
+    """Write ``data`` (or ``payload``, JSON text already) to ``path`` atomically,
+    preparing the cache directory; the error text when it cannot be written."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in ((".gitignore", "# Created by sglang-lint automatically.\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
             marker = directory / name
             if not marker.exists():
                 marker.write_text(text, encoding="utf-8")
-        payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        if payload is None:
+            payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
         handle, temporary = tempfile.mkstemp(prefix=".write-", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(handle, "w", encoding="utf-8", errors="surrogatepass") as stream:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
 
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
@@ -157,9 +157,9 @@ def _worker_count(pending: int, processes: int | None) -> int:
     return max(1, min(limit, pending // MIN_FILES_PER_WORKER))
 
 
-def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *, encode: bool = False) -> list[tuple[SourceResult, Any]]:
+def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *, encode: bool = False) -> list[tuple[SourceResult, str | None]]:
     """Extract in ``workers`` processes: each file's SourceResult and, with
-    ``encode``, its cache entry (encoding in the workers: done here after the
+    ``encode``, its cache entry as JSON text (encoding in the workers: done here after the
     pool, it was ~10% of a cold run). The text travels to the worker with the
     job; the lines do not travel back (they are the text split, redone here). A
     pool that breaks (a worker killed) leaves its files to be done here."""
@@ -178,7 +178,7 @@ def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *,
             _source(kind)
     items = [(read.path, read.text, read.kind, read.env, encode) for read in pending]
     chunk = max(1, min(32, len(items) // (workers * 4)))
-    done: list[tuple[SourceResult, Any]] = []
+    done: list[tuple[SourceResult, str | None]] = []
     try:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             for result, had_lines, encoded in pool.map(_extract_job, items, chunksize=chunk):
@@ -191,15 +191,15 @@ def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *,
     return done
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, Any]:
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, str | None]:
     from sglang_lint.lint import extract
 
     path, text, kind, env, encode = item
     result = extract(path, text, kind, env)
     encoded = None
     if encode:
-        from sglang_lint.cache import encode_result
+        from sglang_lint.cache import encode_result_json
 
-        encoded = encode_result(result)
+        encoded = encode_result_json(result)
     had_lines = bool(result.lines)
     return (replace(result, lines=[]) if had_lines else result), had_lines, encoded

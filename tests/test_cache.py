@@ -140,6 +140,24 @@ def test_one_or_many_processes_agree(processes) -> None:
         assert parallel.workers > 1  # the pool was really used
 
 
+@pytest.mark.parametrize("writer, reader", [(3, 1), (1, 3), (3, 3)])
+def test_a_cache_written_by_worker_processes_reads_back_the_same(tmp_path, writer, reader) -> None:
+    """Worker processes send their cache entries as JSON text that is spliced
+    into the cache file; a serial run encodes its own. Either file must be valid
+    JSON that gives every file's result back."""
+    cache_dir = tmp_path / "cache"
+    fresh = run(FIXTURES, jobs=writer, cache=True, cache_dir=str(cache_dir))
+    assert (fresh.workers > 1) == (writer > 1)
+    (written,) = cache_dir.glob("extract-*.json")
+    entries = json.loads(written.read_text(encoding="utf-8"))["entries"]
+    assert len(entries) == fresh.cache_misses > 0
+    cached = run(FIXTURES, jobs=reader, cache=True, cache_dir=str(cache_dir))
+    assert cached.cache_hits == fresh.cache_misses and cached.cache_misses == 0
+    assert summary(cached) == summary(fresh) == summary(run(FIXTURES, jobs=1))
+    assert topology(cached) == topology(fresh)
+    assert cached.sources == fresh.sources
+
+
 def test_cli_no_cache_writes_nothing_and_the_default_is_the_project_root(tmp_path, monkeypatch, capsys) -> None:
     (tmp_path / "run.sh").write_text(PAIR)
     monkeypatch.chdir(tmp_path)
