@@ -478,9 +478,11 @@ def _checkable_type(option: Option) -> bool:
 def _value_problem(option: Option, written: str, value: Value, location: Location) -> ArgProblem | None:
     """argparse's type conversion and ``choices`` check, reported only when every
     text the value can be fails (a symbol's default counts as its value)."""
+    if option.choices is None and option.type in (None, "str"):
+        return None  # every text converts: nothing to check (most options)
     if not _checkable_type(option):
         return None
-    texts = value.candidates()
+    texts = (value.text,) if value.kind is Kind.KNOWN else value.candidates()
     if not texts:
         return None
     failures: list[str] = []
