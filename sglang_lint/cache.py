@@ -46,6 +46,7 @@ from sglang_lint.model import (
     ArgToken,
     EntryPoint,
     Finding,
+    Fix,
     KeywordArg,
     Kind,
     Location,
@@ -64,7 +65,7 @@ ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 # Entries kept per cache file: the files of this run first, then older ones.
 MAX_ENTRIES = 100_000
-_FORMAT = 1
+_FORMAT = 2
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by sglang-lint.\n"
@@ -141,6 +142,13 @@ class ExtractionCache:
                 return result
         self.misses += 1
         return None
+
+    def keep(self, path: str) -> None:
+        """Count the stored entry of ``path`` as used by this run (answered from
+        memory by a MemoryExtractionCache), so that saving keeps it first."""
+        entry = self._entries.get(path)
+        if entry is not None:
+            self._used.setdefault(path, entry)
 
     def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: str | None = None) -> None:
         """Remember ``result``; ``encoded``: its encode_result() as JSON text
@@ -451,11 +459,12 @@ def _encode_finding(finding: Finding) -> list[Any]:
         [[_ANY_FILE_ENCODER.loc(r.location), r.message] for r in finding.related],
         finding.url,
         [list(r) for r in finding.noqa_ranges],
+        [[f.title, _ANY_FILE_ENCODER.loc(f.location), f.old, f.new, f.preferred] for f in finding.fixes],
     ]
 
 
 def _decode_finding(data: list[Any]) -> Finding:
-    code, name, message, location, severity, related, url, ranges = data
+    code, name, message, location, severity, related, url, ranges, fixes = data
     return Finding(
         code=str(code),
         name=str(name),
@@ -465,4 +474,61 @@ def _decode_finding(data: list[Any]) -> Finding:
         related=tuple(Related(_ANY_FILE_DECODER.loc(r[0]), str(r[1])) for r in related),
         url=str(url),
         noqa_ranges=tuple((str(p), int(a), int(b)) for p, a, b in ranges),
+        fixes=tuple(Fix(str(t), _ANY_FILE_DECODER.loc(loc), str(old), str(new), bool(preferred)) for t, loc, old, new, preferred in fixes),
     )
+
+
+# ---------------------------------------------------------------------------------
+# A long-lived process's cache (the language server)
+
+
+class MemoryExtractionCache:
+    """Per-file SourceResults kept in memory across runs, over the on-disk
+    :class:`ExtractionCache` (``disk``, or None): a language server re-analyzes
+    its workspace on every change, and decoding the disk cache's JSON for every
+    file each time would cost more than the one file that changed.
+
+    The on-disk cache is written by :meth:`save` only while ``persist`` is set (on
+    open and save, not on every keystroke of an unsaved buffer)."""
+
+    def __init__(self, disk: ExtractionCache | None = None) -> None:
+        self.disk = disk
+        self.directory = disk.directory if disk is not None else None
+        self.fingerprint = disk.fingerprint if disk is not None else tool_fingerprint()
+        self.persist = False
+        self._entries: dict[str, tuple[str, str, str, SourceResult]] = {}
+        self.hits = 0
+        self.misses = 0
+
+    def reset_counts(self) -> None:
+        self.hits = self.misses = 0
+
+    def get(self, path: str, text: str, digest: str, kind: str, env_key: str) -> SourceResult | None:
+        entry = self._entries.get(path)
+        if entry is not None and entry[:3] == (digest, kind, env_key):
+            self.hits += 1
+            if self.disk is not None:
+                self.disk.keep(path)
+            return entry[3]
+        result = self.disk.get(path, text, digest, kind, env_key) if self.disk is not None else None
+        if result is None:
+            self.misses += 1
+            return None
+        self.hits += 1
+        self._entries[path] = (digest, kind, env_key, result)
+        return result
+
+    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: str | None = None) -> None:
+        self._entries[path] = (digest, kind, env_key, result)
+        if self.disk is not None:
+            self.disk.put(path, digest, kind, env_key, result, encoded)
+
+    def forget(self, keep: set[str]) -> None:
+        """Drop the entries of files no longer analyzed (deleted, renamed)."""
+        for path in [p for p in self._entries if p not in keep]:
+            del self._entries[path]
+
+    def save(self) -> str | None:
+        if self.disk is None or not self.persist:
+            return None
+        return self.disk.save()

@@ -27,7 +27,7 @@ EXIT_CLEAN = 0
 EXIT_FINDINGS = 1
 EXIT_ERROR = 2
 
-_COMMANDS = ("check", "topology", "rule")
+_COMMANDS = ("check", "topology", "rule", "server")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,7 +108,27 @@ def build_parser() -> argparse.ArgumentParser:
     rule = commands.add_parser("rule", help="print a rule's documentation", allow_abbrev=False)
     rule.add_argument("code", nargs="?", help="rule code, e.g. SGL001")
     rule.add_argument("--all", action="store_true", help="list every rule")
+
+    commands.add_parser(
+        "server",
+        help="run the language server (LSP over stdio) for editors; needs the lsp extra",
+        description="Speak the Language Server Protocol over standard input and output "
+        "(pip install 'sglang-lint[lsp]'). Editors start it; see the README.",
+        allow_abbrev=False,
+    )
     return parser
+
+
+def _run_server() -> int:
+    try:
+        from sglang_lint.server import main as server_main
+    except ImportError as error:
+        print(
+            f"sglang-lint: error: the language server needs pygls ({error}); install it with: pip install 'sglang-lint[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
+    return server_main()
 
 
 def _positive_int(text: str) -> int:
@@ -279,6 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_topology(args)
         if args.command == "rule":
             return _run_rule(args)
+        if args.command == "server":
+            return _run_server()
         return _run_check(args)
     except SystemExit as exit_:
         return int(exit_.code or 0) if isinstance(exit_.code, int) else EXIT_ERROR

@@ -76,7 +76,15 @@ _SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__",
 
 class ConfigError(Exception):
     """A configuration file that cannot be used; the message names the file (and
-    the key). The CLI prints it and exits 2."""
+    the key). The CLI prints it and exits 2; the language server shows it on
+    ``path`` (the config file, when known), at ``line``/``column`` (1-based) when
+    the TOML parser gave them."""
+
+    def __init__(self, message: str, path: str | os.PathLike[str] | None = None, line: int | None = None, column: int | None = None) -> None:
+        super().__init__(message)
+        self.path = os.path.abspath(path) if path is not None else None
+        self.line = line
+        self.column = column
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,8 @@ class ManifestDeployment:
     router: tuple[str, ...] = ()
     base: str = ""
     source: str = ""
+    # The config file that holds the entry (absolute).
+    config_file: str = ""
 
     def globs(self, key: str) -> tuple[str, ...]:
         return getattr(self, key)
@@ -250,7 +260,15 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     """Read and validate one config file (``sglang-lint.toml``, or any other name
     read as one; ``pyproject.toml`` is read for its ``[tool.sglang-lint]`` table,
     and one without that table is an empty config)."""
-    path = Path(path)
+    try:
+        return _load_config(Path(path))
+    except ConfigError as error:
+        if error.path is None:
+            error.path = os.path.abspath(path)
+        raise
+
+
+def _load_config(path: Path) -> Config:
     data = _parse(path, _read(path))
     if path.name == "pyproject.toml":
         tool = data.get("tool", {})
@@ -304,7 +322,9 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{display_path(path)}: invalid TOML: {error}") from None
+        position = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
+        line, column = (int(position.group(1)), int(position.group(2))) if position else (None, None)
+        raise ConfigError(f"{display_path(path)}: invalid TOML: {error}", path, line, column) from None
 
 
 def _type_name(value: object) -> str:
@@ -353,6 +373,7 @@ def _parse_deployments(path: Path, prefix: str, value: object) -> tuple[Manifest
                 router=globs["router"],
                 base=base,
                 source=display_path(path),
+                config_file=os.path.abspath(path),
             )
         )
     return tuple(entries)
@@ -598,15 +619,16 @@ def check_manifest(
             shown = " ".join(repr(g) for g in globs)
             base = display_path(deployment.base).rstrip("/") + "/"
             if root_paths is None:
-                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches none of the files analyzed (globs are relative to {base})")
+                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches none of the files analyzed (globs are relative to {base})", deployment.config_file or None)
             on_disk = _matches_on_disk(deployment, key)
             if not on_disk:
-                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches no file (globs are relative to {base})")
+                raise ConfigError(f"{deployment.describe()}: {key} = {shown} matches no file (globs are relative to {base})", deployment.config_file or None)
             inside = [p for p in on_disk if any(p == r or p.startswith(r.rstrip("/") + "/") for r in root_paths)]
             if inside:
                 raise ConfigError(
                     f"{deployment.describe()}: {key} = {shown} matches only files sglang-lint did not analyze"
-                    f" ({display_path(inside[0])}: excluded, .gitignored, or not a kind it reads)"
+                    f" ({display_path(inside[0])}: excluded, .gitignored, or not a kind it reads)",
+                    deployment.config_file or None,
                 )
 
 

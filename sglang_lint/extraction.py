@@ -36,6 +36,8 @@ class FileJob:
 
     path: str
     env: Mapping[str, str] | None = None
+    # The file's text when it is not read from disk (an editor's unsaved buffer).
+    text: str | None = None
 
 
 @dataclass
@@ -75,6 +77,11 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
     files: list[ReadFile] = []
     notes: list[Note] = []
     for job in jobs:
+        if job.text is not None:
+            kind = source_kind(job.path, job.text)
+            if kind is not None:
+                files.append(_read_file(job, job.text, kind, digests))
+            continue
         data, note = read_bytes(job.path)
         if data is None:
             if note is not None:
@@ -100,13 +107,17 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
         kind = source_kind(job.path, text)
         if kind is None:
             continue
-        read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
-        if read.candidate and digests:
-            from sglang_lint.cache import env_digest, text_digest
-
-            read.digest, read.env_key = text_digest(text), env_digest(job.env)
-        files.append(read)
+        files.append(_read_file(job, text, kind, digests))
     return files, notes
+
+
+def _read_file(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFile:
+    read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
+    if read.candidate and digests:
+        from sglang_lint.cache import env_digest, text_digest
+
+        read.digest, read.env_key = text_digest(text), env_digest(job.env)
+    return read
 
 
 def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None) -> Extracted:

@@ -237,14 +237,27 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tup
     return extract(display, text, kind, env), note
 
 
-def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdin: StdinFile | None = None) -> LintResult:
+def lint_paths(
+    paths: Iterable[str],
+    options: LintOptions | None = None,
+    *,
+    stdin: StdinFile | None = None,
+    overlays: Mapping[str, str] | None = None,
+    extraction_cache=None,
+) -> LintResult:
     """Analyze the files under ``paths``. Raises config.ConfigError for a bad
     config file or a manifest entry that names no file.
 
     ``stdin``: standard input (``-``) analyzed as the file ``stdin.filename``
     along with ``paths`` (which should not hold ``-``): its config is found from
     that file's directory, and it replaces that file on disk when the paths reach
-    it too (an editor's unsaved buffer with its siblings)."""
+    it too (an editor's unsaved buffer with its siblings).
+
+    ``overlays``: absolute path -> text of files whose text is not what is on
+    disk (the language server's open buffers). Each replaces its file; one not on
+    disk yet is analyzed when it lies under a directory of ``paths``.
+    ``extraction_cache``: the per-file cache to use instead of opening the
+    on-disk one (the language server keeps one in memory); no findings cache."""
     options = options or LintOptions()
     paths = [p for p in paths if p != STDIN]
     stdin_name = stdin.filename if stdin is not None and stdin.filename else None
@@ -263,6 +276,9 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
         found = [f for f in found if os.path.realpath(f) != stdin_real]
         if options.force_exclude and excluded_path(os.path.abspath(stdin_name), exclusions):
             stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
+    texts: dict[str, str] = {}
+    if overlays:
+        found, texts = _with_overlays(found, paths, overlays, exclusions, options)
     configs: dict[str, Config] = {str(f): resolver.for_file(f) for f in found}
     if stdin is not None:
         configs[stdin.display] = resolver.for_file(stdin_name) if stdin_name else options.config
@@ -279,12 +295,14 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
             results.append(result)
     from sglang_lint.extraction import FileJob, extract_read, read_files
 
-    cache = _open_cache(options) if found else None
-    files, read_notes = read_files([FileJob(str(f), configs[str(f)].env_map or None) for f in found], digests=cache is not None)
+    cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
+    files, read_notes = read_files(
+        [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None
+    )
     unreadable.extend(read_notes)
     run_key = None
     findings_cache = None
-    if cache is not None and options.reuse_findings and stdin is None:
+    if cache is not None and options.reuse_findings and stdin is None and extraction_cache is None and not overlays:
         from sglang_lint.cache import FindingsCache
 
         findings_cache = FindingsCache(cache.directory, cache.fingerprint)
@@ -303,6 +321,31 @@ def lint_paths(paths: Iterable[str], options: LintOptions | None = None, *, stdi
         findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes)
         lint.cache_error = lint.cache_error or findings_cache.save()
     return lint
+
+
+def _with_overlays(
+    found: list[str], paths: list[str], overlays: Mapping[str, str], exclusions: Callable[[str], ExcludeSet], options: LintOptions
+) -> tuple[list[str], dict[str, str]]:
+    """The files to analyze with the overlays in: ``found`` (as discover shows
+    them) plus each overlay not on disk that lies under a directory of ``paths``
+    (not excluded, of a kind sglang-lint reads), and the overlay text of each."""
+    by_absolute = {os.path.abspath(f): f for f in found}
+    texts: dict[str, str] = {}
+    roots = [os.path.abspath(p) for p in paths if os.path.isdir(p)]
+    added: list[str] = []
+    for path, text in overlays.items():
+        absolute = os.path.abspath(path)
+        shown = by_absolute.get(absolute)
+        if shown is None:
+            inside = any(absolute.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+            if not inside or os.path.exists(absolute) or source_kind(absolute, text) is None:
+                continue  # outside the workspace, or on disk but excluded/ignored
+            if excluded_path(absolute, exclusions):
+                continue
+            shown = display_name(absolute)
+            added.append(shown)
+        texts[shown] = text
+    return [*found, *sorted(added)], texts
 
 
 def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config]) -> str:

@@ -418,6 +418,21 @@ class Related:
 
 
 @dataclass(frozen=True)
+class Fix:
+    """A replacement a rule proposes (a quick fix): the text ``old``, written
+    inside ``location``, becomes ``new``. Rules know options, not source text;
+    whoever applies a fix finds ``old`` in the file (sglang_lint.fixes) and drops
+    the fix when it is not there exactly once."""
+
+    title: str
+    location: Location
+    old: str
+    new: str
+    # The one to offer first when a finding has several (the likely intent).
+    preferred: bool = False
+
+
+@dataclass(frozen=True)
 class Finding:
     code: str
     name: str
@@ -431,6 +446,8 @@ class Finding:
     # it). The path is the launch's file, which need not be the primary
     # location's (a value set in a --config YAML file).
     noqa_ranges: tuple[tuple[str, int, int], ...] = ()
+    # Quick fixes, when the fix is certain (or one of a few listed choices).
+    fixes: tuple[Fix, ...] = ()
 
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Iterable, Sequence
 
 from sglang_lint.catalog.settings import Setting
-from sglang_lint.model import Finding, Location, Related, Severity, SourceResult
+from sglang_lint.model import Finding, Fix, Location, Related, Severity, SourceResult
 from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
@@ -75,6 +75,7 @@ class Rule:
         location: Location,
         related: Iterable[Related] = (),
         noqa_ranges: tuple[tuple[str, int, int], ...] = (),
+        fixes: Iterable[Fix] = (),
     ) -> Finding:
         return Finding(
             code=self.code,
@@ -85,6 +86,7 @@ class Rule:
             related=tuple(related),
             url=DOCS_URL.format(code=self.code.lower()),
             noqa_ranges=noqa_ranges,
+            fixes=tuple(fixes),
         )
 
 

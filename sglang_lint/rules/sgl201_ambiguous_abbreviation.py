@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding
+from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, problems_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.topology import Deployment, Server
@@ -117,12 +117,17 @@ which prefixes are ambiguous) comes from each release's option table.
                 f"argparse accepts only a unique prefix and exits with 'ambiguous option', so this server "
                 f"does not start"
             )
+            fixes = []
             if candidates:
-                message += f". Write the full option: did you mean {most_likely(prefix, candidates)}?"
+                likely = most_likely(prefix, candidates)
+                message += f". Write the full option: did you mean {likely}?"
+                # Each match is offered; the likely one first and preferred.
+                for candidate in sorted(candidates, key=lambda c: c != likely):
+                    fixes.append(Fix(f"Replace {prefix} with {candidate}", problem.location, prefix, candidate, preferred=candidate == likely))
             unique_in = self._unique_in(prefix)
             if unique_in:
                 message += f" ({prefix} was accepted by sglang {describe_versions(unique_in)})"
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))
+            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes)
 
     @staticmethod
     def _unique_in(prefix: str) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Iterable
 
-from sglang_lint.model import Finding
+from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.topology import Deployment, Server
@@ -91,7 +91,8 @@ option table (options are added and removed between releases).
             message = f"{problem.message}: sglang {version} does not know it, and argparse exits before the server starts"
             if not written:
                 message += " (SGLang's parser takes no positional arguments: every word must be an option or its value)"
-            else:
+            fixes = []
+            if written:
                 other = self._versions_with(written)
                 if other:
                     message += f". {written} exists in sglang {describe_versions(other)}; check --target-version"
@@ -99,7 +100,8 @@ option table (options are added and removed between releases).
                     suggestion = close_match(written, names)
                     if suggestion is not None:
                         message += f". Did you mean {suggestion}?"
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))
+                        fixes.append(Fix(f"Replace {written} with {suggestion}", problem.location, written, suggestion, preferred=True))
+            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes)
 
     @staticmethod
     def _versions_with(written: str) -> list[str]:

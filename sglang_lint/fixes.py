@@ -1,0 +1,119 @@
+"""Quick fixes as text edits: a rule's :class:`~sglang_lint.model.Fix` resolved
+against the file's text, and the ``# noqa: SGLxxx`` comment that silences a
+finding. Used by the language server's code actions.
+
+An edit is offered only when it is certain: the text to replace is found exactly
+once where the finding points, and a ``# noqa`` is placed only where the file's
+own source reader then sees it as a comment on a line of the launch (checked by
+reading the edited text again), never inside a string, a YAML block scalar
+that is not shell, or before a line continuation.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from sglang_lint.model import Finding, Fix
+
+# Characters that continue an option name: a match must not be part of a longer word.
+_NAME_CHARS = re.compile(r"[A-Za-z0-9_.-]")
+_NOQA_CODES = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+)*)", re.IGNORECASE)
+_BARE_NOQA = re.compile(r"#\s*noqa(?!\s*:)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """Replace the text from (line, column) to (end_line, end_column) (1-based,
+    code points, end exclusive) of ``path`` with ``new_text``."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    new_text: str
+
+
+def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:
+    """The edit of ``fix`` in a file of ``lines``: ``fix.old`` found exactly once,
+    as a whole word, on the first line of its location from its column on
+    (``--pp`` in ``--pp 2``, ``"--pp"`` or ``--pp=2``). None when it is not."""
+    location = fix.location
+    if not fix.old or not 1 <= location.line <= len(lines):
+        return None
+    text = lines[location.line - 1]
+    start = max(0, location.column - 1)
+    stop = location.end_column - 1 if location.end_line == location.line else len(text)
+    if stop <= start:
+        stop = len(text)
+    found: list[int] = []
+    index = text.find(fix.old, start, stop)
+    while index != -1:
+        before = text[index - 1] if index > 0 else ""
+        after = text[index + len(fix.old)] if index + len(fix.old) < len(text) else ""
+        if not (before and _NAME_CHARS.match(before)) and not (after and _NAME_CHARS.match(after)):
+            found.append(index)
+        index = text.find(fix.old, index + 1, stop)
+    if len(found) != 1:
+        return None
+    column = found[0] + 1
+    return TextEdit(location.path, location.line, column, location.line, column + len(fix.old), fix.new)
+
+
+def noqa_line_edits(finding: Finding, path: str, lines: list[str]) -> list[TextEdit]:
+    """Candidate edits that put ``finding.code`` in a ``# noqa`` comment on a line
+    of ``path`` where it silences the finding (its noqa ranges), best first: the
+    last line of the launch, then earlier ones. Each must still be verified by
+    :func:`comment_lines_after` (whether the source reads it as a comment)."""
+    edits: list[TextEdit] = []
+    for range_path, first, last in finding.noqa_ranges:
+        if range_path != path:
+            continue
+        for line in range(min(last, len(lines)), max(first, 1) - 1, -1):
+            edit = _noqa_edit(path, line, lines[line - 1], finding.code)
+            if edit is not None:
+                edits.append(edit)
+    return edits
+
+
+def _noqa_edit(path: str, line: int, text: str, code: str) -> TextEdit | None:
+    stripped = text.rstrip()
+    if stripped.endswith("\\"):
+        return None  # a comment would end the continuation (SGL205)
+    if _BARE_NOQA.search(text):
+        return None  # a bare `# noqa` silences every code already
+    existing = _NOQA_CODES.search(text)
+    if existing is not None:
+        codes = [c.strip().upper() for c in existing.group("codes").split(",")]
+        if code in codes:
+            return None
+        end = existing.end("codes") + 1
+        return TextEdit(path, line, end, line, end, f", {code}")
+    column = len(stripped) + 1
+    return TextEdit(path, line, column, line, len(text) + 1, f"  # noqa: {code}")
+
+
+def apply_edits(lines: list[str], edits: list[TextEdit]) -> str:
+    """The text of ``lines`` with ``edits`` (non-overlapping, one file) applied."""
+    text_lines = list(lines)
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        if edit.line != edit.end_line:
+            raise ValueError("multi-line edits are not produced here")
+        current = text_lines[edit.line - 1]
+        text_lines[edit.line - 1] = current[: edit.column - 1] + edit.new_text + current[edit.end_column - 1 :]
+    return "\n".join(text_lines)
+
+
+def noqa_edit(finding: Finding, path: str, lines: list[str], comments_of) -> TextEdit | None:
+    """The first candidate of :func:`noqa_line_edits` that the file's source
+    reads as a comment holding the code: ``comments_of(text)`` gives the
+    comment text by line of an edited text (the source's own reading)."""
+    for edit in noqa_line_edits(finding, path, lines):
+        comments: Mapping[int, str] = comments_of(apply_edits(lines, [edit]))
+        comment = comments.get(edit.line, "")
+        match = _NOQA_CODES.search(comment)
+        if match and finding.code in [c.strip().upper() for c in match.group("codes").split(",")]:
+            return edit
+    return None
