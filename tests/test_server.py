@@ -1,0 +1,246 @@
+"""The language server (issue 9), driven over stdio as an editor drives it:
+lifecycle, diagnostics (code, URL, severity, source, UTF-16 positions, related
+peer in another file), cross-file re-checks from unsaved buffers, config errors
+as diagnostics, and quick fixes that really fix."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pygls")
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lsp_client import LspClient, uri  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "qwen3-next-pd"
+
+PREFILL = """#!/bin/bash
+python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode prefill \\
+  --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size 8 --port 30000 &
+"""
+DECODE = """#!/bin/bash
+python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode decode \\
+  --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size {tp} --port 30001 &
+"""
+
+
+def codes(diagnostics) -> list[str]:
+    return sorted(d["code"] for d in diagnostics)
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    (tmp_path / "decode.sh").write_text(DECODE.format(tp=4))
+    return tmp_path
+
+
+@pytest.fixture
+def client(workspace):
+    client = LspClient(workspace)
+    yield client
+    client.kill()
+
+
+def test_lifecycle_and_capabilities(workspace) -> None:
+    client = LspClient(workspace)
+    try:
+        result = client.initialize(workspace)
+        capabilities = result["capabilities"]
+        assert capabilities["textDocumentSync"]["change"] == 1  # full sync
+        assert capabilities["textDocumentSync"]["openClose"] is True
+        assert capabilities["textDocumentSync"]["save"]
+        assert capabilities["codeActionProvider"]["codeActionKinds"] == ["quickfix"]
+        assert result["serverInfo"]["name"] == "sglang-lint"
+        assert client.shutdown() == 0
+    finally:
+        client.kill()
+
+
+def test_the_mismatch_is_published_with_its_metadata_and_the_peer_in_another_file(client, workspace) -> None:
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    assert diagnostic["code"] == "SGL001"
+    assert diagnostic["source"] == "sglang-lint"
+    assert diagnostic["severity"] == 1
+    assert diagnostic["codeDescription"]["href"].endswith("docs/rules.md#sgl001")
+    assert "attention TP" in diagnostic["message"]
+    line = DECODE.format(tp=4).split("\n")[2]
+    assert diagnostic["range"]["start"] == {"line": 2, "character": line.index("--tp-size")}
+    (related,) = diagnostic["relatedInformation"]
+    assert related["location"]["uri"] == uri(workspace / "prefill.sh")
+    prefill_line = PREFILL.split("\n")[2]
+    assert related["location"]["range"]["start"] == {"line": 2, "character": prefill_line.index("--tp-size")}
+    assert "prefill" in related["message"]
+
+
+def test_an_unsaved_change_rechecks_the_pair_and_clears_the_diagnostic(client, workspace) -> None:
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
+    mark = client.mark()
+    client.change(workspace / "decode.sh", DECODE.format(tp=8))  # not saved
+    assert client.diagnostics(decode, lambda ds: True, after=mark) == []
+    assert (workspace / "decode.sh").read_text() == DECODE.format(tp=4)
+    mark = client.mark()
+    client.change(workspace / "decode.sh", DECODE.format(tp=2))
+    assert codes(client.diagnostics(decode, lambda ds: bool(ds), after=mark)) == ["SGL001"]
+    # Closing the buffer: the file on disk (tp 4) counts again.
+    mark = client.mark()
+    client.close(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds), after=mark)
+    assert "vs 4" in diagnostic["message"]
+
+
+def test_editing_the_prefill_rechecks_the_decode_in_its_own_file(client, workspace) -> None:
+    client.initialize(workspace)
+    prefill = client.open(workspace / "prefill.sh")
+    decode = uri(workspace / "decode.sh")
+    assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
+    mark = client.mark()
+    client.change(workspace / "prefill.sh", PREFILL.replace("--tp-size 8", "--tp-size 4"))
+    assert client.diagnostics(decode, lambda ds: not ds, after=mark) == []
+    assert prefill
+
+
+def test_positions_are_utf16_code_units(client, workspace) -> None:
+    # "𝔘" is one code point but two UTF-16 code units; "é" one of each.
+    text = DECODE.format(tp=4).replace("--enable-unified-memory", "--enable-unified-memory --served-model-name é𝔘𝔘")
+    (workspace / "decode.sh").write_text(text)
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    line = text.split("\n")[2]
+    code_points = line.index("--tp-size")
+    utf16 = len(line[:code_points].encode("utf-16-le")) // 2
+    assert utf16 == code_points + 2
+    assert diagnostic["range"]["start"] == {"line": 2, "character": utf16}
+    assert diagnostic["range"]["end"]["character"] - utf16 == len("--tp-size 4")
+
+
+def test_other_file_kinds_get_diagnostics(client, workspace) -> None:
+    (workspace / "decode.sh").unlink()
+    manifest = workspace / "decode.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: decode\nspec:\n  containers:\n    - name: decode\n      image: lmsysorg/sglang\n"
+        "      command: [python3, -m, sglang.launch_server]\n"
+        "      args: [--model-path, /models/m, --disaggregation-mode, decode, --enable-unified-memory,\n"
+        "             --disaggregation-transfer-backend, mooncake, --tp-size, '2', --port, '30001']\n"
+    )
+    client.initialize(workspace)
+    document = client.open(manifest, language="yaml")
+    (diagnostic,) = client.diagnostics(document, lambda ds: bool(ds))
+    assert diagnostic["code"] == "SGL001"
+    assert diagnostic["range"]["start"]["line"] == 10
+
+
+def test_a_broken_config_is_a_diagnostic_on_the_config_file_and_the_server_lives(client, workspace) -> None:
+    config = workspace / "sglang-lint.toml"
+    config.write_text('select = ["SGL001"]\ntarget-version = \n')
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(uri(config), lambda ds: bool(ds))
+    assert diagnostic["severity"] == 1 and diagnostic["source"] == "sglang-lint"
+    assert "invalid TOML" in diagnostic["message"]
+    assert diagnostic["range"]["start"]["line"] == 1  # where the TOML parser stopped
+    # Fixed on disk and saved: the findings come back, the config diagnostic goes.
+    mark = client.mark()
+    config.write_text('select = ["SGL001"]\n')
+    client.save(config)
+    assert codes(client.diagnostics(decode, lambda ds: bool(ds), after=mark)) == ["SGL001"]
+    assert client.diagnostics(uri(config), lambda ds: not ds, after=mark) == []
+
+
+def test_an_unknown_config_key_is_shown_where_the_key_is(client, workspace) -> None:
+    config = workspace / "pyproject.toml"
+    config.write_text('[project]\nname = "x"\n\n[tool.sglang-lint]\nselect = ["SGL001"]\nslect = ["SGL002"]\n')
+    client.initialize(workspace)
+    client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(uri(config), lambda ds: bool(ds))
+    assert "unknown key tool.sglang-lint.slect" in diagnostic["message"]
+    assert diagnostic["range"]["start"] == {"line": 5, "character": 0}
+
+
+def _apply(text: str, edits) -> str:
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e["range"]["start"]["line"], e["range"]["start"]["character"]), reverse=True):
+        start, end = edit["range"]["start"], edit["range"]["end"]
+        assert start["line"] == end["line"]
+        line = lines[start["line"]]
+        lines[start["line"]] = line[: start["character"]] + edit["newText"] + line[end["character"] :]
+    return "\n".join(lines)
+
+
+def _actions(client, document: str, diagnostic) -> list:
+    return client.request(
+        "textDocument/codeAction",
+        {"textDocument": {"uri": document}, "range": diagnostic["range"], "context": {"diagnostics": [diagnostic]}},
+    )
+
+
+def test_quick_fix_replaces_an_ambiguous_abbreviation(client, workspace) -> None:
+    text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --pp 1")
+    (workspace / "decode.sh").write_text(text)
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    assert diagnostic["code"] == "SGL201"
+    actions = _actions(client, decode, diagnostic)
+    preferred = [a for a in actions if a.get("isPreferred")]
+    assert [a["title"] for a in preferred] == ["Replace --pp with --pp-size"]
+    fixed = _apply(text, preferred[0]["edit"]["changes"][decode])
+    assert "--pp-size 1" in fixed and "--pp 1" not in fixed
+    mark = client.mark()
+    client.change(workspace / "decode.sh", fixed)
+    assert client.diagnostics(decode, lambda ds: True, after=mark) == []
+
+
+def test_quick_fix_replaces_a_typo_with_the_suggestion(client, workspace) -> None:
+    text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --mem-fraction-statc 0.8")
+    (workspace / "decode.sh").write_text(text)
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    assert diagnostic["code"] == "SGL202"
+    (fix,) = [a for a in _actions(client, decode, diagnostic) if a["title"].startswith("Replace")]
+    assert fix["title"] == "Replace --mem-fraction-statc with --mem-fraction-static"
+    assert fix["kind"] == "quickfix" and fix["diagnostics"][0]["code"] == "SGL202"
+    fixed = _apply(text, fix["edit"]["changes"][decode])
+    assert "--mem-fraction-static 0.8" in fixed
+    mark = client.mark()
+    client.change(workspace / "decode.sh", fixed)
+    assert client.diagnostics(decode, lambda ds: True, after=mark) == []
+
+
+def test_quick_fix_inserts_noqa_where_it_silences(client, workspace) -> None:
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    (noqa,) = [a for a in _actions(client, decode, diagnostic) if "noqa" in a["title"]]
+    edits = noqa["edit"]["changes"][decode]
+    fixed = _apply(DECODE.format(tp=4), edits)
+    # Not on the line ending in a backslash: that would end the command (SGL205).
+    assert fixed.split("\n")[2].endswith("--port 30001 &  # noqa: SGL001")
+    mark = client.mark()
+    client.change(workspace / "decode.sh", fixed)
+    assert client.diagnostics(decode, lambda ds: True, after=mark) == []
+
+
+def test_the_shipped_example_works_from_a_copy(tmp_path) -> None:
+    shutil.copytree(EXAMPLE, tmp_path / "pd")
+    client = LspClient(tmp_path)
+    try:
+        client.initialize(tmp_path, {"cache": False})
+        decode = client.open(tmp_path / "pd" / "decode.sh")
+        assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
+        assert not (tmp_path / ".sglang-lint-cache").exists()  # {"cache": false}
+        assert client.shutdown() == 0
+    finally:
+        client.kill()
