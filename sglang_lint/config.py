@@ -324,6 +324,8 @@ def _parse(path: Path, text: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as error:
         position = re.search(r"\(at line (\d+), column (\d+)\)", str(error))
         line, column = (int(position.group(1)), int(position.group(2))) if position else (None, None)
+        if position is None and "(at end of document)" in str(error):
+            line, column = text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1
         raise ConfigError(f"{display_path(path)}: invalid TOML: {error}", path, line, column) from None
 
 

@@ -18,8 +18,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import threading
-from dataclasses import dataclass, field
 from typing import Any
 
 from lsprotocol import types
@@ -27,11 +25,10 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from sglang_lint import __version__
-from sglang_lint.config import ConfigError
-from sglang_lint.files import source_kind
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
-from sglang_lint.lint import LintOptions, LintResult, extract, lint_paths
+from sglang_lint.lint import LintOptions
 from sglang_lint.model import Finding, Location, Severity
+from sglang_lint.workspace import Outcome, WorkspaceLinter
 
 SOURCE = "sglang-lint"
 # Milliseconds between the last change and the run it triggers.
@@ -44,61 +41,6 @@ _SEVERITY = {
     Severity.WARNING: types.DiagnosticSeverity.Warning,
     Severity.INFO: types.DiagnosticSeverity.Information,
 }
-
-
-@dataclass
-class Outcome:
-    """One analysis of the workspace: findings by absolute path, the lines of
-    every file analyzed (for positions), or the config error that stopped it."""
-
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-    lines: dict[str, list[str]] = field(default_factory=dict)
-    config_error: ConfigError | None = None
-
-
-class WorkspaceLinter:
-    """The analysis of workspace folders with in-memory buffers over their files."""
-
-    def __init__(self, roots: list[str], options: LintOptions | None = None) -> None:
-        from sglang_lint.cache import ExtractionCache, MemoryExtractionCache, default_cache_dir
-
-        self.roots = [os.path.abspath(root) for root in roots]
-        self.options = options or LintOptions(cache=True, reuse_findings=False, jobs=1)
-        disk = None
-        if self.options.cache and self.roots:
-            directory = self.options.cache_dir or str(default_cache_dir(self.roots[0]))
-            disk = ExtractionCache(directory)
-        self.cache = MemoryExtractionCache(disk)
-
-    def run(self, buffers: dict[str, str], *, persist: bool = False) -> Outcome:
-        """Analyze the roots (or, with none, the open buffers alone) with
-        ``buffers`` (absolute path -> text) over the files on disk."""
-        paths = self.roots or sorted(buffers)
-        self.cache.reset_counts()
-        self.cache.persist = persist
-        try:
-            result = lint_paths(paths, self.options, overlays=buffers, extraction_cache=self.cache)
-        except ConfigError as error:
-            return Outcome(config_error=error)
-        self.cache.forget(set(result.sources))
-        return _outcome(result)
-
-    def comments_of(self, path: str, text: str) -> dict[int, str]:
-        """The comments the file's own source reads in ``text`` (for placing a
-        ``# noqa``)."""
-        kind = source_kind(path, text)
-        if kind is None:
-            return {}
-        return extract(path, text, kind).comments
-
-
-def _outcome(result: LintResult) -> Outcome:
-    outcome = Outcome()
-    for path, lines in result.sources.items():
-        outcome.lines[os.path.abspath(path)] = lines
-    for finding in result.findings:
-        outcome.findings.setdefault(os.path.abspath(finding.location.path), []).append(finding)
-    return outcome
 
 
 # ---------------------------------------------------------------------------------
@@ -114,7 +56,6 @@ class SglangLanguageServer(LanguageServer):
         self.published: set[str] = set()
         self._pending: asyncio.TimerHandle | None = None
         self._persist_next = False
-        self._lock = threading.Lock()
         self._running = False
         self._again = False
 

@@ -137,9 +137,11 @@ class LspClient:
         predicate: Callable[[list[dict[str, Any]]], bool] = lambda diagnostics: True,
         timeout: float = 30,
         after: int = 0,
+        version: int | None = None,
     ) -> list[dict[str, Any]]:
         """The diagnostics of the first publication for ``document`` (among the
-        notifications from index ``after`` on) that satisfies ``predicate``."""
+        notifications from index ``after`` on, of document ``version`` when
+        given) that satisfies ``predicate``."""
         deadline = time.monotonic() + timeout
         index = after
         while True:
@@ -147,6 +149,8 @@ class LspClient:
                 message = self.notifications[index]
                 index += 1
                 if message.get("method") == "textDocument/publishDiagnostics" and message["params"]["uri"] == document:
+                    if version is not None and message["params"].get("version") != version:
+                        continue
                     if predicate(message["params"]["diagnostics"]):
                         return message["params"]["diagnostics"]
             if time.monotonic() > deadline:

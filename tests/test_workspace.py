@@ -1,0 +1,108 @@
+"""The workspace analysis behind the language server (sglang_lint.workspace):
+open buffers over the files on disk, a per-file cache kept in memory between
+runs, and config errors as a result rather than an exception (issue 9)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from sglang_lint.lint import LintOptions
+from sglang_lint.workspace import WorkspaceLinter
+
+PREFILL = (
+    "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory "
+    "--disaggregation-transfer-backend mooncake --tp-size 8 --port 30000 &\n"
+)
+DECODE = PREFILL.replace("prefill", "decode").replace("30000", "30001")
+
+
+@pytest.fixture
+def workspace(tmp_path):
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    (tmp_path / "decode.sh").write_text(DECODE.replace("--tp-size 8", "--tp-size 4"))
+    (tmp_path / "README.md").write_text("# notes\nnothing launches here\n")
+    return tmp_path
+
+
+def codes(outcome, path) -> list[str]:
+    return sorted(f.code for f in outcome.findings.get(os.path.abspath(path), []))
+
+
+def test_buffers_replace_their_files_on_disk(workspace) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(workspace / "decode.sh")
+    assert codes(linter.run({}), decode) == ["SGL001"]
+    assert codes(linter.run({decode: DECODE}), decode) == []
+    assert codes(linter.run({}), decode) == ["SGL001"]  # closed: the disk again
+
+
+def test_a_new_unsaved_file_in_the_folder_is_analyzed_one_outside_is_not(workspace, tmp_path_factory) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    (workspace / "decode.sh").unlink()
+    new = str(workspace / "new-decode.sh")
+    outcome = linter.run({new: DECODE.replace("--tp-size 8", "--tp-size 2")})
+    assert codes(outcome, new) == ["SGL001"]
+    elsewhere = str(tmp_path_factory.mktemp("elsewhere") / "decode.sh")
+    outcome = linter.run({elsewhere: DECODE.replace("--tp-size 8", "--tp-size 2")})
+    assert outcome.findings == {} and os.path.abspath(elsewhere) not in outcome.lines
+
+
+def test_an_excluded_buffer_is_not_analyzed(workspace) -> None:
+    (workspace / "sglang-lint.toml").write_text('exclude = ["scratch/"]\n')
+    (workspace / "scratch").mkdir()
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    (workspace / "decode.sh").unlink()
+    outcome = linter.run({str(workspace / "scratch" / "decode.sh"): DECODE.replace("--tp-size 8", "--tp-size 2")})
+    assert outcome.findings == {}
+
+
+def test_the_memory_cache_answers_unchanged_files_and_the_disk_cache_is_written_on_request(workspace) -> None:
+    cache_dir = workspace / ".cache"
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=True, cache_dir=str(cache_dir), reuse_findings=False, jobs=1))
+    linter.run({})
+    assert (linter.cache.hits, linter.cache.misses) == (0, 2)
+    assert not cache_dir.exists()  # not persisted: a keystroke run
+    linter.run({}, persist=True)
+    assert (linter.cache.hits, linter.cache.misses) == (2, 0)
+    assert list(cache_dir.glob("extract-*.json"))
+    linter.run({str(workspace / "decode.sh"): DECODE})
+    assert (linter.cache.hits, linter.cache.misses) == (1, 1)
+    # A new process starts from the disk cache.
+    fresh = WorkspaceLinter([str(workspace)], LintOptions(cache=True, cache_dir=str(cache_dir), reuse_findings=False, jobs=1))
+    outcome = fresh.run({})
+    assert (fresh.cache.hits, fresh.cache.misses) == (2, 0)
+    assert codes(outcome, workspace / "decode.sh") == ["SGL001"]
+
+
+def test_a_deleted_file_leaves_the_memory_cache(workspace) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=True, cache_dir=str(workspace / ".cache"), reuse_findings=False, jobs=1))
+    linter.run({})
+    (workspace / "decode.sh").unlink()
+    linter.run({})
+    assert all("decode.sh" not in path for path in linter.cache._entries)
+
+
+def test_a_broken_config_is_an_outcome_with_the_file_and_line(workspace) -> None:
+    (workspace / "sglang-lint.toml").write_text("select = [\n")
+    outcome = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1)).run({})
+    error = outcome.config_error
+    assert error is not None and outcome.findings == {}
+    assert error.path == str(workspace / "sglang-lint.toml")
+    assert error.line == 2 and "invalid TOML" in str(error)
+
+
+def test_a_manifest_error_names_its_config_file(workspace) -> None:
+    (workspace / "sglang-lint.toml").write_text('[[deployment]]\nname = "pd"\nprefill = "nothing-*.sh"\ndecode = "decode.sh"\n')
+    outcome = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1)).run({})
+    assert outcome.config_error is not None
+    assert outcome.config_error.path == str(workspace / "sglang-lint.toml")
+
+
+def test_without_a_folder_the_open_files_are_analyzed(workspace) -> None:
+    linter = WorkspaceLinter([], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode, prefill = str(workspace / "decode.sh"), str(workspace / "prefill.sh")
+    assert linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4")}).findings == {}  # no peer open
+    outcome = linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4"), prefill: PREFILL})
+    assert codes(outcome, decode) == ["SGL001"]
