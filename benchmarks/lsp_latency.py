@@ -41,14 +41,36 @@ def pick_document(workspace: Path) -> Path:
     raise SystemExit("the generated workspace has no decode script with --tp-size")
 
 
+def copy_library_files(destination: Path, count: int) -> None:
+    import shutil
+    import sysconfig
+
+    library = Path(sysconfig.get_paths()["stdlib"])
+    copied = 0
+    for source in sorted(library.rglob("*.py")):
+        if "site-packages" in source.parts or "test" in source.parts:
+            continue
+        target = destination / source.relative_to(library)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        copied += 1
+        if copied >= count:
+            return
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--files", type=int, default=100)
     parser.add_argument("--edits", type=int, default=20)
+    parser.add_argument(
+        "--other-files", type=int, default=0, help="also copy this many standard-library .py files (that launch nothing) into the workspace"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="sglang-lint-lsp-") as directory:
         workspace = Path(directory) / "workspace"
         counts = generate_corpus.generate(workspace, args.files)
+        if args.other_files:
+            copy_library_files(workspace / "library", args.other_files)
         document_path = pick_document(workspace)
         original = document_path.read_text()
         client = LspClient(workspace)
@@ -72,7 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             client.kill()
     median = statistics.median(latencies)
-    print(f"language server, workspace of {sum(counts.values())} launch files ({', '.join(f'{n} {k}' for k, n in sorted(counts.items()))}):")
+    others = f" and {args.other_files} library files that launch nothing" if args.other_files else ""
+    print(f"language server, workspace of {sum(counts.values())} launch files ({', '.join(f'{n} {k}' for k, n in sorted(counts.items()))}){others}:")
     print(f"  start, initialize, open and first analysis: {first * 1000:.0f} ms")
     print(f"  edit -> diagnostics published: median {median:.0f} ms, max {max(latencies):.0f} ms over {len(latencies)} edits (debounce 50 ms included)")
     print(f"  [target: <= {TARGET_MS:.0f} ms]")

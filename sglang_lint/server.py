@@ -89,8 +89,16 @@ class SglangLanguageServer(LanguageServer):
                 linter = self.linter
                 if linter is None:
                     return
-                outcome = await asyncio.get_event_loop().run_in_executor(None, lambda: linter.run(buffers, persist=persist))
-                self.publish(outcome)
+                try:
+                    outcome = await asyncio.get_event_loop().run_in_executor(None, lambda: linter.run(buffers, persist=persist))
+                except Exception as error:  # noqa: BLE001 - the server outlives any one run
+                    logger.exception("analysis failed")
+                    self.window_log_message(
+                        types.LogMessageParams(type=types.MessageType.Error, message=f"sglang-lint: internal error: {type(error).__name__}: {error}; please report it")
+                    )
+                    outcome = None
+                if outcome is not None:
+                    self.publish(outcome)
                 if not self._again:
                     break
         finally:

@@ -244,3 +244,32 @@ def test_the_shipped_example_works_from_a_copy(tmp_path) -> None:
         assert client.shutdown() == 0
     finally:
         client.kill()
+
+
+def test_the_workspace_config_is_honoured(client, workspace) -> None:
+    (workspace / "pyproject.toml").write_text('[tool.sglang-lint]\nignore = ["SGL001"]\n')
+    (workspace / "other.sh").write_text(DECODE.format(tp=8).replace("--port 30001", "--port 30002 --pp 1"))
+    client.initialize(workspace)
+    other = client.open(workspace / "other.sh")
+    # SGL201 in other.sh is reported; the SGL001 of decode.sh is ignored by the config.
+    assert codes(client.diagnostics(other, lambda ds: bool(ds))) == ["SGL201"]
+    mark = client.mark()
+    client.change(workspace / "other.sh", DECODE.format(tp=8).replace("--port 30001", "--port 30002"))
+    client.diagnostics(other, lambda ds: not ds, after=mark)
+    assert all(
+        n["params"]["uri"] != uri(workspace / "decode.sh") or not n["params"]["diagnostics"]
+        for n in client.notifications
+        if n.get("method") == "textDocument/publishDiagnostics"
+    )
+
+
+def test_server_without_pygls_says_how_to_install_it(tmp_path) -> None:
+    import subprocess
+
+    blocker = tmp_path / "block"
+    blocker.mkdir()
+    (blocker / "pygls.py").write_text("raise ImportError('No module named pygls')\n")
+    env = {**__import__("os").environ, "PYTHONPATH": str(blocker)}
+    done = subprocess.run([sys.executable, "-m", "sglang_lint", "server"], capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 2
+    assert "pip install 'sglang-lint[lsp]'" in done.stderr
