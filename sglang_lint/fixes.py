@@ -117,3 +117,16 @@ def noqa_edit(finding: Finding, path: str, lines: list[str], comments_of) -> Tex
         if match and finding.code in [c.strip().upper() for c in match.group("codes").split(",")]:
             return edit
     return None
+
+
+def preferred_edit(finding: Finding, sources: Mapping[str, list[str]]) -> tuple[Fix, TextEdit] | None:
+    """The fix to show in a report (the preferred one first) with its edit, when
+    one resolves against the file's lines; None otherwise."""
+    for fix in sorted(finding.fixes, key=lambda f: not f.preferred):
+        lines = sources.get(fix.location.path)
+        if lines is None:
+            continue
+        edit = resolve_fix(fix, lines)
+        if edit is not None:
+            return fix, edit
+    return None

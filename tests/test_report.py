@@ -234,3 +234,52 @@ def test_sort_order_is_path_line_column_code() -> None:
         "b.sh:1:2: SGL001 m",
         "b.sh:10:1: SGL001 m",
     ]
+
+
+# -- quick fixes in the machine formats ------------------------------------------------
+
+
+def _finding_with_fix(line: str) -> tuple[Finding, dict[str, list[str]]]:
+    from sglang_lint.model import Fix
+
+    column = line.index("--pp ") + 1
+    location = Location("run.sh", 1, column, 1, column + 4)
+    fixes = (
+        Fix("Replace --pp with --pp-max-micro-batch-size", location, "--pp", "--pp-max-micro-batch-size"),
+        Fix("Replace --pp with --pp-size", location, "--pp", "--pp-size", preferred=True),
+    )
+    finding = Finding("SGL201", "ambiguous-abbreviation", "--pp is ambiguous", location, fixes=fixes)
+    return finding, {"run.sh": [line]}
+
+
+def test_json_rdjson_and_sarif_carry_the_preferred_fix_in_their_units() -> None:
+    # "é𝔘" before the option: 2 code points, 3 UTF-16 units, 6 UTF-8 bytes.
+    line = "python -m sglang.launch_server --served-model-name é𝔘 --pp 2"
+    finding, sources = _finding_with_fix(line)
+    points = line.index("--pp ") + 1
+    (entry,) = json.loads(render([finding], "json", sources=sources))
+    assert entry["fix"] == {
+        "applicability": "unsafe",
+        "message": "Replace --pp with --pp-size",
+        "edits": [{"content": "--pp-size", "location": {"row": 1, "column": points}, "end_location": {"row": 1, "column": points + 4}}],
+    }
+    assert json.loads(render([finding], "json-lines", sources=sources).splitlines()[0])["fix"] == entry["fix"]
+    (diagnostic,) = json.loads(render([finding], "rdjson", sources=sources))["diagnostics"]
+    utf8 = len(line[: points - 1].encode("utf-8")) + 1
+    assert diagnostic["suggestions"] == [{"range": {"start": {"line": 1, "column": utf8}, "end": {"line": 1, "column": utf8 + 4}}, "text": "--pp-size"}]
+    (result,) = json.loads(render([finding], "sarif", sources=sources))["runs"][0]["results"]
+    utf16 = len(line[: points - 1].encode("utf-16-le")) // 2 + 1
+    (fix,) = result["fixes"]
+    assert fix["description"]["text"] == "Replace --pp with --pp-size"
+    (change,) = fix["artifactChanges"]
+    (replacement,) = change["replacements"]
+    assert replacement["deletedRegion"] == {"startLine": 1, "startColumn": utf16, "endLine": 1, "endColumn": utf16 + 4}
+    assert replacement["insertedContent"] == {"text": "--pp-size"}
+
+
+def test_a_fix_that_does_not_match_the_text_is_left_out() -> None:
+    finding, _ = _finding_with_fix("python -m sglang.launch_server --pp 2")
+    sources = {"run.sh": ["the file changed since"]}
+    assert json.loads(render([finding], "json", sources=sources))[0]["fix"] is None
+    assert "suggestions" not in json.loads(render([finding], "rdjson", sources=sources))["diagnostics"][0]
+    assert "fixes" not in json.loads(render([finding], "sarif", sources=sources))["runs"][0]["results"][0]

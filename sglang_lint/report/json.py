@@ -2,9 +2,12 @@
 ``name``, ``severity`` and ``related`` locations of sglang-lint findings.
 
 Columns are 1-based code points and ``end_location`` is exclusive, as in ruff.
-``filename`` is the path as given on the command line. ``fix`` and ``cell`` are
-always null (sglang-lint has no fixes and reads no notebooks); ``url`` is null when
-a finding has none.
+``filename`` is the path as given on the command line. ``fix`` is ruff's shape
+(``applicability``, ``message``, ``edits`` with ``content``, ``location`` and
+``end_location``) for a finding with a quick fix (the preferred one; always
+``unsafe``: it names the option the user most likely meant, which only they can
+confirm), else null; ``cell`` is always null (no notebooks); ``url`` is null
+when a finding has none.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
+from ..fixes import preferred_edit
 from ..model import Finding, Location
 
 
@@ -27,8 +31,27 @@ def _span(location: Location) -> dict[str, Any]:
     }
 
 
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
-    """One finding as a JSON-ready dict (also used by ``json-lines``-like callers)."""
+def _fix(finding: Finding, sources: Mapping[str, list[str]]) -> dict[str, Any] | None:
+    resolved = preferred_edit(finding, sources)
+    if resolved is None:
+        return None
+    fix, edit = resolved
+    return {
+        "applicability": "unsafe",
+        "message": fix.title,
+        "edits": [
+            {
+                "content": edit.new_text,
+                "location": _position(edit.line, edit.column),
+                "end_location": _position(edit.end_line, edit.end_column),
+            }
+        ],
+    }
+
+
+def finding_to_dict(finding: Finding, sources: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
+    """One finding as a JSON-ready dict (also used by ``json-lines``-like callers);
+    ``sources`` (path -> lines) resolves its fix."""
     location = finding.location
     return {
         "code": finding.code,
@@ -38,11 +61,11 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         **_span(location),
         "related": [{**_span(r.location), "message": r.message} for r in finding.related],
         "url": finding.url or None,
-        "fix": None,
+        "fix": _fix(finding, sources or {}),
         "noqa_row": location.line,
         "cell": None,
     }
 
 
 def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:
-    return json.dumps([finding_to_dict(f) for f in findings], indent=2, ensure_ascii=False) + "\n"
+    return json.dumps([finding_to_dict(f, sources) for f in findings], indent=2, ensure_ascii=False) + "\n"

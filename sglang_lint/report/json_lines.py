@@ -11,4 +11,4 @@ from .json import finding_to_dict
 
 
 def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:
-    return "".join(json.dumps(finding_to_dict(f), ensure_ascii=False) + "\n" for f in findings)
+    return "".join(json.dumps(finding_to_dict(f, sources), ensure_ascii=False) + "\n" for f in findings)

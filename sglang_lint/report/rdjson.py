@@ -5,7 +5,9 @@ Lines are 1-based; columns are 1-based UTF-8 byte offsets (the proto's
 ``Position.column``: "byte count in UTF-8"), converted from code points with the
 line text; ``end`` is exclusive. Severities are ``ERROR``, ``WARNING``, ``INFO``.
 Related locations go to ``related_locations`` (``RelatedLocation``: ``message``,
-``location``). Paths are as given on the command line.
+``location``). A finding with a quick fix carries it in ``suggestions`` (the
+preferred one: a replacement of a range), which reviewdog shows as a suggested
+change in a pull-request review. Paths are as given on the command line.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Mapping, Sequence
 
+from ..fixes import preferred_edit
 from ..model import Finding, Location, Severity
 from ._columns import utf8_column
 
@@ -44,6 +47,15 @@ def diagnostic(finding: Finding, sources: Mapping[str, list[str]]) -> dict[str, 
         "severity": _SEVERITY.get(finding.severity, "ERROR"),
         "code": code,
     }
+    resolved = preferred_edit(finding, sources)
+    if resolved is not None:
+        _, edit = resolved
+        result["suggestions"] = [
+            {
+                "range": _location(Location(edit.path, edit.line, edit.column, edit.end_line, edit.end_column), sources)["range"],
+                "text": edit.new_text,
+            }
+        ]
     if finding.related:
         result["related_locations"] = [
             {"message": r.message, "location": _location(r.location, sources)} for r in finding.related

@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 from urllib.parse import quote
 
 from .. import __version__
+from ..fixes import preferred_edit
 from ..model import Finding, Location, Severity
 from ..rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
 from ..selection import DOCS_URL
@@ -123,6 +124,25 @@ def sarif_log(findings: Sequence[Finding], sources: Mapping[str, list[str]], cwd
                 "partialFingerprints": {FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }
         )
+        resolved = preferred_edit(finding, sources)
+        if resolved is not None:
+            fix, edit = resolved
+            result["fixes"] = [
+                {
+                    "description": {"text": fix.title},
+                    "artifactChanges": [
+                        {
+                            "artifactLocation": artifact_location(edit.path, root),
+                            "replacements": [
+                                {
+                                    "deletedRegion": _region(Location(edit.path, edit.line, edit.column, edit.end_line, edit.end_column), sources),
+                                    "insertedContent": {"text": edit.new_text},
+                                }
+                            ],
+                        }
+                    ],
+                }
+            ]
         if finding.related:
             result["relatedLocations"] = [
                 {
