@@ -76,6 +76,10 @@ python -m sglang.launch_server --model-path /models/m --enable-unified   # 0.5.2
 Write the full option name (`--pp-size 2`, `--enable-unified-memory`). Full
 names never become ambiguous; an exact match always wins in argparse.
 
+Quick fix (language server, `fix` in `json`, SARIF and reviewdog output): replace
+the abbreviation with each matching option, the likely one preferred. It is
+marked unsafe: which option was meant is for you to confirm.
+
 ## Versions
 Python's argparse behaviour, the same in 3.10-3.12; the set of options (and so
 which prefixes are ambiguous) comes from each release's option table.

@@ -49,6 +49,9 @@ Correct the spelling (the message's "did you mean"), drop the option, or target
 a release that has it (`--target-version`). A stray word is usually a value given
 to a flag or a value left over after a line was edited.
 
+Quick fix (language server, `fix` in `json`, SARIF and reviewdog output): replace
+the option with the suggested one, when the message has a "did you mean".
+
 ## Versions
 Python's argparse behaviour; the options known are those of each release's
 option table (options are added and removed between releases).
