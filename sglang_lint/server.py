@@ -31,6 +31,8 @@ from sglang_lint.model import Finding, Location, Severity
 from sglang_lint.workspace import Outcome, WorkspaceLinter
 
 SOURCE = "sglang-lint"
+# What the analysis reads: launch files, configs, SGLang --config YAML files.
+WATCHED_FILES = ("**/*.{sh,bash,py,yaml,yml,md,markdown,toml}",)
 # Milliseconds between the last change and the run it triggers.
 DEFAULT_DEBOUNCE_MS = 50
 
@@ -283,6 +285,24 @@ def build_server() -> SglangLanguageServer:
     @server.feature(types.INITIALIZED)
     def initialized(ls: SglangLanguageServer, params: types.InitializedParams) -> None:
         ls.schedule(persist=True)
+        # Files changed outside the editor (a git checkout, a generator) and config
+        # files: ask the client to tell us, when it can watch files for us.
+        workspace = ls.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace is not None else None
+        if watched is not None and watched.dynamic_registration:
+            ls.client_register_capability(
+                types.RegistrationParams(
+                    registrations=[
+                        types.Registration(
+                            id="sglang-lint-watched-files",
+                            method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                            register_options=types.DidChangeWatchedFilesRegistrationOptions(
+                                watchers=[types.FileSystemWatcher(glob_pattern=pattern) for pattern in WATCHED_FILES]
+                            ),
+                        )
+                    ]
+                )
+            )
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SglangLanguageServer, params: types.DidOpenTextDocumentParams) -> None:

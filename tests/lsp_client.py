@@ -31,6 +31,7 @@ class LspClient:
         )
         self.messages: queue.Queue[dict[str, Any]] = queue.Queue()
         self.notifications: list[dict[str, Any]] = []
+        self.server_requests: list[dict[str, Any]] = []
         self.responses: dict[int, dict[str, Any]] = {}
         self.next_id = 1
         self.versions: dict[str, int] = {}
@@ -70,6 +71,7 @@ class LspClient:
         if "id" in message and "method" not in message:
             self.responses[message["id"]] = message
         elif "id" in message:  # a request from the server (e.g. registerCapability)
+            self.server_requests.append(message)
             self._send({"id": message["id"], "result": None})
         else:
             self.notifications.append(message)
@@ -93,14 +95,19 @@ class LspClient:
     def notify(self, method: str, params: Any) -> None:
         self._send({"method": method, "params": params})
 
-    def initialize(self, root: str | os.PathLike[str], initialization_options: dict[str, Any] | None = None) -> Any:
+    def initialize(
+        self, root: str | os.PathLike[str], initialization_options: dict[str, Any] | None = None, *, watch_files: bool = False
+    ) -> Any:
+        capabilities: dict[str, Any] = {"textDocument": {"publishDiagnostics": {"relatedInformation": True, "codeDescriptionSupport": True}}}
+        if watch_files:
+            capabilities["workspace"] = {"didChangeWatchedFiles": {"dynamicRegistration": True}}
         result = self.request(
             "initialize",
             {
                 "processId": os.getpid(),
                 "rootUri": uri(root),
                 "workspaceFolders": [{"uri": uri(root), "name": Path(root).name}],
-                "capabilities": {"textDocument": {"publishDiagnostics": {"relatedInformation": True, "codeDescriptionSupport": True}}},
+                "capabilities": capabilities,
                 "initializationOptions": initialization_options or {},
             },
         )
@@ -155,6 +162,13 @@ class LspClient:
                         return message["params"]["diagnostics"]
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no matching diagnostics for {document}; stderr: {self.stderr_tail()}")
+            self._pump(0.05)
+
+    def wait_for(self, condition: Callable[[], bool], timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met in {timeout}s; stderr: {self.stderr_tail()}")
             self._pump(0.05)
 
     def mark(self) -> int:

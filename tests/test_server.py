@@ -273,3 +273,27 @@ def test_server_without_pygls_says_how_to_install_it(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "sglang_lint", "server"], capture_output=True, text=True, env=env, timeout=60, stdin=subprocess.DEVNULL)
     assert done.returncode == 2
     assert "pip install 'sglang-lint[lsp]'" in done.stderr
+
+
+def test_files_changed_outside_the_editor_are_watched_and_rechecked(client, workspace) -> None:
+    client.initialize(workspace, watch_files=True)
+    client.open(workspace / "prefill.sh")
+    decode = uri(workspace / "decode.sh")
+    assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
+    client.wait_for(lambda: any(r["method"] == "client/registerCapability" for r in client.server_requests))
+    (request,) = [r for r in client.server_requests if r["method"] == "client/registerCapability"]
+    (registration,) = request["params"]["registrations"]
+    assert registration["method"] == "workspace/didChangeWatchedFiles"
+    assert registration["registerOptions"]["watchers"][0]["globPattern"].endswith("{sh,bash,py,yaml,yml,md,markdown,toml}")
+    # A git checkout rewrites decode.sh behind the editor's back.
+    mark = client.mark()
+    (workspace / "decode.sh").write_text(DECODE.format(tp=8))
+    client.notify("workspace/didChangeWatchedFiles", {"changes": [{"uri": decode, "type": 2}]})
+    assert client.diagnostics(decode, lambda ds: not ds, after=mark) == []
+
+
+def test_a_client_that_cannot_watch_files_is_not_asked_to(client, workspace) -> None:
+    client.initialize(workspace)
+    document = client.open(workspace / "decode.sh")
+    client.diagnostics(document, lambda ds: bool(ds))
+    assert not [r for r in client.server_requests if r["method"] == "client/registerCapability"]
