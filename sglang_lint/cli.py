@@ -14,7 +14,7 @@ import textwrap
 from typing import Sequence
 
 from sglang_lint import __version__
-from sglang_lint.catalog.tables import UnknownVersionError, load_table
+from sglang_lint.catalog.tables import UnknownVersionError, check_version
 from sglang_lint.config import ConfigError, load_config
 from sglang_lint.files import read_stream
 from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_paths
@@ -158,7 +158,7 @@ def _use_color(choice: str, stream) -> bool:
 def _options(args: argparse.Namespace) -> LintOptions:
     version = args.target_version
     if version is not None:
-        load_table(version)  # raises UnknownVersionError with the list of known ones
+        check_version(version)  # raises UnknownVersionError with the list of known ones
     select = _codes(getattr(args, "select", None))
     ignore = _codes(getattr(args, "ignore", None)) or frozenset()
     if select or ignore:

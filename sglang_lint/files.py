@@ -453,11 +453,11 @@ def _bad_encoding(path: str, body: bytes, offset: int, skipped: int, name: str, 
 
 def _compile(lines: Iterable[str]) -> list:
     """gitignore patterns, compiled with pathspec (GitIgnoreSpec: pathspec >= 0.10)."""
-    import pathspec
-
     lines = [line for line in lines if line.strip()]
     if not lines:
-        return []
+        return []  # (most directories: pathspec is not even imported)
+    import pathspec
+
     spec_class = getattr(pathspec, "GitIgnoreSpec", None)
     if spec_class is not None:
         spec = spec_class.from_lines(lines)

@@ -7,7 +7,6 @@ sources -> catalog/argv -> topology -> rules -> suppression -> (report, by calle
 from __future__ import annotations
 
 import os
-import traceback
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping
 
@@ -130,6 +129,8 @@ def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None 
         return result
     except Exception as error:  # noqa: BLE001 - the promise is: never crash
         result = SourceResult(path=path, lines=text.split("\n"))
+        import traceback  # only for an internal error: not at startup
+
         frame = traceback.extract_tb(error.__traceback__)[-1]
         result.notes.append(
             Note(path, f"internal error while analyzing this file ({type(error).__name__}: {error} at {os.path.basename(frame.filename)}:{frame.lineno}); please report it")
@@ -172,11 +173,11 @@ def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapp
     """The result of a run in which no file launches anything: no deployment, and
     the notes about unreadable files as findings, selected as the analysis stage
     would select them."""
-    from sglang_lint.catalog.tables import load_table
+    from sglang_lint.catalog.tables import check_version
     from sglang_lint.selection import Selection, internal_finding
 
     version = run_version(options)
-    load_table(version)  # an unknown version is an error whether or not anything launches
+    check_version(version)  # an unknown version is an error whether or not anything launches
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     lint.sources = {result.path: result.lines for result in results}
     selection = Selection(options, configs, distinct_configs([options.config, *configs.values()]), {})

@@ -138,6 +138,13 @@ class UnknownVersionError(ValueError):
         )
 
 
+def check_version(version: str) -> None:
+    """Raise UnknownVersionError (with the known ones) for a version without a
+    table; cheap (a directory listing), unlike loading the table."""
+    if version not in known_versions():
+        raise UnknownVersionError(version)
+
+
 @functools.lru_cache(maxsize=None)
 def load_table(version: str) -> OptionTable:
     if version not in known_versions():
