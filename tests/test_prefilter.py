@@ -181,3 +181,21 @@ def test_a_run_over_files_without_launches_imports_no_source_and_no_rule(tmp_pat
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
+
+
+def test_without_the_cache_such_a_run_loads_no_json_pathspec_or_traceback(tmp_path) -> None:
+    """The startup of a run over a code base without launches is most of its
+    cost (issue 7: no slower than ruff on such a tree): no option table (JSON),
+    no gitignore compiler when no .gitignore has patterns, no traceback."""
+    (tmp_path / "a.py").write_text("import os\nprint(os.getcwd())\n")
+    (tmp_path / "b.sh").write_text("#!/bin/bash\necho hi\n")
+    (tmp_path / ".gitignore").write_text("\n")
+    code = (
+        "import sys\n"
+        "from sglang_lint.cli import main\n"
+        f"assert main(['check', '--no-cache', {str(tmp_path)!r}]) == 0\n"
+        "loaded = [m for m in ('json', 'pathspec', 'traceback', 'sglang_lint.cache') if m in sys.modules]\n"
+        "assert not loaded, loaded\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
