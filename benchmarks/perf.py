@@ -124,7 +124,14 @@ def run(command: list[str], cwd: Path, *, sample_memory: bool = False) -> Measur
 
 
 def sglang_lint(*args: str) -> list[str]:
-    return [sys.executable, "-m", "sglang_lint", *args]
+    """The command as users run it: the installed console script. (Not
+    ``python -m sglang_lint``: run in a tree of standard-library copies, that
+    puts the tree first on sys.path, and every run imported - and compiled - the
+    tree's typing.py, argparse.py, ... instead of the interpreter's.)"""
+    script = Path(sys.executable).parent / "sglang-lint"
+    if script.is_file():
+        return [str(script), *args]
+    return [sys.executable, "-I", "-m", "sglang_lint", *args]  # -I: no cwd on sys.path
 
 
 def _spread(values: list[float], scale: float = 1.0, unit: str = "s") -> str:
@@ -318,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     shutil.copyfile(path, target)
                 print("2. flake8 with the SGL plugin against flake8 alone, 300 files:")
-                bench_flake8(small, max(3, args.runs), results)
+                bench_flake8(small, max(7, args.runs), results)
             corpus = None
             if "corpus" not in args.skip:
                 print("3. generated launch corpora, cold (empty cache) and warm (cache filled by the cold run):")

@@ -48,7 +48,7 @@ def count_files(tree: Path) -> int:
 
 
 def check(tree: Path, jobs: int | None) -> bool:
-    command = [sys.executable, "-m", "sglang_lint", "check", "--no-cache", "--no-respect-gitignore", "--format", "json", str(tree)]
+    command = [sys.executable, "-I", "-m", "sglang_lint", "check", "--no-cache", "--no-respect-gitignore", "--format", "json", str(tree)]
     if jobs is not None:
         command += ["--jobs", str(jobs)]
     start = time.perf_counter()

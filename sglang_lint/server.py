@@ -320,6 +320,19 @@ def build_server() -> SglangLanguageServer:
     def did_close(ls: SglangLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         ls.schedule()  # the file on disk counts again
 
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    def did_change_workspace_folders(ls: SglangLanguageServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
+        if ls.linter is None:
+            return
+        removed = {os.path.abspath(to_fs_path(folder.uri) or "") for folder in params.event.removed}
+        roots = [root for root in ls.linter.roots if root not in removed]
+        for folder in params.event.added:
+            path = to_fs_path(folder.uri)
+            if path and os.path.abspath(path) not in roots:
+                roots.append(os.path.abspath(path))
+        ls.linter.roots = roots
+        ls.schedule(persist=True)
+
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: SglangLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
         ls.schedule(persist=True)

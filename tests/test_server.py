@@ -297,3 +297,19 @@ def test_a_client_that_cannot_watch_files_is_not_asked_to(client, workspace) -> 
     document = client.open(workspace / "decode.sh")
     client.diagnostics(document, lambda ds: bool(ds))
     assert not [r for r in client.server_requests if r["method"] == "client/registerCapability"]
+
+
+def test_an_added_workspace_folder_is_analyzed_and_a_removed_one_cleared(client, workspace, tmp_path_factory) -> None:
+    other = tmp_path_factory.mktemp("second-folder")
+    (other / "prefill.sh").write_text(PREFILL)
+    (other / "decode.sh").write_text(DECODE.format(tp=2))
+    client.initialize(workspace)
+    client.open(workspace / "decode.sh")
+    client.diagnostics(uri(workspace / "decode.sh"), lambda ds: bool(ds))
+    folder = {"uri": uri(other), "name": other.name}
+    mark = client.mark()
+    client.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [folder], "removed": []}})
+    assert codes(client.diagnostics(uri(other / "decode.sh"), lambda ds: bool(ds), after=mark)) == ["SGL001"]
+    mark = client.mark()
+    client.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folder]}})
+    assert client.diagnostics(uri(other / "decode.sh"), lambda ds: not ds, after=mark) == []
