@@ -189,3 +189,51 @@ def test_called_names_match_ast_walk_on_fixtures_and_standard_library_modules() 
         assert python_source._called_names(tree) == _called_names_by_ast_walk(tree), path
     nested = ast.parse("x = [f(a)(b) for a in g(lambda: h())] if k() else {m(): n.o()}\nasync def p():\n    await q(*r(), **s())\n")
     assert python_source._called_names(nested) == {"f", "g", "h", "k", "m", "o", "q", "r", "s"}
+
+
+# -- shell comments: each `#` looked up in the tree, as a tree-sitter query finds them --
+
+
+def _comments_by_query(root) -> list[tuple[int, int]]:
+    import tree_sitter
+    import tree_sitter_bash
+
+    query = tree_sitter.Query(tree_sitter.Language(tree_sitter_bash.language()), "(comment) @comment")
+    cursor = getattr(tree_sitter, "QueryCursor", None)
+    captures = cursor(query).captures(root) if cursor is not None else query.captures(root)
+    nodes = list(captures.get("comment", [])) if isinstance(captures, dict) else [node for node, _ in captures]
+    return sorted((node.start_byte, node.end_byte) for node in nodes)
+
+
+SHELL_COMMENT_CASES = [
+    "#!/bin/bash\n# a comment\necho hi # trailing\n",
+    "echo '# not a comment' \"# nor this\" ${#array[@]} $#\n",
+    "cat <<EOF\n# heredoc text\nEOF\n# after\n",
+    "python -m sglang.launch_server \\\n  --tp 8 \\\n  # comment ends the command\n  --pp 2\n",
+    "x=a#b # real\ncase $x in\n  a) # in case\n  ;;\nesac\n",
+    "echo $(echo hi # inner\n)\n",
+    "##\n#\n# é 𝔘 unicode\necho ok#notcomment\n",
+    "if true; then # c1\n  :\nfi # c2\n",
+    "echo 'unterminated # quote\n# more\n",
+]
+
+
+def test_shell_comment_nodes_match_a_tree_sitter_query() -> None:
+    from sglang_lint.sources.shell import _comment_nodes, parse_bash
+
+    texts = list(SHELL_COMMENT_CASES) + [p.read_text(encoding="utf-8", errors="replace") for p in sorted(FIXTURES.rglob("*.sh"))]
+    assert len(texts) > 20
+    for text in texts:
+        data = text.encode("utf-8", "surrogatepass")
+        root = parse_bash(data).root_node
+        assert [(n.start_byte, n.end_byte) for n in _comment_nodes(root, data)] == _comments_by_query(root), text[:80]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["#", " ", "\n", "'", '"', "$", "{", "}", "(", ")", "echo", "x=", "\\", "<<E", "E", ";", "`"]), max_size=60))
+def test_shell_comment_nodes_match_a_tree_sitter_query_on_random_text(pieces: list[str]) -> None:
+    from sglang_lint.sources.shell import _comment_nodes, parse_bash
+
+    data = "".join(pieces).encode()
+    root = parse_bash(data).root_node
+    assert [(n.start_byte, n.end_byte) for n in _comment_nodes(root, data)] == _comments_by_query(root)

@@ -1289,10 +1289,8 @@ class ShellAnalyzer:
         the option lines after it become a command of their own."""
         lines = self.result.lines
         found = []
-        # The comments, found by a tree-sitter query (in C: walking every node in
-        # Python cost a tenth of a script's analysis); a `#` inside a string or a
-        # heredoc is text, not a comment.
-        for node in _comment_nodes(root):
+        # A `#` inside a string or a heredoc is text, not a comment.
+        for node in _comment_nodes(root, self.file_text.data):
             if _inside_text(node):
                 continue
             line, column = self.file_text.position(node.start_byte)
@@ -1324,22 +1322,23 @@ class ShellAnalyzer:
                     )
 
 
-def _comment_nodes(root) -> list:
-    import tree_sitter
-
-    global _COMMENTS
-    try:
-        query = _COMMENTS
-    except NameError:
-        import tree_sitter_bash
-
-        query = _COMMENTS = tree_sitter.Query(tree_sitter.Language(tree_sitter_bash.language()), "(comment) @comment")
-    cursor = getattr(tree_sitter, "QueryCursor", None)
-    # py-tree-sitter >= 0.25 runs queries through a QueryCursor; 0.23-0.24 on the
-    # Query itself (a dict of captures; a list of (node, name) before that).
-    captures = cursor(query).captures(root) if cursor is not None else query.captures(root)
-    nodes = list(captures.get("comment", [])) if isinstance(captures, dict) else [node for node, _ in captures]
-    return sorted(nodes, key=lambda node: node.start_byte)
+def _comment_nodes(root, data: bytes) -> list:
+    """The comment nodes of the tree, in order. Every comment starts with a `#`:
+    each `#` of the text is looked up in the tree (in C) and kept when a comment
+    starts there; one inside a string, a heredoc or `${#x}` is another node.
+    (Walking every node in Python cost a tenth of a script's analysis; a
+    tree-sitter query costs ~10 ms to compile in each process.)"""
+    nodes = []
+    find = data.find
+    offset = find(b"#")
+    while offset != -1:
+        node = root.descendant_for_byte_range(offset, offset + 1)
+        if node is not None and node.type == "comment" and node.start_byte == offset:
+            nodes.append(node)
+            offset = find(b"#", max(node.end_byte, offset + 1))
+        else:
+            offset = find(b"#", offset + 1)
+    return nodes
 
 
 def _inside_text(node) -> bool:
