@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
@@ -48,15 +49,67 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
     return read
 
 
+@dataclass
+class CatalogedFile:
+    """One file's launches through the catalog stage: its servers (argv parsed
+    for the run's version) and routers, the notes of launches that could not be
+    read, its suppression directives, and the --config files it read (probes)."""
+
+    servers: list[Server] = field(default_factory=list)
+    routers: list[Router] = field(default_factory=list)
+    notes: list[Note] = field(default_factory=list)
+    directives: Directives | None = None
+    probes: list[tuple[str, str | None]] = field(default_factory=list)
+
+
+def catalog_file(result: SourceResult, table) -> CatalogedFile:
+    """The per-file part of the analysis (catalog/argv): independent of every
+    other file, so it can run while other files are still being extracted."""
+    cataloged = CatalogedFile()
+    first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
+    cataloged.directives = parse_directives(result.path, result.comments, first_line)
+    if first_line is not None:
+        # A malformed directive matters where it could silence one of our
+        # findings; in a file that launches nothing it is another tool's text.
+        cataloged.notes.extend(cataloged.directives.notes)
+    read_config = _config_reader(result.path, cataloged.probes)
+    for launch in result.servers:
+        try:
+            settings = parse_server_args(
+                launch.args,
+                table,
+                entry=launch.entry,
+                read_config=read_config,
+                launch_location=launch.location,
+                keywords=launch.keywords,
+            )
+            server = make_server(launch, settings)
+        except Exception as error:  # noqa: BLE001 - one launch must not lose the others
+            cataloged.notes.append(_launch_error(result.path, launch, error))
+            continue
+        cataloged.servers.append(server)
+    for launch in result.routers:
+        try:
+            router = Router(parse_router_args(launch))
+        except Exception as error:  # noqa: BLE001
+            cataloged.notes.append(_launch_error(result.path, launch, error))
+            continue
+        cataloged.routers.append(router)
+    return cataloged
+
+
 def analyze_results(
     results: list[SourceResult],
     options: LintOptions,
     configs: Mapping[str, Config] | None = None,
     extra_notes: Iterable[Note] = (),
     probes: list[tuple[str, str | None]] | None = None,
+    cataloged_files: Mapping[int, CatalogedFile] | None = None,
 ) -> LintResult:
     """Topology, rules and suppression over the sources' results. ``probes``
     collects the ``--config`` files the launches read (see _config_reader).
+    ``cataloged_files``: catalog_file() of some results, done already (by id()
+    of the result: while other files were being extracted).
 
     ``options.config`` is the run's config (target-version; it governs every file
     ``configs`` does not name); ``configs`` maps a path to the config governing it
@@ -73,35 +126,17 @@ def analyze_results(
     for result in results:
         lint.sources[result.path] = result.lines
         notes.extend(result.notes)
-        first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
-        directives[result.path] = parse_directives(result.path, result.comments, first_line)
-        if first_line is not None:
-            # A malformed directive matters where it could silence one of our
-            # findings; in a file that launches nothing it is another tool's text.
-            notes.extend(directives[result.path].notes)
-        read_config = _config_reader(result.path, probes)
-        for launch in result.servers:
-            try:
-                settings = parse_server_args(
-                    launch.args,
-                    table,
-                    entry=launch.entry,
-                    read_config=read_config,
-                    launch_location=launch.location,
-                    keywords=launch.keywords,
-                )
-                server = make_server(launch, settings)
-            except Exception as error:  # noqa: BLE001 - one launch must not lose the others
-                notes.append(_launch_error(result.path, launch, error))
-                continue
-            servers_by_file.setdefault(result.path, []).append(server)
-        for launch in result.routers:
-            try:
-                router = Router(parse_router_args(launch))
-            except Exception as error:  # noqa: BLE001
-                notes.append(_launch_error(result.path, launch, error))
-                continue
-            routers_by_file.setdefault(result.path, []).append(router)
+        cataloged = (cataloged_files or {}).get(id(result))
+        if cataloged is None:
+            cataloged = catalog_file(result, table)
+        directives[result.path] = cataloged.directives or parse_directives(result.path, result.comments, None)
+        notes.extend(cataloged.notes)
+        if probes is not None:
+            probes.extend(cataloged.probes)
+        if cataloged.servers:
+            servers_by_file[result.path] = cataloged.servers
+        if cataloged.routers:
+            routers_by_file[result.path] = cataloged.routers
     governing = distinct_configs([options.config, *configs.values()])
     manifest = tuple(entry for config in governing for entry in config.deployments)
     lint.deployments = build_deployments(servers_by_file, routers_by_file, manifest)

@@ -131,9 +131,18 @@ def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, proc
     return extracted
 
 
-def extract_read(files: Sequence[ReadFile], extract: Extract, *, cache=None, processes: int | None = None) -> Extracted:
+def extract_read(
+    files: Sequence[ReadFile],
+    extract: Extract,
+    *,
+    cache=None,
+    processes: int | None = None,
+    on_result: Callable[[SourceResult], None] | None = None,
+) -> Extracted:
     """The SourceResults of files already read (see :func:`extract_files`); a
-    file the prefilter dismissed has an empty one."""
+    file the prefilter dismissed has an empty one. ``on_result`` is called with
+    each result a worker process sends, as it arrives (this process is idle
+    meanwhile: the next stage's per-file work can run then)."""
     results: list[SourceResult | None] = []
     pending: list[tuple[int, ReadFile]] = []
     for read in files:
@@ -150,7 +159,7 @@ def extract_read(files: Sequence[ReadFile], extract: Extract, *, cache=None, pro
 
     workers = _worker_count(len(pending), processes)
     if workers > 1:
-        fresh = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None)
+        fresh = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result)
     else:
         fresh = [(extract(read.path, read.text, read.kind, read.env), None) for _, read in pending]
     for (index, read), (result, encoded) in zip(pending, fresh):
@@ -168,7 +177,14 @@ def _worker_count(pending: int, processes: int | None) -> int:
     return max(1, min(limit, pending // MIN_FILES_PER_WORKER))
 
 
-def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *, encode: bool = False) -> list[tuple[SourceResult, str | None]]:
+def _extract_in_pool(
+    pending: list[ReadFile],
+    extract: Extract,
+    workers: int,
+    *,
+    encode: bool = False,
+    on_result: Callable[[SourceResult], None] | None = None,
+) -> list[tuple[SourceResult, str | None]]:
     """Extract in ``workers`` processes: each file's SourceResult and, with
     ``encode``, its cache entry as JSON text (encoding in the workers: done here after the
     pool, it was ~10% of a cold run). The text travels to the worker with the
@@ -196,6 +212,8 @@ def _extract_in_pool(pending: list[ReadFile], extract: Extract, workers: int, *,
                 if had_lines:
                     result = replace(result, lines=items[len(done)][1].split("\n"))
                 done.append((result, encoded))
+                if on_result is not None:
+                    on_result(result)
     except BrokenProcessPool:
         for path, text, kind, env, _ in items[len(done) :]:
             done.append((extract(path, text, kind, env), None))

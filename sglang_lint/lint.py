@@ -144,6 +144,7 @@ def analyze_results(
     configs: Mapping[str, Config] | None = None,
     extra_notes: Iterable[Note] = (),
     probes: list[tuple[str, str | None]] | None = None,
+    cataloged_files: Mapping[int, object] | None = None,
 ) -> LintResult:
     """Topology, rules and suppression over the sources' results (see
     analysis.analyze_results). When no file gave the sources anything (no launch,
@@ -153,7 +154,31 @@ def analyze_results(
         return _notes_only(results, options, configs or {}, list(extra_notes))
     from sglang_lint.analysis import analyze_results as analyze
 
-    return analyze(results, options, configs, extra_notes, probes)
+    return analyze(results, options, configs, extra_notes, probes, cataloged_files)  # type: ignore[arg-type]
+
+
+def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[SourceResult], None]:
+    """What to do with each result a worker process sends while the others are
+    extracted: its catalog stage (analysis.catalog_file), which depends on no
+    other file. The parent process would otherwise wait idle, then do it for
+    every file after the last one arrived (a fifth of a parallel run)."""
+    table = None
+
+    def catalog(result: SourceResult) -> None:
+        nonlocal table
+        if _is_empty(result):
+            return
+        from sglang_lint.analysis import catalog_file
+        from sglang_lint.catalog.tables import UnknownVersionError, load_table
+
+        if table is None:
+            try:
+                table = load_table(run_version(options))
+            except (UnknownVersionError, ValueError):
+                return  # the analysis stage reports it
+        into[id(result)] = catalog_file(result, table)
+
+    return catalog
 
 
 def _is_empty(result: SourceResult) -> bool:
@@ -311,10 +336,11 @@ def lint_paths(
         hit = findings_cache.get(run_key)
         if hit is not None:
             return _from_findings(hit, files, options)
-    extracted = extract_read(files, extract, cache=cache, processes=options.jobs)
+    cataloged: dict[int, object] = {}
+    extracted = extract_read(files, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
     results.extend(extracted.results)
     probes: list[tuple[str, str | None]] = []
-    lint = analyze_results(results, options, configs, unreadable, probes)
+    lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
         lint.cache_error = cache.save()

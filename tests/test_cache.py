@@ -119,6 +119,27 @@ def test_the_findings_cache_sees_a_changed_config_yaml_file(tmp_path) -> None:
     assert not gone.from_findings_cache and gone.findings == []
 
 
+def test_with_worker_processes_the_findings_cache_still_sees_a_changed_config_yaml_file(tmp_path) -> None:
+    """With worker processes, the catalog stage (which reads --config files) runs
+    as results arrive; the files it read must still key the findings cache."""
+    (tmp_path / "decode.yaml").write_text("tp-size: 8\n")
+    (tmp_path / "run.sh").write_text(
+        "cd \"$(dirname \"$0\")\"\n"
+        "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+        "python3 -m sglang.launch_server --config decode.yaml --model-path m --disaggregation-mode decode --enable-unified-memory --port 30001 &\n"
+    )
+    for number in range(40):  # enough files for two workers
+        (tmp_path / f"other-{number:02}.sh").write_text(f"python3 -m sglang.launch_server --model-path m{number} --tp 1 --port {31000 + number}\n")
+    cache_dir = str(tmp_path / "cache")
+    first = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True, jobs=2)
+    assert first.workers == 2 and first.findings == []
+    assert run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True, jobs=2).from_findings_cache
+    (tmp_path / "decode.yaml").write_text("tp-size: 4\n")
+    changed = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True, jobs=2)
+    assert not changed.from_findings_cache
+    assert [f.code for f in changed.findings] == ["SGL001"]
+
+
 def test_topology_is_never_answered_from_the_findings_cache(tmp_path, monkeypatch, capsys) -> None:
     (tmp_path / "run.sh").write_text(PAIR)
     monkeypatch.chdir(tmp_path)
