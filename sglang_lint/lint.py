@@ -339,6 +339,8 @@ def lint_paths(
     cataloged: dict[int, object] = {}
     extracted = extract_read(files, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
     results.extend(extracted.results)
+    for read in files:
+        read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
     lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers

@@ -79,6 +79,16 @@ class Value:
     parts: tuple["Value", ...] = ()
     reason: str = ""
 
+    def __reduce_ex__(self, protocol):  # type: ignore[override]
+        # Worker processes send tens of thousands of values, mostly the same
+        # few texts (`--tp-size`, `8`, `python3`): a known value travels as its
+        # text and arrives as one shared (immutable) object per text. Unpickling
+        # a full record each was most of the parent's share of a parallel run,
+        # and the copies most of its memory (issue 7).
+        if self.kind is Kind.KNOWN:
+            return (_shared_known, (self.text,))
+        return super().__reduce_ex__(protocol)
+
     # -- constructors -------------------------------------------------------------
     @staticmethod
     def known(text: str) -> "Value":
@@ -317,6 +327,19 @@ class ArgToken:
 
     def describe(self) -> str:
         return self.value.describe()
+
+
+_SHARED_KNOWN: dict[str, Value] = {}
+
+
+def _shared_known(text: str) -> Value:
+    """The KNOWN value of ``text``, one object per text (see Value.__reduce_ex__)."""
+    value = _SHARED_KNOWN.get(text)
+    if value is None:
+        value = Value(Kind.KNOWN, text=text)
+        if len(text) <= 256 and len(_SHARED_KNOWN) < 100_000:
+            _SHARED_KNOWN[text] = value
+    return value
 
 
 class EntryPoint(enum.Enum):

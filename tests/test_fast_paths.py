@@ -237,3 +237,30 @@ def test_shell_comment_nodes_match_a_tree_sitter_query_on_random_text(pieces: li
     data = "".join(pieces).encode()
     root = parse_bash(data).root_node
     assert [(n.start_byte, n.end_byte) for n in _comment_nodes(root, data)] == _comments_by_query(root)
+
+
+# -- values sent by worker processes ----------------------------------------------------
+
+
+def test_known_values_survive_pickling_as_shared_equal_objects() -> None:
+    import pickle
+
+    from sglang_lint.model import ArgToken, Location, Value
+
+    values = [
+        Value.known("--tp-size"),
+        Value.known(""),
+        Value.known("é𝔘"),
+        Value.one_of([Value.known("4"), Value.known("8")]),
+        Value.symbol("TP", "8"),
+        Value.unknown("a reason"),
+        Value.concat([Value.known("--tp="), Value.symbol("TP")]),
+    ]
+    for value in values:
+        again = pickle.loads(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        assert again == value and hash(again) == hash(value) and again.kind is value.kind
+    first = pickle.loads(pickle.dumps(Value.known("--tp-size")))
+    second = pickle.loads(pickle.dumps(ArgToken(Value.known("--tp-size"), Location("a.sh", 1, 1))))
+    assert first is second.value  # one object per text in the receiving process
+    long_text = "x" * 1000
+    assert pickle.loads(pickle.dumps(Value.known(long_text))) == Value.known(long_text)
