@@ -44,10 +44,11 @@ class WorkspaceLinter:
     def run(self, buffers: dict[str, str], *, persist: bool = False) -> Outcome:
         """Analyze the roots (or, with none, the open buffers alone) with
         ``buffers`` (absolute path -> text) over the files on disk."""
-        # Without a folder, the buffers themselves (those on disk: a new file
-        # needs a folder to be found in); never their whole directories, which
-        # may be a home directory.
-        paths = self.roots or sorted(path for path in buffers if os.path.isfile(path))
+        # The folders, and open files outside them (those on disk: a new file
+        # needs a folder to be found in); never such a file's whole directory,
+        # which may be a home directory.
+        outside = sorted(path for path in buffers if os.path.isfile(path) and not self._inside(path))
+        paths = [*self.roots, *outside]
         self.cache.reset_counts()
         self.cache.persist = persist
         try:
@@ -56,6 +57,10 @@ class WorkspaceLinter:
             return Outcome(config_error=error)
         self.cache.forget(set(result.sources))
         return _outcome(result)
+
+    def _inside(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        return any(absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots)
 
     def comments_of(self, path: str, text: str) -> dict[int, str]:
         """The comments the file's own source reads in ``text`` (for placing a

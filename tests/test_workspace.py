@@ -38,6 +38,16 @@ def test_buffers_replace_their_files_on_disk(workspace) -> None:
     assert codes(linter.run({}), decode) == ["SGL001"]  # closed: the disk again
 
 
+def test_an_open_file_outside_the_folder_is_analyzed_with_it(workspace, tmp_path_factory) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    (workspace / "decode.sh").unlink()
+    outside = tmp_path_factory.mktemp("outside") / "decode.sh"
+    outside.write_text(DECODE)
+    outcome = linter.run({str(outside): DECODE.replace("--port 30001", "--port 30001 --pp 2")})  # unsaved
+    assert codes(outcome, outside) == ["SGL201"]
+    assert linter.run({}).findings.get(os.path.abspath(outside)) is None  # closed: not analyzed
+
+
 def test_a_new_unsaved_file_in_the_folder_is_analyzed_one_outside_is_not(workspace, tmp_path_factory) -> None:
     linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
     (workspace / "decode.sh").unlink()
