@@ -131,6 +131,10 @@ class SglangLanguageServer(LanguageServer):
         for path, findings in outcome.findings.items():
             uri = from_fs_path(path) or path
             by_uri[uri] = [self.diagnostic(finding) for finding in findings]
+        # Every open document gets an answer for its current version, even an
+        # empty one: the editor learns that this version was checked.
+        for uri in self.workspace.text_documents:
+            by_uri.setdefault(uri, [])
         for uri in self.published - set(by_uri):
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         for uri, diagnostics in by_uri.items():
@@ -138,7 +142,7 @@ class SglangLanguageServer(LanguageServer):
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version if document else None)
             )
-        self.published = set(by_uri)
+        self.published = {uri for uri, diagnostics in by_uri.items() if diagnostics}
 
     def lines_of(self, path: str) -> list[str]:
         absolute = os.path.abspath(path)

@@ -313,3 +313,36 @@ def test_an_added_workspace_folder_is_analyzed_and_a_removed_one_cleared(client,
     mark = client.mark()
     client.notify("workspace/didChangeWorkspaceFolders", {"event": {"added": [], "removed": [folder]}})
     assert client.diagnostics(uri(other / "decode.sh"), lambda ds: not ds, after=mark) == []
+
+
+def test_any_buffer_text_gets_an_answer_and_the_server_survives(tmp_path) -> None:
+    """Random and hostile buffer texts (binary-looking, huge lines, unbalanced
+    quotes, non-BMP characters, lone surrogates escaped by the client) are each
+    answered with a publication for their version; the server never dies."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    client = LspClient(tmp_path)
+    try:
+        client.initialize(tmp_path)
+        path = tmp_path / "decode.sh"
+        path.write_text(DECODE.format(tp=4))
+        document = client.open(path)
+        client.diagnostics(document, lambda ds: bool(ds))
+        pieces = st.sampled_from(
+            ["python3 -m sglang.launch_server", " --tp", " --tp-size ", "8", " --pp", "'", '"', "\\\n", "\n", "# noqa: SGL0", "$(", "${X:-", "}", "𝔘", "é", "\t", "\x00", "<<EOF\n", "--enable-unified-memory", " " * 300]
+        )
+
+        @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+        @given(st.lists(pieces, max_size=40))
+        def check(parts: list[str]) -> None:
+            mark = client.mark()
+            version = client.change(path, "".join(parts))
+            client.diagnostics(document, lambda ds: True, after=mark, version=version, timeout=30)
+
+        check()
+        assert client.process.poll() is None
+        assert client.shutdown() == 0
+    finally:
+        client.kill()
