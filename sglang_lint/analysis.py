@@ -16,7 +16,6 @@ from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
-from sglang_lint.cache import text_digest
 from sglang_lint.catalog.tables import load_table
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
@@ -41,6 +40,8 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
         for candidate in candidates:
             text = read_sglang_config(candidate)
             if probes is not None:
+                from sglang_lint.cache import text_digest  # (the cache module: only when a launch names a --config)
+
                 probes.append((os.path.abspath(candidate), None if text is None else text_digest(text)))
             if text is not None:
                 return load_config_yaml(text, os.path.normpath(str(candidate)))

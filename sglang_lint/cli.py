@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import textwrap
 from typing import Sequence
 
 from sglang_lint import __version__
@@ -313,6 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as error:  # noqa: BLE001 - report, never a traceback
+        import textwrap
         import traceback
 
         print(f"sglang-lint: internal error: {type(error).__name__}: {error}", file=sys.stderr)
