@@ -264,3 +264,16 @@ def test_topology_shows_yaml_locations(tmp_path, capsys):
     main(["topology", str(tmp_path)])
     out = capsys.readouterr().out
     assert f"prefill  {tmp_path}/pd.yaml:4" in out and f"decode   {tmp_path}/pd.yaml:9" in out
+
+
+def test_nesting_past_the_walk_limit_is_noted_whatever_libyaml_allows() -> None:
+    """`- - - ...` on one line nests without brackets or indentation, so the text
+    scan does not see it; libyaml >= 0.2.5 stops at 1,000 levels (a syntax
+    error), older ones compose it. Between 200 and 1,000 levels (and beyond, with
+    an older libyaml) the walk stops at 200 and says so."""
+    from sglang_lint.sources.yaml_manifest import MAX_DEPTH, analyze_yaml
+
+    text = "kind: Pod\nspec:\n  x:\n    " + "- " * (MAX_DEPTH + 50) + "v\n"
+    result = analyze_yaml("deep.yaml", text)
+    (note,) = result.notes
+    assert f"nested deeper than {MAX_DEPTH} levels" in note.message and note.line == 4

@@ -67,6 +67,7 @@ class YamlAnalyzer:
         self.result = SourceResult(path=path, lines=self.lines)
         self._shell: EmbeddedShell | None = None
         self.nodes_seen = 0
+        self.noted_depth = False
         self.template_at: int | None = None
         self._line_starts = [0]
         for index, char in enumerate(text):
@@ -161,7 +162,17 @@ class YamlAnalyzer:
 
     # -- walking ------------------------------------------------------------------
     def _walk(self, node: Node, depth: int, seen: set[int]) -> None:
-        if id(node) in seen or depth > MAX_DEPTH:
+        if id(node) in seen:
+            return
+        if depth > MAX_DEPTH:
+            # Nesting the text scan cannot see (`- - - ...` on one line), which
+            # libyaml before 0.2.5 composes to any depth: say so, once.
+            if not self.noted_depth:
+                self.noted_depth = True
+                mark = node.start_mark
+                self.result.notes.append(
+                    Note(self.path, f"YAML nested deeper than {MAX_DEPTH} levels; the deeper part is not analyzed", mark.line + 1, mark.column + 1)
+                )
             return
         seen.add(id(node))
         self.nodes_seen += 1
