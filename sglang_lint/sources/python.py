@@ -2016,8 +2016,8 @@ def _called_names(tree: ast.Module) -> set[str]:
                 names.add(func.id)
             elif type(func) is ast.Attribute:
                 names.add(func.attr)
-        for field in node._fields:
-            value = getattr(node, field, None)
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
             if type(value) is list:
                 for item in value:
                     if isinstance(item, AST) and type(item) not in leaves:
