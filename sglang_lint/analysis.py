@@ -56,19 +56,18 @@ class CatalogedFile:
     for the run's version) and routers, the notes of launches that could not be
     read, its suppression directives, and the --config files it read (probes)."""
 
+    directives: Directives
     servers: list[Server] = field(default_factory=list)
     routers: list[Router] = field(default_factory=list)
     notes: list[Note] = field(default_factory=list)
-    directives: Directives | None = None
     probes: list[tuple[str, str | None]] = field(default_factory=list)
 
 
 def catalog_file(result: SourceResult, table) -> CatalogedFile:
     """The per-file part of the analysis (catalog/argv): independent of every
     other file, so it can run while other files are still being extracted."""
-    cataloged = CatalogedFile()
     first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
-    cataloged.directives = parse_directives(result.path, result.comments, first_line)
+    cataloged = CatalogedFile(parse_directives(result.path, result.comments, first_line))
     if first_line is not None:
         # A malformed directive matters where it could silence one of our
         # findings; in a file that launches nothing it is another tool's text.
@@ -130,7 +129,7 @@ def analyze_results(
         cataloged = (cataloged_files or {}).get(id(result))
         if cataloged is None:
             cataloged = catalog_file(result, table)
-        directives[result.path] = cataloged.directives or parse_directives(result.path, result.comments, None)
+        directives[result.path] = cataloged.directives
         notes.extend(cataloged.notes)
         if probes is not None:
             probes.extend(cataloged.probes)

@@ -493,8 +493,6 @@ class MemoryExtractionCache:
 
     def __init__(self, disk: ExtractionCache | None = None) -> None:
         self.disk = disk
-        self.directory = disk.directory if disk is not None else None
-        self.fingerprint = disk.fingerprint if disk is not None else tool_fingerprint()
         self.persist = False
         self._entries: dict[str, tuple[str, str, str, SourceResult]] = {}
         self.hits = 0

@@ -499,6 +499,11 @@ class _Rules:
         return verdict
 
 
+def is_inside(path: str, directory: str) -> bool:
+    """Whether the absolute ``path`` is ``directory`` or lies below it."""
+    return _relative_to(path, directory) is not None
+
+
 def _relative_to(path: str, base: str) -> str | None:
     if path == base:
         return ""

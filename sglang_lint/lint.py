@@ -18,6 +18,7 @@ from sglang_lint.files import (
     discover,
     display_name,
     excluded_path,
+    is_inside,
     shebang_kind,
     source_kind,
 )
@@ -366,8 +367,7 @@ def _with_overlays(
         absolute = os.path.abspath(path)
         shown = by_absolute.get(absolute)
         if shown is None:
-            inside = any(absolute.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
-            if not inside or os.path.exists(absolute) or source_kind(absolute, text) is None:
+            if not any(is_inside(absolute, root) for root in roots) or os.path.exists(absolute) or source_kind(absolute, text) is None:
                 continue  # outside the workspace, or on disk but excluded/ignored
             if excluded_path(absolute, exclusions):
                 continue

@@ -217,10 +217,8 @@ class SglangLanguageServer(LanguageServer):
         linter = self.linter
         if linter is None:
             return []
-        for path in dict.fromkeys(os.path.abspath(p) for p, _, _ in finding.noqa_ranges):
-            lines = self.lines_of(path)
-            shown = {os.path.abspath(p): p for p, _, _ in finding.noqa_ranges}[path]
-            edit = noqa_edit(finding, shown, lines, lambda text, shown=shown: linter.comments_of(shown, text))
+        for shown in dict.fromkeys(path for path, _, _ in finding.noqa_ranges):
+            edit = noqa_edit(finding, shown, self.lines_of(shown), lambda text, shown=shown: linter.comments_of(shown, text))
             if edit is not None:
                 return [self._action(f"Silence {finding.code} on this launch (# noqa: {finding.code})", [edit], diagnostic, False)]
         return []

@@ -12,7 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from sglang_lint.config import ConfigError
-from sglang_lint.files import source_kind
+from sglang_lint.files import is_inside, source_kind
 from sglang_lint.lint import LintOptions, LintResult, extract, lint_paths
 from sglang_lint.model import Finding
 
@@ -60,7 +60,7 @@ class WorkspaceLinter:
 
     def _inside(self, path: str) -> bool:
         absolute = os.path.abspath(path)
-        return any(absolute == root or absolute.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots)
+        return any(is_inside(absolute, root) for root in self.roots)
 
     def comments_of(self, path: str, text: str) -> dict[int, str]:
         """The comments the file's own source reads in ``text`` (for placing a

@@ -34,6 +34,16 @@ def codes(diagnostics) -> list[str]:
     return sorted(d["code"] for d in diagnostics)
 
 
+def open_decode_with_one_diagnostic(client, workspace, text: str):
+    """decode.sh written with ``text``, the server started and the file opened:
+    its URI and its only diagnostic."""
+    (workspace / "decode.sh").write_text(text)
+    client.initialize(workspace)
+    decode = client.open(workspace / "decode.sh")
+    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    return decode, diagnostic
+
+
 @pytest.fixture
 def workspace(tmp_path):
     (tmp_path / "prefill.sh").write_text(PREFILL)
@@ -101,22 +111,18 @@ def test_an_unsaved_change_rechecks_the_pair_and_clears_the_diagnostic(client, w
 
 def test_editing_the_prefill_rechecks_the_decode_in_its_own_file(client, workspace) -> None:
     client.initialize(workspace)
-    prefill = client.open(workspace / "prefill.sh")
+    client.open(workspace / "prefill.sh")
     decode = uri(workspace / "decode.sh")
     assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
     mark = client.mark()
     client.change(workspace / "prefill.sh", PREFILL.replace("--tp-size 8", "--tp-size 4"))
     assert client.diagnostics(decode, lambda ds: not ds, after=mark) == []
-    assert prefill
 
 
 def test_positions_are_utf16_code_units(client, workspace) -> None:
     # "𝔘" is one code point but two UTF-16 code units; "é" one of each.
     text = DECODE.format(tp=4).replace("--enable-unified-memory", "--enable-unified-memory --served-model-name é𝔘𝔘")
-    (workspace / "decode.sh").write_text(text)
-    client.initialize(workspace)
-    decode = client.open(workspace / "decode.sh")
-    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    decode, diagnostic = open_decode_with_one_diagnostic(client, workspace, text)
     line = text.split("\n")[2]
     code_points = line.index("--tp-size")
     utf16 = len(line[:code_points].encode("utf-16-le")) // 2
@@ -187,10 +193,7 @@ def _actions(client, document: str, diagnostic) -> list:
 
 def test_quick_fix_replaces_an_ambiguous_abbreviation(client, workspace) -> None:
     text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --pp 1")
-    (workspace / "decode.sh").write_text(text)
-    client.initialize(workspace)
-    decode = client.open(workspace / "decode.sh")
-    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    decode, diagnostic = open_decode_with_one_diagnostic(client, workspace, text)
     assert diagnostic["code"] == "SGL201"
     actions = _actions(client, decode, diagnostic)
     preferred = [a for a in actions if a.get("isPreferred")]
@@ -204,10 +207,7 @@ def test_quick_fix_replaces_an_ambiguous_abbreviation(client, workspace) -> None
 
 def test_quick_fix_replaces_a_typo_with_the_suggestion(client, workspace) -> None:
     text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --mem-fraction-statc 0.8")
-    (workspace / "decode.sh").write_text(text)
-    client.initialize(workspace)
-    decode = client.open(workspace / "decode.sh")
-    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
+    decode, diagnostic = open_decode_with_one_diagnostic(client, workspace, text)
     assert diagnostic["code"] == "SGL202"
     (fix,) = [a for a in _actions(client, decode, diagnostic) if a["title"].startswith("Replace")]
     assert fix["title"] == "Replace --mem-fraction-statc with --mem-fraction-static"
