@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
@@ -21,6 +20,7 @@ from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
 from sglang_lint.lint import LintOptions, LintResult, run_version
 from sglang_lint.model import Finding, Location, Note, SourceResult
+from sglang_lint.records import Record
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
@@ -50,17 +50,30 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
     return read
 
 
-@dataclass
-class CatalogedFile:
+class CatalogedFile(Record):
     """One file's launches through the catalog stage: its servers (argv parsed
     for the run's version) and routers, the notes of launches that could not be
     read, its suppression directives, and the --config files it read (probes)."""
 
     directives: Directives
-    servers: list[Server] = field(default_factory=list)
-    routers: list[Router] = field(default_factory=list)
-    notes: list[Note] = field(default_factory=list)
-    probes: list[tuple[str, str | None]] = field(default_factory=list)
+    servers: list[Server]
+    routers: list[Router]
+    notes: list[Note]
+    probes: list[tuple[str, str | None]]
+
+    def __init__(
+        self,
+        directives: Directives,
+        servers: list[Server] | None = None,
+        routers: list[Router] | None = None,
+        notes: list[Note] | None = None,
+        probes: list[tuple[str, str | None]] | None = None,
+    ) -> None:
+        self.directives = directives
+        self.servers = [] if servers is None else servers
+        self.routers = [] if routers is None else routers
+        self.notes = [] if notes is None else notes
+        self.probes = [] if probes is None else probes
 
 
 def catalog_file(result: SourceResult, table) -> CatalogedFile:

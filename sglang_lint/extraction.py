@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, replace
 from typing import Callable, Mapping, Sequence
 
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch, may_launch_bytes
+from sglang_lint.records import Record, replace
 
 # Bytes enough for a shebang line (a file named without a suffix).
 _HEAD = 512
@@ -30,18 +30,22 @@ MIN_FILES_PER_WORKER = 8
 Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None"], SourceResult]
 
 
-@dataclass(frozen=True)
-class FileJob:
+class FileJob(Record, frozen=True):
     """One file to analyze: its path as shown and the config env it reads."""
 
     path: str
-    env: Mapping[str, str] | None = None
+    env: Mapping[str, str] | None
     # The file's text when it is not read from disk (an editor's unsaved buffer).
-    text: str | None = None
+    text: str | None
+
+    def __init__(self, path: str, env: Mapping[str, str] | None = None, text: str | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["path"] = path
+        fields["env"] = env
+        fields["text"] = text
 
 
-@dataclass
-class ReadFile:
+class ReadFile(Record):
     """A file read and classified: the prefilter's verdict (``candidate``) and,
     for a candidate, the digests that key its cache entry."""
 
@@ -50,17 +54,41 @@ class ReadFile:
     kind: FileKind
     env: Mapping[str, str] | None
     candidate: bool
-    digest: str = ""
-    env_key: str = ""
+    digest: str
+    env_key: str
+
+    def __init__(
+        self,
+        path: str,
+        text: str,
+        kind: FileKind,
+        env: Mapping[str, str] | None,
+        candidate: bool,
+        digest: str = "",
+        env_key: str = "",
+    ) -> None:
+        self.path = path
+        self.text = text
+        self.kind = kind
+        self.env = env
+        self.candidate = candidate
+        self.digest = digest
+        self.env_key = env_key
 
 
-@dataclass
-class Extracted:
+class Extracted(Record):
     results: list[SourceResult]
     notes: list[Note]
-    cache_hits: int = 0
-    cache_misses: int = 0
-    workers: int = 0
+    cache_hits: int
+    cache_misses: int
+    workers: int
+
+    def __init__(self, results: list[SourceResult], notes: list[Note], cache_hits: int = 0, cache_misses: int = 0, workers: int = 0) -> None:
+        self.results = results
+        self.notes = notes
+        self.cache_hits = cache_hits
+        self.cache_misses = cache_misses
+        self.workers = workers
 
 
 def available_cpus() -> int:

@@ -12,10 +12,10 @@ that is not shell, or before a line continuation.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Mapping
 
 from sglang_lint.model import Finding, Fix
+from sglang_lint.records import Record
 
 # Characters that continue an option name: a match must not be part of a longer word.
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_.-]")
@@ -23,8 +23,7 @@ _NOQA_CODES = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+
 _BARE_NOQA = re.compile(r"#\s*noqa(?!\s*:)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
-class TextEdit:
+class TextEdit(Record, frozen=True):
     """Replace the text from (line, column) to (end_line, end_column) (1-based,
     code points, end exclusive) of ``path`` with ``new_text``."""
 
@@ -34,6 +33,15 @@ class TextEdit:
     end_line: int
     end_column: int
     new_text: str
+
+    def __init__(self, path: str, line: int, column: int, end_line: int, end_column: int, new_text: str) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["path"] = path
+        fields["line"] = line
+        fields["column"] = column
+        fields["end_line"] = end_line
+        fields["end_column"] = end_column
+        fields["new_text"] = new_text
 
 
 def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import enum
 import itertools
-from dataclasses import dataclass, field
 from typing import Iterable
+
+from sglang_lint.records import Record
 
 # A value that could be any of more than this many strings is treated as unknown:
 # the alternatives of nested branches multiply, and past this bound listing them
@@ -25,19 +26,23 @@ from typing import Iterable
 MAX_ALTERNATIVES = 64
 
 
-@dataclass(frozen=True, order=True)
-class Location:
+class Location(Record, frozen=True, order=True):
     path: str
     line: int
     column: int
-    end_line: int = 0
-    end_column: int = 0
+    end_line: int
+    end_column: int
 
-    def __post_init__(self) -> None:
-        if self.end_line == 0:
-            object.__setattr__(self, "end_line", self.line)
-        if self.end_column == 0 and self.end_line == self.line:
-            object.__setattr__(self, "end_column", self.column)
+    def __init__(self, path: str, line: int, column: int, end_line: int = 0, end_column: int = 0) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["path"] = path
+        fields["line"] = line
+        fields["column"] = column
+        # A span of 0 is a point: it ends where it starts.
+        if end_line == 0:
+            end_line = line
+        fields["end_line"] = end_line
+        fields["end_column"] = column if end_column == 0 and end_line == line else end_column
 
     def short(self) -> str:
         return f"{self.path}:{self.line}"
@@ -54,8 +59,7 @@ class Kind(enum.Enum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
-class Value:
+class Value(Record, frozen=True):
     """A statically evaluated string.
 
     - KNOWN: ``text``.
@@ -72,12 +76,31 @@ class Value:
     """
 
     kind: Kind
-    text: str = ""
-    alternatives: tuple[str, ...] = ()
-    name: str = ""
-    default: str | None = None
-    parts: tuple["Value", ...] = ()
-    reason: str = ""
+    text: str
+    alternatives: tuple[str, ...]
+    name: str
+    default: str | None
+    parts: tuple[Value, ...]
+    reason: str
+
+    def __init__(
+        self,
+        kind: Kind,
+        text: str = "",
+        alternatives: tuple[str, ...] = (),
+        name: str = "",
+        default: str | None = None,
+        parts: tuple[Value, ...] = (),
+        reason: str = "",
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["kind"] = kind
+        fields["text"] = text
+        fields["alternatives"] = alternatives
+        fields["name"] = name
+        fields["default"] = default
+        fields["parts"] = parts
+        fields["reason"] = reason
 
     def __reduce_ex__(self, protocol):  # type: ignore[override]
         # Worker processes send tens of thousands of values, mostly the same
@@ -310,8 +333,7 @@ def provably_different(a: Value, b: Value) -> bool:
 # What sources produce
 
 
-@dataclass(frozen=True)
-class ArgToken:
+class ArgToken(Record, frozen=True):
     """One argv word of a launch.
 
     ``location`` is where the word appears in the command; ``origin`` is where its
@@ -322,8 +344,15 @@ class ArgToken:
 
     value: Value
     location: Location
-    origin: Location | None = None
-    spread: bool = False
+    origin: Location | None
+    spread: bool
+
+    def __init__(self, value: Value, location: Location, origin: Location | None = None, spread: bool = False) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["value"] = value
+        fields["location"] = location
+        fields["origin"] = origin
+        fields["spread"] = spread
 
     def describe(self) -> str:
         return self.value.describe()
@@ -353,8 +382,7 @@ class EntryPoint(enum.Enum):
     SERVER_ARGS = "ServerArgs"
 
 
-@dataclass(frozen=True)
-class KeywordArg:
+class KeywordArg(Record, frozen=True):
     """One keyword argument of ``sglang.Engine(...)`` / ``ServerArgs(...)``.
 
     ``name`` is the ServerArgs field (``tp_size``), None for a ``**mapping`` whose
@@ -365,11 +393,17 @@ class KeywordArg:
     name: str | None
     value: Value
     location: Location
-    origin: Location | None = None
+    origin: Location | None
+
+    def __init__(self, name: str | None, value: Value, location: Location, origin: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["name"] = name
+        fields["value"] = value
+        fields["location"] = location
+        fields["origin"] = origin
 
 
-@dataclass
-class ServerLaunch:
+class ServerLaunch(Record):
     """An SGLang server start found in a file, with the arguments as written."""
 
     path: str
@@ -378,25 +412,62 @@ class ServerLaunch:
     args: list[ArgToken]
     # Line ranges (first, last) of the command and of every call site that led to
     # it (a function called once per role), for `# noqa` comments on any of them.
-    line_ranges: tuple[tuple[int, int], ...] = ()
+    line_ranges: tuple[tuple[int, int], ...]
     # How the launch was reached, e.g. "serve() called at run.sh:12".
-    context: str = ""
+    context: str
     # For ENGINE / SERVER_ARGS entries: the keyword arguments (``args`` is empty).
-    keywords: tuple[KeywordArg, ...] = ()
+    keywords: tuple[KeywordArg, ...]
     # A deployment scope inside the file: "" for the file itself; a Python test
     # class (each runs its own servers) gets its name.
-    scope: str = ""
+    scope: str
+
+    def __init__(
+        self,
+        path: str,
+        location: Location,
+        entry: EntryPoint,
+        args: list[ArgToken],
+        line_ranges: tuple[tuple[int, int], ...] = (),
+        context: str = "",
+        keywords: tuple[KeywordArg, ...] = (),
+        scope: str = "",
+    ) -> None:
+        self.path = path
+        self.location = location
+        self.entry = entry
+        self.args = args
+        self.line_ranges = line_ranges
+        self.context = context
+        self.keywords = keywords
+        self.scope = scope
 
 
-@dataclass
-class RouterLaunch:
+class RouterLaunch(Record):
     path: str
     location: Location
     entry: EntryPoint
     args: list[ArgToken]
-    line_ranges: tuple[tuple[int, int], ...] = ()
-    context: str = ""
-    scope: str = ""
+    line_ranges: tuple[tuple[int, int], ...]
+    context: str
+    scope: str
+
+    def __init__(
+        self,
+        path: str,
+        location: Location,
+        entry: EntryPoint,
+        args: list[ArgToken],
+        line_ranges: tuple[tuple[int, int], ...] = (),
+        context: str = "",
+        scope: str = "",
+    ) -> None:
+        self.path = path
+        self.location = location
+        self.entry = entry
+        self.args = args
+        self.line_ranges = line_ranges
+        self.context = context
+        self.scope = scope
 
 
 class Severity(enum.Enum):
@@ -405,43 +476,69 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(Record, frozen=True):
     """Something about a file the user should know that is not a rule finding:
     skipped, unreadable, parse trouble. Shown as SGL900 findings by the CLI."""
 
     path: str
     message: str
-    line: int = 1
-    column: int = 1
+    line: int
+    column: int
+
+    def __init__(self, path: str, message: str, line: int = 1, column: int = 1) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["path"] = path
+        fields["message"] = message
+        fields["line"] = line
+        fields["column"] = column
 
 
-@dataclass
-class SourceResult:
+class SourceResult(Record):
     """Everything one source extracted from one file."""
 
     path: str
-    servers: list[ServerLaunch] = field(default_factory=list)
-    routers: list[RouterLaunch] = field(default_factory=list)
-    notes: list[Note] = field(default_factory=list)
+    servers: list[ServerLaunch]
+    routers: list[RouterLaunch]
+    notes: list[Note]
     # Per-line text, kept for noqa and snippets (index 0 is line 1).
-    lines: list[str] = field(default_factory=list)
+    lines: list[str]
     # Comment lines that ended a backslash continuation, each with the location of
     # the orphaned option words that follow it (facts for rule SGL205).
-    continuation_breaks: list[tuple[Location, Location]] = field(default_factory=list)
+    continuation_breaks: list[tuple[Location, Location]]
     # Comment text by line (real comments only, not `#` inside strings), for
     # suppression directives.
-    comments: dict[int, str] = field(default_factory=dict)
+    comments: dict[int, str]
+
+    def __init__(
+        self,
+        path: str,
+        servers: list[ServerLaunch] | None = None,
+        routers: list[RouterLaunch] | None = None,
+        notes: list[Note] | None = None,
+        lines: list[str] | None = None,
+        continuation_breaks: list[tuple[Location, Location]] | None = None,
+        comments: dict[int, str] | None = None,
+    ) -> None:
+        self.path = path
+        self.servers = [] if servers is None else servers
+        self.routers = [] if routers is None else routers
+        self.notes = [] if notes is None else notes
+        self.lines = [] if lines is None else lines
+        self.continuation_breaks = [] if continuation_breaks is None else continuation_breaks
+        self.comments = {} if comments is None else comments
 
 
-@dataclass(frozen=True)
-class Related:
+class Related(Record, frozen=True):
     location: Location
     message: str
 
+    def __init__(self, location: Location, message: str) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["location"] = location
+        fields["message"] = message
 
-@dataclass(frozen=True)
-class Fix:
+
+class Fix(Record, frozen=True):
     """A replacement a rule proposes (a quick fix): the text ``old``, written
     inside ``location``, becomes ``new``. Rules know options, not source text;
     whoever applies a fix finds ``old`` in the file (sglang_lint.fixes) and drops
@@ -452,25 +549,55 @@ class Fix:
     old: str
     new: str
     # The one to offer first when a finding has several (the likely intent).
-    preferred: bool = False
+    preferred: bool
+
+    def __init__(self, title: str, location: Location, old: str, new: str, preferred: bool = False) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["title"] = title
+        fields["location"] = location
+        fields["old"] = old
+        fields["new"] = new
+        fields["preferred"] = preferred
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Record, frozen=True):
     code: str
     name: str
     message: str
     location: Location
-    severity: Severity = Severity.ERROR
-    related: tuple[Related, ...] = ()
-    url: str = ""
+    severity: Severity
+    related: tuple[Related, ...]
+    url: str
     # (path, first line, last line) where a `# noqa` comment silences this
     # finding: every line of the launch it is about (and the calls that led to
     # it). The path is the launch's file, which need not be the primary
     # location's (a value set in a --config YAML file).
-    noqa_ranges: tuple[tuple[str, int, int], ...] = ()
+    noqa_ranges: tuple[tuple[str, int, int], ...]
     # Quick fixes, when the fix is certain (or one of a few listed choices).
-    fixes: tuple[Fix, ...] = ()
+    fixes: tuple[Fix, ...]
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        message: str,
+        location: Location,
+        severity: Severity = Severity.ERROR,
+        related: tuple[Related, ...] = (),
+        url: str = "",
+        noqa_ranges: tuple[tuple[str, int, int], ...] = (),
+        fixes: tuple[Fix, ...] = (),
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["code"] = code
+        fields["name"] = name
+        fields["message"] = message
+        fields["location"] = location
+        fields["severity"] = severity
+        fields["related"] = related
+        fields["url"] = url
+        fields["noqa_ranges"] = noqa_ranges
+        fields["fixes"] = fixes
 
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)

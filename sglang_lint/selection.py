@@ -5,10 +5,10 @@ the rules."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from sglang_lint.model import Finding, Location, Note, Severity
+from sglang_lint.records import replace
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config

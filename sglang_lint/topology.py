@@ -12,7 +12,6 @@ directory).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
@@ -20,6 +19,7 @@ from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.config import ManifestDeployment
 from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
+from sglang_lint.records import Record
 
 PREFILL = "prefill"
 DECODE = "decode"
@@ -29,15 +29,28 @@ _WILDCARD_HOSTS = {"0.0.0.0", "::", "[::]", ""}
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
-@dataclass
-class Server:
+class Server(Record):
     launch: ServerLaunch
     settings: ServerSettings
     role: str  # "prefill" | "decode" | "null" | "unknown"
     attn_tp: Derived
     # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
     # derived once per server for the rules that read them.
-    sizes: ParallelSizes | None = None
+    sizes: ParallelSizes | None
+
+    def __init__(
+        self,
+        launch: ServerLaunch,
+        settings: ServerSettings,
+        role: str,
+        attn_tp: Derived,
+        sizes: ParallelSizes | None = None,
+    ) -> None:
+        self.launch = launch
+        self.settings = settings
+        self.role = role
+        self.attn_tp = attn_tp
+        self.sizes = sizes
 
     @property
     def label(self) -> str:
@@ -56,9 +69,11 @@ class Server:
         return self.settings.get(dest)
 
 
-@dataclass
-class Router:
+class Router(Record):
     settings: RouterSettings
+
+    def __init__(self, settings: RouterSettings) -> None:
+        self.settings = settings
 
     @property
     def label(self) -> str:
@@ -66,16 +81,31 @@ class Router:
         return f"{location.path}:{location.line}"
 
 
-@dataclass
-class Deployment:
+class Deployment(Record):
     name: str
     how: str  # "router" | "file" | "directory" | "manifest"
-    servers: list[Server] = field(default_factory=list)
-    routers: list[Router] = field(default_factory=list)
+    servers: list[Server]
+    routers: list[Router]
     # how == "manifest": the config file the entry came from, as displayed.
-    source: str = ""
+    source: str
     # Things about the grouping the user should know (shown as SGL900 notes).
-    notes: list[Note] = field(default_factory=list)
+    notes: list[Note]
+
+    def __init__(
+        self,
+        name: str,
+        how: str,
+        servers: list[Server] | None = None,
+        routers: list[Router] | None = None,
+        source: str = "",
+        notes: list[Note] | None = None,
+    ) -> None:
+        self.name = name
+        self.how = how
+        self.servers = [] if servers is None else servers
+        self.routers = [] if routers is None else routers
+        self.source = source
+        self.notes = [] if notes is None else notes
 
     @property
     def prefills(self) -> list[Server]:

@@ -9,22 +9,31 @@ in memory between runs (over the on-disk cache).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 
 from sglang_lint.config import ConfigError
 from sglang_lint.files import is_inside, source_kind
 from sglang_lint.lint import LintOptions, LintResult, extract, lint_paths
 from sglang_lint.model import Finding
+from sglang_lint.records import Record
 
 
-@dataclass
-class Outcome:
+class Outcome(Record):
     """One analysis of the workspace: findings by absolute path, the lines of
     every file analyzed (for positions), or the config error that stopped it."""
 
-    findings: dict[str, list[Finding]] = field(default_factory=dict)
-    lines: dict[str, list[str]] = field(default_factory=dict)
-    config_error: ConfigError | None = None
+    findings: dict[str, list[Finding]]
+    lines: dict[str, list[str]]
+    config_error: ConfigError | None
+
+    def __init__(
+        self,
+        findings: dict[str, list[Finding]] | None = None,
+        lines: dict[str, list[str]] | None = None,
+        config_error: ConfigError | None = None,
+    ) -> None:
+        self.findings = {} if findings is None else findings
+        self.lines = {} if lines is None else lines
+        self.config_error = config_error
 
 
 class WorkspaceLinter:

@@ -53,7 +53,6 @@ the settings still at their default may come from it, and those read UNKNOWN
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
 from pathlib import PurePosixPath
 from typing import Any, Callable, Iterable
 
@@ -61,6 +60,7 @@ from typing import Any, Callable, Iterable
 from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, Overlay, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_key
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, is_ascii_digits
+from sglang_lint.records import Record, replace
 
 __all__ = [
     "DEFAULT_NONE_REASON",
@@ -79,8 +79,7 @@ DEFAULT_NONE_REASON = "default None, resolved by SGLang at startup"
 # --config files
 
 
-@dataclass(frozen=True)
-class ConfigEntry:
+class ConfigEntry(Record, frozen=True):
     """One top-level ``key: value`` of a ``--config`` YAML file.
 
     ``key`` and ``value`` are what PyYAML's safe loader builds (SGLang reads the file
@@ -92,9 +91,15 @@ class ConfigEntry:
     key_location: Location
     value_location: Location
 
+    def __init__(self, key: Any, value: Any, key_location: Location, value_location: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["key"] = key
+        fields["value"] = value
+        fields["key_location"] = key_location
+        fields["value_location"] = value_location
 
-@dataclass(frozen=True)
-class ConfigFile:
+
+class ConfigFile(Record, frozen=True):
     """A ``--config`` file as SGLang would read it.
 
     ``entries`` are in the order of the dict ``yaml.safe_load`` returns (a repeated
@@ -103,9 +108,16 @@ class ConfigFile:
     """
 
     path: str
-    entries: tuple[ConfigEntry, ...] = ()
-    error: str | None = None
-    error_location: Location | None = None
+    entries: tuple[ConfigEntry, ...]
+    error: str | None
+    error_location: Location | None
+
+    def __init__(self, path: str, entries: tuple[ConfigEntry, ...] = (), error: str | None = None, error_location: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["path"] = path
+        fields["entries"] = entries
+        fields["error"] = error
+        fields["error_location"] = error_location
 
 
 def _mark_location(path: str, start: Any, end: Any | None = None) -> Location:
@@ -211,8 +223,7 @@ def _looks_like_negative_number(text: str) -> bool:
     return bool(dot) and (whole == "" or whole.isdecimal()) and fraction.isdecimal()
 
 
-@dataclass(frozen=True)
-class _OptionWord:
+class _OptionWord(Record, frozen=True):
     """What argparse makes of an option word.
 
     ``option`` is None for an unknown option; ``ambiguous`` lists the matches of a
@@ -223,8 +234,16 @@ class _OptionWord:
     option: Option | None
     option_string: str
     written: str
-    explicit: Value | None = None  # the text after "=", when there is one
-    ambiguous: tuple[str, ...] = ()
+    explicit: Value | None  # the text after "=", when there is one
+    ambiguous: tuple[str, ...]
+
+    def __init__(self, option: Option | None, option_string: str, written: str, explicit: Value | None = None, ambiguous: tuple[str, ...] = ()) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["option"] = option
+        fields["option_string"] = option_string
+        fields["written"] = written
+        fields["explicit"] = explicit
+        fields["ambiguous"] = ambiguous
 
 
 _UNPARSED = object()
@@ -325,16 +344,21 @@ class _Argparse:
 # Words
 
 
-@dataclass(frozen=True)
-class _Word:
+class _Word(Record, frozen=True):
     """One argv word on its way through SGLang's argv handling."""
 
     token: ArgToken
     # Set on words made from a --config file entry: the key as written.
-    config_key: str | None = None
+    config_key: str | None
     # How to name the option in messages when the word itself does not say it
     # ("sglang serve" for the positional model of `sglang serve MODEL`).
-    spelling: str | None = None
+    spelling: str | None
+
+    def __init__(self, token: ArgToken, config_key: str | None = None, spelling: str | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["token"] = token
+        fields["config_key"] = config_key
+        fields["spelling"] = spelling
 
     @property
     def value(self) -> Value:
@@ -354,10 +378,14 @@ class _Role:
     DOUBLE_DASH = "double-dash"  # "--": every later word is an argument
 
 
-@dataclass(frozen=True)
-class _Classified:
+class _Classified(Record, frozen=True):
     role: str
-    option_word: _OptionWord | None = None
+    option_word: _OptionWord | None
+
+    def __init__(self, role: str, option_word: _OptionWord | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["role"] = role
+        fields["option_word"] = option_word
 
 
 def _classify(word: _Word, argparse_view: _Argparse) -> _Classified:
@@ -606,12 +634,14 @@ def _surely_not_dash(value: Value) -> bool:
     return value.kind is Kind.SYMBOL
 
 
-@dataclass
-class _ConfigOutcome:
+class _ConfigOutcome(Record):
     """What the --config step leaves for the settings."""
 
     # Set when a config file may set options we cannot see: why.
-    unseen_reason: str | None = None
+    unseen_reason: str | None
+
+    def __init__(self, unseen_reason: str | None = None) -> None:
+        self.unseen_reason = unseen_reason
 
 
 def _config_generation(version: str) -> str:
@@ -823,22 +853,40 @@ def _path_suffix(path_text: str) -> str:
 # The argparse pass
 
 
-@dataclass
-class _Assignment:
+class _Assignment(Record):
     """A setting made by a word, with the index of that word in argv order."""
 
     index: int
     setting: Setting
 
+    def __init__(self, index: int, setting: Setting) -> None:
+        self.index = index
+        self.setting = setting
 
-@dataclass
-class _Parse:
+
+class _Parse(Record):
     table: OptionTable
     words: list[_Word]
     roles: list[_Classified]
     problems: list[ArgProblem]
-    assignments: dict[str, _Assignment] = field(default_factory=dict)
-    opaque: list[int] = field(default_factory=list)
+    assignments: dict[str, _Assignment]
+    opaque: list[int]
+
+    def __init__(
+        self,
+        table: OptionTable,
+        words: list[_Word],
+        roles: list[_Classified],
+        problems: list[ArgProblem],
+        assignments: dict[str, _Assignment] | None = None,
+        opaque: list[int] | None = None,
+    ) -> None:
+        self.table = table
+        self.words = words
+        self.roles = roles
+        self.problems = problems
+        self.assignments = {} if assignments is None else assignments
+        self.opaque = [] if opaque is None else opaque
 
     # -- the main loop ------------------------------------------------------------
     def run(self) -> None:

@@ -9,13 +9,11 @@ store_true flag. Only these and ``--host``/``--port`` matter to sglang-lint.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from sglang_lint.model import ArgToken, Kind, Location, RouterLaunch, Value
+from sglang_lint.records import Record
 
 
-@dataclass(frozen=True)
-class Endpoint:
+class Endpoint(Record, frozen=True):
     """A server URL the router was given."""
 
     url: Value
@@ -23,18 +21,48 @@ class Endpoint:
     port: Value
     location: Location
     # Only for --prefill: the bootstrap port the router will use (None: not given).
-    bootstrap_port: Value | None = None
-    bootstrap_location: Location | None = None
+    bootstrap_port: Value | None
+    bootstrap_location: Location | None
+
+    def __init__(
+        self,
+        url: Value,
+        host: Value,
+        port: Value,
+        location: Location,
+        bootstrap_port: Value | None = None,
+        bootstrap_location: Location | None = None,
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["url"] = url
+        fields["host"] = host
+        fields["port"] = port
+        fields["location"] = location
+        fields["bootstrap_port"] = bootstrap_port
+        fields["bootstrap_location"] = bootstrap_location
 
 
-@dataclass
-class RouterSettings:
+class RouterSettings(Record):
     launch: RouterLaunch
-    pd_disaggregation: bool = False
-    prefills: list[Endpoint] = field(default_factory=list)
-    decodes: list[Endpoint] = field(default_factory=list)
+    pd_disaggregation: bool
+    prefills: list[Endpoint]
+    decodes: list[Endpoint]
     # Words we cannot see ("$@"): the router may have more endpoints than listed.
-    opaque: bool = False
+    opaque: bool
+
+    def __init__(
+        self,
+        launch: RouterLaunch,
+        pd_disaggregation: bool = False,
+        prefills: list[Endpoint] | None = None,
+        decodes: list[Endpoint] | None = None,
+        opaque: bool = False,
+    ) -> None:
+        self.launch = launch
+        self.pd_disaggregation = pd_disaggregation
+        self.prefills = [] if prefills is None else prefills
+        self.decodes = [] if decodes is None else decodes
+        self.opaque = opaque
 
 
 def _option_name(token: ArgToken) -> str | None:

@@ -5,10 +5,10 @@ Data only; the parsing lives in :mod:`sglang_lint.catalog.argv`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterator, Mapping, MutableMapping
 
 from sglang_lint.model import Location, Value
+from sglang_lint.records import Record
 
 
 # Up to 0.5.13 the first long spelling (--tensor-parallel-size) named the argparse
@@ -24,8 +24,7 @@ LEGACY_DESTS = {
 }
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(Record, frozen=True):
     """The final value of one option (argparse ``dest``) of one server.
 
     ``location`` is the token (or ``--config`` YAML key) that set it, None when the
@@ -38,10 +37,21 @@ class Setting:
 
     dest: str
     value: Value
-    location: Location | None = None
-    spelling: str = ""
-    origin: Location | None = None
-    written: Value | None = None
+    location: Location | None
+    spelling: str
+    origin: Location | None
+    written: Value | None
+
+    def __init__(
+        self, dest: str, value: Value, location: Location | None = None, spelling: str = "", origin: Location | None = None, written: Value | None = None
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["dest"] = dest
+        fields["value"] = value
+        fields["location"] = location
+        fields["spelling"] = spelling
+        fields["origin"] = origin
+        fields["written"] = written
 
     @property
     def is_default(self) -> bool:
@@ -120,19 +130,25 @@ class Overlay(MutableMapping[str, "Setting"]):
         return len(self.own) + sum(1 for dest in self.defaults if dest not in self.own)
 
 
-@dataclass(frozen=True)
-class ArgProblem:
+class ArgProblem(Record, frozen=True):
     """Something argparse would reject, kept for rules SGL201-SGL203 and SGL206."""
 
     kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file"
     message: str
     location: Location
-    option: str = ""
-    candidates: tuple[str, ...] = ()
+    option: str
+    candidates: tuple[str, ...]
+
+    def __init__(self, kind: str, message: str, location: Location, option: str = "", candidates: tuple[str, ...] = ()) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["kind"] = kind
+        fields["message"] = message
+        fields["location"] = location
+        fields["option"] = option
+        fields["candidates"] = candidates
 
 
-@dataclass
-class ServerSettings:
+class ServerSettings(Record):
     """Settings of one server for one target version.
 
     ``values`` maps argparse dest -> Setting for every option of the version's table
@@ -142,10 +158,18 @@ class ServerSettings:
 
     version: str
     # Usually an Overlay of this launch's settings over the table's shared defaults.
-    values: MutableMapping[str, Setting] = field(default_factory=dict)
-    problems: list[ArgProblem] = field(default_factory=list)
+    values: MutableMapping[str, Setting]
+    problems: list[ArgProblem]
     # Positions of words whose content we cannot see ("$@", unknown arrays).
-    opaque: list[Location] = field(default_factory=list)
+    opaque: list[Location]
+
+    def __init__(
+        self, version: str, values: MutableMapping[str, Setting] | None = None, problems: list[ArgProblem] | None = None, opaque: list[Location] | None = None
+    ) -> None:
+        self.version = version
+        self.values = {} if values is None else values
+        self.problems = [] if problems is None else problems
+        self.opaque = [] if opaque is None else opaque
 
     def get(self, dest: str) -> Setting:
         """The setting for ``dest``; an option absent from this version reads as its

@@ -33,24 +33,51 @@ decided against all of them.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 import os
 from typing import Any
 
+from sglang_lint.records import Record
 
-@dataclass(frozen=True)
-class Option:
+
+class Option(Record, frozen=True):
     names: tuple[str, ...]
     dest: str
-    action: str = "store"
-    type: str | None = None
-    default: Any = None
-    default_source: str | None = None
-    choices: tuple[Any, ...] | None = None
-    nargs: str | int | None = None
-    const: Any = None
-    deprecated: bool = False
-    file: str = ""
+    action: str
+    type: str | None
+    default: Any
+    default_source: str | None
+    choices: tuple[Any, ...] | None
+    nargs: str | int | None
+    const: Any
+    deprecated: bool
+    file: str
+
+    def __init__(
+        self,
+        names: tuple[str, ...],
+        dest: str,
+        action: str = "store",
+        type: str | None = None,
+        default: Any = None,
+        default_source: str | None = None,
+        choices: tuple[Any, ...] | None = None,
+        nargs: str | int | None = None,
+        const: Any = None,
+        deprecated: bool = False,
+        file: str = "",
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["names"] = names
+        fields["dest"] = dest
+        fields["action"] = action
+        fields["type"] = type
+        fields["default"] = default
+        fields["default_source"] = default_source
+        fields["choices"] = choices
+        fields["nargs"] = nargs
+        fields["const"] = const
+        fields["deprecated"] = deprecated
+        fields["file"] = file
 
     @property
     def is_flag(self) -> bool:
@@ -59,14 +86,15 @@ class Option:
         return self.action in ("store_true", "store_false", "store_const", "count", "help", "boolean_optional")
 
 
-@dataclass
-class OptionTable:
+class OptionTable(Record):
     version: str
     options: list[Option]
-    by_name: dict[str, Option] = field(init=False)
-    by_dest: dict[str, Option] = field(init=False)
+    by_name: dict[str, Option]
+    by_dest: dict[str, Option]
 
-    def __post_init__(self) -> None:
+    def __init__(self, version: str, options: list[Option]) -> None:
+        self.version = version
+        self.options = options
         self.by_name = {}
         self.by_dest = {}
         for option in self.options:

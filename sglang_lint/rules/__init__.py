@@ -8,7 +8,7 @@ adding its module. ALL_RULES is ordered by code.
 from __future__ import annotations
 
 import importlib
-import pkgutil
+import os
 import re
 
 from sglang_lint.rules.base import Rule
@@ -16,15 +16,25 @@ from sglang_lint.selection import INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTE
 
 __all__ = ["ALL_RULES", "INTERNAL_ERROR_CODE", "INTERNAL_ERROR_DOC", "INTERNAL_ERROR_NAME", "INTERNAL_ERROR_SUMMARY", "rule_by_code"]
 
-_RULE_MODULE = re.compile(r"sgl\d{3}_\w+")
+_RULE_MODULE = re.compile(r"(sgl\d{3}_\w+)\.py")
+
+
+def _rule_module_names() -> list[str]:
+    # The package's own directory, listed directly: pkgutil.iter_modules would do
+    # the same and import ``inspect`` (~8 ms of every run's start, issue 7).
+    names: set[str] = set()
+    for directory in __path__:
+        for entry in os.listdir(directory):
+            match = _RULE_MODULE.fullmatch(entry)
+            if match:
+                names.add(match.group(1))
+    return sorted(names)
 
 
 def _discover() -> tuple[type[Rule], ...]:
     rules: dict[str, type[Rule]] = {}
-    for module_info in pkgutil.iter_modules(__path__):
-        if not _RULE_MODULE.fullmatch(module_info.name):
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
+    for name in _rule_module_names():
+        module = importlib.import_module(f"{__name__}.{name}")
         found = [
             value
             for value in vars(module).values()
@@ -33,7 +43,7 @@ def _discover() -> tuple[type[Rule], ...]:
         if len(found) != 1:
             raise ImportError(f"{module.__name__} must define exactly one Rule subclass, found {len(found)}")
         rule = found[0]
-        if not module_info.name.startswith(rule.code.lower() + "_"):
+        if not name.startswith(rule.code.lower() + "_"):
             raise ImportError(f"{module.__name__} defines {rule.code}: the module name must start with {rule.code.lower()}_")
         if rule.code in rules:
             raise ImportError(f"two modules define {rule.code}")

@@ -8,33 +8,49 @@ the rule, ``invalid`` ones yield exactly the listed number.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Iterable, Sequence
 
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Fix, Location, Related, Severity, SourceResult
+from sglang_lint.records import Record
 from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
 
 
 
-@dataclass(frozen=True)
-class Example:
+class Example(Record, frozen=True):
     """Files of a small deployment (name -> text) for a rule's tests and docs."""
 
     files: dict[str, str]
-    findings: int = 0
+    findings: int
     # Text that must appear in every finding's message.
-    message_contains: str = ""
-    target_version: str | None = None
+    message_contains: str
+    target_version: str | None
     # Other rules the example needs running (SGL902 judges other rules' directives).
-    also_select: tuple[str, ...] = ()
+    also_select: tuple[str, ...]
+
+    def __init__(
+        self,
+        files: dict[str, str],
+        findings: int = 0,
+        message_contains: str = "",
+        target_version: str | None = None,
+        also_select: tuple[str, ...] = (),
+    ) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["files"] = files
+        fields["findings"] = findings
+        fields["message_contains"] = message_contains
+        fields["target_version"] = target_version
+        fields["also_select"] = also_select
 
 
-@dataclass
-class RuleContext:
+class RuleContext(Record):
     version: str
+
+    def __init__(self, version: str) -> None:
+        self.version = version
 
 
 class Rule:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Iterable
 
 from sglang_lint.catalog.argv import is_default_none
 from sglang_lint.model import Finding, Related, Severity, provably_equal
+from sglang_lint.records import replace
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
 from sglang_lint.topology import Deployment, Server
@@ -209,7 +209,7 @@ every version.
             primary = decode.launch.location
             related = [Related(setting_location(prefill, p), f"prefill --page-size {value_text(p)}")]
         finding = self.finding(message, primary, related=related, noqa_ranges=noqa)
-        yield dataclasses.replace(finding, severity=Severity.WARNING)
+        yield replace(finding, severity=Severity.WARNING)
 
 
 def _disjoint_each_resolved(p, prefill: Server, d, decode: Server) -> bool:

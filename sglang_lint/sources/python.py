@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import ast
 import warnings
-from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, Note, ServerLaunch, SourceResult, Value
 from sglang_lint.prefilter import python_may_run_a_launch
+from sglang_lint.records import Record
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -121,36 +121,51 @@ class _Stop(Exception):
     """Raised past the expression depth bound."""
 
 
-@dataclass
-class Frame:
+class Frame(Record):
     scopes: tuple[int, ...]  # innermost first; the module scope is not included
     name: str
-    returns: list[PyValue] = field(default_factory=list)
-    global_names: set[str] = field(default_factory=set)
-    owner: PClass | None = None  # class of the method running (super())
-    receiver: PyValue | None = None  # its self / cls
-    is_class_body: bool = False
+    returns: list[PyValue]
+    global_names: set[str]
+    owner: PClass | None  # class of the method running (super())
+    receiver: PyValue | None  # its self / cls
+    is_class_body: bool
+
+    def __init__(self, scopes: tuple[int, ...], name: str, returns: list[PyValue] | None = None, global_names: set[str] | None = None, owner: PClass | None = None, receiver: PyValue | None = None, is_class_body: bool = False) -> None:
+        self.scopes = scopes
+        self.name = name
+        self.returns = [] if returns is None else returns
+        self.global_names = set() if global_names is None else global_names
+        self.owner = owner
+        self.receiver = receiver
+        self.is_class_body = is_class_body
 
 
-@dataclass
-class _Flow:
+class _Flow(Record):
     """How a block ended: normally, or by return/raise (terminated), break or continue."""
 
-    terminated: bool = False
-    broke: bool = False
-    continued: bool = False
+    terminated: bool
+    broke: bool
+    continued: bool
+
+    def __init__(self, terminated: bool = False, broke: bool = False, continued: bool = False) -> None:
+        self.terminated = terminated
+        self.broke = broke
+        self.continued = continued
 
     @property
     def stopped(self) -> bool:
         return self.terminated or self.broke or self.continued
 
 
-@dataclass
-class _Level:
+class _Level(Record):
     """The undo log of one branch being run."""
 
     first_new_ref: int
-    before: dict[int, Any] = field(default_factory=dict)
+    before: dict[int, Any]
+
+    def __init__(self, first_new_ref: int, before: dict[int, Any] | None = None) -> None:
+        self.first_new_ref = first_new_ref
+        self.before = {} if before is None else before
 
 
 class PythonAnalyzer:

@@ -18,10 +18,10 @@ value, never made-up text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sglang_lint.model import Kind, Location, Value
+from sglang_lint.records import Record
 from sglang_lint.sources.shell import Seg, SpreadSeg, Word
 
 # Longest string the interpreter builds; longer results are unknown (`"x" * 10**9`).
@@ -30,126 +30,195 @@ MAX_STRING = 100_000
 MAX_ITEMS = 10_000
 
 
-class PyValue:
+class PyValue(Record, frozen=True):
     """Base of every abstract value."""
 
     __slots__ = ()
 
 
-@dataclass(frozen=True, eq=False)
-class PStr(PyValue):
+class PStr(PyValue, frozen=True, eq=False):
     word: Word
     loc: Location
+
+    def __init__(self, word: Word, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["word"] = word
+        fields["loc"] = loc
 
     @property
     def value(self) -> Value:
         return word_value(self.word)
 
 
-@dataclass(frozen=True)
-class PNum(PyValue):
+class PNum(PyValue, frozen=True):
     """A known int, float or bool; ``origin`` is where the literal was written."""
 
     number: int | float | bool
     loc: Location
-    origin: Location | None = None
+    origin: Location | None
+
+    def __init__(self, number: float | bool, loc: Location, origin: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["number"] = number
+        fields["loc"] = loc
+        fields["origin"] = origin
 
 
-@dataclass(frozen=True)
-class PNone(PyValue):
+class PNone(PyValue, frozen=True):
     loc: Location
 
+    def __init__(self, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["loc"] = loc
 
-@dataclass(frozen=True)
-class PUnknown(PyValue):
+
+class PUnknown(PyValue, frozen=True):
     """A value we cannot see. ``value`` is a symbol (``$TP``, a parameter) or
     unknown with a reason; used as a string it is one piece of that value, used as
     a list it is any number of unknown items."""
 
     value: Value
     loc: Location
-    origin: Location | None = None
+    origin: Location | None
+
+    def __init__(self, value: Value, loc: Location, origin: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["value"] = value
+        fields["loc"] = loc
+        fields["origin"] = origin
 
 
-@dataclass(frozen=True)
-class PSpread(PyValue):
+class PSpread(PyValue, frozen=True):
     """Inside list contents: any number of items we cannot see."""
 
     value: Value
     loc: Location
 
+    def __init__(self, value: Value, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["value"] = value
+        fields["loc"] = loc
 
-@dataclass(frozen=True)
-class PList(PyValue):
+
+class PList(PyValue, frozen=True):
     ref: int
     loc: Location
-    kind: str = "list"  # list | tuple | set
+    kind: str  # list | tuple | set
+
+    def __init__(self, ref: int, loc: Location, kind: str = "list") -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["ref"] = ref
+        fields["loc"] = loc
+        fields["kind"] = kind
 
 
-@dataclass(frozen=True)
-class PDict(PyValue):
+class PDict(PyValue, frozen=True):
     ref: int
     loc: Location
 
+    def __init__(self, ref: int, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["ref"] = ref
+        fields["loc"] = loc
 
-@dataclass(frozen=True)
-class DictContents:
+
+class DictContents(Record, frozen=True):
     entries: tuple[tuple[PyValue, PyValue], ...]
     # Set when the dict may hold keys we cannot see (``**unknown``).
-    open: Value | None = None
+    open: Value | None
+
+    def __init__(self, entries: tuple[tuple[PyValue, PyValue], ...], open: Value | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["entries"] = entries
+        fields["open"] = open
 
 
-@dataclass(frozen=True)
-class PClass(PyValue):
+class PClass(PyValue, frozen=True):
     ref: int  # heap dict of class attributes
     name: str
     bases: tuple[PyValue, ...]
     loc: Location
-    node: Any = None
+    node: Any
+
+    def __init__(self, ref: int, name: str, bases: tuple[PyValue, ...], loc: Location, node: Any = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["ref"] = ref
+        fields["name"] = name
+        fields["bases"] = bases
+        fields["loc"] = loc
+        fields["node"] = node
 
 
-@dataclass(frozen=True)
-class PObject(PyValue):
+class PObject(PyValue, frozen=True):
     ref: int  # heap dict of instance attributes
     cls: PClass | None
     loc: Location
 
+    def __init__(self, ref: int, cls: PClass | None, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["ref"] = ref
+        fields["cls"] = cls
+        fields["loc"] = loc
 
-@dataclass(frozen=True)
-class PFunc(PyValue):
+
+class PFunc(PyValue, frozen=True):
     node: Any  # ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     scopes: tuple[int, ...]  # enclosing function scopes, innermost first
     name: str
-    kind: str = "function"  # function | classmethod | staticmethod | property
-    owner: PClass | None = None  # the class whose body defined it (for super())
-    bound: PyValue | None = None  # self / cls once looked up through one
+    kind: str  # function | classmethod | staticmethod | property
+    owner: PClass | None  # the class whose body defined it (for super())
+    bound: PyValue | None  # self / cls once looked up through one
+
+    def __init__(self, node: Any, scopes: tuple[int, ...], name: str, kind: str = "function", owner: PClass | None = None, bound: PyValue | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["node"] = node
+        fields["scopes"] = scopes
+        fields["name"] = name
+        fields["kind"] = kind
+        fields["owner"] = owner
+        fields["bound"] = bound
 
 
-@dataclass(frozen=True)
-class PExternal(PyValue):
+class PExternal(PyValue, frozen=True):
     """Something imported, by qualified name (``subprocess.Popen``)."""
 
     qualname: str
     loc: Location
 
+    def __init__(self, qualname: str, loc: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["qualname"] = qualname
+        fields["loc"] = loc
 
-@dataclass(frozen=True)
-class PBuiltin(PyValue):
+
+class PBuiltin(PyValue, frozen=True):
     name: str
 
+    def __init__(self, name: str) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["name"] = name
 
-@dataclass(frozen=True)
-class PMethod(PyValue):
+
+class PMethod(PyValue, frozen=True):
     """A method of a built-in value (``" ".join``, ``cmd.append``)."""
 
     receiver: PyValue
     name: str
 
+    def __init__(self, receiver: PyValue, name: str) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["receiver"] = receiver
+        fields["name"] = name
 
-@dataclass(frozen=True)
-class PSuper(PyValue):
+
+class PSuper(PyValue, frozen=True):
     cls: PClass
     receiver: PyValue
+
+    def __init__(self, cls: PClass, receiver: PyValue) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["cls"] = cls
+        fields["receiver"] = receiver
 
 
 # ---------------------------------------------------------------------------------

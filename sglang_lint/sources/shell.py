@@ -19,7 +19,6 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from dataclasses import dataclass, field
 from typing import Mapping
 
 from sglang_lint.model import (
@@ -34,6 +33,7 @@ from sglang_lint.model import (
     Value,
     is_ascii_digits,
 )
+from sglang_lint.records import Record
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -123,8 +123,7 @@ def parse_bash(data: bytes):
 # Words as the interpreter sees them
 
 
-@dataclass(frozen=True)
-class Seg:
+class Seg(Record, frozen=True):
     """A piece of a word.
 
     ``value``: its text (or symbol/unknown). ``split``: it came from an unquoted
@@ -137,39 +136,61 @@ class Seg:
 
     value: Value
     loc: Location
-    split: bool = False
-    quoted: bool = False
-    chars: tuple[tuple[int, int], ...] | None = None
-    origin: Location | None = None
+    split: bool
+    quoted: bool
+    chars: tuple[tuple[int, int], ...] | None
+    origin: Location | None
+
+    def __init__(self, value: Value, loc: Location, split: bool = False, quoted: bool = False, chars: tuple[tuple[int, int], ...] | None = None, origin: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["value"] = value
+        fields["loc"] = loc
+        fields["split"] = split
+        fields["quoted"] = quoted
+        fields["chars"] = chars
+        fields["origin"] = origin
 
 
 Word = tuple[Seg, ...]
 
 
-@dataclass
-class Var:
+class Var(Record):
     """A shell variable: a scalar word or an array of words (None: unknown array)."""
 
-    scalar: Word | None = None
-    array: list[Word] | None = None
-    is_array: bool = False
-    defined_at: Location | None = None
+    scalar: Word | None
+    array: list[Word] | None
+    is_array: bool
+    defined_at: Location | None
+
+    def __init__(self, scalar: Word | None = None, array: list[Word] | None = None, is_array: bool = False, defined_at: Location | None = None) -> None:
+        self.scalar = scalar
+        self.array = array
+        self.is_array = is_array
+        self.defined_at = defined_at
 
 
-@dataclass
-class Frame:
+class Frame(Record):
     """A function call: its positional parameters and its local variables."""
 
     function: str
     positional: list[Word] | None  # None: not known (uncalled function)
-    locals: dict[str, Var | None] = field(default_factory=dict)
-    call_site: Location | None = None
+    locals: dict[str, Var | None]
+    call_site: Location | None
+
+    def __init__(self, function: str, positional: list[Word] | None, locals: dict[str, Var | None] | None = None, call_site: Location | None = None) -> None:
+        self.function = function
+        self.positional = positional
+        self.locals = {} if locals is None else locals
+        self.call_site = call_site
 
 
-@dataclass
-class Env:
-    globals: dict[str, Var | None] = field(default_factory=dict)
-    frames: list[Frame] = field(default_factory=list)
+class Env(Record):
+    globals: dict[str, Var | None]
+    frames: list[Frame]
+
+    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None) -> None:
+        self.globals = {} if globals is None else globals
+        self.frames = [] if frames is None else frames
 
     def lookup(self, name: str) -> tuple[bool, Var | None]:
         """(found, var). A found None is a variable explicitly unset."""

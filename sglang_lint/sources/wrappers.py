@@ -7,25 +7,34 @@ listed is taken as a flag.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Sequence
 
+from sglang_lint.records import Record
 
-@dataclass(frozen=True)
-class Wrapper:
+
+class Wrapper(Record, frozen=True):
     # Options whose value is the next word.
-    value_options: frozenset[str] = frozenset()
+    value_options: frozenset[str]
     # Positional words the wrapper takes before the command (timeout's DURATION).
-    positionals: int = 0
+    positionals: int
     # Words of the form NAME=VALUE before the command are environment settings.
-    assignments: bool = False
+    assignments: bool
     # Options that end the wrapper's own options for good (taskset -p takes a pid).
-    refuses: frozenset[str] = frozenset()
+    refuses: frozenset[str]
     # taskset takes a CPU mask positional unless -c/--cpu-list gave the list.
-    positional_unless: frozenset[str] = frozenset()
+    positional_unless: frozenset[str]
     # A subcommand word that comes first (`uv run`, `conda run`); without it the
     # command is not a wrapper at all.
-    subcommand: str = ""
+    subcommand: str
+
+    def __init__(self, value_options: frozenset[str] = frozenset(), positionals: int = 0, assignments: bool = False, refuses: frozenset[str] = frozenset(), positional_unless: frozenset[str] = frozenset(), subcommand: str = "") -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["value_options"] = value_options
+        fields["positionals"] = positionals
+        fields["assignments"] = assignments
+        fields["refuses"] = refuses
+        fields["positional_unless"] = positional_unless
+        fields["subcommand"] = subcommand
 
     def skip(self, words: Sequence, index: int, value_of: Callable) -> int:
         """Index of the wrapped command's first word (len(words) when none)."""

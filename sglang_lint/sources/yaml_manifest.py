@@ -29,13 +29,13 @@ skipped with one note instead of a flood of parse errors.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Mapping
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
+from sglang_lint.records import Record
 from sglang_lint.sources.shell import EmbeddedShell, Seg, Word
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
@@ -50,10 +50,13 @@ _TEMPLATE = re.compile(r"\{\{-?\s*[.$\w]|\{%-?\s*\w")
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
-@dataclass
-class _EnvVar:
+class _EnvVar(Record):
     value: Value
     seg: Seg | None  # the literal's piece, positions included
+
+    def __init__(self, value: Value, seg: Seg | None) -> None:
+        self.value = value
+        self.seg = seg
 
 
 class YamlAnalyzer:
