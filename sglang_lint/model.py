@@ -18,7 +18,7 @@ import enum
 import itertools
 from typing import Iterable
 
-from sglang_lint.records import Record
+from sglang_lint.records import Record, set_field
 
 # A value that could be any of more than this many strings is treated as unknown:
 # the alternatives of nested branches multiply, and past this bound listing them
@@ -27,6 +27,8 @@ MAX_ALTERNATIVES = 64
 
 
 class Location(Record, frozen=True, order=True):
+    __slots__ = ("path", "line", "column", "end_line", "end_column")
+
     path: str
     line: int
     column: int
@@ -34,15 +36,14 @@ class Location(Record, frozen=True, order=True):
     end_column: int
 
     def __init__(self, path: str, line: int, column: int, end_line: int = 0, end_column: int = 0) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["line"] = line
-        fields["column"] = column
+        set_field(self, "path", path)
+        set_field(self, "line", line)
+        set_field(self, "column", column)
         # A span of 0 is a point: it ends where it starts.
         if end_line == 0:
             end_line = line
-        fields["end_line"] = end_line
-        fields["end_column"] = column if end_column == 0 and end_line == line else end_column
+        set_field(self, "end_line", end_line)
+        set_field(self, "end_column", column if end_column == 0 and end_line == line else end_column)
 
     def short(self) -> str:
         return f"{self.path}:{self.line}"
@@ -75,6 +76,8 @@ class Value(Record, frozen=True):
     so that equal values compare equal.
     """
 
+    __slots__ = ("kind", "text", "alternatives", "name", "default", "parts", "reason")
+
     kind: Kind
     text: str
     alternatives: tuple[str, ...]
@@ -93,14 +96,13 @@ class Value(Record, frozen=True):
         parts: tuple[Value, ...] = (),
         reason: str = "",
     ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["kind"] = kind
-        fields["text"] = text
-        fields["alternatives"] = alternatives
-        fields["name"] = name
-        fields["default"] = default
-        fields["parts"] = parts
-        fields["reason"] = reason
+        set_field(self, "kind", kind)
+        set_field(self, "text", text)
+        set_field(self, "alternatives", alternatives)
+        set_field(self, "name", name)
+        set_field(self, "default", default)
+        set_field(self, "parts", parts)
+        set_field(self, "reason", reason)
 
     def __reduce_ex__(self, protocol):  # type: ignore[override]
         # Worker processes send tens of thousands of values, mostly the same
@@ -342,17 +344,18 @@ class ArgToken(Record, frozen=True):
     unknown caller, an unknown array): options after it are not known to be final.
     """
 
+    __slots__ = ("value", "location", "origin", "spread")
+
     value: Value
     location: Location
     origin: Location | None
     spread: bool
 
     def __init__(self, value: Value, location: Location, origin: Location | None = None, spread: bool = False) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value"] = value
-        fields["location"] = location
-        fields["origin"] = origin
-        fields["spread"] = spread
+        set_field(self, "value", value)
+        set_field(self, "location", location)
+        set_field(self, "origin", origin)
+        set_field(self, "spread", spread)
 
     def describe(self) -> str:
         return self.value.describe()
@@ -390,17 +393,18 @@ class KeywordArg(Record, frozen=True):
     option would carry on a command line: ``8``, ``true``/``false`` for booleans.
     """
 
+    __slots__ = ("name", "value", "location", "origin")
+
     name: str | None
     value: Value
     location: Location
     origin: Location | None
 
     def __init__(self, name: str | None, value: Value, location: Location, origin: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["name"] = name
-        fields["value"] = value
-        fields["location"] = location
-        fields["origin"] = origin
+        set_field(self, "name", name)
+        set_field(self, "value", value)
+        set_field(self, "location", location)
+        set_field(self, "origin", origin)
 
 
 class ServerLaunch(Record):

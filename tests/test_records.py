@@ -10,7 +10,7 @@ import pkgutil
 import pytest
 
 import sglang_lint
-from sglang_lint.records import FrozenInstanceError, Record, replace
+from sglang_lint.records import FrozenInstanceError, Record, replace, set_field
 
 
 class Point(Record, frozen=True, order=True):
@@ -21,6 +21,17 @@ class Point(Record, frozen=True, order=True):
         fields = self.__dict__
         fields["x"] = x
         fields["y"] = y
+
+
+class Span(Record, frozen=True, order=True):
+    __slots__ = ("start", "end")
+
+    start: int
+    end: int
+
+    def __init__(self, start: int, end: int = 0) -> None:
+        set_field(self, "start", start)
+        set_field(self, "end", end or start)
 
 
 class Bag(Record):
@@ -134,8 +145,21 @@ def test_replace_copies_with_changes():
 
 
 def test_records_pickle_frozen_or_not():
-    for record in (Point(1, 2), Bag([1, 2], "b"), Circle(1.5), Single("s")):
+    for record in (Point(1, 2), Bag([1, 2], "b"), Circle(1.5), Single("s"), Span(3), Span(1, 9)):
         assert pickle.loads(pickle.dumps(record)) == record
+
+
+def test_a_slotted_frozen_record_has_no_instance_dict():
+    span = Span(3)
+    assert (span.start, span.end) == (3, 3)
+    assert not hasattr(span, "__dict__")
+    with pytest.raises(FrozenInstanceError):
+        span.start = 4  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        span.other = 1  # type: ignore[attr-defined]
+    assert hash(span) == hash(Span(3, 3)) and Span(1) < Span(2) and replace(span, end=5) == Span(3, 5)
+    # pickle restores it through __init__, past the refusing __setattr__
+    assert pickle.loads(pickle.dumps(span, protocol=2)) == span
 
 
 def test_init_must_name_its_fields():
@@ -186,3 +210,6 @@ def test_every_record_declares_its_fields(record: type[Record]):
                 declared.append(name)
     assert [name for name in declared if name in record._fields] == list(record._fields), "fields out of order"
     assert set(record._fields) <= set(declared), f"undeclared: {set(record._fields) - set(declared)}"
+    slots = vars(record).get("__slots__")
+    if slots:
+        assert tuple(slots) == record._fields, "a slotted record's slots are its fields"

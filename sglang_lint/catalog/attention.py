@@ -40,7 +40,7 @@ from sglang_lint.catalog.argv import flag_state
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Kind, Value, provably_equal
-from sglang_lint.records import Record
+from sglang_lint.records import Record, set_field
 
 __all__ = ["Derived", "ParallelSizes", "attention_tp", "parallel_sizes"]
 
@@ -61,15 +61,16 @@ class Derived(Record, frozen=True):
     user's words (``--tp-size 8 / --dp-size 8 with --enable-dp-attention``), and the
     settings it was computed from (for locations)."""
 
+    __slots__ = ("value", "explanation", "inputs")
+
     value: Value
     explanation: str
     inputs: tuple[Setting, ...]
 
     def __init__(self, value: Value, explanation: str, inputs: tuple[Setting, ...]) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value"] = value
-        fields["explanation"] = explanation
-        fields["inputs"] = inputs
+        set_field(self, "value", value)
+        set_field(self, "explanation", explanation)
+        set_field(self, "inputs", inputs)
 
 
 class ParallelSizes(Record, frozen=True):

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Iterator, Mapping, MutableMapping
 
 from sglang_lint.model import Location, Value
-from sglang_lint.records import Record
+from sglang_lint.records import Record, set_field
 
 
 # Up to 0.5.13 the first long spelling (--tensor-parallel-size) named the argparse
@@ -35,6 +35,8 @@ class Setting(Record, frozen=True):
     ``value`` UNKNOWN and keeps what was written in ``written``.
     """
 
+    __slots__ = ("dest", "value", "location", "spelling", "origin", "written")
+
     dest: str
     value: Value
     location: Location | None
@@ -45,13 +47,12 @@ class Setting(Record, frozen=True):
     def __init__(
         self, dest: str, value: Value, location: Location | None = None, spelling: str = "", origin: Location | None = None, written: Value | None = None
     ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["dest"] = dest
-        fields["value"] = value
-        fields["location"] = location
-        fields["spelling"] = spelling
-        fields["origin"] = origin
-        fields["written"] = written
+        set_field(self, "dest", dest)
+        set_field(self, "value", value)
+        set_field(self, "location", location)
+        set_field(self, "spelling", spelling)
+        set_field(self, "origin", origin)
+        set_field(self, "written", written)
 
     @property
     def is_default(self) -> bool:
