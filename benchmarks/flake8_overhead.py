@@ -1,11 +1,8 @@
 #!/usr/bin/env python3
 """What the sglang-lint flake8 plugin costs on code that does not launch SGLang.
 
-Runs flake8 on the same tree of Python files with and without the ``SGL`` plugin,
-alternately, and reports the median wall time of each and the overhead:
-
-    python benchmarks/flake8_overhead.py [--runs 5] [-j N] [--max-overhead 3]
-                                         [--tree DIR] [--min-files 900]
+    python benchmarks/flake8_overhead.py [--rounds 2] [--runs 5] [-j N]
+                                         [--max-overhead 3] [--tree DIR] [--min-files 900]
 
 Default tree: a copy of the running interpreter's standard library (without
 idlelib, lib2to3, turtledemo, ensurepip, pydoc_data, site-packages; its test
@@ -16,8 +13,8 @@ pre-check: a file that names an SGLang marker is left out (none does in CPython'
 library). Only when there are still fewer than ``--min-files`` files (a small
 ``--tree``) is the tree copied again into further subdirectories.
 
-What is compared. Both runs are the same interpreter, the same flake8 and the same
-files, started through this very script, with the same built-in checks:
+What is compared. The same interpreter, the same flake8 and the same files, with
+the same built-in checks:
 
     without: flake8 --select E,F,W,C90      (the SGL plugin is not loaded)
     with:    flake8 --select E,F,W,C90,SGL  (the SGL plugin is loaded and runs)
@@ -25,19 +22,38 @@ files, started through this very script, with the same built-in checks:
 ``--select`` alone cannot switch a plugin off: flake8 loads and runs every
 installed plugin and only filters what it reports. So this script, acting as
 flake8's launcher, filters flake8's plugin list (``flake8.plugins.finder.
-find_plugins``): in the "without" run the ``SGL`` entry point is removed; in the
-"with" run it is kept, or added when the package was installed without it (a
-checkout whose metadata predates the entry point). The filter runs at import time
-of this script, so workers that flake8 starts with ``spawn``/``forkserver``
-(which import the launching script again) get it too. Before timing, flake8's
-own option parser is asked which checkers it loads in each configuration, and the
-benchmark stops unless SGL is loaded in the "with" run and only there.
+find_plugins``): in the "without" configuration the ``SGL`` entry point is
+removed; in the "with" one it is kept, or added when the package was installed
+without it (a checkout whose metadata predates the entry point). The filter runs
+at import time of this script, so workers that flake8 starts with
+``spawn``/``forkserver`` (which import the launching script again) get it too.
+Before timing, flake8's own option parser is asked which checkers it loads in
+each configuration, and the benchmark stops unless SGL is loaded in the "with"
+configuration and only there.
 
-The overhead is the median over the runs of (with / without - 1), each pair run
-back to back in alternating order.
+How. On a shared virtual machine two whole flake8 runs of the same files differ
+by 10-25%, for minutes at a time (measured: also two runs side by side, each
+pinned to one of the two CPUs), so whole-run timings cannot resolve a 3% budget.
+The overhead is therefore measured as the sum of its two parts:
 
-Exit status: 0 when that wall-time overhead is at most
-``--max-overhead`` percent, 1 when it is more, 2 when the benchmark could not run.
+1. File work (``interleaved_cost``): in this process, flake8's ``FileChecker``
+   checks every file "without" and then "with" the plugin (or the other way
+   round, alternating from file to file and round to round), ``--rounds`` times,
+   timing each check in CPU time. A slow phase of the machine weighs on both
+   alike.
+2. Start-up (``startup_cost``): whole flake8 processes on an empty directory,
+   alternating, median CPU time of each: option parsing and plugin loading (the
+   plugin's import). flake8's workers are forked after it, so a run pays it once.
+
+   overhead = (files with + start-up with) / (files without + start-up without) - 1
+
+For information it also runs flake8 as whole processes ``--runs`` times per
+configuration (alternating; ``-j``/flake8's default jobs) and prints the median
+of the paired wall-time ratios and their spread, and the plugin alone on every
+file (constructing the checker and exhausting ``run()``).
+
+Exit status: 0 when the overhead is at most ``--max-overhead`` percent, 1 when it
+is more, 2 when the benchmark could not run.
 """
 
 from __future__ import annotations
@@ -55,6 +71,7 @@ import tempfile
 import time
 import tokenize
 from pathlib import Path
+from typing import Any
 
 # Set in the environment of the flake8 processes this script starts (and
 # inherited by flake8's workers): "with" or "without" the SGL plugin.
@@ -248,6 +265,67 @@ def plugin_cost(tree: Path, repeats: int) -> tuple[float, int]:
     return statistics.median(times), len(files)
 
 
+def _checkers_and_options(mode: str) -> tuple[Any, argparse.Namespace]:
+    """flake8's checkers and parsed options "with" or "without" the SGL plugin,
+    as flake8's own start-up builds them (config, plugin options included)."""
+    from flake8.options.parse_args import parse_args as flake8_parse_args
+    from flake8.plugins import finder
+
+    original = finder.find_plugins
+    _install_plugin_filter(mode)
+    try:
+        select = f"{BUILTIN_SELECT},{ENTRY_POINT_NAME}" if mode == "with" else BUILTIN_SELECT
+        plugins, options = flake8_parse_args(["--isolated", "--exit-zero", "--select", select])
+    finally:
+        finder.find_plugins = original
+    names = [p.entry_name for p in [*plugins.checkers.tree, *plugins.checkers.logical_line, *plugins.checkers.physical_line]]
+    if (ENTRY_POINT_NAME in names) != (mode == "with"):
+        raise BenchError(f"flake8 {mode} the plugin loads the checkers {sorted(set(names))}")
+    return plugins.checkers, options
+
+
+def interleaved_cost(tree: Path, rounds: int) -> dict[str, float]:
+    """CPU seconds flake8 spends checking every file of ``tree`` "without" and
+    "with" the plugin, in this process, each file checked by both in turn (the
+    first of the two alternating from file to file and round to round).
+
+    Whole runs on a shared virtual machine differ by 10-25% from one run to the
+    next, for minutes at a time, even two runs side by side pinned to the two
+    CPUs: a 3% budget drowns in that. Here the two configurations alternate every
+    ~25 ms, so a slow phase of the machine weighs on both alike. What the plugin
+    adds per file is all of its cost but one: loading it at start-up, which
+    ``startup_cost`` measures."""
+    from flake8.checker import FileChecker
+
+    setups = {mode: _checkers_and_options(mode) for mode in ("without", "with")}
+    files = sorted(str(path) for path in tree.rglob("*.py"))
+    totals = {"without": 0.0, "with": 0.0}
+    clock = time.process_time
+    for round_number in range(rounds):
+        for index, filename in enumerate(files):
+            order = ("without", "with") if (index + round_number) % 2 == 0 else ("with", "without")
+            for mode in order:
+                checkers, options = setups[mode]
+                start = clock()
+                FileChecker(filename=filename, plugins=checkers, options=options).run_checks()
+                totals[mode] += clock() - start
+    return {mode: total / rounds for mode, total in totals.items()}
+
+
+def startup_cost(runs: int) -> dict[str, float]:
+    """Median CPU seconds of a whole flake8 process "without" and "with" the
+    plugin on a directory with nothing to check: start-up, option parsing and
+    plugin loading (the plugin's import) without any file work. The two
+    alternate."""
+    cpus: dict[str, list[float]] = {"without": [], "with": []}
+    with tempfile.TemporaryDirectory(prefix="sglang-lint-flake8-empty-") as empty:
+        for run in range(runs):
+            for mode in ("without", "with") if run % 2 == 0 else ("with", "without"):
+                select = f"{BUILTIN_SELECT},{ENTRY_POINT_NAME}" if mode == "with" else BUILTIN_SELECT
+                cpus[mode].append(timed_run(mode, flake8_command(select, "1"), Path(empty))[1])
+    return {mode: statistics.median(values) for mode, values in cpus.items()}
+
+
 def _overhead(with_value: float, without_value: float) -> float:
     return (with_value / without_value - 1.0) * 100.0
 
@@ -270,10 +348,12 @@ def benchmark(args: argparse.Namespace) -> int:
                 raise BenchError(f"flake8 {mode} the plugin loads the checkers {names}")
         print(f"flake8 {flake8.__version__} on Python {sys.version.split()[0]}, jobs: {args.jobs or 'flake8 default (auto)'}")
         print(f"tree:   {count} files ({distinct} distinct x {copies}) from {description}")
-        print(f"runs:   {args.runs} per configuration, alternating, after {args.warmup} warm-up run(s) each")
+        print(f"runs:   {args.rounds} interleaved round(s) in process; {args.startup_runs} start-ups and {args.runs} whole runs (for information) per configuration, alternating")
         print(f"without: {' '.join(configurations['without'][2:])}")
         print(f"with:    {' '.join(configurations['with'][2:])}")
-        direct, direct_files = plugin_cost(tree, max(args.runs, 3))
+        direct, direct_files = plugin_cost(tree, 3)
+        files = interleaved_cost(tree, args.rounds)
+        startup = startup_cost(args.startup_runs)
         for _ in range(args.warmup):
             for mode, command in configurations.items():
                 timed_run(mode, command, tree)
@@ -288,47 +368,49 @@ def benchmark(args: argparse.Namespace) -> int:
                 cpus[mode].append(cpu)
             print(f"  run {run + 1}: without {walls['without'][-1]:.2f}s, with {walls['with'][-1]:.2f}s")
 
-    wall = {mode: statistics.median(values) for mode, values in walls.items()}
-    cpu = {mode: statistics.median(values) for mode, values in cpus.items()}
-    # The overhead is the median of the per-pair ratios (each pair ran back to
-    # back, in alternating order): a burst of load from elsewhere on the machine
-    # spoils one pair, not the comparison (a ratio of medians mixes runs from
-    # different moments).
-    wall_overhead = statistics.median(_overhead(w, wo) for w, wo in zip(walls["with"], walls["without"]))
-    cpu_overhead = statistics.median(_overhead(w, wo) for w, wo in zip(cpus["with"], cpus["without"]))
+    total = {mode: files[mode] + startup[mode] for mode in files}
+    overhead = _overhead(total["with"], total["without"])
     print()
-    print(f"{'':10}{'median wall':>14}{'median CPU':>14}")
-    print(f"{'without':10}{wall['without']:>13.2f}s{cpu['without']:>13.2f}s")
-    print(f"{'with':10}{wall['with']:>13.2f}s{cpu['with']:>13.2f}s")
-    print(f"{'overhead':10}{wall_overhead:>+13.1f}%{cpu_overhead:>+13.1f}%   (median of the {len(walls['with'])} paired ratios)")
-    print(f"{'fastest':10}{min(walls['without']):>13.2f}s / {min(walls['with']):.2f}s with ({_overhead(min(walls['with']), min(walls['without'])):+.1f}%)")
-    spread = {mode: (max(values) - min(values)) / statistics.median(values) * 100 for mode, values in walls.items()}
-    print(f"spread of wall times between runs: without {spread['without']:.1f}%, with {spread['with']:.1f}%")
+    print(f"{'':10}{'file work':>12}{'start-up':>12}{'total':>12}   (CPU seconds)")
+    for mode in ("without", "with"):
+        print(f"{mode:10}{files[mode]:>11.3f}s{startup[mode]:>11.3f}s{total[mode]:>11.3f}s")
+    print(
+        f"overhead {overhead:+.2f}%   (file work {_overhead(files['with'], files['without']):+.2f}% over {args.rounds} interleaved "
+        f"round(s); start-up {1000 * (startup['with'] - startup['without']):+.1f} ms, median of {args.startup_runs} runs each)"
+    )
     print(
         f"plugin alone, in process: {direct * 1000:.1f} ms for {direct_files} files "
-        f"({direct / direct_files * 1e6:.1f} us a file), {direct / cpu['without'] * 100:.2f}% of flake8's CPU time without it"
+        f"({direct / direct_files * 1e6:.1f} us a file), {direct / files['without'] * 100:.2f}% of flake8's file work without it"
     )
-    if max(spread.values()) > 2 * args.max_overhead:
-        print(f"note: the runs vary by more than twice the {args.max_overhead}% budget; the machine is busy, "
-              "so the wall-time overhead above is mostly noise (rerun on an idle machine, or with more --runs)")
-    if wall_overhead > args.max_overhead:
-        print(f"FAIL: wall-time overhead {wall_overhead:+.1f}% exceeds {args.max_overhead}%")
+    # For information: whole processes, as a user runs them (noisy on a shared machine).
+    wall = {mode: statistics.median(values) for mode, values in walls.items()}
+    wall_ratio = statistics.median(_overhead(w, wo) for w, wo in zip(walls["with"], walls["without"]))
+    cpu_ratio = statistics.median(_overhead(w, wo) for w, wo in zip(cpus["with"], cpus["without"]))
+    spread = {mode: (max(values) - min(values)) / statistics.median(values) * 100 for mode, values in walls.items()}
+    print(
+        f"whole runs: median wall without {wall['without']:.2f}s, with {wall['with']:.2f}s; median of the {len(walls['with'])} paired "
+        f"ratios: wall {wall_ratio:+.1f}%, CPU {cpu_ratio:+.1f}%; spread between runs: without {spread['without']:.0f}%, with {spread['with']:.0f}%"
+    )
+    if overhead > args.max_overhead:
+        print(f"FAIL: overhead {overhead:+.2f}% exceeds {args.max_overhead}%")
         return 1
-    print(f"OK: wall-time overhead {wall_overhead:+.1f}% is within {args.max_overhead}%")
+    print(f"OK: overhead {overhead:+.2f}% is within {args.max_overhead}%")
     return 0
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description="Overhead of the sglang-lint flake8 plugin on code that launches no SGLang.")
-    parser.add_argument("--runs", type=int, default=5, help="timed runs per configuration (default: 5)")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds over the files (default: 2)")
+    parser.add_argument("--startup-runs", type=int, default=7, help="start-up runs per configuration (default: 7)")
+    parser.add_argument("--runs", type=int, default=5, help="whole flake8 runs per configuration, for information (default: 5)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs per configuration first (default: 1)")
     parser.add_argument("-j", "--jobs", default=None, help="flake8 --jobs (default: flake8's own default, auto)")
     parser.add_argument("--max-overhead", type=float, default=3.0, metavar="PERCENT", help="fail above this overhead (default: 3)")
     parser.add_argument("--tree", type=Path, default=None, help="benchmark the .py files under DIR instead of the standard library")
     parser.add_argument("--min-files", type=int, default=900, help="require at least this many files (default: 900)")
     args = parser.parse_args(argv)
-    if args.runs < 1:
-        parser.error("--runs must be at least 1")
+    if min(args.runs, args.rounds, args.startup_runs) < 1:
+        parser.error("--runs, --rounds and --startup-runs must be at least 1")
     return args
 
 
