@@ -138,15 +138,18 @@ if _MODE in ("with", "without"):
     _install_plugin_filter(_MODE)
 
 
+def _checker_names(checkers: Any) -> list[str]:
+    """The entry-point names of flake8's loaded checkers (``flake8.plugins.finder.Checkers``)."""
+    return sorted({p.entry_name for p in [*checkers.tree, *checkers.logical_line, *checkers.physical_line]})
+
+
 def _flake8_main(argv: list[str]) -> int:
     if os.environ.get(LIST_VARIABLE):
         from flake8.main.application import Application
 
         app = Application()
         app.initialize(argv)  # parses options and loads plugins; checks nothing
-        checkers = app.plugins.checkers
-        names = [p.entry_name for p in [*checkers.tree, *checkers.logical_line, *checkers.physical_line]]
-        print(json.dumps(sorted(set(names))))
+        print(json.dumps(_checker_names(app.plugins.checkers)))
         return 0
     from flake8.main.cli import main
 
@@ -278,9 +281,9 @@ def _checkers_and_options(mode: str) -> tuple[Any, argparse.Namespace]:
         plugins, options = flake8_parse_args(["--isolated", "--exit-zero", "--select", select])
     finally:
         finder.find_plugins = original
-    names = [p.entry_name for p in [*plugins.checkers.tree, *plugins.checkers.logical_line, *plugins.checkers.physical_line]]
+    names = _checker_names(plugins.checkers)
     if (ENTRY_POINT_NAME in names) != (mode == "with"):
-        raise BenchError(f"flake8 {mode} the plugin loads the checkers {sorted(set(names))}")
+        raise BenchError(f"flake8 {mode} the plugin loads the checkers {names}")
     return plugins.checkers, options
 
 

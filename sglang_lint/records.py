@@ -160,7 +160,7 @@ class Record:
 
 def replace(record: R, /, **changes: Any) -> R:
     """A copy of ``record`` with some fields changed (``dataclasses.replace``)."""
-    unknown = changes.keys() - set(record._fields)
+    unknown = changes.keys() - record._fields
     if unknown:
         raise TypeError(f"{record.__class__.__qualname__} has no field {min(unknown)!r}")
     values = {name: getattr(record, name) for name in record._fields}
