@@ -61,9 +61,9 @@ def _fields_getter(fields: tuple[str, ...]) -> Callable[[Any], Any]:
     if not fields:
         return _no_fields
     if len(fields) == 1:
-        # attrgetter of one name returns the value itself, not a 1-tuple: the
-        # key is only ever compared with keys of the same class, so either works,
-        # and a tuple keeps repr and hashing uniform.
+        # attrgetter of one name returns the value itself, not a 1-tuple; the key
+        # is always the tuple of the field values, which pickling passes on to
+        # ``__init__`` as its arguments.
         (name,) = fields
         return lambda record: (getattr(record, name),)
     return attrgetter(*fields)
@@ -135,7 +135,7 @@ class Record:
         raise FrozenInstanceError(f"cannot delete field {name!r} of a frozen {self.__class__.__qualname__}")
 
     def _reduce_to_init(self) -> tuple[Any, ...]:
-        return (self.__class__, tuple(getattr(self, name) for name in self._fields))
+        return (self.__class__, self._key(self))
 
     def _lt(self, other: object) -> bool:
         if other.__class__ is self.__class__:
