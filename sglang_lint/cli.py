@@ -73,6 +73,12 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
         help="apply the excludes to files named on the command line and to --stdin-filename too (for pre-commit)",
     )
     parser.add_argument(
+        "--no-context",
+        dest="context",
+        action="store_false",
+        help="check the named files alone: do not read the files they deploy with (their directory's, the manifest's)",
+    )
+    parser.add_argument(
         "--config",
         metavar="FILE",
         help="use this sglang-lint.toml or pyproject.toml (default: the nearest one above the given paths)",
@@ -183,6 +189,7 @@ def _options(args: argparse.Namespace) -> LintOptions:
         # The topology command shows deployments: the findings cache has none.
         reuse_findings=args.command != "topology",
         ignore_noqa=getattr(args, "ignore_noqa", False),
+        context=args.context,
     )
 
 

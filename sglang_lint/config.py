@@ -617,9 +617,9 @@ def _literal_root(base: str, glob: str) -> str:
     return "/".join(literal) or "/"
 
 
-def _matches_on_disk(deployment: ManifestDeployment, key: str) -> list[str]:
-    """Existing files (absolute POSIX paths) a glob of ``key`` matches; at most a
-    few, since only whether there are any (and where) matters."""
+def _matches_on_disk(deployment: ManifestDeployment, key: str, limit: int = 3) -> list[str]:
+    """Existing files (absolute POSIX paths) a glob of ``key`` matches; at most
+    ``limit`` (a few, where only whether there are any, and where, matters)."""
     found: list[str] = []
     for glob in deployment.globs(key):
         regex = _glob_regex(deployment.base, glob)
@@ -634,9 +634,27 @@ def _matches_on_disk(deployment: ManifestDeployment, key: str) -> list[str]:
                 candidate = posixpath.join(Path(directory).as_posix(), filename)
                 if regex.fullmatch(candidate):
                     found.append(candidate)
-                    if len(found) >= 3:
+                    if len(found) >= limit:
                         return found
     return found
+
+
+# A manifest entry's files read as the context of a file it names: more than this
+# many is a glob that names a tree, not a deployment.
+MAX_MANIFEST_CONTEXT_FILES = 200
+
+
+def manifest_context(deployments: Sequence[ManifestDeployment], path: str) -> list[str]:
+    """The files on disk (absolute POSIX paths) of every manifest entry that
+    names ``path`` under any key: what a file named alone (pre-commit, flake8) is
+    deployed with. Bounded by :data:`MAX_MANIFEST_CONTEXT_FILES` per entry."""
+    found: list[str] = []
+    for deployment in deployments:
+        if not any(deployment.matches(key, path) for key in ROLE_KEYS):
+            continue
+        for key in ROLE_KEYS:
+            found.extend(_matches_on_disk(deployment, key, MAX_MANIFEST_CONTEXT_FILES))
+    return list(dict.fromkeys(found))
 
 
 def check_manifest(

@@ -722,7 +722,7 @@ class _Walker:
         self.add(display, info)
 
     # -- directories --------------------------------------------------------------
-    def walk_root(self, abspath: str, display: str, info: os.stat_result) -> None:
+    def walk_root(self, abspath: str, display: str, info: os.stat_result, recursive: bool = True) -> None:
         rules = _Rules()
         if self.respect_gitignore:
             rules = self.ancestor_rules(abspath)
@@ -730,7 +730,7 @@ class _Walker:
                 # The user named an ignored directory: honour that, and let only the
                 # ignore files inside it apply.
                 rules = _Rules()
-        self.walk(abspath, display, rules, abspath, {(info.st_dev, info.st_ino)})
+        self.walk(abspath, display, rules, abspath, {(info.st_dev, info.st_ino)}, recursive)
 
     def ancestor_rules(self, root: str) -> _Rules:
         """.git/info/exclude and the .gitignore files from the repository's work
@@ -752,7 +752,7 @@ class _Walker:
             rules = rules.with_entry(directory, _compile(_read_ignore_file(os.path.join(directory, ".gitignore"))))
         return rules
 
-    def walk(self, abspath: str, display: str, rules: _Rules, walk_root: str, active: set) -> None:
+    def walk(self, abspath: str, display: str, rules: _Rules, walk_root: str, active: set, recursive: bool = True) -> None:
         if self.respect_gitignore:
             rules = rules.with_entry(abspath, _compile(_read_ignore_file(os.path.join(abspath, ".gitignore"))))
         try:
@@ -770,7 +770,7 @@ class _Walker:
             except OSError:
                 continue  # a dangling symlink or a file that vanished
             if stat.S_ISDIR(info.st_mode):
-                if is_link and not self.follow_symlinks:
+                if not recursive or (is_link and not self.follow_symlinks):
                     continue
                 if rules.ignored(child_abs, True) or self.excluded(child_abs, walk_root, True):
                     continue
@@ -833,3 +833,43 @@ def discover(
     for given in paths:
         walker.explicit(os.fspath(given), cwd, force_exclude)
     return walker.files, walker.notes
+
+
+def siblings(
+    files: Sequence[str | os.PathLike[str]],
+    *,
+    respect_gitignore: bool = True,
+    exclusions: Callable[[str], ExcludeSet] | None = None,
+    known: Iterable[str | os.PathLike[str]] = (),
+) -> list[str]:
+    """The other files in the directories of ``files`` (not below them) that a
+    walk of those directories would analyze: of a kind sglang-lint reads, not
+    ``.gitignore``d, not excluded. This is the deployment context of files named
+    one by one (pre-commit, flake8, an editor): single-role files pair with the
+    single-role files of their directory (topology.py), so a changed
+    ``decode.sh`` is judged with the ``prefill.sh`` beside it.
+
+    ``files`` themselves and the files in ``known`` (analyzed already, under any
+    name) are left out. Paths are shown as :func:`discover` shows them; each
+    directory is listed once, in sorted order."""
+    cwd = os.getcwd()
+    if exclusions is None:
+        exclusions = lambda directory: ExcludeSet()  # noqa: E731
+    walker = _Walker(exclusions, respect_gitignore, follow_symlinks=False)
+    for path in (*files, *known):
+        try:
+            walker.seen.add(_file_identity(os.fspath(path), os.stat(path)))
+        except OSError:
+            continue  # a buffer not saved yet, a file that vanished
+    directories: dict[str, str] = {}
+    for path in files:
+        display = os.path.dirname(_display(os.fspath(path), cwd)) or "."
+        directories.setdefault(os.path.normpath(os.path.join(cwd, display)), display)
+    for abspath, display in directories.items():
+        try:
+            info = os.stat(abspath)
+        except OSError:
+            continue
+        if stat.S_ISDIR(info.st_mode):
+            walker.walk_root(abspath, display, info, recursive=False)
+    return walker.files

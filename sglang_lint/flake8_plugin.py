@@ -23,8 +23,10 @@ adapter over :mod:`sglang_lint.lint` (design.md, "Interfaces"):
 * A finding whose location is in another file (a ``--config`` YAML file the launch
   reads) is reported on the first line of the launch in this file, column 1, so
   that a ``# noqa`` there silences it.
-* Limits: flake8 feeds Python files one at a time, so a prefill and a decode in two
-  files (or in a shell script and a ``.py`` file) are only paired by the CLI.
+* Context: flake8 feeds Python files one at a time, so each file is analyzed with
+  the files it deploys with (its directory's, the topology manifest's), read from
+  disk, as the CLI does for files named one by one; a pair finding located in the
+  other file is reported at this file's side of the pair.
 """
 
 from __future__ import annotations
@@ -115,29 +117,26 @@ class SglangLintChecker:
     def _check(self, text: str) -> list[Result]:
         from sglang_lint import lint
         from sglang_lint.catalog.tables import UnknownVersionError
+        from sglang_lint.config import ConfigError
         from sglang_lint.files import FileKind
         from sglang_lint.report._text import sanitize
 
-        from sglang_lint.config import ConfigError
-
+        # The file is analyzed with its deployment context, as `sglang-lint check
+        # FILE` does: the files beside it (a prefill.py for this decode.py) and those
+        # of the topology manifest entries naming it are read from disk, and the
+        # findings that concern this file are reported here. flake8 decides what is
+        # Python (*.py, any file named on its command line, standard input): the
+        # text is analyzed as Python whatever the name says. The config's env and
+        # target-version apply; selection is flake8's own business (--select /
+        # --extend-ignore / per-file-ignores).
+        on_stdin = self.filename in ("stdin", "-")
+        options = lint.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin)
+        named = lint.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
         try:
-            config = _config_for(self.filename)
-        except ConfigError as error:
+            result = lint.lint_paths([], options, stdin=named)
+        except (ConfigError, UnknownVersionError) as error:  # parse_options refuses unknown versions; a caller may not
             return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
-        # The sglang-lint config's env and target-version apply; selection is
-        # flake8's own business (--select / --extend-ignore / per-file-ignores).
-        options = lint.LintOptions(
-            target_version=self.target_version or config.target_version, ignore_noqa=self.disable_noqa
-        )
-        # flake8 decides what is Python (*.py, any file named on its command line,
-        # standard input shown as "stdin"): analyze the text as Python whatever the
-        # name says, instead of letting lint_texts classify it by its suffix.
-        source = lint.extract(self.filename, text, FileKind.PYTHON, config.env_map)
-        try:
-            result = lint.analyze_results([source], options)
-        except UnknownVersionError as error:  # parse_options refuses these; a caller may not
-            return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
-        here = os.path.normpath(self.filename)
+        here = os.path.normpath(named.display)
         results: list[Result] = []
         for finding in result.findings:
             position = _position(finding, here)
@@ -152,34 +151,23 @@ class SglangLintChecker:
         return results
 
 
-_resolver: Any = None
-
-
-def _config_for(filename: str) -> Any:
-    """The sglang-lint config governing ``filename`` (the nearest sglang-lint.toml
-    or pyproject.toml [tool.sglang-lint] above it; standard input: above the
-    working directory), cached per directory for the process's life."""
-    global _resolver
-    from sglang_lint.config import ConfigResolver
-
-    if _resolver is None:
-        _resolver = ConfigResolver()
-    if filename in ("stdin", "-") or not os.path.exists(filename):
-        return _resolver.for_directory(os.getcwd())
-    return _resolver.for_file(filename)
-
-
 def _position(finding: Any, here: str) -> tuple[int, int]:
     """(line, 0-based offset) at which flake8 reports ``finding`` in the file
-    ``here``. The analysis saw this file only, so every finding concerns it; one
-    located elsewhere (a value from a ``--config`` YAML file) goes on the first line
-    of the launch in this file, where a ``# noqa`` silences it, or on line 1 when
-    it names no launch line here."""
+    ``here``. Every finding reported concerns this file; one located elsewhere
+    goes where it touches this file: the first line of its launch here, where a
+    ``# noqa`` silences it (a value from a ``--config`` YAML file), else its
+    related location here (this side of a pair whose other side is in a file
+    beside this one), else line 1."""
     location = finding.location
     if os.path.normpath(location.path) == here:
         return max(1, location.line), max(0, location.column - 1)
     lines = [first for path, first, _last in finding.noqa_ranges if os.path.normpath(path) == here]
-    return (max(1, min(lines)) if lines else 1), 0
+    if lines:
+        return max(1, min(lines)), 0
+    for related in finding.related:
+        if os.path.normpath(related.location.path) == here:
+            return max(1, related.location.line), max(0, related.location.column - 1)
+    return 1, 0
 
 
 def _internal_error_message(error: BaseException) -> str:

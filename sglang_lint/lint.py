@@ -7,7 +7,7 @@ sources -> catalog/argv -> topology -> rules -> suppression -> (report, by calle
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from sglang_lint.config import Config, ConfigResolver, check_manifest, discovery_start, distinct_configs
 from sglang_lint.files import (
@@ -79,6 +79,11 @@ class LintOptions(Record):
     # findings it had (cache.FindingsCache). Off for the topology command, which
     # needs the deployments themselves.
     reuse_findings: bool
+    # Read the deployment context of files named one by one (pre-commit, flake8,
+    # --stdin-filename): the files of their directories and of the manifest
+    # entries naming them, reported on only where a finding concerns a named
+    # file (--no-context turns it off).
+    context: bool
     # The configuration for every file (--config FILE; its topology manifest groups
     # servers first). None: lint_paths uses, for each file, the nearest
     # sglang-lint.toml / pyproject.toml [tool.sglang-lint] above it; Config(): no
@@ -101,6 +106,7 @@ class LintOptions(Record):
         cache_dir: str | None = None,
         jobs: int | None = None,
         reuse_findings: bool = True,
+        context: bool = True,
         config: Config | None = None,
     ) -> None:
         self.target_version = target_version
@@ -117,6 +123,7 @@ class LintOptions(Record):
         self.cache_dir = cache_dir
         self.jobs = jobs
         self.reuse_findings = reuse_findings
+        self.context = context
         self.config = config
 
 
@@ -140,6 +147,9 @@ class LintResult(Record):
     cache_error: str | None
     # The findings came from the findings cache: no deployments were built.
     from_findings_cache: bool
+    # Files read only as the deployment context of the files named (never
+    # reported on by themselves).
+    context_files: list[str]
 
     def __init__(
         self,
@@ -155,6 +165,7 @@ class LintResult(Record):
         workers: int = 0,
         cache_error: str | None = None,
         from_findings_cache: bool = False,
+        context_files: list[str] | None = None,
     ) -> None:
         self.findings = [] if findings is None else findings
         self.deployments = [] if deployments is None else deployments
@@ -168,6 +179,7 @@ class LintResult(Record):
         self.workers = workers
         self.cache_error = cache_error
         self.from_findings_cache = from_findings_cache
+        self.context_files = [] if context_files is None else context_files
 
 
 def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
@@ -293,17 +305,31 @@ STDIN = "-"
 
 class StdinFile(Record):
     """Standard input given as ``-``: its bytes and the name it is analyzed and
-    reported under (``--stdin-filename``; ``-`` when there is none)."""
+    reported under (``--stdin-filename``; ``-`` when there is none). Also a
+    file a caller has read already (the flake8 plugin: ``text``, and ``kind``
+    when the caller, not the name, decides what the file is)."""
 
     data: bytes | None
     filename: str | None
     # A Note instead of data (too large, unreadable).
     note: Note | None
+    # The decoded text, when the caller decoded it (``data`` is then unused).
+    text: str | None
+    kind: FileKind | None
 
-    def __init__(self, data: bytes | None, filename: str | None = None, note: Note | None = None) -> None:
+    def __init__(
+        self,
+        data: bytes | None,
+        filename: str | None = None,
+        note: Note | None = None,
+        text: str | None = None,
+        kind: FileKind | None = None,
+    ) -> None:
         self.data = data
         self.filename = filename
         self.note = note
+        self.text = text
+        self.kind = kind
 
     @property
     def display(self) -> str:
@@ -314,12 +340,18 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tup
     """Decode standard input as files are decoded; its kind comes from the name
     (suffix, else shebang), and without a name it is read as a shell script."""
     display = stdin.display
-    if stdin.note is not None or stdin.data is None:
+    if stdin.text is not None:
+        text, note = stdin.text, None
+    elif stdin.note is not None or stdin.data is None:
         return None, stdin.note
-    text, note = decode_source(display, stdin.data)
+    else:
+        text, note = decode_source(display, stdin.data)
     if text is None:
         return None, note
-    kind = source_kind(display, text) if stdin.filename else (shebang_kind(text) or FileKind.SHELL)
+    if stdin.kind is not None:
+        kind: FileKind | None = stdin.kind
+    else:
+        kind = source_kind(display, text) if stdin.filename else (shebang_kind(text) or FileKind.SHELL)
     if kind is None:
         return None, Note(
             display,
@@ -386,28 +418,59 @@ def lint_paths(
             results.append(result)
     from sglang_lint.extraction import FileJob, extract_read, read_files
 
+    named = _named_files(paths, found) if options.context else set()
     cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
     files, read_notes = read_files(
         [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None
     )
     unreadable.extend(read_notes)
+    # The files named one by one are extracted first: the ones that launch a
+    # server or a router bring their deployment context along.
+    early: dict[str, SourceResult] = {}
+    context: list[str] = []
+    if named or (stdin_name is not None and results and options.context):
+        first = [read for read in files if read.path in named]
+        early = {r.path: r for r in extract_read(first, extract, cache=cache, processes=1).results}
+        wanting = [path for path, result in early.items() if _wants_context(result)]
+        if stdin_name is not None and results and _wants_context(results[0]):
+            wanting.append(stdin_name)
+        context = _context_paths(wanting, governing, options, exclusions, [*found, *([stdin_name] if stdin_name else [])])
+        if context:
+            if cache is None:  # standard input alone: its context is read from disk
+                cache = extraction_cache if extraction_cache is not None else _open_cache(options)
+            for path in context:
+                configs[path] = resolver.for_file(path)
+            context_files, context_notes = read_files(
+                [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context], digests=cache is not None
+            )
+            files.extend(context_files)
+            unreadable.extend(context_notes)
     run_key = None
     findings_cache = None
     if cache is not None and options.reuse_findings and stdin is None and extraction_cache is None and not overlays:
         from sglang_lint.cache import FindingsCache
 
         findings_cache = FindingsCache(cache.directory, cache.fingerprint)
-        run_key = _run_key(files, unreadable, options, configs)
+        run_key = _run_key(files, unreadable, options, configs, context)
         hit = findings_cache.get(run_key)
         if hit is not None:
             return _from_findings(hit, files, options)
     cataloged: dict[int, object] = {}
-    extracted = extract_read(files, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
-    results.extend(extracted.results)
+    rest = [read for read in files if read.path not in early]
+    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
+    fresh = iter(extracted.results)
+    results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
     for read in files:
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
     lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
+    if context:
+        lint.context_files = context
+        reported = {read.path for read in files} - set(context)
+        if stdin is not None:
+            reported.add(stdin.display)
+        lint.findings = [f for f in lint.findings if _concerns_named(f, set(context), reported)]
+        lint.files_checked -= len(context)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
         lint.cache_error = cache.save()
@@ -415,6 +478,63 @@ def lint_paths(
         findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes)
         lint.cache_error = lint.cache_error or findings_cache.save()
     return lint
+
+
+def _named_files(paths: Sequence[str], found: Sequence[str]) -> set[str]:
+    """The files among ``found`` that ``paths`` name one by one (not through a
+    directory): the files whose deployment context a run reads."""
+    named = {os.path.realpath(p) for p in paths if os.path.isfile(p)}
+    if not named:
+        return set()
+    return {f for f in found if os.path.realpath(f) in named}
+
+
+def _wants_context(result: SourceResult) -> bool:
+    """Whether a file's launches can pair across files: a server or router of the
+    file itself (not of a scope of its own, like a Python test class, which is a
+    deployment by itself), or a note-free parse that found nothing is not one."""
+    return any(not launch.scope for launch in [*result.servers, *result.routers])
+
+
+def _context_paths(
+    wanting: Sequence[str],
+    governing: Sequence[Config],
+    options: LintOptions,
+    exclusions: Callable[[str], ExcludeSet],
+    known: Sequence[str],
+) -> list[str]:
+    """The deployment context of the named files in ``wanting``: the files a walk
+    of their directories would analyze (single-role files pair with their
+    directory's, topology.py) and the files of the manifest entries that name
+    them, less the files in ``known`` (analyzed already)."""
+    if not wanting:
+        return []
+    from sglang_lint.config import manifest_context
+    from sglang_lint.files import siblings
+
+    paths = siblings(wanting, respect_gitignore=options.respect_gitignore, exclusions=exclusions, known=known)
+    entries = [entry for config in governing for entry in config.deployments]
+    if entries:
+        seen = {os.path.realpath(p) for p in [*known, *wanting, *paths]}
+        for path in wanting:
+            for match in manifest_context(entries, path):
+                real = os.path.realpath(match)
+                if real not in seen and not excluded_path(match, exclusions):
+                    seen.add(real)
+                    paths.append(display_name(match))
+    return paths
+
+
+def _concerns_named(finding: Finding, context: set[str], named: set[str]) -> bool:
+    """Whether a run over named files reports ``finding``: every finding that
+    concerns no context file, and those that concern a file of the run too. The
+    files a finding concerns are its location's, its related locations' (the other
+    side of a pair) and those of the launches whose ``# noqa`` silences it (the
+    launch reading a --config file the finding points into). So a pair finding
+    on a context file whose other side is in a named file is reported; a finding
+    between two context files is not."""
+    paths = {finding.location.path, *(r.location.path for r in finding.related), *(p for p, _, _ in finding.noqa_ranges)}
+    return not (paths & context) or bool(paths & named)
 
 
 def _with_overlays(
@@ -441,7 +561,7 @@ def _with_overlays(
     return [*found, *sorted(added)], texts
 
 
-def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config]) -> str:
+def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config], context: Sequence[str] = ()) -> str:
     """Everything the findings of a run depend on but the --config files its
     launches read (FindingsCache checks those): each file's path, kind,
     prefilter verdict, text digest and env; the notes about unreadable files;
@@ -473,6 +593,8 @@ def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[st
         add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)))
     for note in notes:
         add("note", note.path, note.message, note.line, note.column)
+    # The same files read as named or as context give different reports.
+    add("context", *context)
     return key.hexdigest()
 
 

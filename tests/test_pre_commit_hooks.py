@@ -64,11 +64,11 @@ def _sample(tmp_path: Path, files: dict[str, str]) -> Path:
     return _git_repo(sample)
 
 
-def _try_repo(hook_repo: Path, home: Path, sample: Path, hook: str) -> subprocess.CompletedProcess:
+def _try_repo(hook_repo: Path, home: Path, sample: Path, hook: str, *, all_files: bool = True) -> subprocess.CompletedProcess:
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never", "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid"}
     env.pop("VIRTUAL_ENV", None)
     result = subprocess.run(
-        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, "--all-files", "--color", "never"],
+        [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook, *(["--all-files"] if all_files else []), "--color", "never"],
         cwd=sample,
         env=env,
         capture_output=True,
@@ -138,3 +138,29 @@ def test_try_repo_honours_configured_excludes(hook_repo, pre_commit_home, tmp_pa
     files["sglang-lint.toml"] = 'extend-exclude = ["legacy/"]\n'
     result = _try_repo(hook_repo, pre_commit_home, _sample(tmp_path, files), "sglang-lint")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize(
+    ("hook", "case", "changed", "where"),
+    [
+        ("sglang-lint", "split-files", "decode.sh", "deploy/decode.sh:7:3"),
+        ("sglang-lint", "context-k8s-pair", "decode.yaml", "deploy/decode.yaml:33:"),
+        ("sglang-lint", "context-k8s-pair", "prefill.yaml", "deploy/decode.yaml:33:"),
+        ("sglang-lint-flake8", "context-python-pair", "decode.py", "deploy/decode.py:8:"),
+    ],
+)
+def test_try_repo_with_only_one_side_staged(hook_repo, pre_commit_home, tmp_path, hook, case, changed, where) -> None:
+    """Issue 23: pre-commit passes only the staged files. A commit that changes one
+    side of a pair (here a comment line, the mismatch being there already) is
+    judged with the other side read from disk, and the pair finding is shown."""
+    files = {f"deploy/{p.name}": p.read_text() for p in (FIXTURES / case).iterdir() if p.name != "EXPECTED"}
+    sample = _sample(tmp_path, files)
+    edited = sample / "deploy" / changed
+    edited.write_text(edited.read_text() + "# reviewed\n")
+    subprocess.run([*_GIT, "add", str(edited)], cwd=sample, check=True)
+    staged = subprocess.run([*_GIT, "diff", "--cached", "--name-only"], cwd=sample, check=True, capture_output=True, text=True).stdout.split()
+    assert staged == [f"deploy/{changed}"]
+    result = _try_repo(hook_repo, pre_commit_home, sample, hook, all_files=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert "SGL001" in output and where in output, output

@@ -103,6 +103,16 @@ def test_a_broken_config_is_an_outcome_with_the_file_and_line(workspace) -> None
     assert error.line == 2 and "invalid TOML" in str(error)
 
 
+def test_without_a_folder_an_open_file_is_judged_with_its_directory(workspace) -> None:
+    """An open file outside every workspace folder is named by itself, so its
+    deployment context comes along (issue 23): the prefill.sh beside it on disk."""
+    linter = WorkspaceLinter([], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(workspace / "decode.sh")
+    outcome = linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4")})
+    assert codes(outcome, decode) == ["SGL001"]
+    assert list(outcome.findings) == [decode]  # nothing reported on the context file
+
+
 def test_a_manifest_error_names_its_config_file(workspace) -> None:
     (workspace / "sglang-lint.toml").write_text('[[deployment]]\nname = "pd"\nprefill = "nothing-*.sh"\ndecode = "decode.sh"\n')
     outcome = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1)).run({})
@@ -111,7 +121,7 @@ def test_a_manifest_error_names_its_config_file(workspace) -> None:
 
 
 def test_without_a_folder_the_open_files_are_analyzed(workspace) -> None:
-    linter = WorkspaceLinter([], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    linter = WorkspaceLinter([], LintOptions(cache=False, reuse_findings=False, jobs=1, context=False))
     decode, prefill = str(workspace / "decode.sh"), str(workspace / "prefill.sh")
     assert linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4")}).findings == {}  # no peer open
     outcome = linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4"), prefill: PREFILL})
