@@ -18,7 +18,7 @@ Prints, each as a ratio or a rate from this run, in this order:
    (benchmarks/flake8_overhead.py: the file work of the two interleaved file by
    file in one process, plus the start-up of each; whole runs for information;
    target <= 3%).
-4. ``corpus``: generated launch corpora (benchmarks/generate_corpus.py; shell,
+5. ``corpus``: generated launch corpora (benchmarks/generate_corpus.py; shell,
    Python, YAML and Markdown) of 500, 1,000 and 2,000 files: the cold run (an
    empty cache, which it fills; both cores) in files/s (target >= 250), the peak
    memory of the whole process tree and of the largest process (target <= 200 MB),
@@ -26,6 +26,9 @@ Prints, each as a ratio or a rate from this run, in this order:
    (target >= 10x), a re-run after one file was edited (for information: the
    cross-file analysis runs again), and the seconds per 1,000 files at each size
    (linear: the same at every size).
+4. ``context``: ``sglang-lint check decode.sh`` in a directory holding the
+   prefill.sh of its pair and 2,000 unrelated files (pre-commit with one changed
+   file; issue 23): cold (an empty cache) and warm (target <= 200 ms).
 
 Every command runs as a whole process from a clean environment, its output thrown
 away. Times are wall-clock medians over ``--runs`` runs after one warm-up; the
@@ -63,6 +66,7 @@ TARGETS = {
     "warm_speedup": 10.0,
     "shell_ms": 150.0,
     "python_ms": 400.0,
+    "context_warm_ms": 200.0,
 }
 
 
@@ -271,7 +275,7 @@ def bench_corpus(base: Path, sizes: list[int], runs: int, results: dict) -> Path
 
 
 # ---------------------------------------------------------------------------------
-# 4. One file, whole process
+# 1. One file, whole process
 
 
 def pick_shell_script(corpus: Path, lines: int = 200) -> Path:
@@ -294,6 +298,55 @@ def bench_single(corpus: Path, runs: int, results: dict) -> None:
 
 
 # ---------------------------------------------------------------------------------
+# 4. One changed file of a pair among 2,000 unrelated files (issue 23)
+
+SPLIT_PAIR = ROOT / "fixtures" / "split-files"
+
+
+def build_context_directory(destination: Path, tree: Path, unrelated: int) -> None:
+    """``destination`` holds the prefill.sh / decode.sh pair of
+    fixtures/split-files and ``unrelated`` files beside it in the same directory
+    (the worst case for the context: every one is a sibling to list and
+    prefilter): standard-library modules, build scripts, YAML and Markdown that
+    launch nothing."""
+    destination.mkdir(parents=True)
+    for name in ("prefill.sh", "decode.sh"):
+        shutil.copyfile(SPLIT_PAIR / name, destination / name)
+    modules = sorted(tree.rglob("*.py"))
+    for index in range(unrelated):
+        kind = index % 4
+        if kind == 0 and modules:
+            shutil.copyfile(modules[index % len(modules)], destination / f"module_{index}.py")
+        elif kind == 1:
+            (destination / f"step_{index}.sh").write_text(f"#!/bin/bash\nset -euo pipefail\nmake -C build/{index} all\necho done {index}\n")
+        elif kind == 2:
+            (destination / f"config_{index}.yaml").write_text(f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-{index}\ndata:\n  key: value-{index}\n")
+        else:
+            (destination / f"notes_{index}.md").write_text(f"# Notes {index}\n\n```bash\nls -la build/{index}\n```\n")
+
+
+def bench_context(base: Path, tree: Path, runs: int, results: dict, unrelated: int = 2000) -> None:
+    directory = base / "context"
+    build_context_directory(directory, tree, unrelated)
+    cold_walls, warm_walls = [], []
+    for index in range(runs + 1):  # the first round is the warm-up
+        cache = base / "context-caches" / f"run{index}"
+        command = sglang_lint("check", "--cache-dir", str(cache), "decode.sh")
+        cold = run(command, directory)
+        warm = run(command, directory)
+        if cold.returncode != 1 or warm.returncode != 1:
+            raise BenchError("the changed decode.sh was not reported against the prefill.sh beside it")
+        if index:
+            cold_walls.append(cold.wall)
+            warm_walls.append(warm.wall)
+    results["context_warm_ms"] = statistics.median(warm_walls) * 1000
+    print(f"  cold (empty cache): {statistics.median(cold_walls) * 1000:.0f} ms {_spread(cold_walls, 1000, ' ms')}")
+    print(
+        f"  warm: {results['context_warm_ms']:.0f} ms {_spread(warm_walls, 1000, ' ms')}  [target <= {TARGETS['context_warm_ms']:.0f} ms]"
+    )
+
+
+# ---------------------------------------------------------------------------------
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -301,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="timed runs of each command (default: 5)")
     parser.add_argument("--sizes", default="500,1000,2000", help="corpus sizes (default: 500,1000,2000)")
     parser.add_argument("--tree-files", type=int, default=1000, help="standard-library files in the tree (default: 1000)")
-    parser.add_argument("--skip", action="append", default=[], choices=["tree", "flake8", "corpus", "single"], help="leave a part out")
+    parser.add_argument("--skip", action="append", default=[], choices=["tree", "flake8", "corpus", "single", "context"], help="leave a part out")
     args = parser.parse_args(argv)
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     results: dict[str, float] = {}
@@ -343,8 +396,11 @@ def main(argv: list[str] | None = None) -> int:
                     shutil.copyfile(path, target)
                 print("3. flake8 with the SGL plugin against flake8 alone, 300 files:")
                 bench_flake8(small, args.runs, results)
+            if "context" not in args.skip:
+                print("4. decode.sh named alone beside its prefill.sh and 2,000 unrelated files, whole process:")
+                bench_context(base, tree, max(11, args.runs), results)
             if "corpus" not in args.skip:
-                print("4. generated launch corpora, cold (empty cache) and warm (cache filled by the cold run):")
+                print("5. generated launch corpora, cold (empty cache) and warm (cache filled by the cold run):")
                 bench_corpus(base, sizes, args.runs, results)
     except BenchError as error:
         print(f"error: {error}", file=sys.stderr)

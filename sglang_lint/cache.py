@@ -191,8 +191,9 @@ class ExtractionCache:
 
     def _remove_stale(self) -> None:
         """Cache files of other tool fingerprints (an older version) are dead."""
-        current = {self.path.name, f"findings-{self.fingerprint}.json"}
-        for entry in [*self.directory.glob("extract-*.json"), *self.directory.glob("findings-*.json")]:
+        current = {self.path.name, f"findings-{self.fingerprint}.json", f"context-{self.fingerprint}.json"}
+        names = ("extract-*.json", "findings-*.json", "context-*.json")
+        for entry in [path for name in names for path in self.directory.glob(name)]:
             if entry.name not in current:
                 try:
                     entry.unlink()
@@ -530,3 +531,52 @@ class MemoryExtractionCache:
         if self.disk is None or not self.persist:
             return None
         return self.disk.save()
+
+
+class DismissedFiles:
+    """The files read only as the deployment context of a named file (issue 23)
+    that the prefilter dismissed, with the ``stat`` they had when it did: a
+    pre-commit run naming one file beside 2,000 others that launch nothing
+    looks at each of them with one ``stat`` instead of reading it. A file is
+    taken as unchanged while its size, modification and change times (ns) and
+    inode are; anything else reads it again. Keyed by absolute path, with the
+    env digest the verdict depends on."""
+
+    MAX_FILES = 100_000
+
+    def __init__(self, directory: str | os.PathLike[str], fingerprint: str) -> None:
+        self.directory = Path(directory)
+        self.path = self.directory / f"context-{fingerprint}.json"
+        self._files: dict[str, list[Any]] | None = None
+        self._dirty = False
+
+    @property
+    def _entries(self) -> dict[str, list[Any]]:
+        if self._files is None:
+            self._files = {k: v for k, v in (_read_json(self.path, "files", dict) or {}).items() if isinstance(v, list) and len(v) == 3}
+        return self._files
+
+    @staticmethod
+    def _stamp(info: os.stat_result) -> list[int]:
+        return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
+
+    def kind(self, path: str, info: os.stat_result, env_key: str) -> str | None:
+        """The kind of a file dismissed before and unchanged since, else None."""
+        entry = self._entries.get(os.path.abspath(path))
+        if entry is not None and entry[0] == self._stamp(info) and entry[1] == env_key and isinstance(entry[2], str):
+            return entry[2]
+        return None
+
+    def dismiss(self, path: str, info: os.stat_result, env_key: str, kind: str) -> None:
+        entries = self._entries
+        if len(entries) < self.MAX_FILES:
+            entries[os.path.abspath(path)] = [self._stamp(info), env_key, kind]
+            self._dirty = True
+
+    def save(self) -> str | None:
+        if not self._dirty:
+            return None
+        error = _write_json(self.directory, self.path, {"format": _FORMAT, "files": self._entries})
+        if error is None:
+            self._dirty = False
+        return error

@@ -139,6 +139,36 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
     return files, notes
 
 
+def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None) -> tuple[list[ReadFile], list[Note]]:
+    """:func:`read_files` for the files read as a deployment context: a file
+    ``dismissed`` (a cache.DismissedFiles) knows the prefilter dismissed, unchanged
+    since, is not read again; each file dismissed now is remembered with the
+    ``stat`` taken before it was read (a change while it is read makes the next
+    run read it again)."""
+    if dismissed is None:
+        return read_files(jobs, digests=digests)
+    from sglang_lint.cache import env_digest
+
+    files: list[ReadFile] = []
+    notes: list[Note] = []
+    for job in jobs:
+        try:
+            info = os.stat(job.path)
+        except OSError:
+            info = None
+        env_key = env_digest(job.env)
+        known = dismissed.kind(job.path, info, env_key) if info is not None and job.text is None else None
+        if known is not None:
+            files.append(ReadFile(job.path, "", FileKind(known), job.env, False))
+            continue
+        read, read_notes = read_files([job], digests=digests)
+        files.extend(read)
+        notes.extend(read_notes)
+        if info is not None and job.text is None and len(read) == 1 and not read[0].candidate:
+            dismissed.dismiss(job.path, info, env_key, read[0].kind.value)
+    return files, notes
+
+
 def _read_file(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFile:
     read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
     if read.candidate and digests:

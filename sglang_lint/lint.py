@@ -416,7 +416,7 @@ def lint_paths(
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    from sglang_lint.extraction import FileJob, extract_read, read_files
+    from sglang_lint.extraction import FileJob, extract_read, read_context_files, read_files
 
     named = _named_files(paths, found) if options.context else set()
     cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
@@ -428,6 +428,7 @@ def lint_paths(
     # server or a router bring their deployment context along.
     early: dict[str, SourceResult] = {}
     context: list[str] = []
+    dismissed_error = None
     if named or (stdin_name is not None and results and options.context):
         first = [read for read in files if read.path in named]
         early = {r.path: r for r in extract_read(first, extract, cache=cache, processes=1).results}
@@ -440,9 +441,14 @@ def lint_paths(
                 cache = extraction_cache if extraction_cache is not None else _open_cache(options)
             for path in context:
                 configs[path] = resolver.for_file(path)
-            context_files, context_notes = read_files(
-                [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context], digests=cache is not None
+            dismissed = _dismissed_files(cache)
+            context_files, context_notes = read_context_files(
+                [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context],
+                digests=cache is not None,
+                dismissed=dismissed,
             )
+            if dismissed is not None:
+                dismissed_error = dismissed.save()
             files.extend(context_files)
             unreadable.extend(context_notes)
     run_key = None
@@ -473,7 +479,7 @@ def lint_paths(
         lint.files_checked -= len(context)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
-        lint.cache_error = cache.save()
+        lint.cache_error = cache.save() or dismissed_error
     if findings_cache is not None and run_key is not None:
         findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes)
         lint.cache_error = lint.cache_error or findings_cache.save()
@@ -620,6 +626,14 @@ def _from_findings(hit, files, options: LintOptions) -> LintResult:
     wanted = {f.location.path for f in findings} | {r.location.path for f in findings for r in f.related}
     lint.sources = {read.path: read.text.split("\n") for read in files if read.path in wanted}
     return lint
+
+
+def _dismissed_files(cache):
+    """The record of context files the prefilter dismissed, kept beside the
+    on-disk extraction cache (none for the language server's memory cache)."""
+    from sglang_lint.cache import DismissedFiles, ExtractionCache
+
+    return DismissedFiles(cache.directory, cache.fingerprint) if isinstance(cache, ExtractionCache) else None
 
 
 def _open_cache(options: LintOptions):

@@ -201,3 +201,25 @@ def test_flake8_pairs_a_python_file_with_the_one_beside_it(copy) -> None:
     text[7] += "  # noqa: SGL001"
     (directory / "prefill.py").write_text("\n".join(text) + "\n")
     assert _flake8(directory, "prefill.py") == []
+
+
+def test_a_dismissed_context_file_is_read_again_once_it_changes(copy, monkeypatch) -> None:
+    """Files beside the named one that launch nothing are remembered with their
+    stat (cache.DismissedFiles), not read again while unchanged; an edit that
+    makes one launch is seen at once."""
+    from sglang_lint import extraction
+
+    directory = copy("split-files")
+    prefill = directory / "prefill.sh"
+    launch = prefill.read_text()
+    prefill.write_text("#!/bin/bash\n# the prefill is started by hand for now\necho start the prefill\n")
+    options = LintOptions(cache=True, reuse_findings=False)
+    assert rows(lint_paths(["decode.sh"], options)) == []
+    read: list[str] = []
+    original = extraction.read_files
+    monkeypatch.setattr(extraction, "read_files", lambda jobs, **kw: (read.extend(j.path for j in jobs), original(jobs, **kw))[1])
+    assert rows(lint_paths(["decode.sh"], options)) == []
+    assert "prefill.sh" not in read  # one stat, no read
+    prefill.write_text(launch)
+    assert rows(lint_paths(["decode.sh"], options)) == expected("split-files")
+    assert "prefill.sh" in read
