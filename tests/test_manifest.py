@@ -256,12 +256,23 @@ def test_an_entry_that_names_no_file_exits_2(tmp_path, monkeypatch, capsys) -> N
 
 
 def test_a_partial_run_does_not_need_every_file(tmp_path, monkeypatch) -> None:
-    # pre-commit passes only the changed files: the decode exists, just not in this run.
+    # pre-commit passes only the changed files: the decode exists, just not in this
+    # run (--no-context: the named file alone).
+    cross_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["prefill/launch.sh"], LintOptions(context=False))
+    assert result.findings == []
+    assert [(d.how, len(d.servers)) for d in result.deployments] == [("manifest", 1)]
+
+
+def test_a_partial_run_reads_the_rest_of_the_entry_as_context(tmp_path, monkeypatch) -> None:
+    # Issue 23: the entry naming the changed file brings its other files along.
     cross_folder(tmp_path)
     monkeypatch.chdir(tmp_path)
     result = lint_paths(["prefill/launch.sh"])
-    assert result.findings == []
-    assert [(d.how, len(d.servers)) for d in result.deployments] == [("manifest", 1)]
+    assert [(f.code, f.location.path) for f in result.findings] == [("SGL001", "k8s/decode.yaml")]
+    assert [(d.how, len(d.servers)) for d in result.deployments] == [("manifest", 2)]
+    assert result.context_files == ["k8s/decode.yaml"]
 
 
 def test_a_glob_matching_only_unanalyzed_files_is_an_error(tmp_path, monkeypatch, capsys) -> None:
