@@ -32,7 +32,9 @@ API:
 Globs: relative to the config file's directory (``../`` and absolute globs work
 too), matched against whole paths: ``*``, ``?`` and ``[...]`` never cross ``/``,
 ``**`` is any number of directories, and a glob naming a directory matches every file
-below it (``decode = "k8s"``).
+below it (``decode = "k8s"``). A ``per-file-ignores`` glob without a ``/`` is
+matched against each file's name too, as ruff does (``"decode.sh"`` covers
+``deploy/decode.sh``).
 """
 
 from __future__ import annotations
@@ -193,14 +195,18 @@ class Config(Record, frozen=True):
         return dict(self.env)
 
     def ignored_for(self, path: str) -> frozenset[str]:
-        """Codes ``per-file-ignores`` silences in ``path`` (as displayed)."""
+        """Codes ``per-file-ignores`` silences in ``path`` (as displayed). A glob
+        is matched against the path relative to the config file's directory, and
+        one without a ``/`` against the file's name too, wherever the file is
+        (ruff's basename match: ``"decode.sh"`` names ``deploy/decode.sh``)."""
         if not self.per_file_ignores or self.path is None:
             return frozenset()
         target = _absolute(path)
         base = _absolute(self.path.parent)
+        name = posixpath.basename(target)
         codes: set[str] = set()
         for glob, ignored in self.per_file_ignores:
-            if _glob_regex(base, glob).fullmatch(target):
+            if _glob_regex(base, glob).fullmatch(target) or ("/" not in glob and _basename_regex(glob).fullmatch(name)):
                 codes |= ignored
         return frozenset(codes)
 
@@ -573,6 +579,12 @@ def _glob_regex(base: str, glob: str) -> re.Pattern[str]:
         else:
             regex += "/" + _segment_regex(part)
     return re.compile(regex + "(?:/.*)?", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
+def _basename_regex(glob: str) -> re.Pattern[str]:
+    """A regex matching the file names a glob without ``/`` names."""
+    return re.compile(_segment_regex(glob), re.DOTALL)
 
 
 def _segment_regex(part: str) -> str:
