@@ -84,28 +84,6 @@ def _add_output_format(parser: argparse.ArgumentParser, choices: Sequence[str], 
     parser.add_argument("--output-format", "--format", dest="format", choices=choices, default=default, help=help)
 
 
-def _add_check_options(check: argparse.ArgumentParser) -> None:
-    _add_output_format(check, sorted(FORMATS), None, "output format (default: output-format in the config, else full); --format is an alias")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
-    check.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the full output")
-    check.add_argument("--select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run")
-    check.add_argument(
-        "--extend-select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run besides the selected ones (opt-in rules by code)"
-    )
-    check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes not to run")
-    check.add_argument("--extend-ignore", metavar="CODES", help="comma-separated rule codes not to run, besides the ignored ones")
-    check.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
-    check.add_argument("--strict", action="store_true", help="also run the opt-in rules (SGL901: values static analysis could not resolve)")
-    check.add_argument("--ignore-noqa", action="store_true", help="report findings that `# noqa` and disable directives silence")
-    check.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of the findings")
-    show = check.add_mutually_exclusive_group()
-    show.add_argument("--show-settings", action="store_true", help="print the settings the run would use, then exit 0 without checking")
-    show.add_argument("--show-files", action="store_true", help="print the files the run would check, then exit 0 without checking")
-    verbosity = check.add_mutually_exclusive_group()
-    verbosity.add_argument("--quiet", "-q", action="store_true", help="print the findings but no summary line")
-    verbosity.add_argument("--silent", "-s", action="store_true", help="print nothing (the exit code still tells)")
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sglang-lint",
@@ -117,7 +95,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="report findings (the default command)", allow_abbrev=False)
     _add_common(check)
-    _add_check_options(check)
+    _add_output_format(check, sorted(FORMATS), None, "output format (default: output-format in the config, else full); --format is an alias")
+    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the full output")
+    check.add_argument("--select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run")
+    check.add_argument("--ignore", metavar="CODES", help="comma-separated rule codes not to run")
+    check.add_argument("--output-file", "-o", metavar="FILE", help="write the report to FILE")
+    check.add_argument("--strict", action="store_true", help="also run the opt-in rules (SGL901: values static analysis could not resolve)")
+    check.add_argument("--ignore-noqa", action="store_true", help="report findings that `# noqa` and disable directives silence")
+    check.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of the findings")
+    check.add_argument(
+        "--extend-select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run besides the selected ones (opt-in rules by code)"
+    )
+    check.add_argument("--extend-ignore", metavar="CODES", help="comma-separated rule codes not to run, besides the ignored ones")
+    show = check.add_mutually_exclusive_group()
+    show.add_argument("--show-settings", action="store_true", help="print the settings the run would use, then exit 0 without checking")
+    show.add_argument("--show-files", action="store_true", help="print the files the run would check, then exit 0 without checking")
+    verbosity = check.add_mutually_exclusive_group()
+    verbosity.add_argument("--quiet", "-q", action="store_true", help="print the findings but no summary line")
+    verbosity.add_argument("--silent", "-s", action="store_true", help="print nothing (the exit code still tells)")
 
     topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
     _add_common(topology)
@@ -286,7 +282,8 @@ def _run_show(args: argparse.Namespace) -> int:
     from sglang_lint.show import show_files, show_settings
 
     paths = _paths(args)
-    run = discover_run(paths, _options(args), args.stdin_filename)
+    on_disk = [p for p in paths if p != STDIN] or ([] if STDIN in paths else ["."])
+    run = discover_run(on_disk, _options(args), args.stdin_filename)
     for note in run.notes:
         print(f"sglang-lint: warning: {note.path}: {note.message}", file=sys.stderr)
     if args.show_files:

@@ -299,6 +299,7 @@ def test_show_files_lists_what_would_be_checked(tmp_path, monkeypatch, capsys) -
     code, out, err = run(capsys, "--show-files", ".")
     assert (code, err) == (0, "")
     assert out.splitlines() == ["README.md", "deploy/decode.sh", "deploy/prefill.py", "k8s/pd.yaml"]
+    assert run(capsys, "--show-files") == (0, out, "")  # no PATH: .
     assert run(capsys, "--show-files", "k8s", "deploy/decode.sh")[1].splitlines() == ["deploy/decode.sh", "k8s/pd.yaml"]
     assert run(capsys, "--show-files", "--no-respect-gitignore", "--extend-exclude", "k8s/", ".")[1].splitlines() == [
         "README.md",
@@ -361,6 +362,8 @@ def test_show_settings_prints_the_resolved_settings(tmp_path, monkeypatch, capsy
     assert 'target-version = "0.5.23"  # --target-version' in out
     assert "cache-dir = (no cache" in out and 'output-format = "json"' in out and "jobs = 3" in out
     assert "Settings path: nested/sglang-lint.toml" in out
+    code, out, _ = run(capsys, "--show-settings")  # no PATH: .
+    assert out.startswith("Resolved settings for: .\nSettings path: sglang-lint.toml\n") and "Files: 3\n" in out
     assert not (tmp_path / ".sglang-lint-cache").exists()  # nothing was analyzed
     code, _, err = run(capsys, "--show-settings", "--show-files", ".")
     assert code == 2 and "not allowed with" in err
