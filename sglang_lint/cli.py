@@ -17,7 +17,7 @@ from sglang_lint.catalog.tables import UnknownVersionError, check_version
 from sglang_lint.config import ConfigError, load_config
 from sglang_lint.files import read_stream
 from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_paths
-from sglang_lint.report import FORMATS, render
+from sglang_lint.report import DEFAULT_FORMAT, FORMATS, render
 
 # The rules, the analysis stage and the topology renderers are imported where
 # they are used: `sglang-lint check` over files that launch nothing never loads them.
@@ -85,6 +85,11 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_output_format(parser: argparse.ArgumentParser, choices: Sequence[str], default: str | None, help: str) -> None:
+    """ruff's --output-format, with our earlier --format as an alias."""
+    parser.add_argument("--output-format", "--format", dest="format", choices=choices, default=default, help=help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sglang-lint",
@@ -96,7 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="report findings (the default command)", allow_abbrev=False)
     _add_common(check)
-    check.add_argument("--format", choices=sorted(FORMATS), default="full", help="output format (default: full)")
+    _add_output_format(check, sorted(FORMATS), None, "output format (default: output-format in the config, else full); --format is an alias")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
     check.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="colour the full output")
     check.add_argument("--select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run")
@@ -105,14 +110,25 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--strict", action="store_true", help="also run the opt-in rules (SGL901: values static analysis could not resolve)")
     check.add_argument("--ignore-noqa", action="store_true", help="report findings that `# noqa` and disable directives silence")
     check.add_argument("--statistics", action="store_true", help="print the number of findings per rule instead of the findings")
+    check.add_argument(
+        "--extend-select", metavar="CODES", help="comma-separated rule codes (or prefixes) to run besides the selected ones (opt-in rules by code)"
+    )
+    check.add_argument("--extend-ignore", metavar="CODES", help="comma-separated rule codes not to run, besides the ignored ones")
+    show = check.add_mutually_exclusive_group()
+    show.add_argument("--show-settings", action="store_true", help="print the settings the run would use, then exit 0 without checking")
+    show.add_argument("--show-files", action="store_true", help="print the files the run would check, then exit 0 without checking")
+    verbosity = check.add_mutually_exclusive_group()
+    verbosity.add_argument("--quiet", "-q", action="store_true", help="print the findings but no summary line")
+    verbosity.add_argument("--silent", "-s", action="store_true", help="print nothing (the exit code still tells)")
 
     topology = commands.add_parser("topology", help="show the deployments as understood", allow_abbrev=False)
     _add_common(topology)
-    topology.add_argument("--format", choices=("text", "json", "mermaid", "markdown"), default="text")
+    _add_output_format(topology, ("text", "json", "mermaid", "markdown"), "text", "output format (default: text); --format is an alias")
 
     rule = commands.add_parser("rule", help="print a rule's documentation", allow_abbrev=False)
     rule.add_argument("code", nargs="?", help="rule code, e.g. SGL001")
     rule.add_argument("--all", action="store_true", help="list every rule")
+    _add_output_format(rule, ("text", "json"), "text", "text (default), or json: ruff's `rule --output-format json` objects")
 
     commands.add_parser(
         "server",
@@ -165,17 +181,13 @@ def _options(args: argparse.Namespace) -> LintOptions:
     if version is not None:
         check_version(version)  # raises UnknownVersionError with the list of known ones
     select = _codes(getattr(args, "select", None))
-    ignore = _codes(getattr(args, "ignore", None)) or frozenset()
-    if select or ignore:
-        from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
-
-        known_codes = {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
-    for code in (select or frozenset()) | ignore:
-        if not any(known.startswith(code) for known in known_codes):
-            raise _UsageError(f"unknown rule code {code!r}; see `sglang-lint rule --all`")
+    extend_select = _codes(getattr(args, "extend_select", None)) or frozenset()
+    ignore = (_codes(getattr(args, "ignore", None)) or frozenset()) | (_codes(getattr(args, "extend_ignore", None)) or frozenset())
+    _check_codes((select or frozenset()) | extend_select | ignore)
     return LintOptions(
         target_version=version,
         select=select,
+        extend_select=extend_select,
         ignore=ignore,
         respect_gitignore=args.respect_gitignore,
         exclude=tuple(args.exclude) if args.exclude is not None else None,
@@ -193,13 +205,24 @@ def _options(args: argparse.Namespace) -> LintOptions:
     )
 
 
+def _check_codes(codes: frozenset[str]) -> None:
+    if not codes:
+        return
+    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
+
+    known_codes = {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
+    for code in sorted(codes):
+        if not any(known.startswith(code) for known in known_codes):
+            raise _UsageError(f"unknown rule code {code!r}; see `sglang-lint rule --all`")
+
+
 class _UsageError(Exception):
     pass
 
 
-def _lint(args: argparse.Namespace) -> LintResult:
-    """Run the analysis over the PATHs; ``-`` (or --stdin-filename with no
-    PATH, as ruff does) reads standard input."""
+def _paths(args: argparse.Namespace) -> list[str]:
+    """The PATHs, with ``-`` for standard input (also added for --stdin-filename
+    with no PATH, as ruff does)."""
     paths = list(args.paths)
     if paths.count(STDIN) > 1:
         raise _UsageError("- (standard input) given more than once")
@@ -207,6 +230,12 @@ def _lint(args: argparse.Namespace) -> LintResult:
         if paths:
             raise _UsageError("--stdin-filename names standard input: add - to the paths")
         paths = [STDIN]
+    return paths
+
+
+def _lint(args: argparse.Namespace) -> LintResult:
+    """Run the analysis over the PATHs; ``-`` reads standard input."""
+    paths = _paths(args)
     options = _options(args)
     if STDIN not in paths:
         return lint_paths(paths or ["."], options)
@@ -220,17 +249,28 @@ def _lint(args: argparse.Namespace) -> LintResult:
     return lint_paths([p for p in paths if p != STDIN], options, stdin=stdin)
 
 
+def _output_format(args: argparse.Namespace, config) -> str:
+    """--output-format, else the run's config's output-format, else full."""
+    configured = config.output_format if config is not None else None
+    return args.format or configured or DEFAULT_FORMAT
+
+
 def _run_check(args: argparse.Namespace) -> int:
+    if args.show_settings or args.show_files:
+        return _run_show(args)
     result = _lint(args)
+    if args.silent:  # ruff's --silent: nothing printed, the exit code tells
+        return EXIT_CLEAN if args.exit_zero or not result.findings else EXIT_FINDINGS
     if result.cache_error:
         print(f"sglang-lint: warning: {result.cache_error}; results are not cached", file=sys.stderr)
+    fmt = _output_format(args, result.config)
     output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:
-        color = _use_color(args.color, output) if args.format == "full" else False
+        color = _use_color(args.color, output) if fmt == "full" else False
         if args.statistics:
             text = _statistics(result.findings)
         else:
-            text = render(result.findings, args.format, sources=result.sources, color=color)
+            text = render(result.findings, fmt, sources=result.sources, color=color, summary=not args.quiet)
         output.write(text)
         if text and not text.endswith("\n"):
             output.write("\n")
@@ -240,6 +280,25 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.exit_zero or not result.findings:
         return EXIT_CLEAN
     return EXIT_FINDINGS
+
+
+def _run_show(args: argparse.Namespace) -> int:
+    """--show-files / --show-settings: what the run would read and use; nothing
+    is read or analyzed (standard input neither)."""
+    from sglang_lint.lint import discover_run
+    from sglang_lint.show import show_files, show_settings
+
+    paths = _paths(args)
+    on_disk = [p for p in paths if p != STDIN] or ([] if STDIN in paths else ["."])
+    run = discover_run(on_disk, _options(args), args.stdin_filename)
+    for note in run.notes:
+        print(f"sglang-lint: warning: {note.path}: {note.message}", file=sys.stderr)
+    if args.show_files:
+        stdin_shown = (args.stdin_filename or STDIN) if STDIN in paths else None
+        sys.stdout.write(show_files(run, stdin_shown))
+    else:
+        sys.stdout.write(show_settings(run, _output_format(args, run.options.config)))
+    return EXIT_CLEAN
 
 
 def _statistics(findings) -> str:
@@ -271,26 +330,50 @@ def _run_topology(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def rule_doc(rule) -> str:
-    return f"# {rule.code} {rule.name}\n\n{rule.summary}.\n\nDefault severity: {rule.severity.value}\n\n{rule.doc}"
+def _rule_entries() -> list[dict[str, object]]:
+    """Every rule, SGL900 last, as ``rule --output-format json`` shows it (the
+    fields of ruff's objects that fit, plus severity and opt_in)."""
+    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
+    from sglang_lint.selection import DOCS_URL
+
+    rows = [(rule.code, rule.name, rule.summary, rule.severity.value, rule.opt_in, rule.doc) for rule in ALL_RULES]
+    rows.append((INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, "warning", False, INTERNAL_ERROR_DOC))
+    return [
+        {
+            "code": code,
+            "name": name,
+            "summary": summary,
+            "severity": severity,
+            "opt_in": opt_in,
+            "explanation": doc,
+            "url": DOCS_URL.format(code=code.lower()),
+        }
+        for code, name, summary, severity, opt_in, doc in rows
+    ]
 
 
 def _run_rule(args: argparse.Namespace) -> int:
-    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, rule_by_code
+    import json
 
+    entries = _rule_entries()
     if args.all or not args.code:
-        width = max(len(rule.name) for rule in ALL_RULES)
-        for rule in ALL_RULES:
-            print(f"{rule.code}  {rule.name:<{width}}  {rule.summary}")
+        if args.format == "json":
+            print(json.dumps(entries, indent=2, ensure_ascii=False))
+            return EXIT_CLEAN
+        width = max(len(str(entry["name"])) for entry in entries)
+        for entry in entries:
+            print(f"{entry['code']}  {entry['name']:<{width}}  {entry['summary']}")
         return EXIT_CLEAN
-    if args.code.upper() == INTERNAL_ERROR_CODE:
-        print(f"# {INTERNAL_ERROR_CODE} {INTERNAL_ERROR_NAME}\n\n{INTERNAL_ERROR_SUMMARY}.\n\nDefault severity: warning\n\n{INTERNAL_ERROR_DOC}")
-        return EXIT_CLEAN
-    rule = rule_by_code(args.code)
-    if rule is None:
-        print(f"sglang-lint: error: unknown rule {args.code!r}; known: {', '.join(r.code for r in ALL_RULES)}", file=sys.stderr)
+    entry = next((e for e in entries if e["code"] == args.code.upper()), None)
+    if entry is None:
+        print(f"sglang-lint: error: unknown rule {args.code!r}; known: {', '.join(str(e['code']) for e in entries)}", file=sys.stderr)
         return EXIT_ERROR
-    print(rule_doc(rule))
+    if args.format == "json":
+        print(json.dumps(entry, indent=2, ensure_ascii=False))
+    else:
+        print(
+            f"# {entry['code']} {entry['name']}\n\n{entry['summary']}.\n\nDefault severity: {entry['severity']}\n\n{entry['explanation']}"
+        )
     return EXIT_CLEAN
 
 

@@ -4,7 +4,8 @@
 Keys: ``target-version``, ``select``, ``extend-select``, ``ignore``,
 ``per-file-ignores`` (glob = [codes]), ``exclude`` / ``extend-exclude``
 (gitignore-style patterns), ``env`` (NAME = "value": what the scripts would find in
-their environment) and the topology manifest (design.md "Pairing prefill with
+their environment), ``cache-dir``, ``output-format`` (``check``'s default report
+format; the run's root config's) and the topology manifest (design.md "Pairing prefill with
 decode")::
 
     [[deployment]]                      # [[tool.sglang-lint.deployment]] in pyproject.toml
@@ -32,7 +33,9 @@ API:
 Globs: relative to the config file's directory (``../`` and absolute globs work
 too), matched against whole paths: ``*``, ``?`` and ``[...]`` never cross ``/``,
 ``**`` is any number of directories, and a glob naming a directory matches every file
-below it (``decode = "k8s"``).
+below it (``decode = "k8s"``). A ``per-file-ignores`` glob without a ``/`` is
+matched against each file's name too, as ruff does (``"decode.sh"`` covers
+``deploy/decode.sh``).
 """
 
 from __future__ import annotations
@@ -160,6 +163,9 @@ class Config(Record, frozen=True):
     # Where the extraction cache lives (absolute; relative in the file to its
     # directory). None: the default.
     cache_dir: Path | None
+    # The report format of `check` when the command line names none (ruff's
+    # output-format; the run's root config's). None: full.
+    output_format: str | None
 
     def __init__(
         self,
@@ -174,6 +180,7 @@ class Config(Record, frozen=True):
         extend_exclude: tuple[str, ...] = (),
         env: tuple[tuple[str, str], ...] = (),
         cache_dir: Path | None = None,
+        output_format: str | None = None,
     ) -> None:
         fields = self.__dict__  # frozen: written past __setattr__
         fields["path"] = path
@@ -187,20 +194,25 @@ class Config(Record, frozen=True):
         fields["extend_exclude"] = extend_exclude
         fields["env"] = env
         fields["cache_dir"] = cache_dir
+        fields["output_format"] = output_format
 
     @property
     def env_map(self) -> dict[str, str]:
         return dict(self.env)
 
     def ignored_for(self, path: str) -> frozenset[str]:
-        """Codes ``per-file-ignores`` silences in ``path`` (as displayed)."""
+        """Codes ``per-file-ignores`` silences in ``path`` (as displayed). A glob
+        is matched against the path relative to the config file's directory, and
+        one without a ``/`` against the file's name too, wherever the file is
+        (ruff's basename match: ``"decode.sh"`` names ``deploy/decode.sh``)."""
         if not self.per_file_ignores or self.path is None:
             return frozenset()
         target = _absolute(path)
         base = _absolute(self.path.parent)
+        name = posixpath.basename(target)
         codes: set[str] = set()
         for glob, ignored in self.per_file_ignores:
-            if _glob_regex(base, glob).fullmatch(target):
+            if _glob_regex(base, glob).fullmatch(target) or ("/" not in glob and _basename_regex(glob).fullmatch(name)):
                 codes |= ignored
         return frozenset(codes)
 
@@ -344,6 +356,7 @@ def _load_config(path: Path) -> Config:
         extend_exclude=values.get("extend-exclude", ()),
         env=values.get("env", ()),
         cache_dir=values.get("cache-dir"),
+        output_format=values.get("output-format"),
     )
 
 
@@ -527,6 +540,15 @@ def _parse_cache_dir(path: Path, prefix: str, value: object) -> Path:
     return Path(os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))))
 
 
+def _parse_output_format(path: Path, prefix: str, value: object) -> str:
+    from sglang_lint.report import FORMATS
+
+    if not isinstance(value, str) or value not in FORMATS:
+        shown = repr(value) if isinstance(value, str) else _type_name(value)
+        raise ConfigError(f"{display_path(path)}: {prefix}output-format = {shown} is not an output format; expected one of: {', '.join(FORMATS)}")
+    return value
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
@@ -538,6 +560,7 @@ _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "extend-exclude": _parse_patterns("extend-exclude"),
     "env": _parse_env,
     "cache-dir": _parse_cache_dir,
+    "output-format": _parse_output_format,
     "deployment": _parse_deployments,
 }
 
@@ -573,6 +596,12 @@ def _glob_regex(base: str, glob: str) -> re.Pattern[str]:
         else:
             regex += "/" + _segment_regex(part)
     return re.compile(regex + "(?:/.*)?", re.DOTALL)
+
+
+@functools.lru_cache(maxsize=1024)
+def _basename_regex(glob: str) -> re.Pattern[str]:
+    """A regex matching the file names a glob without ``/`` names."""
+    return re.compile(_segment_regex(glob), re.DOTALL)
 
 
 def _segment_regex(part: str) -> str:

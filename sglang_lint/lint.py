@@ -66,7 +66,9 @@ class LintOptions(Record):
     ignore_noqa: bool
     # Run the opt-in rules too (SGL901 unresolved-value).
     strict: bool
-    # Codes added to the selection by the config's extend-select (opt-in rules too).
+    # Codes (or prefixes) added to whichever selection is in force: --extend-select,
+    # joined by each config's extend-select (selection.with_config_selection). An
+    # opt-in rule is switched on by its exact code only.
     extend_select: frozenset[str]
     # Keep the sources' per-file results in an on-disk cache (the CLI's default;
     # --no-cache). cache_dir: where (default: the config's cache-dir, else
@@ -360,6 +362,71 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tup
     return extract(display, text, kind, env), note
 
 
+class RunFiles(Record):
+    """What a run over some paths reads, found before reading any of it
+    (:func:`discover_run`): ``sglang-lint check --show-files`` and
+    ``--show-settings`` print it, :func:`lint_paths` goes on from it."""
+
+    # The run's options, with its root config (the nearest above the paths, or
+    # --config's).
+    options: LintOptions
+    resolver: ConfigResolver
+    # The exclusions in force in each directory.
+    exclusions: Callable[[str], ExcludeSet]
+    # The paths given, and the --stdin-filename: what manifests are checked against.
+    roots: list[str]
+    # The files to read (as discover shows them), and notes about paths it could not use.
+    files: list[str]
+    notes: list[Note]
+    # The --stdin-filename is excluded and --force-exclude given: standard input is not analyzed.
+    stdin_excluded: bool
+
+    def __init__(
+        self,
+        options: LintOptions,
+        resolver: ConfigResolver,
+        exclusions: Callable[[str], ExcludeSet],
+        roots: list[str],
+        files: list[str],
+        notes: list[Note],
+        stdin_excluded: bool = False,
+    ) -> None:
+        self.options = options
+        self.resolver = resolver
+        self.exclusions = exclusions
+        self.roots = roots
+        self.files = files
+        self.notes = notes
+        self.stdin_excluded = stdin_excluded
+
+    def configs(self) -> dict[str, Config]:
+        """The config that governs each file."""
+        return {path: self.resolver.for_file(path) for path in self.files}
+
+
+def discover_run(paths: Iterable[str], options: LintOptions, stdin_name: str | None = None) -> RunFiles:
+    """The config, exclusions and files of a run over ``paths`` (``-`` left out),
+    with standard input analyzed as ``stdin_name`` when given (that file is then
+    not read from disk). Raises config.ConfigError for a bad config file."""
+    paths = [p for p in paths if p != STDIN]
+    roots = [*paths, *([stdin_name] if stdin_name else [])]
+    resolver = ConfigResolver(options.config)
+    if options.config is None:
+        options = replace(options, config=resolver.for_directory(discovery_start(roots)))
+    exclusions = _exclusions(resolver, options)
+    found, notes = (
+        discover(paths, respect_gitignore=options.respect_gitignore, force_exclude=options.force_exclude, exclusions=exclusions)
+        if paths
+        else ([], [])
+    )
+    stdin_excluded = False
+    if stdin_name is not None:
+        stdin_real = os.path.realpath(stdin_name)
+        found = [f for f in found if os.path.realpath(f) != stdin_real]
+        stdin_excluded = options.force_exclude and excluded_path(os.path.abspath(stdin_name), exclusions)
+    return RunFiles(options, resolver, exclusions, roots, found, notes, stdin_excluded)
+
+
 def lint_paths(
     paths: Iterable[str],
     options: LintOptions | None = None,
@@ -381,24 +448,13 @@ def lint_paths(
     disk yet is analyzed when it lies under a directory of ``paths``.
     ``extraction_cache``: the per-file cache to use instead of opening the
     on-disk one (the language server keeps one in memory); no findings cache."""
-    options = options or LintOptions()
     paths = [p for p in paths if p != STDIN]
     stdin_name = stdin.filename if stdin is not None and stdin.filename else None
-    config_paths = [*paths, *([stdin_name] if stdin_name else [])]
-    resolver = ConfigResolver(options.config)
-    if options.config is None:
-        options = replace(options, config=resolver.for_directory(discovery_start(config_paths)))
-    exclusions = _exclusions(resolver, options)
-    found, discovery_notes = (
-        discover(paths, respect_gitignore=options.respect_gitignore, force_exclude=options.force_exclude, exclusions=exclusions)
-        if paths
-        else ([], [])
-    )
-    if stdin_name is not None:
-        stdin_real = os.path.realpath(stdin_name)
-        found = [f for f in found if os.path.realpath(f) != stdin_real]
-        if options.force_exclude and excluded_path(os.path.abspath(stdin_name), exclusions):
-            stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
+    run = discover_run(paths, options or LintOptions(), stdin_name)
+    options, resolver, exclusions, config_paths = run.options, run.resolver, run.exclusions, run.roots
+    found, discovery_notes = run.files, run.notes
+    if run.stdin_excluded:
+        stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
     texts: dict[str, str] = {}
     if overlays:
         found, texts = _with_overlays(found, paths, overlays, exclusions, options)
@@ -640,16 +696,23 @@ def _open_cache(options: LintOptions):
     """The extraction cache of this run, or None (``options.cache`` off)."""
     if not options.cache:
         return None
-    from sglang_lint.cache import ExtractionCache, default_cache_dir
+    from sglang_lint.cache import ExtractionCache
+
+    return ExtractionCache(cache_directory(options))
+
+
+def cache_directory(options: LintOptions) -> str:
+    """Where the cache of a run lives: --cache-dir, else the root config's
+    cache-dir, else $SGLANG_LINT_CACHE_DIR, else .sglang-lint-cache at the project
+    root (the root config's directory, else the working directory)."""
+    from sglang_lint.cache import default_cache_dir
 
     config = options.config
     if options.cache_dir is not None:
-        directory = options.cache_dir
-    elif config is not None and config.cache_dir is not None:
-        directory = str(config.cache_dir)
-    else:
-        directory = str(default_cache_dir(config.root if config is not None and config.root is not None else os.getcwd()))
-    return ExtractionCache(directory)
+        return options.cache_dir
+    if config is not None and config.cache_dir is not None:
+        return str(config.cache_dir)
+    return str(default_cache_dir(config.root if config is not None and config.root is not None else os.getcwd()))
 
 
 def _exclusions(resolver: ConfigResolver, options: LintOptions) -> Callable[[str], ExcludeSet]:

@@ -35,18 +35,22 @@ def internal_finding(note: Note) -> Finding:
 
 
 def with_config_selection(options: LintOptions) -> LintOptions:
-    """The config's select/extend-select/ignore under the command line's: a
-    --select replaces the config's selection; ignores add up."""
+    """The config's select/extend-select/ignore under the command line's, layered
+    as ruff layers them: a --select replaces the config's selection (its
+    extend-select included); --extend-select (``options.extend_select`` on entry)
+    adds to whichever selection is in force; ignores add up."""
     config = options.config
     if config is None or (config.select is None and not config.extend_select and not config.ignore):
         return options
     if options.select is not None:
         # The command line's selection replaces the config's, extend-select included.
         return replace(options, ignore=options.ignore | config.ignore)
-    # With no select, the default set already holds every non-opt-in rule; extend-select
-    # then only matters for opt-in rules, which LintOptions.extend_select switches on.
-    select = config.select | config.extend_select if config.select is not None else None
-    return replace(options, select=select, ignore=options.ignore | config.ignore, extend_select=config.extend_select)
+    return replace(
+        options,
+        select=config.select,
+        ignore=options.ignore | config.ignore,
+        extend_select=config.extend_select | options.extend_select,
+    )
 
 
 def is_selected(code: str, options: LintOptions, opt_in: bool = False) -> bool:
@@ -56,7 +60,10 @@ def is_selected(code: str, options: LintOptions, opt_in: bool = False) -> bool:
         # Only by name (--select SGL901, extend-select) or with --strict; a prefix
         # such as SGL does not switch an opt-in rule on.
         return options.strict or code in options.extend_select or (options.select is not None and code in options.select)
-    return options.select is None or code in options.select or any(code.startswith(s) for s in options.select)
+    # With no select, the default set already holds every rule that is not opt-in.
+    if options.select is None:
+        return True
+    return any(code.startswith(chosen) for chosen in options.select) or any(code.startswith(extra) for extra in options.extend_select)
 
 
 class Selection:

@@ -159,3 +159,235 @@ def test_ignore_noqa_reports_silenced_findings(capsys, tmp_path) -> None:
     assert run(capsys, str(tmp_path))[0] == 0
     code, out, _ = run(capsys, "--ignore-noqa", "--format", "concise", str(tmp_path))
     assert code == 1 and "SGL001" in out
+
+
+# ---------------------------------------------------------------------------------
+# ruff's command-line conventions (issue 23, part 5)
+
+# A unified-memory pair whose attention TPs differ (SGL001) and whose models differ (SGL005).
+PAIR = (
+    "python3 -m sglang.launch_server --model-path a --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+    "python3 -m sglang.launch_server --model-path b --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001 &\n"
+)
+# The decode's TP comes from the environment: SGL901 (opt-in) when asked for.
+PAIR_FROM_ENV = (
+    "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+    "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --enable-unified-memory --tp $DECODE_TP --port 30001 &\n"
+)
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return root
+
+
+def codes(capsys, *argv: str) -> tuple[int, set[str]]:
+    code, out, err = run(capsys, "--output-format", "json", "--no-cache", *argv)
+    assert code in (0, 1), err
+    return code, {item["code"] for item in json.loads(out)}
+
+
+def test_output_format_is_the_option_and_format_its_alias(capsys) -> None:
+    path = str(FIXTURES / "split-files")
+    code, out, _ = run(capsys, "--output-format", "concise", path)
+    assert code == 1 and "split-files/decode.sh:7:3: SGL001 " in out.splitlines()[0]
+    assert run(capsys, "check", "--format", "concise", path)[1] == out
+    assert json.loads(run(capsys, "--output-format=json", path)[1])[0]["code"] == "SGL001"
+    code, _, err = run(capsys, "--output-format", "xml", path)
+    assert code == 2 and "invalid choice" in err
+    # topology and rule take it too
+    code, out, _ = run(capsys, "topology", "--output-format", "json", str(FIXTURES / "function-per-role"))
+    assert code == 0 and json.loads(out)["deployments"]
+    assert run(capsys, "topology", "--output-format", "mermaid", str(FIXTURES / "function-per-role"))[1].startswith("flowchart LR")
+    assert json.loads(run(capsys, "rule", "SGL002", "--format", "json")[1])["code"] == "SGL002"
+
+
+def test_output_format_in_the_config(tmp_path, monkeypatch, capsys) -> None:
+    write(tmp_path, {"sglang-lint.toml": 'output-format = "concise"\n', "deploy/run.sh": PAIR})
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run(capsys, "--no-cache", ".")
+    assert code == 1 and out.startswith("deploy/run.sh:2:") and "|" not in out
+    # the command line wins
+    code, out, _ = run(capsys, "--no-cache", "--output-format", "json", ".")
+    assert json.loads(out)[0]["filename"].endswith("run.sh")
+    (tmp_path / "sglang-lint.toml").write_text('output-format = "xml"\n', encoding="utf-8")
+    code, _, err = run(capsys, ".")
+    assert code == 2 and "output-format = 'xml' is not an output format" in err and "concise" in err
+
+
+def test_extend_select_and_extend_ignore(tmp_path, monkeypatch, capsys) -> None:
+    write(tmp_path, {"pair/run.sh": PAIR, "env/run.sh": PAIR_FROM_ENV})
+    monkeypatch.chdir(tmp_path)
+    assert codes(capsys, "pair")[1] == {"SGL001", "SGL005"}
+    assert codes(capsys, "--select", "SGL001", "pair")[1] == {"SGL001"}
+    assert codes(capsys, "--select", "SGL001", "--extend-select", "SGL005", "pair")[1] == {"SGL001", "SGL005"}
+    assert codes(capsys, "--select", "SGL002", "--extend-select", "SGL00", "pair")[1] == {"SGL001", "SGL005"}  # a prefix
+    assert codes(capsys, "--extend-ignore", "SGL005", "pair")[1] == {"SGL001"}
+    assert codes(capsys, "--ignore", "SGL001", "--extend-ignore", "SGL005", "pair") == (0, set())
+    # opt-in rules by their code, not by a prefix
+    assert "SGL901" not in codes(capsys, "env")[1]
+    assert "SGL901" in codes(capsys, "--extend-select", "SGL901", "env")[1]
+    assert "SGL901" not in codes(capsys, "--extend-select", "SGL9", "env")[1]
+    for option in ("--extend-select", "--extend-ignore"):
+        code, _, err = run(capsys, option, "SGL001,SGL999", "pair")
+        assert code == 2 and "unknown rule code 'SGL999'" in err
+
+
+def test_extend_select_adds_to_the_config_selection(tmp_path, monkeypatch, capsys) -> None:
+    write(tmp_path, {"sglang-lint.toml": 'select = ["SGL001"]\n', "pair/run.sh": PAIR, "env/run.sh": PAIR_FROM_ENV})
+    monkeypatch.chdir(tmp_path)
+    assert codes(capsys, "pair")[1] == {"SGL001"}
+    assert codes(capsys, "--extend-select", "SGL005", "pair")[1] == {"SGL001", "SGL005"}
+    (tmp_path / "sglang-lint.toml").write_text('select = ["SGL005"]\nextend-select = ["SGL901"]\n', encoding="utf-8")
+    assert codes(capsys, "--extend-select", "SGL001", ".")[1] == {"SGL001", "SGL005", "SGL901"}
+    # --select replaces the config's selection, its extend-select too; --extend-select adds to it
+    assert codes(capsys, "--select", "SGL005", "--extend-select", "SGL001", ".")[1] == {"SGL001", "SGL005"}
+    assert codes(capsys, "--extend-ignore", "SGL901", ".")[1] == {"SGL005"}
+
+
+def test_quiet_prints_the_findings_without_the_summary(capsys) -> None:
+    path = str(FIXTURES / "split-files")
+    for fmt in ("full", "concise"):
+        code, loud, _ = run(capsys, "--output-format", fmt, path)
+        summary = loud.rstrip("\n").splitlines()[-1]
+        for flag in ("-q", "--quiet"):
+            code, out, err = run(capsys, "--output-format", fmt, flag, path)
+            assert code == 1 and err == ""
+            assert "SGL001" in out and summary not in out
+            assert out == loud[: loud.rindex(summary)]  # the same text up to the summary line
+    # no findings: nothing at all
+    clean = str(FIXTURES / "two-routers-one-file")
+    assert run(capsys, clean)[1] != ""
+    assert run(capsys, "-q", clean) == (0, "", "")
+    assert run(capsys, "-q", "--output-format", "concise", clean) == (0, "", "")
+    # formats without a summary are unchanged
+    assert run(capsys, "-q", "--output-format", "json", path)[1] == run(capsys, "--output-format", "json", path)[1]
+
+
+def test_silent_prints_nothing_and_keeps_the_exit_code(tmp_path, capsys) -> None:
+    path = str(FIXTURES / "split-files")
+    assert run(capsys, "-s", path) == (1, "", "")
+    assert run(capsys, "--silent", "--statistics", path) == (1, "", "")
+    assert run(capsys, "--silent", "--exit-zero", path) == (0, "", "")
+    assert run(capsys, "-s", str(FIXTURES / "two-routers-one-file")) == (0, "", "")
+    report = tmp_path / "report.json"
+    assert run(capsys, "-s", "--output-file", str(report), path)[0] == 1 and not report.exists()
+    code, _, err = run(capsys, "-q", "-s", path)
+    assert code == 2 and "not allowed with" in err
+
+
+def test_show_files_lists_what_would_be_checked(tmp_path, monkeypatch, capsys) -> None:
+    write(
+        tmp_path,
+        {
+            "sglang-lint.toml": 'extend-exclude = ["legacy/"]\n',
+            ".gitignore": "generated.sh\n",
+            "deploy/decode.sh": PAIR,
+            "deploy/prefill.py": "print('no launch')\n",
+            "deploy/notes.txt": "not a kind sglang-lint reads\n",
+            "k8s/pd.yaml": "kind: Pod\n",
+            "README.md": "# runbook\n",
+            "legacy/old.sh": PAIR,
+            "generated.sh": PAIR,
+            ".venv/x.sh": PAIR,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "--show-files", ".")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == ["README.md", "deploy/decode.sh", "deploy/prefill.py", "k8s/pd.yaml"]
+    assert run(capsys, "--show-files") == (0, out, "")  # no PATH: .
+    assert run(capsys, "--show-files", "k8s", "deploy/decode.sh")[1].splitlines() == ["deploy/decode.sh", "k8s/pd.yaml"]
+    assert run(capsys, "--show-files", "--no-respect-gitignore", "--extend-exclude", "k8s/", ".")[1].splitlines() == [
+        "README.md",
+        "deploy/decode.sh",
+        "deploy/prefill.py",
+        "generated.sh",
+    ]
+    # standard input is listed under its name, not read
+    assert run(capsys, "--show-files", "--stdin-filename", "new/run.sh")[1] == "new/run.sh\n"
+    assert run(capsys, "--show-files", "--force-exclude", "--stdin-filename", "legacy/run.sh")[1] == ""
+    assert not (tmp_path / ".sglang-lint-cache").exists()  # nothing was analyzed
+
+
+def test_show_settings_prints_the_resolved_settings(tmp_path, monkeypatch, capsys) -> None:
+    write(
+        tmp_path,
+        {
+            "sglang-lint.toml": (
+                'target-version = "0.5.21"\n'
+                'select = ["SGL0"]\n'
+                'extend-select = ["SGL901"]\n'
+                'ignore = ["SGL005"]\n'
+                'extend-exclude = ["legacy/"]\n'
+                'env = { DECODE_TP = "4", MODEL = "secret-ish" }\n'
+                '[per-file-ignores]\n"decode.sh" = ["SGL003"]\n'
+                '[[deployment]]\nname = "qwen-pd"\nprefill = "deploy/prefill.sh"\ndecode = ["deploy/decode.sh"]\n'
+            ),
+            "deploy/prefill.sh": PAIR.splitlines(keepends=True)[0],
+            "deploy/decode.sh": PAIR.splitlines(keepends=True)[1],
+            "nested/sglang-lint.toml": 'ignore = ["SGL2"]\n',
+            "nested/run.sh": PAIR,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "--show-settings", "--extend-select", "SGL101", "--extend-ignore", "SGL002", ".")
+    assert (code, err) == (0, "")
+    assert "Settings path: sglang-lint.toml" in out
+    assert "Other config files: nested/sglang-lint.toml" in out
+    assert 'target-version = "0.5.21"  # sglang-lint.toml' in out
+    assert 'output-format = "full"' in out
+    assert 'cache-dir = ".sglang-lint-cache"' in out
+    root, nested = out.split("# sglang-lint.toml (governs 2 files)\n")[1].split("# nested/sglang-lint.toml (governs 1 file)\n")
+    assert 'select = ["SGL0"]' in root and 'extend-select = ["SGL101", "SGL901"]' in root
+    assert 'ignore = ["SGL002", "SGL005"]' in root
+    assert '"SGL001",  # unified-memory-attn-tp-mismatch' in root and '"SGL901",  # unresolved-value' in root
+    enabled = root.split("enabled-rules = [\n")[1].split("]")[0]
+    assert '"SGL101"' in enabled and '"SGL005"' not in enabled and '"SGL002"' not in enabled and '"SGL202"' not in enabled
+    assert 'exclude-patterns = ["legacy/"]' in root
+    assert '"decode.sh" = ["SGL003"],' in root
+    assert 'env = ["DECODE_TP", "MODEL"]' in root and "secret-ish" not in out
+    assert '[[deployment]] "qwen-pd"' in root and 'prefill = ["deploy/prefill.sh"]' in root and 'decode = ["deploy/decode.sh"]' in root
+    # the nested config: its own selection under the command line's
+    assert "select = (the default rules" in nested and 'ignore = ["SGL002", "SGL2"]' in nested
+    enabled = nested.split("enabled-rules = [\n")[1].split("]")[0]
+    assert '"SGL005",  # pd-model-mismatch' in enabled and '"SGL202"' not in enabled and '"SGL901"' not in enabled
+    assert '"SGL101"' in enabled and '"SGL002"' not in enabled
+    assert "deployments = []" in nested
+    # the command line's settings
+    code, out, _ = run(capsys, "--show-settings", "--target-version", "0.5.23", "--no-cache", "--output-format", "json", "-j", "3", "nested")
+    assert 'target-version = "0.5.23"  # --target-version' in out
+    assert "cache-dir = (no cache" in out and 'output-format = "json"' in out and "jobs = 3" in out
+    assert "Settings path: nested/sglang-lint.toml" in out
+    code, out, _ = run(capsys, "--show-settings")  # no PATH: .
+    assert out.startswith("Resolved settings for: .\nSettings path: sglang-lint.toml\n") and "Files: 3\n" in out
+    assert not (tmp_path / ".sglang-lint-cache").exists()  # nothing was analyzed
+    code, _, err = run(capsys, "--show-settings", "--show-files", ".")
+    assert code == 2 and "not allowed with" in err
+
+
+def test_rule_output_format_json(capsys) -> None:
+    from sglang_lint.rules import ALL_RULES
+
+    code, out, _ = run(capsys, "rule", "--all", "--output-format", "json")
+    data = json.loads(out)
+    assert code == 0 and isinstance(data, list)
+    assert [item["code"] for item in data] == [rule.code for rule in ALL_RULES] + ["SGL900"]
+    for item in data:
+        assert set(item) == {"code", "name", "summary", "severity", "opt_in", "explanation", "url"}
+        assert item["explanation"].startswith("## What it does") and item["url"].endswith("#" + item["code"].lower())
+    by_code = {item["code"]: item for item in data}
+    assert by_code["SGL901"]["opt_in"] is True and by_code["SGL001"]["opt_in"] is False
+    assert by_code["SGL900"]["name"] == "unreadable-input" and by_code["SGL900"]["severity"] == "warning"
+    assert by_code["SGL005"]["severity"] == "warning" and by_code["SGL001"]["severity"] == "error"
+    code, out, _ = run(capsys, "rule", "SGL001", "--output-format", "json")
+    assert code == 0 and json.loads(out) == by_code["SGL001"]
+    assert json.loads(run(capsys, "rule", "sgl900", "--output-format", "json")[1]) == by_code["SGL900"]
+    # text stays as it was, and lists SGL900 too
+    code, out, _ = run(capsys, "rule", "--all")
+    assert out.splitlines()[0].startswith("SGL001  unified-memory-attn-tp-mismatch  ")
+    assert out.splitlines()[-1].startswith("SGL900  unreadable-input ")
+    assert run(capsys, "rule", "SGL900")[1].startswith("# SGL900 unreadable-input\n")

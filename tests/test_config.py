@@ -358,3 +358,47 @@ def test_loaded_values(tmp_path) -> None:
     assert config.exclude == ("a/",) and config.extend_exclude == ("b/",)
     assert config.env_map == {"TP": "8", "NODES": "2"}
     assert Config().exclude is None and Config().env_map == {}
+
+
+# ---------------------------------------------------------------------------------
+# per-file-ignores: ruff's basename match
+
+UNKNOWN_OPTION = "python3 -m sglang.launch_server --model-path m --tp 8 --no-such-option\n"
+
+
+@pytest.mark.parametrize(
+    "glob, ignored_in",
+    [
+        ("decode.sh", {"deploy/decode.sh", "decode.sh"}),  # no `/`: the file name, wherever it is
+        ("decode.*", {"deploy/decode.sh", "decode.sh"}),
+        ("*.sh", {"deploy/decode.sh", "decode.sh", "deploy/prefill.sh"}),
+        ("deploy/decode.sh", {"deploy/decode.sh"}),  # with a `/`: the path from the config's directory
+        ("deploy/*.sh", {"deploy/decode.sh", "deploy/prefill.sh"}),
+        ("other/decode.sh", set()),  # a `/` pattern is never matched against the name alone
+        ("deploy", {"deploy/decode.sh", "deploy/prefill.sh"}),  # a directory: the files below it
+        ("code.sh", set()),  # the whole name, not a suffix
+    ],
+)
+def test_per_file_ignores_match_the_file_name_as_ruff_does(tmp_path, monkeypatch, glob, ignored_in) -> None:
+    files = ("deploy/decode.sh", "deploy/prefill.sh", "decode.sh")
+    write(tmp_path, {"sglang-lint.toml": f'[per-file-ignores]\n"{glob}" = ["SGL202"]\n', **{name: UNKNOWN_OPTION for name in files}})
+    monkeypatch.chdir(tmp_path)
+    reported = {path for path, code in findings() if code == "SGL202"}
+    assert reported == set(files) - ignored_in
+
+
+def test_per_file_ignores_name_match_in_a_nested_config(tmp_path, monkeypatch) -> None:
+    # A name glob in deploy/sglang-lint.toml covers the files that config governs, at any depth.
+    write(
+        tmp_path,
+        {
+            "deploy/sglang-lint.toml": '[per-file-ignores]\n"decode.sh" = ["SGL202"]\n',
+            "deploy/k8s/decode.sh": UNKNOWN_OPTION,
+            "decode.sh": UNKNOWN_OPTION,
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    assert {path for path, code in findings() if code == "SGL202"} == {"decode.sh"}
+    assert Config(path=tmp_path / "sglang-lint.toml", per_file_ignores=(("run.sh", frozenset({"SGL001"})),)).ignored_for(
+        str(tmp_path / "a" / "b" / "run.sh")
+    ) == {"SGL001"}

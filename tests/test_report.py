@@ -283,3 +283,19 @@ def test_a_fix_that_does_not_match_the_text_is_left_out() -> None:
     assert json.loads(render([finding], "json", sources=sources))[0]["fix"] is None
     assert "suggestions" not in json.loads(render([finding], "rdjson", sources=sources))["diagnostics"][0]
     assert "fixes" not in json.loads(render([finding], "sarif", sources=sources))["runs"][0]["results"][0]
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMATS))
+def test_summary_false_leaves_out_only_the_summary_line(fmt) -> None:
+    # --quiet: the formats that end with a summary line drop it, whatever it says;
+    # the others are unchanged.
+    from sglang_lint.report import WITH_SUMMARY
+
+    loud = render([TP_MISMATCH, TYPO], fmt, sources=SOURCES)
+    quiet = render([TP_MISMATCH, TYPO], fmt, sources=SOURCES, summary=False)
+    if fmt in WITH_SUMMARY:
+        last = loud.rstrip("\n").rsplit("\n", 1)[-1]
+        assert quiet == loud[: loud.rindex(last)] and "SGL202" in quiet
+        assert render([], fmt, summary=False) == ""
+    else:
+        assert quiet == loud

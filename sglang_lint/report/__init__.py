@@ -17,7 +17,7 @@ Findings carry code-point columns; a format that needs another unit converts at
 output with the line text from ``sources`` (``_columns``).
 
 Each format module exposes ``render(findings, *, sources, color) -> str`` taking
-already-sorted findings; add a format by adding a module and a ``FORMATS`` entry
+already-sorted findings (and ``summary: bool``, for those in ``WITH_SUMMARY``); add a format by adding a module and a ``FORMATS`` entry
 (name -> module name: modules are imported when their format is used).
 """
 
@@ -46,7 +46,11 @@ FORMATS: dict[str, str] = {
 
 DEFAULT_FORMAT = "full"
 
-__all__ = ["DEFAULT_FORMAT", "FORMATS", "render"]
+# The formats that end with a summary line ("Found ..."); their ``render`` takes
+# ``summary: bool`` too.
+WITH_SUMMARY = frozenset({"full", "concise"})
+
+__all__ = ["DEFAULT_FORMAT", "FORMATS", "WITH_SUMMARY", "render"]
 
 
 def render(
@@ -55,16 +59,20 @@ def render(
     *,
     sources: Mapping[str, list[str]] | None = None,
     color: bool = False,
+    summary: bool = True,
 ) -> str:
     """The report text for ``findings`` in format ``fmt`` (see :data:`FORMATS`).
 
     ``sources`` maps a finding's path (as in its Location) to the file's lines
     (index 0 is line 1, line endings optional), for snippets; colour (ANSI) is used
-    only when ``color`` is True. Raises ValueError for an unknown format.
+    only when ``color`` is True. ``summary=False`` (``--quiet``) leaves out the
+    summary line of the formats that print one (:data:`WITH_SUMMARY`). Raises
+    ValueError for an unknown format.
     """
     try:
         module = FORMATS[fmt]
     except KeyError:
         raise ValueError(f"unknown output format {fmt!r}; expected one of: {', '.join(FORMATS)}") from None
     renderer: Renderer = importlib.import_module(f"{__name__}.{module}").render
-    return renderer(sorted_findings(findings), sources=sources or {}, color=color)
+    extra = {"summary": summary} if fmt in WITH_SUMMARY else {}
+    return renderer(sorted_findings(findings), sources=sources or {}, color=color, **extra)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..model import Finding
-from ._text import sanitize, summary
+from ._text import sanitize, summary as summary_line
 from .colors import Palette
 
 
-def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:
+def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False, summary: bool = True) -> str:
     palette = Palette(color)
     lines = []
     for finding in findings:
@@ -18,5 +18,6 @@ def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | No
         lines.append(
             f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {sanitize(finding.message)}"
         )
-    lines.append(summary(len(findings)))
-    return "\n".join(lines) + "\n"
+    if summary:
+        lines.append(summary_line(len(findings)))
+    return "\n".join(lines) + "\n" if lines else ""

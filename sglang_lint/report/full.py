@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..model import Finding, Location
-from ._text import cell_width, sanitize, summary
+from ._text import cell_width, sanitize, summary as summary_line
 from .colors import Palette
 
 
@@ -112,10 +112,11 @@ def _render_one(finding: Finding, sources: Mapping[str, list[str]], palette: Pal
     return writer.lines
 
 
-def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:
+def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False, summary: bool = True) -> str:
     palette = Palette(color)
     lines: list[str] = []
     for finding in findings:
         lines.extend(_render_one(finding, sources or {}, palette))
-    lines.append(summary(len(findings)))
-    return "\n".join(lines) + "\n"
+    if summary:
+        lines.append(summary_line(len(findings)))
+    return "\n".join(lines) + "\n" if lines else ""
