@@ -56,6 +56,7 @@ def show_settings(run: RunFiles, output_format: str | None = None) -> str:
     lines.append(f"ignore-noqa = {_bool(options.ignore_noqa)}")
     lines.append(f"respect-gitignore = {_bool(options.respect_gitignore)}")
     lines.append(f"force-exclude = {_bool(options.force_exclude)}")
+    lines.append(f"context = {_bool(options.context)}  # files named one by one bring the files they deploy with")
     if options.cache:
         lines.append(f"cache-dir = {_quote(display_path(cache_directory(options)))}")
     else:

@@ -144,7 +144,7 @@ def test_an_edit_to_a_context_file_is_not_answered_from_the_cache(copy) -> None:
 
 def test_cli_reports_on_the_named_file(copy, capsys) -> None:
     copy("split-files")
-    assert main(["check", "--no-cache", "--format", "concise", "decode.sh"]) == 1
+    assert main(["check", "--no-cache", "--output-format", "concise", "decode.sh"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("decode.sh:7:3: SGL001 ")
     assert main(["check", "--no-cache", "--no-context", "decode.sh"]) == 0
@@ -157,7 +157,7 @@ def test_stdin_filename_reads_the_context_of_that_name(copy, monkeypatch, capsys
     directory = copy("split-files")
     text = (directory / "decode.sh").read_text()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-    assert main(["check", "--no-cache", "--format", "concise", "--stdin-filename", "decode.sh", "-"]) == 1
+    assert main(["check", "--no-cache", "--output-format", "concise", "--stdin-filename", "decode.sh", "-"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("decode.sh:7:3: SGL001 ") and out.count("SGL001") == 1
     fixed = text.replace("--tp 4", "--tp 2")
@@ -223,3 +223,11 @@ def test_a_dismissed_context_file_is_read_again_once_it_changes(copy, monkeypatc
     prefill.write_text(launch)
     assert rows(lint_paths(["decode.sh"], options)) == expected("split-files")
     assert "prefill.sh" in read
+
+
+def test_show_settings_says_whether_context_is_read(copy, capsys) -> None:
+    copy("split-files")
+    assert main(["check", "--show-settings", "decode.sh"]) == 0
+    assert "context = true" in capsys.readouterr().out
+    assert main(["check", "--show-settings", "--no-context", "decode.sh"]) == 0
+    assert "context = false" in capsys.readouterr().out
