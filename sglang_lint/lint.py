@@ -485,9 +485,12 @@ def lint_paths(
     early: dict[str, SourceResult] = {}
     context: list[str] = []
     dismissed_error = None
+    cataloged: dict[int, object] = {}
     if named or (stdin_name is not None and results and options.context):
         first = [read for read in files if read.path in named]
-        early = {r.path: r for r in extract_read(first, extract, cache=cache, processes=1).results}
+        # (pre-commit --all-files names every file: in parallel as for a walk)
+        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
+        early = {r.path: r for r in extracted.results}
         wanting = [path for path, result in early.items() if _wants_context(result)]
         if stdin_name is not None and results and _wants_context(results[0]):
             wanting.append(stdin_name)
@@ -517,7 +520,6 @@ def lint_paths(
         hit = findings_cache.get(run_key)
         if hit is not None:
             return _from_findings(hit, files, options)
-    cataloged: dict[int, object] = {}
     rest = [read for read in files if read.path not in early]
     extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
     fresh = iter(extracted.results)
@@ -528,11 +530,12 @@ def lint_paths(
     lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
     if context:
         lint.context_files = context
-        reported = {read.path for read in files} - set(context)
+        in_context = set(context)
+        reported = {read.path for read in files} - in_context
         if stdin is not None:
             reported.add(stdin.display)
-        lint.findings = [f for f in lint.findings if _concerns_named(f, set(context), reported)]
-        lint.files_checked -= len(context)
+        lint.findings = [f for f in lint.findings if _concerns_named(f, in_context, reported)]
+        lint.files_checked -= sum(read.path in in_context for read in files)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
         lint.cache_error = cache.save() or dismissed_error
