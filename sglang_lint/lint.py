@@ -555,9 +555,9 @@ def _named_files(paths: Sequence[str], found: Sequence[str]) -> set[str]:
 
 
 def _wants_context(result: SourceResult) -> bool:
-    """Whether a file's launches can pair across files: a server or router of the
-    file itself (not of a scope of its own, like a Python test class, which is a
-    deployment by itself), or a note-free parse that found nothing is not one."""
+    """Whether a file's launches can pair across files: it has a server or a
+    router of the file itself, not only of scopes of their own (a Python test
+    class is a deployment by itself)."""
     return any(not launch.scope for launch in [*result.servers, *result.routers])
 
 
