@@ -547,6 +547,7 @@ class DismissedFiles:
     def __init__(self, directory: str | os.PathLike[str], fingerprint: str) -> None:
         self.directory = Path(directory)
         self.path = self.directory / f"context-{fingerprint}.json"
+        self._cwd = os.getcwd()
         self._files: dict[str, list[Any]] | None = None
         self._dirty = False
 
@@ -556,13 +557,17 @@ class DismissedFiles:
             self._files = {k: v for k, v in (_read_json(self.path, "files", dict) or {}).items() if isinstance(v, list) and len(v) == 3}
         return self._files
 
+    def _key(self, path: str) -> str:
+        # (paths come as discovery shows them: normalized, relative to the cwd)
+        return path if os.path.isabs(path) else os.path.join(self._cwd, path)
+
     @staticmethod
     def _stamp(info: os.stat_result) -> list[int]:
         return [info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino]
 
     def kind(self, path: str, info: os.stat_result, env_key: str) -> str | None:
         """The kind of a file dismissed before and unchanged since, else None."""
-        entry = self._entries.get(os.path.abspath(path))
+        entry = self._entries.get(self._key(path))
         if entry is not None and entry[0] == self._stamp(info) and entry[1] == env_key and isinstance(entry[2], str):
             return entry[2]
         return None
@@ -570,7 +575,7 @@ class DismissedFiles:
     def dismiss(self, path: str, info: os.stat_result, env_key: str, kind: str) -> None:
         entries = self._entries
         if len(entries) < self.MAX_FILES:
-            entries[os.path.abspath(path)] = [self._stamp(info), env_key, kind]
+            entries[self._key(path)] = [self._stamp(info), env_key, kind]
             self._dirty = True
 
     def save(self) -> str | None:

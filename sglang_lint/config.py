@@ -268,7 +268,14 @@ class ConfigResolver:
     def for_directory(self, directory: str | os.PathLike[str]) -> Config:
         if self.forced is not None:
             return self.forced
-        current = os.path.abspath(directory)
+        # A run names thousands of files in a few directories (a walk, the context
+        # of a named file): the directory as given is looked up first. (The
+        # working directory does not change during a run.)
+        given = os.fspath(directory)
+        cached = self._by_directory.get(given)
+        if cached is not None:
+            return cached
+        current = os.path.abspath(given)
         visited: list[str] = []
         while True:
             cached = self._by_directory.get(current)
@@ -287,10 +294,11 @@ class ConfigResolver:
             current = parent
         for directory_seen in visited:
             self._by_directory[directory_seen] = config
+        self._by_directory[given] = config
         return config
 
     def for_file(self, path: str | os.PathLike[str]) -> Config:
-        return self.for_directory(os.path.dirname(os.path.abspath(path)))
+        return self.for_directory(os.path.dirname(os.fspath(path)) or ".")
 
     def _load(self, path: Path) -> Config:
         config = self._loaded.get(path)
