@@ -1,5 +1,6 @@
-"""``path:line:col: CODE message``: one finding a line, what editors and problem
-matchers parse, then ruff's summary line."""
+"""``path:line:col: CODE message``: one finding a line (the message's one line;
+help and notes are for ``full``), what editors and problem matchers parse, then
+ruff's summary line."""
 
 from __future__ import annotations
 
@@ -18,5 +19,5 @@ def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | No
         lines.append(
             f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {sanitize(finding.message)}"
         )
-    lines.append(summary(len(findings)))
+    lines.append(summary(findings))
     return "\n".join(lines) + "\n"

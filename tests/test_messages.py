@@ -1,0 +1,71 @@
+"""The shape of every message (issue 23, part 4): the first line says what is
+wrong in under 120 characters, on one line; the why goes to ``notes`` and what
+to do to ``help``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sglang_lint.lint import LintOptions, lint_paths, lint_texts
+from sglang_lint.rules import ALL_RULES
+
+MAX_FIRST_LINE = 120
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURE_CASES = sorted(p for p in FIXTURES.iterdir() if (p / "EXPECTED").is_file())
+
+EXAMPLE_CASES = [
+    pytest.param(rule, example, id=f"{rule.code}-{kind}-{index}")
+    for rule in ALL_RULES
+    for kind, examples in (("valid", rule.valid), ("invalid", rule.invalid))
+    for index, example in enumerate(examples)
+]
+
+
+def _check_shape(findings) -> None:
+    problems = []
+    for finding in findings:
+        where = f"{finding.location}: {finding.code}"
+        if "\n" in finding.message or "\r" in finding.message:
+            problems.append(f"{where}: message has a line break: {finding.message!r}")
+        if len(finding.message) >= MAX_FIRST_LINE:
+            problems.append(f"{where}: message is {len(finding.message)} characters: {finding.message}")
+        if not finding.message.strip():
+            problems.append(f"{where}: empty message")
+        if "\n" in finding.help:
+            problems.append(f"{where}: help has a line break: {finding.help!r}")
+        for note in finding.notes:
+            if "\n" in note or not note.strip():
+                problems.append(f"{where}: bad note {note!r}")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("rule, example", EXAMPLE_CASES)
+def test_rule_example_messages_are_short(rule, example) -> None:
+    result = lint_texts(
+        example.files,
+        LintOptions(target_version=example.target_version, select=frozenset({rule.code, *example.also_select}), strict=True),
+    )
+    _check_shape(result.findings)
+
+
+@pytest.mark.parametrize("case", FIXTURE_CASES, ids=[c.name for c in FIXTURE_CASES])
+def test_fixture_messages_are_short(case: Path) -> None:
+    result = lint_paths([str(case)], LintOptions(strict=True))
+    _check_shape(result.findings)
+
+
+def test_every_rule_finding_says_what_to_do() -> None:
+    """Each rule's invalid examples give findings with a help line."""
+    missing = []
+    for rule in ALL_RULES:
+        for example in rule.invalid:
+            result = lint_texts(
+                example.files,
+                LintOptions(target_version=example.target_version, select=frozenset({rule.code, *example.also_select})),
+            )
+            missing += [f"{rule.code}: {f.message}" for f in result.findings if f.code == rule.code and not f.help]
+    assert not missing, "\n".join(missing)
