@@ -11,6 +11,7 @@ from sglang_lint.rules.unified_memory import (
     attn_tp_difference_location,
     attn_tp_location,
     attn_tp_note,
+    attn_tp_text,
     unified_memory_enabled,
 )
 from sglang_lint.topology import Deployment, Server
@@ -105,7 +106,7 @@ from 0.5.18. The restriction holds in every version that accepts it.
             return
         if not provably_different(prefill.attn_tp.value, decode.attn_tp.value):
             return
-        p, d = prefill.attn_tp.value.describe(), decode.attn_tp.value.describe()
+        p, d = attn_tp_text(prefill), attn_tp_text(decode)
         yield self.finding(
             f"{sides('attention TP', p, d)} (unified memory needs them equal)",
             attn_tp_difference_location(prefill, decode),

@@ -10,7 +10,7 @@ import itertools
 from sglang_lint.model import Finding, Related, Value, provably_equal
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
-from sglang_lint.rules.unified_memory import attn_tp_difference_location, attn_tp_location, attn_tp_note
+from sglang_lint.rules.unified_memory import attn_tp_difference_location, attn_tp_location, attn_tp_note, attn_tp_text
 from sglang_lint.topology import Deployment, Server, server_sizes
 
 
@@ -140,7 +140,7 @@ the rule applies to all versions.
         if not (_starts(prefill) and _starts(decode)):
             return
         defaults = [s for s in (prefill, decode) if any(i.value.uses_default for i in s.attn_tp.inputs)]
-        p, d = clip(prefill.attn_tp.value.describe()), clip(decode.attn_tp.value.describe())
+        p, d = clip(attn_tp_text(prefill)), clip(attn_tp_text(decode))
         yield self.finding(
             f"neither attention TP of the pair divides the other: prefill {p}, decode {d}",
             attn_tp_difference_location(prefill, decode),

@@ -64,3 +64,13 @@ def attn_tp_difference_location(prefill: Server, decode: Server) -> Location:
                 return location
             break  # the decode left that factor at its default: nothing written to point at
     return attn_tp_location(decode)
+
+
+def attn_tp_text(server: Server) -> str:
+    """The attention TP to quote in a first line: the number that counts
+    (``8`` for ``$TP`` with a ``${TP:-8}`` default), else its description."""
+    value = server.attn_tp.value
+    candidates = value.candidates()
+    if candidates is not None and len(candidates) == 1:
+        return next(iter(candidates))
+    return value.describe()
