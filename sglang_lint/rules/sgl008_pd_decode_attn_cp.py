@@ -119,7 +119,7 @@ parallelism) for the decode side instead where your version supports it.
         # The message names the decode only: with several prefills, the finding
         # is the same one (findings are de-duplicated).
         yield self.finding(
-            f"the decode uses attention context parallelism ({clip(d.written_as(), 48)}); a decode needs 1",
+            f"the decode uses attention context parallelism: attention CP {clip(value_text(d))}, a decode needs 1",
             setting_location(decode, d),
             noqa_ranges=launch_noqa_ranges(decode),
             help="remove --attn-cp-size from the decode (keep it on the prefill only)",

@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import FIRST_WITH_PD, at_least, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -105,7 +106,7 @@ memory with PD altogether (SGL104).
         if not every_candidate(backend, lambda text: text not in _ACCEPTED):
             return
         yield self.finding(
-            f"unified memory with PD needs the mooncake transfer backend, not {clip(backend.value.describe())}",
+            f"unified memory with PD needs the mooncake transfer backend, not {clip(value_text(backend))}",
             setting_location(server, backend),
             noqa_ranges=launch_noqa_ranges(server),
             help="use --disaggregation-transfer-backend mooncake (or mooncake_tcp) on every server of the deployment, "

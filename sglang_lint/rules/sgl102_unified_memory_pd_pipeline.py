@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import FIRST_WITH_PD, as_int, at_least, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -98,7 +99,7 @@ unified memory with PD altogether (SGL104).
         if not every_candidate(pp, _above_one):
             return
         yield self.finding(
-            f"unified memory with PD does not support pipeline parallelism ({clip(pp.written_as(), 48)})",
+            f"unified memory with PD does not support pipeline parallelism (pp {clip(value_text(pp))})",
             setting_location(server, pp),
             noqa_ranges=launch_noqa_ranges(server),
             help="use --pp-size 1 (scale with --tp-size instead), or drop --enable-unified-memory",

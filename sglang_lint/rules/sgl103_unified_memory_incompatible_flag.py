@@ -9,6 +9,7 @@ from sglang_lint.model import Finding
 from sglang_lint.records import Record
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import as_int, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -397,7 +398,7 @@ with PD in 0.5.23.
             return
         if pd and "dcp_pd" in checks:
             yield self.finding(
-                f"unified memory with PD does not support decode context parallelism ({clip(dcp.written_as(), 40)})",
+                f"unified memory with PD does not support decode context parallelism (dcp {clip(value_text(dcp))})",
                 setting_location(server, dcp),
                 noqa_ranges=noqa,
                 help="use --dcp-size 1, or drop --enable-unified-memory",
@@ -409,7 +410,7 @@ with PD in 0.5.23.
             )
         elif "dcp" in checks:
             yield self.finding(
-                f"unified memory does not support decode context parallelism ({clip(dcp.written_as(), 40)})",
+                f"unified memory does not support decode context parallelism (dcp {clip(value_text(dcp))})",
                 setting_location(server, dcp),
                 noqa_ranges=noqa,
                 help="use --dcp-size 1, or drop --enable-unified-memory",
@@ -431,7 +432,7 @@ with PD in 0.5.23.
         if pd and "speculative_mooncake_pd" in checks and every_candidate(backend, lambda text: text in _MOONCAKE):
             yield self.finding(
                 "unified memory with PD over mooncake does not support speculative decoding "
-                f"({clip(algorithm.value.describe(), 24)})",
+                f"({clip(value_text(algorithm), 24)})",
                 setting_location(server, algorithm),
                 noqa_ranges=noqa,
                 help="remove --speculative-algorithm or --enable-unified-memory",
@@ -446,10 +447,10 @@ with PD in 0.5.23.
             if allowed:
                 names = [name for name in _SPEC_ORDER if name in allowed]
                 only = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-                head = f"unified memory supports only --speculative-algorithm {only}, not {clip(algorithm.value.describe(), 24)}"
+                head = f"unified memory supports only --speculative-algorithm {only}, not {clip(value_text(algorithm), 24)}"
                 fix = "use one of those algorithms" if len(names) > 1 else f"use {only}"
             else:
-                head = f"unified memory does not support speculative decoding ({clip(algorithm.value.describe(), 24)})"
+                head = f"unified memory does not support speculative decoding ({clip(value_text(algorithm), 24)})"
                 fix = "remove --speculative-algorithm"
             yield self.finding(
                 head,
