@@ -16,6 +16,8 @@ MAX_FIRST_LINE = 120
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FIXTURE_CASES = sorted(p for p in FIXTURES.iterdir() if (p / "EXPECTED").is_file())
+# The goldens' fixtures (tests/golden/fixture, tests/golden/messages) too.
+FIXTURE_CASES += sorted(p for p in (Path(__file__).resolve().parent / "golden").iterdir() if p.is_dir())
 
 EXAMPLE_CASES = [
     pytest.param(rule, example, id=f"{rule.code}-{kind}-{index}")

@@ -197,7 +197,8 @@ every version.
             side_note(server, explicit, "page size"),
             f"the {other} ({other_server.label}) does not set --page-size: SGLang resolves it at startup from the "
             "attention backend and model (1 for most backends, 64 for FlashMLA/TRT-LLM MLA, more for some models)",
-            *_FAILURE,
+            "if the two differ, " + _FAILURE[0],
+            _FAILURE[1],
         )
         if side == "decode":
             primary = setting_location(decode, d)
@@ -217,9 +218,8 @@ every version.
 
 
 _FAILURE = (
-    "if the page sizes differ, the decode rejects the prefill's KV pages at the first request: \"Page size "
-    "mismatch: prefill server has page_size=..., but decode server has page_size=...\" "
-    "(sglang/srt/disaggregation/common/conn.py:1321 in 0.5.23)",
+    "the decode rejects the prefill's KV pages at the first request: \"Page size mismatch: prefill server has "
+    "page_size=..., but decode server has page_size=...\" (sglang/srt/disaggregation/common/conn.py:1321 in 0.5.23)",
     "checked from sglang 0.5.9; 0.5.4 copies the pages with the wrong layout instead",
 )
 

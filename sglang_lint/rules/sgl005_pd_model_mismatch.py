@@ -6,7 +6,7 @@ from typing import Iterable
 
 from sglang_lint.model import Finding, Related, Severity
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.messages import clip
+from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import provably_different_resolved, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
@@ -106,7 +106,7 @@ No released version (0.5.4-0.5.23) checks it.
         if not provably_different_resolved(p.value, d.value, _strip_slashes):
             return
         yield self.finding(
-            f"prefill and decode serve different models: prefill {clip(value_text(p))}, decode {clip(value_text(d))}",
+            sides("model", value_text(p), value_text(d)),
             setting_location(decode, d),
             related=[Related(setting_location(prefill, p), f"prefill model {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
