@@ -306,6 +306,8 @@ def test_flake8_reports_what_the_cli_reports_at_the_same_column(tmp_path, monkey
     assert (expected.location.line, expected.location.column) == (PD_LINE, PD_OFFSET + 1)
     message = sanitize(expected.message).replace("launch_pd.py", "./launch_pd.py")
     assert found == [(os.path.join(".", "launch_pd.py"), PD_LINE, PD_OFFSET + 1, "SGL001", message)]
+    # One line: the message only, not the help and notes the other formats show.
+    assert expected.help and expected.notes and "help:" not in found[0][4]
 
 
 def test_flake8_noqa_on_the_reported_line(tmp_path) -> None:
