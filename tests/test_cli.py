@@ -41,7 +41,7 @@ def test_concise_format(capsys) -> None:
     code, out, _ = run(capsys, "--format", "concise", str(FIXTURES / "split-files"))
     first = out.splitlines()[0]
     # paths under the working directory are shown relative to it, like ruff
-    assert "split-files/decode.sh:7:3: SGL001 --enable-unified-memory needs equal attention TP" in first
+    assert "split-files/decode.sh:7:3: SGL001 attention TP differs across the pair: prefill 2, decode 4" in first
 
 
 def test_json_format_is_rufflike_with_related(capsys) -> None:

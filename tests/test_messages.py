@@ -71,3 +71,43 @@ def test_every_rule_finding_says_what_to_do() -> None:
             )
             missing += [f"{rule.code}: {f.message}" for f in result.findings if f.code == rule.code and not f.help]
     assert not missing, "\n".join(missing)
+
+
+def _sgl_location(code: str, decode_args: str, prefill_args: str = "--tp-size 8") -> tuple[int, str]:
+    text = (
+        f"python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory {prefill_args} --port 30000 &\n"
+        f"python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory {decode_args} --port 30001 &\n"
+    )
+    result = lint_texts({"run.sh": text}, LintOptions(select=frozenset({code})))
+    (finding,) = [f for f in result.findings if f.code == code]
+    line = text.splitlines()[finding.location.line - 1]
+    return finding.location.line, line[finding.location.column - 1 : finding.location.end_column - 1]
+
+
+@pytest.mark.parametrize(
+    "decode_args, prefill_args, underlined",
+    [
+        # tp equal on both sides: the attention-DP factor makes them differ (issue 23 part 4).
+        ("--tp-size 8 --dp-size 8 --enable-dp-attention", "--tp-size 8", "--dp-size 8"),
+        ("--tp-size 8 --attn-dp-size 4", "--tp-size 8", "--attn-dp-size 4"),
+        # attention CP is the differing factor.
+        ("--tp-size 8 --attn-cp-size 2", "--tp-size 8", "--attn-cp-size 2"),
+        # the tp differs: the decode's tp.
+        ("--dp-size 2 --enable-dp-attention --tp-size 4", "--tp-size 8 --dp-size 2 --enable-dp-attention", "--tp-size 4"),
+    ],
+)
+def test_sgl001_points_at_the_decode_factor_that_differs(decode_args, prefill_args, underlined) -> None:
+    line, text = _sgl_location("SGL001", decode_args, prefill_args)
+    assert (line, text) == (2, underlined)
+
+
+def test_sgl001_falls_back_to_the_first_written_input() -> None:
+    # The decode leaves its tp at the default 1: nothing written differs, so the
+    # first written attention-TP input (there is none here: the launch) is used.
+    line, text = _sgl_location("SGL001", "", "--tp-size 2")
+    assert line == 2 and text.startswith("python")
+
+
+def test_sgl009_points_at_the_decode_factor_that_differs() -> None:
+    line, text = _sgl_location("SGL009", "--tp-size 12 --dp-size 4 --enable-dp-attention", "--tp-size 12 --dp-size 3 --enable-dp-attention")
+    assert (line, text) == (2, "--dp-size 4")

@@ -55,7 +55,7 @@ class AmbiguousAbbreviation(Rule):
 ## What it does
 Reports an option word that is a prefix of more than one long option of the
 target SGLang version (`--pp`, `--enable-dp`, `--page` in 0.5.23, `--enable-unified`
-from 0.5.20). The message lists every match and names the one most likely meant.
+from 0.5.20). The finding names the one most likely meant; a note lists every match.
 
 ## Why is this bad?
 SGLang parses its arguments with Python's `argparse`, which accepts any *unique*
