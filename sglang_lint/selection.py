@@ -40,8 +40,11 @@ def _note_lines(text: str) -> tuple[str, str, tuple[str, ...]]:
     head, separator, tail = text.partition("; ")
     notes = [tail] if separator else []
     if len(head) >= _FIRST_LINE:
-        notes.insert(0, head)
-        head = head[: _FIRST_LINE - 4].rstrip() + "..."
+        notes.insert(0, head)  # whole, as a note; the first line is cut at a word
+        cut = head[: _FIRST_LINE - 4]
+        if " " in cut:
+            cut = cut[: cut.rindex(" ")]
+        head = cut.rstrip(" ,;:") + "..."
     return head, help_text, tuple(notes)
 
 

@@ -54,7 +54,9 @@ def test_json_format_is_rufflike_with_related(capsys) -> None:
     assert item["end_location"]["row"] == 7
     assert item["filename"].endswith("decode.sh")
     assert item["related"][0]["filename"].endswith("prefill.sh")
-    assert "attention TP 2" in item["message"]
+    assert "prefill 2, decode 4" in item["message"]
+    assert item["help"].startswith("give the decode attention TP 2")
+    assert any(note.startswith("prefill attention TP 2 = ") for note in item["notes"])
 
 
 def test_unknown_target_version_is_a_usage_error(capsys) -> None:

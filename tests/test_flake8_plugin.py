@@ -105,7 +105,7 @@ def test_file_without_a_launch_yields_nothing(text: str) -> None:
 def test_finding_position_and_message() -> None:
     [(line, offset, message)] = check(PD)
     assert (line, offset) == (PD_LINE, PD_OFFSET)  # 0-based, in code points
-    assert message.startswith("SGL001 --enable-unified-memory needs equal attention TP")
+    assert message.startswith("SGL001 attention TP differs across the pair: prefill ")
     assert "\t" not in message and "\n" not in message
 
 
