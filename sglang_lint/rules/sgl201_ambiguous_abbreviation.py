@@ -135,7 +135,7 @@ which prefixes are ambiguous) comes from each release's option table.
             )
             unique_in = self._unique_in(prefix)
             if unique_in:
-                notes.append(f"{prefix} was accepted (a unique prefix) by sglang {describe_versions(unique_in)}")
+                notes.append(f"sglang {describe_versions(unique_in)} accepted {prefix} (an option or a unique prefix there)")
             yield self.finding(
                 message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes, help=help_text, notes=notes
             )
