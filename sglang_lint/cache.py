@@ -65,7 +65,7 @@ ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 # Entries kept per cache file: the files of this run first, then older ones.
 MAX_ENTRIES = 100_000
-_FORMAT = 2
+_FORMAT = 3
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by sglang-lint.\n"
@@ -461,11 +461,13 @@ def _encode_finding(finding: Finding) -> list[Any]:
         finding.url,
         [list(r) for r in finding.noqa_ranges],
         [[f.title, _ANY_FILE_ENCODER.loc(f.location), f.old, f.new, f.preferred] for f in finding.fixes],
+        finding.help,
+        list(finding.notes),
     ]
 
 
 def _decode_finding(data: list[Any]) -> Finding:
-    code, name, message, location, severity, related, url, ranges, fixes = data
+    code, name, message, location, severity, related, url, ranges, fixes, help_text, notes = data
     return Finding(
         code=str(code),
         name=str(name),
@@ -476,6 +478,8 @@ def _decode_finding(data: list[Any]) -> Finding:
         url=str(url),
         noqa_ranges=tuple((str(p), int(a), int(b)) for p, a, b in ranges),
         fixes=tuple(Fix(str(t), _ANY_FILE_DECODER.loc(loc), str(old), str(new), bool(preferred)) for t, loc, old, new, preferred in fixes),
+        help=str(help_text),
+        notes=tuple(str(n) for n in notes),
     )
 
 

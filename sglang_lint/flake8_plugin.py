@@ -141,7 +141,8 @@ class SglangLintChecker:
         for finding in result.findings:
             position = _position(finding, here)
             # Untrusted text from the file is shown, never obeyed (an ESC, a
-            # newline), exactly as the CLI's concise format shows it.
+            # newline), exactly as the CLI's concise format shows it: the
+            # one-line message, without the help and notes.
             text = f"{finding.code} {sanitize(finding.message)}"
             location = finding.location
             if os.path.normpath(location.path) != here:

@@ -579,6 +579,11 @@ class Finding(Record, frozen=True):
     noqa_ranges: tuple[tuple[str, int, int], ...]
     # Quick fixes, when the fix is certain (or one of a few listed choices).
     fixes: tuple[Fix, ...]
+    # What to do, one sentence ("" when there is nothing to add to the message).
+    help: str
+    # The why: how each value was derived, what SGLang does with it, version
+    # history. One line each; ``message`` stays a single short line.
+    notes: tuple[str, ...]
 
     def __init__(
         self,
@@ -591,6 +596,8 @@ class Finding(Record, frozen=True):
         url: str = "",
         noqa_ranges: tuple[tuple[str, int, int], ...] = (),
         fixes: tuple[Fix, ...] = (),
+        help: str = "",
+        notes: tuple[str, ...] = (),
     ) -> None:
         fields = self.__dict__  # frozen: written past __setattr__
         fields["code"] = code
@@ -602,6 +609,17 @@ class Finding(Record, frozen=True):
         fields["url"] = url
         fields["noqa_ranges"] = noqa_ranges
         fields["fixes"] = fixes
+        fields["help"] = help
+        fields["notes"] = notes
+
+    def text_lines(self) -> list[str]:
+        """The message, then ``help: ...`` and one ``note: ...`` per note: the
+        whole finding as lines of text (editors, the LSP diagnostic)."""
+        lines = [self.message]
+        if self.help:
+            lines.append(f"help: {self.help}")
+        lines.extend(f"note: {note}" for note in self.notes)
+        return lines
 
     def sort_key(self) -> tuple:
         return (self.location.path, self.location.line, self.location.column, self.code, self.message)

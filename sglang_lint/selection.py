@@ -23,11 +23,39 @@ INTERNAL_ERROR_NAME = "unreadable-input"
 INTERNAL_ERROR_SUMMARY = "A file could not be read or analyzed (binary, bad encoding, syntax error, template); never a crash"
 
 
+# The first line of a finding stays under this many characters (Rule.finding).
+_FIRST_LINE = 120
+
+
+def _note_lines(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """A note's text as (message, help, notes): a long one keeps its first
+    clause as the message and the rest as notes; "please report it" is help."""
+    help_text = ""
+    for ask in ("; please report it", ", please report it"):
+        if text.endswith(ask):
+            text = text[: -len(ask)]
+            help_text = "please report it: https://github.com/sglang-lint/sglang-lint/issues"
+    if len(text) < _FIRST_LINE:
+        return text, help_text, ()
+    head, separator, tail = text.partition("; ")
+    notes = [tail] if separator else []
+    if len(head) >= _FIRST_LINE:
+        notes.insert(0, head)  # whole, as a note; the first line is cut at a word
+        cut = head[: _FIRST_LINE - 4]
+        if " " in cut:
+            cut = cut[: cut.rindex(" ")]
+        head = cut.rstrip(" ,;:") + "..."
+    return head, help_text, tuple(notes)
+
+
 def internal_finding(note: Note) -> Finding:
+    message, help_text, notes = _note_lines(note.message)
     return Finding(
         code=INTERNAL_ERROR_CODE,
         name=INTERNAL_ERROR_NAME,
-        message=note.message,
+        message=message,
+        help=help_text,
+        notes=notes,
         location=Location(note.path, note.line, note.column),
         severity=Severity.WARNING,
         url=DOCS_URL.format(code=INTERNAL_ERROR_CODE.lower()),

@@ -183,7 +183,9 @@ class SglangLanguageServer(LanguageServer):
         ]
         return types.Diagnostic(
             range=self.location_range(finding.location),
-            message=finding.message,
+            # The message, then its help and notes, one per line (editors show
+            # the first line inline and the rest on hover).
+            message="\n".join(finding.text_lines()),
             severity=_SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
             code=finding.code,
             code_description=types.CodeDescription(href=finding.url) if finding.url else None,

@@ -228,6 +228,34 @@ def test_pp_is_ambiguous():
     assert text(result, "pp_size") == "1"
 
 
+def test_nothing_after_an_ambiguous_option_is_reported():
+    # Issue 23 (the released 0.5.23 table: --cuda-graph-bs-decode and
+    # --cuda-graph-bs-prefill, no --cuda-graph-bs): argparse raises "ambiguous option" while classifying the words
+    # (_parse_optional), before consuming any; --cuda-graph-bs 8 16 is that one
+    # error, not also "unrecognized argument '16'" (the values of an option we
+    # cannot name are a guess), nor the later unknown option and bad value.
+    result = parse_server_args(
+        tokens("--cuda-graph-bs", "8", "16", "--tp-szie", "2", "--port", "eight", "stray"), load_table("0.5.23")
+    )
+    assert kinds(result) == ["ambiguous"]
+    assert result.problems[0].option == "--cuda-graph-bs"
+
+
+def test_problems_before_an_ambiguous_option_are_kept():
+    # Real errors that argparse shows once the ambiguous option is spelled out.
+    result = parse_server_args(tokens("--tp-size", "eight", "--tp-szie", "2", "--pp", "2", "16"), load_table("0.5.23"))
+    assert kinds(result) == ["invalid-value", "unknown", "ambiguous"]
+
+
+def test_words_after_an_unknown_option_are_its_values():
+    # argparse puts "--tp-szie 8 16" into one "unrecognized arguments" error:
+    # the words up to the next option are taken as the unknown option's values.
+    result = parse_server_args(tokens("--tp-szie", "8", "16", "--port", "30000"), load_table("0.5.23"))
+    assert kinds(result) == ["unknown"]
+    assert result.problems[0].option == "--tp-szie"
+    assert text(result, "port") == "30000"
+
+
 def test_enable_dp_is_ambiguous():
     result = parse_server_args(tokens("--enable-dp"), table_0523())
     assert kinds(result) == ["ambiguous"]

@@ -365,3 +365,19 @@ def test_the_findings_cache_key_covers_files_configs_and_options(tmp_path, monke
     (tmp_path / "bin.sh").write_bytes(b"\x00\x01")
     noted = run(tmp_path, cache=True, cache_dir=cache_dir, reuse_findings=True)
     assert not noted.from_findings_cache and "SGL900" in {f.code for f in noted.findings}
+
+
+def test_findings_cache_carries_help_and_notes(tmp_path: Path) -> None:
+    """Issue 23 part 4: a whole run answered from the findings cache gives the
+    same help and notes as the run that filled it."""
+    from sglang_lint.cache import _decode_finding, _encode_finding
+
+    root = tmp_path / "tree"
+    root.mkdir()
+    (root / "run.sh").write_text(PAIR.replace("$DECODE_TP", "1"), encoding="utf-8")
+    first = run(root)
+    (finding,) = [f for f in first.findings if f.code == "SGL001"]
+    assert finding.help and finding.notes
+    decoded = _decode_finding(json.loads(json.dumps(_encode_finding(finding))))
+    assert decoded == finding
+    assert (decoded.help, decoded.notes) == (finding.help, finding.notes)

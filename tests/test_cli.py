@@ -41,7 +41,7 @@ def test_concise_format(capsys) -> None:
     code, out, _ = run(capsys, "--format", "concise", str(FIXTURES / "split-files"))
     first = out.splitlines()[0]
     # paths under the working directory are shown relative to it, like ruff
-    assert "split-files/decode.sh:7:3: SGL001 --enable-unified-memory needs equal attention TP" in first
+    assert "split-files/decode.sh:7:3: SGL001 attention TP differs across the pair: prefill 2, decode 4" in first
 
 
 def test_json_format_is_rufflike_with_related(capsys) -> None:
@@ -54,7 +54,9 @@ def test_json_format_is_rufflike_with_related(capsys) -> None:
     assert item["end_location"]["row"] == 7
     assert item["filename"].endswith("decode.sh")
     assert item["related"][0]["filename"].endswith("prefill.sh")
-    assert "attention TP 2" in item["message"]
+    assert "prefill 2, decode 4" in item["message"]
+    assert item["help"].startswith("give the decode attention TP 2")
+    assert any(note.startswith("prefill attention TP 2 = ") for note in item["notes"])
 
 
 def test_unknown_target_version_is_a_usage_error(capsys) -> None:

@@ -105,7 +105,7 @@ def test_file_without_a_launch_yields_nothing(text: str) -> None:
 def test_finding_position_and_message() -> None:
     [(line, offset, message)] = check(PD)
     assert (line, offset) == (PD_LINE, PD_OFFSET)  # 0-based, in code points
-    assert message.startswith("SGL001 --enable-unified-memory needs equal attention TP")
+    assert message.startswith("SGL001 attention TP differs across the pair: prefill ")
     assert "\t" not in message and "\n" not in message
 
 
@@ -307,6 +307,8 @@ def test_flake8_reports_what_the_cli_reports_at_the_same_column(tmp_path, monkey
     # The message names files as the CLI does (flake8's ./ prefix is its own).
     message = sanitize(expected.message)
     assert found == [(os.path.join(".", "launch_pd.py"), PD_LINE, PD_OFFSET + 1, "SGL001", message)]
+    # One line: the message only, not the help and notes the other formats show.
+    assert expected.help and expected.notes and "help:" not in found[0][4]
 
 
 def test_flake8_noqa_on_the_reported_line(tmp_path) -> None:

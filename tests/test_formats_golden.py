@@ -57,6 +57,29 @@ def test_golden(fmt: str, capsys, monkeypatch) -> None:
     )
 
 
+MESSAGES_FIXTURE = "tests/golden/messages"
+
+
+@pytest.mark.parametrize("fmt", ["full", "concise"])
+def test_golden_messages(fmt: str, capsys, monkeypatch) -> None:
+    """Issue 23 part 4: a pair finding (SGL001) with its secondary span, help and
+    notes in ``full``; one line a finding in ``concise``; the summary counting
+    errors and warnings apart."""
+    out = check_output(capsys, monkeypatch, fmt, MESSAGES_FIXTURE)
+    golden = GOLDEN / f"messages-{fmt}.txt"
+    if UPDATE:
+        golden.write_bytes(out.encode("utf-8"))
+    assert out == golden.read_bytes().decode("utf-8"), (
+        "regenerate if intended: SGLANG_LINT_UPDATE_GOLDEN=1 python -m pytest tests/test_formats_golden.py"
+    )
+    assert out.endswith("Found 1 error and 2 warnings.\n")
+    if fmt == "concise":
+        assert len(out.splitlines()) == 4  # three findings, one line each, and the summary
+    else:
+        assert "   = help: give the decode attention TP 8" in out
+        assert "   = note: decode attention TP 1 = --tp-size 8 / --dp-size 8 with --enable-dp-attention" in out
+
+
 def test_every_format_has_a_golden() -> None:
     # (tests/golden is shared with other goldens, e.g. topology's.)
     assert set(FORMATS) <= {p.name[: -len(".txt")] for p in GOLDEN.glob("*.txt")}

@@ -91,7 +91,7 @@ def build_tree(root: Path) -> dict[str, list[tuple[str, str]]]:
     tree, outside, h = root / "tree", root / "outside", root / "tree" / "h"
     write(tree / "pd" / "prefill.sh", PREFILL)
     write(tree / "pd" / "decode.sh", DECODE)
-    expected: dict[str, list[tuple[str, str]]] = {"tree/pd/decode.sh": [("SGL001", "--enable-unified-memory needs equal attention TP")]}
+    expected: dict[str, list[tuple[str, str]]] = {"tree/pd/decode.sh": [("SGL001", "attention TP differs across the pair")]}
 
     def add(name: str, data: str | bytes, *findings: tuple[str, str]) -> None:
         write(h / name, data)
@@ -108,7 +108,7 @@ def build_tree(root: Path) -> dict[str, list[tuple[str, str]]]:
     # UTF-16 with a BOM is decoded: its launch is read, columns in code points.
     utf16 = "#!/bin/bash\n# déploiement ☃\n" + BAD
     line, column = position(utf16, "--no-such-option")
-    add("utf16.sh", codecs.BOM_UTF16_LE + utf16.encode("utf-16-le"), ("SGL202", "unrecognized option: --no-such-option"))
+    add("utf16.sh", codecs.BOM_UTF16_LE + utf16.encode("utf-16-le"), ("SGL202", "unknown option --no-such-option"))
     expected["tree/h/utf16.sh"][0] += (line, column)
     # latin-1: a launch in it is a note with the position of the first bad byte;
     # without any launch marker the file is dismissed silently, never decoded.
@@ -117,7 +117,7 @@ def build_tree(root: Path) -> dict[str, list[tuple[str, str]]]:
     add("latin1_plain.sh", "#!/bin/bash\necho café crème\n".encode("latin-1"))
     # ... and a Python file that declares latin-1 (PEP 263) is decoded with it.
     declared = "# -*- coding: latin-1 -*-\n# déploiement\n" + PY_BAD
-    add("latin1_declared.py", declared.encode("latin-1"), ("SGL202", "unrecognized option: --no-such-option"))
+    add("latin1_declared.py", declared.encode("latin-1"), ("SGL202", "unknown option --no-such-option"))
     # (a Python argv word is located at its string literal's opening quote)
     expected["tree/h/latin1_declared.py"][0] += position(declared, '"--no-such-option"')
     # Over the size cap: 30 MB (sparse: nothing is read, it is refused by its size)
@@ -143,7 +143,7 @@ def build_tree(root: Path) -> dict[str, list[tuple[str, str]]]:
     add("deep_block.yaml", pod + "x:\n  " + "- " * DEEP + "v\n", ("SGL900", "nest"))
     # The alias bomb is read as the nodes written, not their expansion.
     bomb = alias_bomb()
-    add("bomb.yaml", bomb, ("SGL202", "unrecognized option: --no-such-option"))
+    add("bomb.yaml", bomb, ("SGL202", "unknown option --no-such-option"))
     expected["tree/h/bomb.yaml"][0] += position(bomb, "--no-such-option")
     # Unterminated constructs after a launch.
     heredoc = "#!/bin/bash\n" + LAUNCH + "cat <<EOF\nnever closed\n"

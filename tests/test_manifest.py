@@ -158,8 +158,9 @@ def test_a_server_keeps_its_role_and_a_disagreement_is_a_note(tmp_path, monkeypa
     # "prefill" while it launches a decode: a note, and it is still paired as a decode.
     assert codes(result) == [("SGL001", "k8s/decode.yaml", DECODE_TP_LINE), ("SGL900", "k8s/decode.yaml", 10)]
     (note,) = [f for f in result.findings if f.code == "SGL900"]
-    assert '"prefill" of deployment "cross"' in note.message
-    assert "decode server" in note.message and "sglang-lint.toml" in note.message
+    text = "\n".join(note.text_lines())  # a long note: its first clause, then notes
+    assert '"prefill" of deployment "cross"' in text
+    assert "decode server" in text and "sglang-lint.toml" in text
 
 
 def test_wrong_role_both_ways(tmp_path, monkeypatch) -> None:

@@ -511,7 +511,8 @@ def test_finding_points_at_the_markdown_line():
     doc = pair_doc("--tp-size 8", "--tp-size 8 --dp-size 8 --enable-dp-attention")
     ((code, path, line, column),) = findings({P: doc})
     assert (code, path, line) == ("SGL001", P, 12)
-    assert doc.split("\n")[line - 1][column - 1 :].startswith("--tp-size")
+    # tp is 8 on both sides: the decode's attention DP makes them differ.
+    assert doc.split("\n")[line - 1][column - 1 :].startswith("--dp-size 8")
 
 
 def test_notes_have_markdown_lines():

@@ -144,9 +144,9 @@ def test_try_repo_honours_configured_excludes(hook_repo, pre_commit_home, tmp_pa
     ("hook", "case", "changed", "where"),
     [
         ("sglang-lint", "split-files", "decode.sh", "deploy/decode.sh:7:3"),
-        ("sglang-lint", "context-k8s-pair", "decode.yaml", "deploy/decode.yaml:33:"),
-        ("sglang-lint", "context-k8s-pair", "prefill.yaml", "deploy/decode.yaml:33:"),
-        ("sglang-lint-flake8", "context-python-pair", "decode.py", "deploy/decode.py:8:"),
+        ("sglang-lint", "context-k8s-pair", "decode.yaml", "deploy/decode.yaml:35:"),
+        ("sglang-lint", "context-k8s-pair", "prefill.yaml", "deploy/decode.yaml:35:"),
+        ("sglang-lint-flake8", "context-python-pair", "decode.py", "deploy/decode.py:16:"),
     ],
 )
 def test_try_repo_with_only_one_side_staged(hook_repo, pre_commit_home, tmp_path, hook, case, changed, where) -> None:

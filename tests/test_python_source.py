@@ -308,7 +308,10 @@ def test_engine_and_server_args_keywords():
     server_args = [s for s in servers if s.launch.entry is EntryPoint.SERVER_ARGS]
     assert sorted(_value(s, "model_path") for s in server_args) == ["Qwen/Qwen3-8B", "x"]
     assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 8)]
-    assert "enable_dp_attention=True" in result.findings[0].message
+    # The derivation is a note (issue 23 part 4); the location is the factor
+    # that differs, the value of dp_size=8 (tp_size is 8 on both sides).
+    assert any("enable_dp_attention=True" in note for note in result.findings[0].notes)
+    assert result.findings[0].location.column == len("decode = sgl.Engine(tp_size=8, dp_size=") + 1
 
 
 def test_engine_with_unseen_mapping_leaves_other_fields_unknown():

@@ -61,7 +61,7 @@ def test_concise() -> None:
         "run.sh:2:1: SGL205 a comment ends the continuation\n"
         f"run.sh:4:42: SGL001 {TP_MISMATCH.message}\n"
         f"日本/サーバ.sh:2:9: SGL202 {TYPO.message}\n"
-        "Found 3 errors.\n"
+        "Found 2 errors and 1 warning.\n"
     )
 
 
@@ -76,6 +76,96 @@ def test_untrusted_text_cannot_reach_the_terminal() -> None:
         out = render([evil], fmt, sources={"a.sh": ["--x\x1b[2J\n"]})
         assert "\x1b" not in out and "\u202e" not in out
         assert not any(line.startswith("fake:") for line in out.splitlines())
+
+
+# -- summary, help and notes (issue 23 part 4) ----------------------------------------
+
+EXPLAINED = Finding(
+    code="SGL001",
+    name="unified-memory-attn-tp-mismatch",
+    message="attention TP differs across the pair: prefill 8, decode 1 (unified memory needs them equal)",
+    location=Location("run.sh", 4, 42, 4, 43),
+    related=(Related(Location("run.sh", 2, 42, 2, 43), "prefill attention TP 8"),),
+    url="https://example.invalid/rules/SGL001",
+    help="give the decode attention TP 8, or drop --enable-unified-memory on both sides",
+    notes=(
+        "prefill attention TP 8 = --tp-size 8 (run.sh:2)",
+        "decode attention TP 1 = --tp-size 8 / --dp-size 8 with --enable-dp-attention (run.sh:4)",
+    ),
+)
+
+
+def _with_severity(finding: Finding, severity: Severity) -> Finding:
+    from sglang_lint.records import replace
+
+    return replace(finding, severity=severity)
+
+
+@pytest.mark.parametrize(
+    "severities, expected",
+    [
+        ((), "All checks passed!"),
+        ((Severity.ERROR,), "Found 1 error."),
+        ((Severity.ERROR,) * 3, "Found 3 errors."),
+        ((Severity.WARNING,), "Found 1 warning."),
+        ((Severity.ERROR, Severity.WARNING, Severity.WARNING), "Found 1 error and 2 warnings."),
+        ((Severity.WARNING, Severity.INFO), "Found 1 warning and 1 info finding."),
+        ((Severity.INFO, Severity.INFO), "Found 2 info findings."),
+        ((Severity.ERROR, Severity.WARNING, Severity.INFO, Severity.ERROR), "Found 2 errors, 1 warning and 1 info finding."),
+    ],
+)
+def test_summary_counts_by_severity(severities, expected) -> None:
+    findings = [_with_severity(EARLY, severity) for severity in severities]
+    for fmt in ("full", "concise"):
+        assert render(findings, fmt).splitlines()[-1] == expected
+
+
+def test_full_prints_help_and_notes_after_the_snippets() -> None:
+    lines = render([EXPLAINED], "full", sources=SOURCES).splitlines()
+    assert lines[0] == f"run.sh:4:42: SGL001 [unified-memory-attn-tp-mismatch] {EXPLAINED.message}"
+    # the other side stays a labelled secondary span
+    assert lines[5] == "  = prefill attention TP 8: run.sh:2:42"
+    assert lines[8] == "  |                                          ^ prefill attention TP 8"
+    assert lines[10:14] == [
+        "  = help: give the decode attention TP 8, or drop --enable-unified-memory on both sides",
+        "  = note: prefill attention TP 8 = --tp-size 8 (run.sh:2)",
+        "  = note: decode attention TP 1 = --tp-size 8 / --dp-size 8 with --enable-dp-attention (run.sh:4)",
+        "  = docs: https://example.invalid/rules/SGL001",
+    ]
+
+
+def test_concise_keeps_one_line_a_finding() -> None:
+    out = render([EXPLAINED, TYPO], "concise", sources=SOURCES)
+    assert out.splitlines() == [
+        f"run.sh:4:42: SGL001 {EXPLAINED.message}",
+        f"日本/サーバ.sh:2:9: SGL202 {TYPO.message}",
+        "Found 1 error and 1 warning.",
+    ]
+
+
+def test_json_carries_help_and_notes() -> None:
+    (entry,) = json.loads(render([EXPLAINED], "json", sources=SOURCES))
+    assert entry["message"] == EXPLAINED.message
+    assert entry["help"] == EXPLAINED.help
+    assert entry["notes"] == list(EXPLAINED.notes)
+    (line,) = render([TYPO], "json-lines").splitlines()
+    assert json.loads(line)["help"] is None and json.loads(line)["notes"] == []
+
+
+def test_single_text_formats_show_the_message_then_the_help() -> None:
+    expected = f"{EXPLAINED.message}\nhelp: {EXPLAINED.help}"
+    sarif = json.loads(render([EXPLAINED], "sarif", sources=SOURCES))
+    message = sarif["runs"][0]["results"][0]["message"]
+    assert message["text"] == expected
+    assert "- note: decode attention TP 1" in message["markdown"]
+    rdjson = json.loads(render([EXPLAINED], "rdjson", sources=SOURCES))
+    assert rdjson["diagnostics"][0]["message"] == expected
+    github = render([EXPLAINED], "github")
+    assert github.endswith(f"::{EXPLAINED.message}%0Ahelp: {EXPLAINED.help}\n")
+    pylint = render([EXPLAINED], "pylint")
+    assert pylint == f"run.sh:4: [SGL001(unified-memory-attn-tp-mismatch), ] {EXPLAINED.message}; help: {EXPLAINED.help}\n"
+    # No help: the message alone.
+    assert render([TP_MISMATCH], "pylint").endswith(f"] {TP_MISMATCH.message}\n")
 
 
 # -- full -----------------------------------------------------------------------------

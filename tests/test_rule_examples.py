@@ -23,7 +23,8 @@ def test_rule_example(rule, example, kind) -> None:
     expected = example.findings if kind == "invalid" else 0
     assert len(findings) == expected, [f.message for f in findings]
     for finding in findings:
-        assert example.message_contains in finding.message
+        # The finding's whole text: the message, its help and notes.
+        assert example.message_contains in "\n".join(finding.text_lines()), finding.text_lines()
 
 
 @pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])

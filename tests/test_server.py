@@ -82,6 +82,12 @@ def test_the_mismatch_is_published_with_its_metadata_and_the_peer_in_another_fil
     assert diagnostic["severity"] == 1
     assert diagnostic["codeDescription"]["href"].endswith("docs/rules.md#sgl001")
     assert "attention TP" in diagnostic["message"]
+    # The message, its help and its notes, one a line (issue 23 part 4).
+    lines = diagnostic["message"].split("\n")
+    assert lines[0].startswith("attention TP differs across the pair: prefill ") and len(lines[0]) < 120
+    assert lines[1].startswith("help: give the decode attention TP ")
+    assert [l for l in lines[2:] if l.startswith("note: decode attention TP 4 = --tp-size 4")]
+    assert all(l.startswith("note: ") for l in lines[2:])
     line = DECODE.format(tp=4).split("\n")[2]
     assert diagnostic["range"]["start"] == {"line": 2, "character": line.index("--tp-size")}
     (related,) = diagnostic["relatedInformation"]
@@ -106,7 +112,7 @@ def test_an_unsaved_change_rechecks_the_pair_and_clears_the_diagnostic(client, w
     mark = client.mark()
     client.close(workspace / "decode.sh")
     (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds), after=mark)
-    assert "vs 4" in diagnostic["message"]
+    assert "decode 4" in diagnostic["message"]
 
 
 def test_editing_the_prefill_rechecks_the_decode_in_its_own_file(client, workspace) -> None:

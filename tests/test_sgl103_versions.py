@@ -18,7 +18,7 @@ DECODE = "python -m sglang.launch_server --disaggregation-mode decode --enable-u
 
 def _findings(version: str, line: str) -> list[str]:
     result = lint_texts({"run.sh": line + "\n"}, LintOptions(target_version=version, select=frozenset({"SGL103"})))
-    return [f.message for f in result.findings if f.code == "SGL103"]
+    return ["\n".join(f.text_lines()) for f in result.findings if f.code == "SGL103"]
 
 
 REPORTED = [

@@ -890,6 +890,26 @@ class _Parse(Record):
 
     # -- the main loop ------------------------------------------------------------
     def run(self) -> None:
+        """Parse every word, then keep only what argparse would report.
+
+        argparse exits at the first error it meets, and it meets an ambiguous
+        option first of all: ``_parse_known_args`` classifies every word
+        (``_parse_optional``, which raises "ambiguous option") before it consumes
+        any (values are converted in ``consume_optional``; "unrecognized
+        arguments" come last, from ``parse_args``). Nothing after an ambiguous
+        option is reported: what its words would have meant is a guess (which
+        match, how many values), and reporting them would cascade (issue 23:
+        ``--cuda-graph-bs 8 16`` is one ambiguous option, not also an
+        unrecognized ``16``). Problems before it are kept: they are real, and
+        argparse shows them once the option is spelled out."""
+        start = len(self.problems)
+        self._run()
+        for position in range(start, len(self.problems)):
+            if self.problems[position].kind == "ambiguous":
+                del self.problems[position + 1 :]
+                break
+
+    def _run(self) -> None:
         index = 0
         previous_unseen = False  # the last word left over was one we cannot see
         previous_flag: str | None = None  # a value-less option right before

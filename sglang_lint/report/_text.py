@@ -6,7 +6,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Iterable
 
-from ..model import Finding
+from ..model import Finding, Severity
 
 TAB = "    "
 
@@ -57,7 +57,35 @@ def sorted_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=Finding.sort_key)
 
 
-def summary(count: int) -> str:
-    if count == 0:
+_SEVERITY_WORDS = (
+    (Severity.ERROR, "error", "errors"),
+    (Severity.WARNING, "warning", "warnings"),
+    (Severity.INFO, "info finding", "info findings"),
+)
+
+
+def summary(findings: Iterable[Finding]) -> str:
+    """ruff's summary line, counted by severity: "Found 1 error and 2 warnings.",
+    "Found 3 errors.", "Found 1 error, 1 warning and 1 info finding."."""
+    counts = {severity: 0 for severity, _, _ in _SEVERITY_WORDS}
+    for finding in findings:
+        counts[finding.severity] = counts.get(finding.severity, 0) + 1
+    parts = [
+        f"{counts[severity]} {one if counts[severity] == 1 else many}"
+        for severity, one, many in _SEVERITY_WORDS
+        if counts[severity]
+    ]
+    if not parts:
         return "All checks passed!"
-    return f"Found {count} error{'s' if count != 1 else ''}."
+    if len(parts) == 1:
+        return f"Found {parts[0]}."
+    return f"Found {', '.join(parts[:-1])} and {parts[-1]}."
+
+
+def result_text(finding: Finding, *, one_line: bool = False) -> str:
+    """The text of a format with a single text field (SARIF, GitHub, rdjson,
+    pylint): the message, then ``help: ...`` on its own line, or after ``; ``
+    when the format needs one line (pylint)."""
+    if not finding.help:
+        return finding.message
+    return f"{finding.message}{'; ' if one_line else chr(10)}help: {finding.help}"

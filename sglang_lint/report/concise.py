@@ -1,5 +1,6 @@
-"""``path:line:col: CODE message``: one finding a line, what editors and problem
-matchers parse, then ruff's summary line."""
+"""``path:line:col: CODE message``: one finding a line (the message's one line;
+help and notes are for ``full``), what editors and problem matchers parse, then
+ruff's summary line."""
 
 from __future__ import annotations
 
@@ -19,5 +20,5 @@ def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | No
             f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {sanitize(finding.message)}"
         )
     if summary:
-        lines.append(summary_line(len(findings)))
+        lines.append(summary_line(findings))
     return "\n".join(lines) + "\n" if lines else ""

@@ -1,20 +1,26 @@
 """The default format, shaped like ruff's and rustc's diagnostics:
 
 ```
-run.sh:5:13: SGL001 [unified-memory-attn-tp-mismatch] attention TP 8 vs 1
+run.sh:5:13: SGL001 [unified-memory-attn-tp-mismatch] attention TP differs across the pair: prefill 8, decode 1
   |
 5 |   --tp-size 1 \\
   |             ^ SGL001
   |
-  = prefill side: run.sh:3:13
+  = prefill attention TP 8: run.sh:3:13
   |
 3 |   --tp-size 8 \\
-  |             ^ prefill side
+  |             ^ prefill attention TP 8
   |
+  = help: give the decode attention TP 8, or drop --enable-unified-memory on both sides
+  = note: prefill attention TP 8 = --tp-size 8 (run.sh:3)
+  = note: decode attention TP 1 = --tp-size 1 (run.sh:5)
   = docs: https://...
 
 Found 1 error.
 ```
+
+After the snippets come the finding's ``help`` (what to do) and its ``notes``
+(the why), one ``= help:`` / ``= note:`` line each, as rustc prints them.
 
 The source line of the primary location and of every related location is shown
 when ``sources`` has it (otherwise only the ``path:line:col`` lines). Source text is
@@ -106,6 +112,10 @@ def _render_one(finding: Finding, sources: Mapping[str, list[str]], palette: Pal
             writer.bar()
             writer.snippet(related.location.line, text, related.location, sanitize(related.message), "bold_cyan")
             writer.bar()
+    if finding.help:
+        writer.note(palette.style("bold", "help") + f": {sanitize(finding.help)}")
+    for note in finding.notes:
+        writer.note(palette.style("bold", "note") + f": {sanitize(note)}")
     if finding.url:
         writer.note(f"docs: {sanitize(finding.url)}")
     writer.lines.append("")
@@ -118,5 +128,5 @@ def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | No
     for finding in findings:
         lines.extend(_render_one(finding, sources or {}, palette))
     if summary:
-        lines.append(summary_line(len(findings)))
+        lines.append(summary_line(findings))
     return "\n".join(lines) + "\n" if lines else ""

@@ -2,6 +2,7 @@
 
     ::error file=run.sh,line=5,col=13,endLine=5,endColumn=14,title=SGL001 unified-memory-attn-tp-mismatch::attention TP 8 vs 1
 
+The annotation's text is the message, then ``help: ...`` on a second line.
 ``error``/``warning``/``notice`` follow the severity. Escaping follows the runner
 (actions/toolkit ``command.ts``): ``%``, CR and LF in the message; additionally
 ``:`` and ``,`` in property values. Columns are code points (GitHub does not define
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 from ..model import Finding, Severity
+from ._text import result_text
 
 _COMMAND = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -36,7 +38,7 @@ def _annotation(finding: Finding) -> str:
         ("title", f"{finding.code} {finding.name}"),
     )
     joined = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
-    return f"::{_COMMAND.get(finding.severity, 'error')} {joined}::{escape_data(finding.message)}"
+    return f"::{_COMMAND.get(finding.severity, 'error')} {joined}::{escape_data(result_text(finding))}"
 
 
 def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False) -> str:

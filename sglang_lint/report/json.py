@@ -1,5 +1,6 @@
 """A ruff-compatible JSON array (``ruff check --output-format json``), plus the
-``name``, ``severity`` and ``related`` locations of sglang-lint findings.
+``name``, ``severity``, ``related`` locations, ``help`` (what to do, null when
+none) and ``notes`` (the why, a list of lines) of sglang-lint findings.
 
 Columns are 1-based code points and ``end_location`` is exclusive, as in ruff.
 ``filename`` is the path as given on the command line. ``fix`` is ruff's shape
@@ -60,6 +61,8 @@ def finding_to_dict(finding: Finding, sources: Mapping[str, list[str]] | None = 
         "severity": finding.severity.value,
         **_span(location),
         "related": [{**_span(r.location), "message": r.message} for r in finding.related],
+        "help": finding.help or None,
+        "notes": list(finding.notes),
         "url": finding.url or None,
         "fix": _fix(finding, sources or {}),
         "noqa_row": location.line,

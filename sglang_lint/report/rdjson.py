@@ -4,6 +4,7 @@ JSON (reviewdog ``proto/rdf/reviewdog.proto``; ``reviewdog -f=rdjson``).
 Lines are 1-based; columns are 1-based UTF-8 byte offsets (the proto's
 ``Position.column``: "byte count in UTF-8"), converted from code points with the
 line text; ``end`` is exclusive. Severities are ``ERROR``, ``WARNING``, ``INFO``.
+The message is the finding's, then ``help: ...`` on a second line.
 Related locations go to ``related_locations`` (``RelatedLocation``: ``message``,
 ``location``). A finding with a quick fix carries it in ``suggestions`` (the
 preferred one: a replacement of a range), which reviewdog shows as a suggested
@@ -18,6 +19,7 @@ from typing import Any, Mapping, Sequence
 from ..fixes import preferred_edit
 from ..model import Finding, Location, Severity
 from ._columns import utf8_column
+from ._text import result_text
 
 SOURCE = {"name": "sglang-lint", "url": "https://github.com/sglang-lint/sglang-lint"}
 
@@ -42,7 +44,7 @@ def diagnostic(finding: Finding, sources: Mapping[str, list[str]]) -> dict[str, 
     if finding.url:
         code["url"] = finding.url
     result: dict[str, Any] = {
-        "message": finding.message,
+        "message": result_text(finding),
         "location": _location(finding.location, sources),
         "severity": _SEVERITY.get(finding.severity, "ERROR"),
         "code": code,

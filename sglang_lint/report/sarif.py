@@ -11,6 +11,9 @@ one holding ``.git``, else the current directory), with forward slashes,
 percent-encoded, and ``uriBaseId`` ``%SRCROOT%``; a file outside the root gets an
 absolute ``file://`` URI.
 
+A result's ``message.text`` is the finding's message, then ``help: ...`` on a
+second line; ``message.markdown`` adds the notes as a list.
+
 ``partialFingerprints["sglangLint/v1"]`` identifies a result across commits: a
 hash of the code, the URI, the stripped text of the primary lines and the
 message without line/column numbers (which change when lines are added above),
@@ -33,6 +36,7 @@ from ..model import Finding, Location, Severity
 from ..rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
 from ..selection import DOCS_URL
 from ._columns import line_text, utf16_column
+from ._text import result_text
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/sglang-lint/sglang-lint"
@@ -103,6 +107,22 @@ def fingerprint(finding: Finding, uri: str, sources: Mapping[str, list[str]]) ->
     return hashlib.sha256(material.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
 
 
+def _markdown_escape(text: str) -> str:
+    return re.sub(r"([\\`*_{}\[\]<>#|])", r"\\\1", text)
+
+
+def _message(finding: Finding) -> dict[str, str]:
+    message = {"text": result_text(finding)}
+    if finding.help or finding.notes:
+        lines = [_markdown_escape(finding.message)]
+        if finding.help:
+            lines += ["", f"**help**: {_markdown_escape(finding.help)}"]
+        if finding.notes:
+            lines += [""] + [f"- note: {_markdown_escape(note)}" for note in finding.notes]
+        message["markdown"] = "\n".join(lines)
+    return message
+
+
 def sarif_log(findings: Sequence[Finding], sources: Mapping[str, list[str]], cwd: Path | None = None) -> dict[str, Any]:
     root = _repository_root(cwd or Path.cwd())
     rules = _rule_descriptors()
@@ -119,7 +139,7 @@ def sarif_log(findings: Sequence[Finding], sources: Mapping[str, list[str]], cwd
         result.update(
             {
                 "level": _LEVEL.get(finding.severity, "error"),
-                "message": {"text": finding.message},
+                "message": _message(finding),
                 "locations": [{"physicalLocation": physical}],
                 "partialFingerprints": {FINGERPRINT_KEY: f"{digest}:{seen[digest]}"},
             }

@@ -24,7 +24,7 @@ class Example(Record, frozen=True):
 
     files: dict[str, str]
     findings: int
-    # Text that must appear in every finding's message.
+    # Text that must appear in every finding's text (message, help or notes).
     message_contains: str
     target_version: str | None
     # Other rules the example needs running (SGL902 judges other rules' directives).
@@ -92,7 +92,12 @@ class Rule:
         related: Iterable[Related] = (),
         noqa_ranges: tuple[tuple[str, int, int], ...] = (),
         fixes: Iterable[Fix] = (),
+        help: str = "",
+        notes: Iterable[str] = (),
     ) -> Finding:
+        """A finding of this rule. ``message`` is one line under 120 characters
+        saying what is wrong; ``help`` says what to do (one sentence); ``notes``
+        say why: how each value was derived, what SGLang would do, versions."""
         return Finding(
             code=self.code,
             name=self.name,
@@ -103,6 +108,8 @@ class Rule:
             url=DOCS_URL.format(code=self.code.lower()),
             noqa_ranges=noqa_ranges,
             fixes=tuple(fixes),
+            help=help,
+            notes=tuple(n for n in notes if n),
         )
 
 

@@ -57,6 +57,12 @@ def describe_setting(server: Server, setting: Setting, name: str, default_text: 
     return text
 
 
+def side_note(server: Server, setting: Setting, name: str, default_text: str | None = None) -> str:
+    """A note on where one side's value came from: ``decode page size 16:
+    --page-size 16 at run.sh:2 (launch run.sh:2)``."""
+    return f"{server.role} {name} {value_text(setting)}: {describe_setting(server, setting, name, default_text)} (launch {server.label})"
+
+
 def value_text(setting: Setting) -> str:
     """The value to quote in a message: the candidates that count."""
     value = setting.value

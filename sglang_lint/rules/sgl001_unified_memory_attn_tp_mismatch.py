@@ -6,7 +6,14 @@ from typing import Iterable
 
 from sglang_lint.model import Finding, Related, provably_different
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
-from sglang_lint.rules.unified_memory import attn_tp_location, describe_attn_tp, unified_memory_enabled
+from sglang_lint.rules.messages import clip, sides
+from sglang_lint.rules.unified_memory import (
+    attn_tp_difference_location,
+    attn_tp_location,
+    attn_tp_note,
+    attn_tp_text,
+    unified_memory_enabled,
+)
 from sglang_lint.topology import Deployment, Server
 
 
@@ -63,7 +70,7 @@ from 0.5.18. The restriction holds in every version that accepts it.
                 )
             },
             findings=1,
-            message_contains="attention TP 8",
+            message_contains="prefill 8, decode 1",
         ),
         Example(
             {
@@ -71,7 +78,7 @@ from 0.5.18. The restriction holds in every version that accepts it.
                 "decode.sh": "python3 -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp-size 8 --port 30001\n",
             },
             findings=1,
-            message_contains="attention TP 4",
+            message_contains="prefill 4, decode 8",
         ),
     ]
     valid = [
@@ -99,17 +106,21 @@ from 0.5.18. The restriction holds in every version that accepts it.
             return
         if not provably_different(prefill.attn_tp.value, decode.attn_tp.value):
             return
-        message = (
-            f"--enable-unified-memory needs equal attention TP on prefill and decode: "
-            f"attention TP {describe_attn_tp(prefill)} (prefill, {prefill.label}) vs "
-            f"{describe_attn_tp(decode)} (decode, {decode.label}); the prefill's transfer "
-            f"thread fails at the first request. Give the decode attention TP "
-            f"{prefill.attn_tp.value.describe()} (tp / attn-dp / attn-cp), or drop "
-            f"--enable-unified-memory on both sides"
-        )
+        p, d = attn_tp_text(prefill), attn_tp_text(decode)
         yield self.finding(
-            message,
-            attn_tp_location(decode),
-            related=[Related(attn_tp_location(prefill), f"prefill attention TP {describe_attn_tp(prefill)}")],
+            f"{sides('attention TP', p, d)} (unified memory needs them equal)",
+            attn_tp_difference_location(prefill, decode),
+            related=[Related(attn_tp_location(prefill), f"prefill attention TP {clip(p)}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help=f"give the decode attention TP {clip(p)} (tp / attn-dp / attn-cp), or drop --enable-unified-memory on both sides",
+            notes=(
+                attn_tp_note(prefill),
+                attn_tp_note(decode),
+                "both sides set --enable-unified-memory: the KV cache travels as one whole-slot envelope "
+                "that cannot be re-sliced for another attention TP",
+                "both servers start; the prefill's transfer thread fails at the first request with "
+                "\"--enable-unified-memory does not support different prefill / decode attention TP sizes\" "
+                "(sglang/srt/disaggregation/mooncake/conn.py:1306 in 0.5.23)",
+                "--enable-unified-memory exists from sglang 0.5.15; PD with unified memory from 0.5.18",
+            ),
         )

@@ -92,12 +92,11 @@ see SGL001), or remove it from both.
             return
         flag = unified_memory_setting(enabled)
         other = "decode" if side == "prefill" else "prefill"
-        message = (
-            f"--enable-unified-memory is set on only the {side} of this pair "
-            f"({side} {enabled.label}: {flag.written_as() if flag.spelling else '--enable-unified-memory'}; "
-            f"{other} {disabled.label} does not set it): the whole-envelope KV layout "
-            f"cannot be transferred to or from a server without it. Add "
-            f"--enable-unified-memory to the {other}, or remove it from the {side}"
+        message = f"--enable-unified-memory is set on only the {side} of this pair, not on the {other}"
+        notes = (
+            f"{side} ({enabled.label}) sets {flag.written_as() if flag.spelling else '--enable-unified-memory'}",
+            f"{other} ({disabled.label}) does not set it",
+            "the whole-envelope KV layout of unified memory cannot be transferred to or from a server without it",
         )
         if side == "decode":
             primary = setting_location(decode, flag)
@@ -105,4 +104,11 @@ see SGL001), or remove it from both.
         else:
             primary = decode.launch.location
             related = [Related(setting_location(prefill, flag), "prefill enables --enable-unified-memory")]
-        yield self.finding(message, primary, related=related, noqa_ranges=launch_noqa_ranges(decode))
+        yield self.finding(
+            message,
+            primary,
+            related=related,
+            noqa_ranges=launch_noqa_ranges(decode),
+            help=f"add --enable-unified-memory to the {other}, or remove it from the {side}",
+            notes=notes,
+        )

@@ -8,7 +8,8 @@ from sglang_lint.catalog.argv import is_default_none
 from sglang_lint.model import Finding, Related, Severity, provably_equal
 from sglang_lint.records import replace
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
+from sglang_lint.rules.messages import clip, sides
+from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 # Attention backends whose post-processing rewrites an explicit --page-size
@@ -175,17 +176,13 @@ every version.
         if not (p.is_default or d.is_default):
             if provably_equal(p.value, d.value) or not _disjoint_each_resolved(p, prefill, d, decode):
                 return
-            message = (
-                f"--page-size differs: prefill {value_text(p)} ({prefill.label}: {describe_setting(prefill, p, 'page size')}) "
-                f"vs decode {value_text(d)} ({decode.label}: {describe_setting(decode, d, 'page size')}); the decode "
-                f"rejects the prefill's KV pages at the first request (\"Page size mismatch\"). Use the same "
-                f"--page-size on both sides, e.g. --page-size {value_text(p)} on the decode"
-            )
             yield self.finding(
-                message,
+                sides("--page-size", value_text(p), value_text(d)),
                 setting_location(decode, d),
-                related=[Related(setting_location(prefill, p), f"prefill --page-size {value_text(p)}")],
+                related=[Related(setting_location(prefill, p), f"prefill --page-size {clip(value_text(p))}")],
                 noqa_ranges=noqa,
+                help=f"use the same --page-size on both sides, e.g. --page-size {value_text(p)} on the decode",
+                notes=(side_note(prefill, p, "page size"), side_note(decode, d, "page size"), *_FAILURE),
             )
             return
         # Set on one side only, the other provably at the default None.
@@ -195,12 +192,13 @@ every version.
             side, explicit, server, other, other_server = "prefill", p, prefill, "decode", decode
         else:
             return
-        message = (
-            f"only the {side} sets --page-size ({server.label}: {describe_setting(server, explicit, 'page size')}); "
-            f"the {other} ({other_server.label}) leaves it at SGLang's default, which is resolved at startup from "
-            f"its attention backend and model (1 for most backends, 64 for FlashMLA/TRT-LLM MLA, more for some "
-            f"models). If the two differ, the decode rejects every transfer (\"Page size mismatch\"). Pass "
-            f"--page-size {value_text(explicit)} to the {other} too"
+        message = f"only the {side} sets --page-size ({clip(value_text(explicit))}); the {other} leaves it to SGLang's default"
+        notes = (
+            side_note(server, explicit, "page size"),
+            f"the {other} ({other_server.label}) does not set --page-size: SGLang resolves it at startup from the "
+            "attention backend and model (1 for most backends, 64 for FlashMLA/TRT-LLM MLA, more for some models)",
+            "if the two differ, " + _FAILURE[0],
+            _FAILURE[1],
         )
         if side == "decode":
             primary = setting_location(decode, d)
@@ -208,8 +206,22 @@ every version.
         else:
             primary = decode.launch.location
             related = [Related(setting_location(prefill, p), f"prefill --page-size {value_text(p)}")]
-        finding = self.finding(message, primary, related=related, noqa_ranges=noqa)
+        finding = self.finding(
+            message,
+            primary,
+            related=related,
+            noqa_ranges=noqa,
+            help=f"pass --page-size {value_text(explicit)} to the {other} too",
+            notes=notes,
+        )
         yield replace(finding, severity=Severity.WARNING)
+
+
+_FAILURE = (
+    "the decode rejects the prefill's KV pages at the first request: \"Page size mismatch: prefill server has "
+    "page_size=..., but decode server has page_size=...\" (sglang/srt/disaggregation/common/conn.py:1321 in 0.5.23)",
+    "checked from sglang 0.5.9; 0.5.4 copies the pages with the wrong layout instead",
+)
 
 
 def _disjoint_each_resolved(p, prefill: Server, d, decode: Server) -> bool:

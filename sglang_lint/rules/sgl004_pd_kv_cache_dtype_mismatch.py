@@ -7,7 +7,8 @@ from typing import Iterable
 from sglang_lint.catalog.argv import is_default_none
 from sglang_lint.model import Finding, Related
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
+from sglang_lint.rules.messages import clip, sides
+from sglang_lint.rules.pd_pair import provably_different_resolved, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 _BACKEND_DESTS = ("attention_backend", "decode_attention_backend")
@@ -148,16 +149,20 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
         p, d = prefill.setting("kv_cache_dtype"), decode.setting("kv_cache_dtype")
         if not provably_different_resolved(p.value, d.value, _dtype_resolver(prefill), _dtype_resolver(decode)):
             return
-        message = (
-            f"--kv-cache-dtype differs: prefill {value_text(p)} ({prefill.label}: "
-            f"{describe_setting(prefill, p, '--kv-cache-dtype')}) vs decode {value_text(d)} ({decode.label}: "
-            f"{describe_setting(decode, d, '--kv-cache-dtype')}); the decode rejects the prefill's KV cache at the "
-            f"first request (\"KV cache dtype mismatch\"). Pass --kv-cache-dtype {value_text(p)} to the decode, "
-            f"or the same value to both sides"
-        )
         yield self.finding(
-            message,
+            sides("--kv-cache-dtype", value_text(p), value_text(d)),
             setting_location(decode, d),
-            related=[Related(setting_location(prefill, p), f"prefill --kv-cache-dtype {value_text(p)}")],
+            related=[Related(setting_location(prefill, p), f"prefill --kv-cache-dtype {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help=f"pass --kv-cache-dtype {value_text(p)} to the decode, or the same value to both sides",
+            notes=(
+                side_note(prefill, p, "--kv-cache-dtype"),
+                side_note(decode, d, "--kv-cache-dtype"),
+                "SGLang compares the dtype strings after its own rewrites (auto may become fp8_e4m3 or bfloat16); "
+                "no rewrite can make these two equal",
+                "the decode rejects the prefill's KV cache at the first request: \"KV cache dtype mismatch: prefill "
+                "server has kv_cache_dtype=..., but decode server has kv_cache_dtype=...\" "
+                "(sglang/srt/disaggregation/common/conn.py:1331 in 0.5.23)",
+                "checked from sglang 0.5.10; 0.5.4 and 0.5.9 copy the KV bytes into a cache of another dtype",
+            ),
         )

@@ -6,7 +6,8 @@ from typing import Iterable
 
 from sglang_lint.model import Finding, Related, Severity
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
+from sglang_lint.rules.messages import clip, sides
+from sglang_lint.rules.pd_pair import provably_different_resolved, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -104,16 +105,17 @@ No released version (0.5.4-0.5.23) checks it.
         p, d = prefill.setting("model_path"), decode.setting("model_path")
         if not provably_different_resolved(p.value, d.value, _strip_slashes):
             return
-        message = (
-            f"prefill and decode serve different models: prefill {value_text(p)} ({prefill.label}: "
-            f"{describe_setting(prefill, p, 'model')}) vs decode {value_text(d)} ({decode.label}: "
-            f"{describe_setting(decode, d, 'model')}); SGLang never checks this, and the decode continues from a "
-            f"KV cache another model computed (a failed transfer, or silently wrong output). Pass the same "
-            f"--model-path to both sides"
-        )
         yield self.finding(
-            message,
+            sides("model", value_text(p), value_text(d)),
             setting_location(decode, d),
-            related=[Related(setting_location(prefill, p), f"prefill model {value_text(p)}")],
+            related=[Related(setting_location(prefill, p), f"prefill model {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help="pass the same --model-path to both sides (a shared variable is safest)",
+            notes=(
+                side_note(prefill, p, "model"),
+                side_note(decode, d, "model"),
+                "the decode continues from a KV cache another model computed: a failed transfer, or silently "
+                "wrong output when the shapes happen to match",
+                "SGLang never checks this (no check in sglang/srt/disaggregation/ up to 0.5.23)",
+            ),
         )

@@ -6,7 +6,8 @@ from typing import Iterable
 
 from sglang_lint.model import Finding, Related
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, provably_different_resolved, value_text
+from sglang_lint.rules.messages import clip, sides
+from sglang_lint.rules.pd_pair import provably_different_resolved, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -94,16 +95,17 @@ All versions (the option exists from 0.5.4; `mooncake_tcp` from 0.5.13).
         d = decode.setting("disaggregation_transfer_backend")
         if not provably_different_resolved(p.value, d.value, _backend):
             return
-        message = (
-            f"--disaggregation-transfer-backend differs: prefill {value_text(p)} ({prefill.label}: "
-            f"{describe_setting(prefill, p, 'transfer backend')}) vs decode {value_text(d)} ({decode.label}: "
-            f"{describe_setting(decode, d, 'transfer backend')}); the two transfer engines cannot exchange KV "
-            f"caches and SGLang never checks this - requests hang. Pass --disaggregation-transfer-backend "
-            f"{value_text(p)} to the decode, or the same backend to both sides"
-        )
         yield self.finding(
-            message,
+            sides("transfer backend", value_text(p), value_text(d)),
             setting_location(decode, d) if not d.is_default else decode.launch.location,
-            related=[Related(setting_location(prefill, p), f"prefill transfer backend {value_text(p)}")],
+            related=[Related(setting_location(prefill, p), f"prefill transfer backend {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help=f"pass --disaggregation-transfer-backend {value_text(p)} to the decode, or the same backend to both sides",
+            notes=(
+                side_note(prefill, p, "transfer backend"),
+                side_note(decode, d, "transfer backend"),
+                "two transfer engines cannot exchange KV caches: requests hang until they time out, with no error "
+                "naming the cause",
+                "SGLang never checks this (no check in sglang/srt/disaggregation/ up to 0.5.23)",
+            ),
         )

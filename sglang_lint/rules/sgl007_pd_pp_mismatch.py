@@ -7,7 +7,8 @@ from typing import Iterable
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding, Related, provably_equal
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, resolved_candidates, value_text
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -110,15 +111,17 @@ for 0.5.4, which has no such check.
         cp, cd = resolved_candidates(p.value, _number), resolved_candidates(d.value, _number)
         if cp is None or cd is None or "1" in cd or not cp.isdisjoint(cd):
             return
-        message = (
-            f"decode pp {value_text(d)} ({decode.label}: {describe_setting(decode, d, 'pp')}) is neither 1 nor the "
-            f"prefill's pp {value_text(p)} ({prefill.label}: {describe_setting(prefill, p, 'pp')}); the decode fails "
-            f"\"Decode pp size should be equal to prefill pp size or 1\" when it first connects. Give the decode "
-            f"--pp-size {value_text(p)} or --pp-size 1"
-        )
         yield self.finding(
-            message,
+            f"decode pp {clip(value_text(d))} is neither 1 nor the prefill's pp {clip(value_text(p))}",
             setting_location(decode, d),
-            related=[Related(setting_location(prefill, p), f"prefill pp {value_text(p)}")],
+            related=[Related(setting_location(prefill, p), f"prefill pp {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help=f"give the decode --pp-size {value_text(p)} or --pp-size 1",
+            notes=(
+                side_note(prefill, p, "pp"),
+                side_note(decode, d, "pp"),
+                "the decode fails when it first connects to the prefill: \"Decode pp size (N) should be equal to "
+                "prefill pp size (M) or 1\" (sglang/srt/disaggregation/common/conn.py:1516 in 0.5.23)",
+                "checked from sglang 0.5.9",
+            ),
         )

@@ -7,7 +7,8 @@ from typing import Iterable
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
-from sglang_lint.rules.pd_pair import describe_setting, value_text
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import side_note, value_text
 from sglang_lint.topology import Deployment, Server
 
 
@@ -117,14 +118,15 @@ parallelism) for the decode side instead where your version supports it.
             return
         # The message names the decode only: with several prefills, the finding
         # is the same one (findings are de-duplicated).
-        message = (
-            f"the decode uses attention context parallelism: attn-cp {value_text(d)} ({decode.label}: "
-            f"{describe_setting(decode, d, 'attn-cp')}); a decode must have attention CP 1 and fails \"Decode cp "
-            f"size ({value_text(d)}) should be equal to 1\" at its first transfer from a prefill. Remove "
-            f"--attn-cp-size from the decode (keep it on the prefill only)"
-        )
         yield self.finding(
-            message,
+            f"the decode uses attention context parallelism: attention CP {clip(value_text(d))}, a decode needs 1",
             setting_location(decode, d),
             noqa_ranges=launch_noqa_ranges(decode),
+            help="remove --attn-cp-size from the decode (keep it on the prefill only)",
+            notes=(
+                side_note(decode, d, "attention CP"),
+                f"the decode fails at its first transfer from a prefill: \"Decode cp size ({value_text(d)}) should "
+                "be equal to 1\" (sglang/srt/disaggregation/common/conn.py:1493 in 0.5.23)",
+                "--attn-cp-size exists from sglang 0.5.9; the decode checks it from 0.5.10",
+            ),
         )

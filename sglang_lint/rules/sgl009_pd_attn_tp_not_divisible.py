@@ -9,7 +9,8 @@ import itertools
 
 from sglang_lint.model import Finding, Related, Value, provably_equal
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
-from sglang_lint.rules.unified_memory import attn_tp_location, describe_attn_tp
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.unified_memory import attn_tp_difference_location, attn_tp_location, attn_tp_note, attn_tp_text
 from sglang_lint.topology import Deployment, Server, server_sizes
 
 
@@ -139,18 +140,20 @@ the rule applies to all versions.
         if not (_starts(prefill) and _starts(decode)):
             return
         defaults = [s for s in (prefill, decode) if any(i.value.uses_default for i in s.attn_tp.inputs)]
-        note = ""
-        if defaults:
-            note = " (" + " and ".join(f"the {s.role}'s uses a ${{VAR:-default}} default" for s in defaults) + ")"
-        message = (
-            f"neither attention TP divides the other: attention TP {describe_attn_tp(prefill)} (prefill, "
-            f"{prefill.label}) vs {describe_attn_tp(decode)} (decode, {decode.label}){note}; KV transfer maps ranks "
-            f"by integer division, so some ranks are never read (\"One attention TP size must divide the other\" "
-            f"for replicated state). Change the decode's tp / attn-dp / attn-cp so that one size divides the other"
-        )
+        p, d = clip(attn_tp_text(prefill)), clip(attn_tp_text(decode))
         yield self.finding(
-            message,
-            attn_tp_location(decode),
-            related=[Related(attn_tp_location(prefill), f"prefill attention TP {describe_attn_tp(prefill)}")],
+            f"neither attention TP of the pair divides the other: prefill {p}, decode {d}",
+            attn_tp_difference_location(prefill, decode),
+            related=[Related(attn_tp_location(prefill), f"prefill attention TP {p}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help="change the decode's tp / attn-dp / attn-cp so that one attention TP divides the other",
+            notes=(
+                attn_tp_note(prefill),
+                attn_tp_note(decode),
+                *(f"the {s.role}'s value comes from a ${{VAR:-default}} default" for s in defaults),
+                "the KV transfer maps ranks by integer division of the two sizes, so some ranks are never read "
+                "(sglang/srt/disaggregation/common/conn.py:1452-1490 in 0.5.23)",
+                "for replicated state (Mamba / hybrid models) SGLang fails with \"One attention TP size must divide "
+                "the other for replicated-state transfer\" (sglang/srt/disaggregation/utils.py:892, from 0.5.20)",
+            ),
         )

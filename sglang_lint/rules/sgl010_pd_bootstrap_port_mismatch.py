@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Related, Value, provably_different
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Router, Server, endpoint_matches
 
 
@@ -157,20 +158,22 @@ L2055, 0.5.16 L2093, 0.5.17 L2320, 0.5.18 L2388, 0.5.19 L2608, 0.5.20 L2734,
         given = _plain(endpoint.bootstrap_port)
         if endpoint.bootstrap_port.uses_default:
             given += f" (the default of {endpoint.bootstrap_port.describe()})"
-        message = (
-            f"the router gives bootstrap port {given} for prefill {endpoint.url.describe()} "
-            f"({router.label}), but that prefill ({prefill.label}) listens on "
-            f"{_port_source(prefill, prefill_port)}: decodes connect to the wrong port and "
-            f"requests hang waiting for the KV transfer. Write --prefill {endpoint.url.describe()} "
-            f"{_plain(prefill_port.value)} in the router, or change the prefill's "
-            f"--disaggregation-bootstrap-port"
-        )
         location = endpoint.bootstrap_location or endpoint.location
         yield self.finding(
-            message,
+            f"the router gives bootstrap port {clip(_plain(endpoint.bootstrap_port), 24)}, but the prefill listens on "
+            f"{clip(_plain(prefill_port.value), 24)}",
             location,
-            related=[Related(setting_location(prefill, prefill_port), f"prefill bootstrap port {prefill_port.value.describe()}")],
+            related=[Related(setting_location(prefill, prefill_port), f"prefill bootstrap port {clip(prefill_port.value.describe())}")],
             noqa_ranges=_router_noqa(router) + launch_noqa_ranges(prefill),
+            help=(
+                f"write --prefill {endpoint.url.describe()} {_plain(prefill_port.value)} in the router, or change "
+                "the prefill's --disaggregation-bootstrap-port"
+            ),
+            notes=(
+                f"the router ({router.label}) names prefill {endpoint.url.describe()} with bootstrap port {given}",
+                f"that prefill ({prefill.label}) listens on {_port_source(prefill, prefill_port)}",
+                "decodes connect to the port the router gives: requests hang waiting for the KV transfer",
+            ),
         )
 
     def _decode_port(
@@ -178,21 +181,24 @@ L2055, 0.5.16 L2093, 0.5.17 L2320, 0.5.18 L2388, 0.5.19 L2608, 0.5.20 L2734,
     ) -> Iterable[Finding]:
         if not provably_different(decode_port.value, prefill_port.value):
             return
-        message = (
-            f"the router ({router.label}) gives no bootstrap port for prefill "
-            f"{endpoint.url.describe()}, so the decode uses its own "
-            f"--disaggregation-bootstrap-port: {_port_source(decode, decode_port)} (decode, "
-            f"{decode.label}) vs {_port_source(prefill, prefill_port)} (prefill, {prefill.label}); "
-            f"the decode connects to the wrong port and requests hang. Set "
-            f"--disaggregation-bootstrap-port {_plain(prefill_port.value)} on the decode, or give "
-            f"the router the port: --prefill {endpoint.url.describe()} {_plain(prefill_port.value)}"
-        )
         yield self.finding(
-            message,
+            f"bootstrap port differs across the pair: prefill {clip(_plain(prefill_port.value), 24)}, decode "
+            f"{clip(_plain(decode_port.value), 24)}, and the router gives none",
             setting_location(decode, decode_port),
             related=[
                 Related(setting_location(prefill, prefill_port), f"prefill bootstrap port {prefill_port.value.describe()}"),
                 Related(endpoint.location, "router names the prefill without a bootstrap port"),
             ],
             noqa_ranges=launch_noqa_ranges(decode),
+            help=(
+                f"set --disaggregation-bootstrap-port {_plain(prefill_port.value)} on the decode, or give the router "
+                f"the port: --prefill {endpoint.url.describe()} {_plain(prefill_port.value)}"
+            ),
+            notes=(
+                f"the router ({router.label}) names prefill {endpoint.url.describe()} without a bootstrap port, so "
+                "the decode uses its own --disaggregation-bootstrap-port (sglang/srt/managers/scheduler.py:2970 in 0.5.23)",
+                f"decode ({decode.label}): {_port_source(decode, decode_port)}",
+                f"prefill ({prefill.label}): {_port_source(prefill, prefill_port)}",
+                "the decode connects to the wrong port and requests hang waiting for the KV transfer",
+            ),
         )

@@ -6,6 +6,8 @@ from typing import Iterable
 
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import FIRST_WITH_PD, at_least, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -103,11 +105,16 @@ memory with PD altogether (SGL104).
         backend = server.setting("disaggregation_transfer_backend")
         if not every_candidate(backend, lambda text: text not in _ACCEPTED):
             return
-        message = (
-            f"--enable-unified-memory with {mode_text(server)} needs the mooncake transfer backend, "
-            f"but {server.label} uses {describe_setting(backend, server)}: SGLang refuses to start "
-            f"(\"supports only these transfer backends: mooncake\"). Use "
-            f"--disaggregation-transfer-backend mooncake (or mooncake_tcp) on every server of the "
-            f"deployment, or drop --enable-unified-memory"
+        yield self.finding(
+            f"unified memory with PD needs the mooncake transfer backend, not {clip(value_text(backend))}",
+            setting_location(server, backend),
+            noqa_ranges=launch_noqa_ranges(server),
+            help="use --disaggregation-transfer-backend mooncake (or mooncake_tcp) on every server of the deployment, "
+            "or drop --enable-unified-memory",
+            notes=(
+                f"{server.label} ({mode_text(server)}) sets --enable-unified-memory and {describe_setting(backend, server)}",
+                "SGLang refuses to start: \"--enable-unified-memory with PD disaggregation supports only these "
+                "transfer backends: mooncake\"",
+                "checked from sglang 0.5.18, the first release that accepts unified memory with PD",
+            ),
         )
-        yield self.finding(message, setting_location(server, backend), noqa_ranges=launch_noqa_ranges(server))

@@ -6,6 +6,8 @@ from typing import Iterable
 
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import FIRST_WITH_PD, as_int, at_least, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -96,10 +98,16 @@ unified memory with PD altogether (SGL104).
         pp = server.setting("pp_size")
         if not every_candidate(pp, _above_one):
             return
-        message = (
-            f"--enable-unified-memory with {mode_text(server)} does not support pipeline "
-            f"parallelism, but {server.label} sets {describe_setting(pp, server)}: SGLang refuses to "
-            f"start (the whole-slot envelope has no per-layer entries to send per stage). "
-            f"Use --pp-size 1 (scale with --tp-size instead), or drop --enable-unified-memory"
+        yield self.finding(
+            f"unified memory with PD does not support pipeline parallelism (pp {clip(value_text(pp))})",
+            setting_location(server, pp),
+            noqa_ranges=launch_noqa_ranges(server),
+            help="use --pp-size 1 (scale with --tp-size instead), or drop --enable-unified-memory",
+            notes=(
+                f"{server.label} ({mode_text(server)}) sets --enable-unified-memory and {describe_setting(pp, server)}",
+                "SGLang refuses to start: \"--enable-unified-memory with PD disaggregation does not support pipeline "
+                "parallelism\" (sglang/srt/arg_groups/kv_cache_hook.py:542 in 0.5.23): the whole-slot envelope has "
+                "no per-layer entries to send per stage",
+                "checked from sglang 0.5.18, the first release that accepts unified memory with PD",
+            ),
         )
-        yield self.finding(message, setting_location(server, pp), noqa_ranges=launch_noqa_ranges(server))

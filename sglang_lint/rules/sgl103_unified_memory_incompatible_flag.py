@@ -8,6 +8,8 @@ from sglang_lint.catalog.argv import flag_state
 from sglang_lint.model import Finding
 from sglang_lint.records import Record
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.messages import clip
+from sglang_lint.rules.pd_pair import value_text
 from sglang_lint.rules.unified_memory import unified_memory_enabled
 from sglang_lint.rules.unified_memory_pd import as_int, describe_setting, every_candidate, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -379,33 +381,45 @@ with PD in 0.5.23.
             setting = server.setting(check.dest)
             if flag_state(setting) is not True:
                 continue
-            where = f" with {mode_text(server)}" if check.pd_only else ""
-            message = (
-                f"--enable-unified-memory{where} does not support {setting.written_as()} "
-                f"({server.label}): SGLang refuses to start ({check.why}; sglang/srt/{site.split(' ')[0]} "
-                f"in {context.version}). Remove {setting.written_as()} or --enable-unified-memory"
+            where = " with PD" if check.pd_only else ""
+            yield self.finding(
+                f"unified memory{where} does not support {clip(setting.written_as(), 48)}",
+                setting_location(server, setting),
+                noqa_ranges=noqa,
+                help=f"remove {setting.written_as()} or --enable-unified-memory",
+                notes=(
+                    f"{server.label}{' (' + mode_text(server) + ')' if check.pd_only else ''} sets "
+                    f"--enable-unified-memory and {setting.written_as()}",
+                    f"SGLang refuses to start: {check.why} (sglang/srt/{site.split(' ')[0]} in {context.version})",
+                ),
             )
-            yield self.finding(message, setting_location(server, setting), noqa_ranges=noqa)
         dcp = server.setting("dcp_size")
         if not every_candidate(dcp, _above_one):
             return
         if pd and "dcp_pd" in checks:
-            message = (
-                f"--enable-unified-memory with {mode_text(server)} does not support decode context "
-                f"parallelism, but {server.label} sets {describe_setting(dcp, server)}: SGLang refuses to "
-                f"start (under DCP a page envelope holds only one rank's shard; "
-                f"sglang/srt/{checks['dcp_pd'].split(' ')[0]} in {context.version}). Use --dcp-size 1, "
-                f"or drop --enable-unified-memory"
+            yield self.finding(
+                f"unified memory with PD does not support decode context parallelism (dcp {clip(value_text(dcp))})",
+                setting_location(server, dcp),
+                noqa_ranges=noqa,
+                help="use --dcp-size 1, or drop --enable-unified-memory",
+                notes=(
+                    f"{server.label} ({mode_text(server)}) sets --enable-unified-memory and {describe_setting(dcp, server)}",
+                    f"SGLang refuses to start: under DCP a page envelope holds only one rank's shard "
+                    f"(sglang/srt/{checks['dcp_pd'].split(' ')[0]} in {context.version})",
+                ),
             )
-            yield self.finding(message, setting_location(server, dcp), noqa_ranges=noqa)
         elif "dcp" in checks:
-            message = (
-                f"--enable-unified-memory does not support decode context parallelism, but "
-                f"{server.label} sets {describe_setting(dcp, server)}: SGLang refuses to start (the "
-                f"unified pool has no DCP-aware masked write path; sglang/srt/{checks['dcp']} in "
-                f"{context.version}). Use --dcp-size 1, or drop --enable-unified-memory"
+            yield self.finding(
+                f"unified memory does not support decode context parallelism (dcp {clip(value_text(dcp))})",
+                setting_location(server, dcp),
+                noqa_ranges=noqa,
+                help="use --dcp-size 1, or drop --enable-unified-memory",
+                notes=(
+                    f"{server.label} sets --enable-unified-memory and {describe_setting(dcp, server)}",
+                    f"SGLang refuses to start: the unified pool has no DCP-aware masked write path "
+                    f"(sglang/srt/{checks['dcp']} in {context.version})",
+                ),
             )
-            yield self.finding(message, setting_location(server, dcp), noqa_ranges=noqa)
 
     def _speculative(self, server: Server, pd: bool, noqa, version: str, checks: dict[str, str]) -> Iterable[Finding]:
         algorithm = server.setting("speculative_algorithm")
@@ -416,27 +430,35 @@ with PD in 0.5.23.
         backend = server.setting("disaggregation_transfer_backend")
         allowed = _SPEC_ALLOWED[version]
         if pd and "speculative_mooncake_pd" in checks and every_candidate(backend, lambda text: text in _MOONCAKE):
-            message = (
-                f"--enable-unified-memory with {mode_text(server)} does not support speculative "
-                f"decoding with the mooncake transfer backend, but {server.label} sets "
-                f"{describe_setting(algorithm, server)} (backend {backend.value.describe()}"
-                f"{'' if not backend.is_default else ', the default'}): SGLang refuses to start "
-                f"(sglang/srt/{checks['speculative_mooncake_pd']} in {version}). Remove "
-                f"--speculative-algorithm or --enable-unified-memory"
+            yield self.finding(
+                "unified memory with PD over mooncake does not support speculative decoding "
+                f"({clip(value_text(algorithm), 24)})",
+                setting_location(server, algorithm),
+                noqa_ranges=noqa,
+                help="remove --speculative-algorithm or --enable-unified-memory",
+                notes=(
+                    f"{server.label} ({mode_text(server)}) sets --enable-unified-memory and "
+                    f"{describe_setting(algorithm, server)}",
+                    f"transfer backend {backend.value.describe()}{'' if not backend.is_default else ' (the default)'}",
+                    f"SGLang refuses to start (sglang/srt/{checks['speculative_mooncake_pd']} in {version})",
+                ),
             )
-            yield self.finding(message, setting_location(server, algorithm), noqa_ranges=noqa)
         elif "speculative" in checks and every_candidate(algorithm, lambda text: text.upper() not in allowed):
             if allowed:
                 names = [name for name in _SPEC_ORDER if name in allowed]
                 only = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-                head = f"--enable-unified-memory supports only --speculative-algorithm {only}"
-                fix = "Use one of those algorithms" if len(names) > 1 else f"Use {only}"
+                head = f"unified memory supports only --speculative-algorithm {only}, not {clip(value_text(algorithm), 24)}"
+                fix = "use one of those algorithms" if len(names) > 1 else f"use {only}"
             else:
-                head = "--enable-unified-memory does not support speculative decoding"
-                fix = "Remove --speculative-algorithm"
-            message = (
-                f"{head}, but {server.label} sets {describe_setting(algorithm, server)}: SGLang "
-                f"refuses to start (sglang/srt/{checks['speculative']} in {version}). {fix}, "
-                f"or drop --enable-unified-memory"
+                head = f"unified memory does not support speculative decoding ({clip(value_text(algorithm), 24)})"
+                fix = "remove --speculative-algorithm"
+            yield self.finding(
+                head,
+                setting_location(server, algorithm),
+                noqa_ranges=noqa,
+                help=f"{fix}, or drop --enable-unified-memory",
+                notes=(
+                    f"{server.label} sets --enable-unified-memory and {describe_setting(algorithm, server)}",
+                    f"SGLang refuses to start (sglang/srt/{checks['speculative']} in {version})",
+                ),
             )
-            yield self.finding(message, setting_location(server, algorithm), noqa_ranges=noqa)

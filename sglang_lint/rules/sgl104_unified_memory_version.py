@@ -6,6 +6,7 @@ from typing import Iterable
 
 from sglang_lint.model import Finding
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.messages import clip
 from sglang_lint.rules.unified_memory import unified_memory_enabled, unified_memory_setting
 from sglang_lint.rules.unified_memory_pd import FIRST_WITH_FLAG, FIRST_WITH_PD, at_least, is_pd, mode_text
 from sglang_lint.topology import Deployment, Server
@@ -120,38 +121,57 @@ hybrid-Mamba models only; that depends on the model and is not checked.
             setting = unified_memory_setting(server)
             line = _REJECT_PD_LINE.get(context.version)
             site = f"sglang/srt/server_args.py:{line}" if line else "server_args.py _handle_unified_memory_pool"
-            message = (
-                f"sglang {context.version} rejects --enable-unified-memory with PD disaggregation "
-                f"({setting.written_as() if setting.spelling else FLAG} with {mode_text(server)}, "
-                f"{server.label}): the server refuses to start (\"--enable-unified-memory is not yet "
-                f"compatible with PD disaggregation\", {site}). Upgrade to sglang 0.5.18 or later "
-                f"(and set target-version), or drop --enable-unified-memory"
+            yield self.finding(
+                f"sglang {context.version} rejects --enable-unified-memory with PD disaggregation",
+                setting_location(server, setting),
+                noqa_ranges=noqa,
+                help=_HELP,
+                notes=(
+                    f"{server.label} sets {setting.written_as() if setting.spelling else FLAG} with {mode_text(server)}",
+                    f"the server refuses to start: \"--enable-unified-memory is not yet compatible with PD "
+                    f"disaggregation\" ({site})",
+                    _HISTORY,
+                ),
             )
-            yield self.finding(message, setting_location(server, setting), noqa_ranges=noqa)
             return
         # Before 0.5.15 the option is unknown: argparse reports it (ArgProblem
         # "unknown"), a ServerArgs/Engine keyword is a TypeError.
         for problem in server.settings.problems:
             if problem.kind == "unknown" and _means_unified_memory(problem.option):
-                message = (
-                    f"sglang {context.version} does not know {problem.option} ({server.label}, "
-                    f"{mode_text(server)}): argparse stops with \"unrecognized arguments\". Unified "
-                    f"memory with PD needs sglang 0.5.18 or later (set target-version to the version "
-                    f"you deploy), or drop {problem.option}"
+                yield self.finding(
+                    f"sglang {context.version} does not know {clip(problem.option)}: unified memory with PD needs 0.5.18+",
+                    problem.location,
+                    noqa_ranges=noqa,
+                    help=f"deploy sglang 0.5.18 or later (and set target-version to it), or drop {problem.option}",
+                    notes=(
+                        f"{server.label} ({mode_text(server)}) sets {problem.option}",
+                        "argparse stops with \"unrecognized arguments\" and the server never starts",
+                        _HISTORY,
+                    ),
                 )
-                yield self.finding(message, problem.location, noqa_ranges=noqa)
         for keyword in server.launch.keywords:
             if keyword.name != "enable_unified_memory":
                 continue
             state = flag_state_of_keyword(keyword.value)
             if state is True:
-                message = (
-                    f"sglang {context.version} has no ServerArgs field enable_unified_memory "
-                    f"({server.label}, {mode_text(server)}): the call fails with a TypeError. Unified "
-                    f"memory with PD needs sglang 0.5.18 or later (set target-version to the version "
-                    f"you deploy), or drop enable_unified_memory"
+                yield self.finding(
+                    f"sglang {context.version} has no ServerArgs field enable_unified_memory: unified memory with PD needs 0.5.18+",
+                    keyword.location,
+                    noqa_ranges=noqa,
+                    help="deploy sglang 0.5.18 or later (and set target-version to it), or drop enable_unified_memory",
+                    notes=(
+                        f"{server.label} ({mode_text(server)}) passes enable_unified_memory",
+                        "the call fails with a TypeError (unexpected keyword argument)",
+                        _HISTORY,
+                    ),
                 )
-                yield self.finding(message, keyword.location, noqa_ranges=noqa)
+
+
+_HELP = "deploy sglang 0.5.18 or later (and set target-version to it), or drop --enable-unified-memory"
+_HISTORY = (
+    "--enable-unified-memory exists from sglang 0.5.15; 0.5.15-0.5.17 reject it with PD disaggregation; "
+    "0.5.18 is the first release that accepts both"
+)
 
 
 def flag_state_of_keyword(value) -> bool | None:

@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, problems_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 # Options people abbreviate on purpose; when one of them is among the matches it
@@ -54,7 +55,7 @@ class AmbiguousAbbreviation(Rule):
 ## What it does
 Reports an option word that is a prefix of more than one long option of the
 target SGLang version (`--pp`, `--enable-dp`, `--page` in 0.5.23, `--enable-unified`
-from 0.5.20). The message lists every match and names the one most likely meant.
+from 0.5.20). The finding names the one most likely meant; a note lists every match.
 
 ## Why is this bad?
 SGLang parses its arguments with Python's `argparse`, which accepts any *unique*
@@ -116,22 +117,28 @@ which prefixes are ambiguous) comes from each release's option table.
         for problem in problems_of(server, "ambiguous"):
             prefix = problem.option
             candidates = problem.candidates
-            message = (
-                f"{prefix} is ambiguous in sglang {version}: it could match {', '.join(candidates)}; "
-                f"argparse accepts only a unique prefix and exits with 'ambiguous option', so this server "
-                f"does not start"
-            )
+            message = f"{clip(prefix)} is ambiguous in sglang {version}"
+            help_text = "write the full option name"
+            notes = []
             fixes = []
             if candidates:
                 likely = most_likely(prefix, candidates)
-                message += f". Write the full option: did you mean {likely}?"
+                message += f": did you mean {clip(likely, 48)}?"
+                help_text = f"write the full option: {likely}"
+                notes.append(f"{prefix} could match {', '.join(candidates)}")
                 # Each match is offered; the likely one first and preferred.
                 for candidate in sorted(candidates, key=lambda c: c != likely):
                     fixes.append(Fix(f"Replace {prefix} with {candidate}", problem.location, prefix, candidate, preferred=candidate == likely))
+            notes.append(
+                "argparse accepts only a unique prefix of a long option: it exits with \"ambiguous option\" "
+                "and the server does not start"
+            )
             unique_in = self._unique_in(prefix)
             if unique_in:
-                message += f" ({prefix} was accepted by sglang {describe_versions(unique_in)})"
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes)
+                notes.append(f"sglang {describe_versions(unique_in)} accepted {prefix} (an option or a unique prefix there)")
+            yield self.finding(
+                message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes, help=help_text, notes=notes
+            )
 
     @staticmethod
     def _unique_in(prefix: str) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Iterable
 from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 # difflib's ratio is 2*matches/total length: 0.8 keeps typos (--tp-szie,
@@ -61,12 +62,12 @@ option table (options are added and removed between releases).
         Example(
             {"run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 8\n"},
             findings=1,
-            message_contains="Did you mean --tp-size",
+            message_contains="did you mean --tp-size",
         ),
         Example(
             {"run.sh": "python -m sglang.launch_server --model-path /m --turbo-mode --tp 8\n"},
             findings=1,
-            message_contains="unrecognized option: --turbo-mode",
+            message_contains="unknown option --turbo-mode",
         ),
         Example(
             {"run.sh": "python -m sglang.launch_server --model-path /m --enable-unified-memory --tp 8\n"},
@@ -91,20 +92,36 @@ option table (options are added and removed between releases).
             if is_stray_flag_value(problem):
                 continue
             written = problem.option
-            message = f"{problem.message}: sglang {version} does not know it, and argparse exits before the server starts"
-            if not written:
-                message += " (SGLang's parser takes no positional arguments: every word must be an option or its value)"
+            exits = f"argparse exits with \"unrecognized arguments\" and the server never starts (sglang {version})"
             fixes = []
-            if written:
+            notes = []
+            if not written:
+                message = clip(problem.message, 100)
+                help_text = "remove the word, or give it to the option it belongs to"
+                notes.append("SGLang's parser takes no positional arguments: every word must be an option or its value")
+            else:
+                message = f"unknown option {clip(written, 48)} for sglang {version}"
+                help_text = f"correct the spelling, or drop {written}"
                 other = self._versions_with(written)
+                suggestion = close_match(written, names) if written.startswith("--") and not other else None
                 if other:
-                    message += f". {written} exists in sglang {describe_versions(other)}; check --target-version"
-                elif written.startswith("--"):
-                    suggestion = close_match(written, names)
-                    if suggestion is not None:
-                        message += f". Did you mean {suggestion}?"
-                        fixes.append(Fix(f"Replace {written} with {suggestion}", problem.location, written, suggestion, preferred=True))
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes)
+                    message += f" (it exists in {clip(describe_versions(other), 40)})"
+                    help_text = f"check --target-version (the SGLang you deploy), or drop {written}"
+                    notes.append(f"{written} exists in sglang {describe_versions(other)}")
+                elif suggestion is not None:
+                    message += f": did you mean {clip(suggestion, 48)}?"
+                    help_text = f"replace {written} with {suggestion}"
+                    fixes.append(Fix(f"Replace {written} with {suggestion}", problem.location, written, suggestion, preferred=True))
+                if problem.message != f"unrecognized option: {written}":
+                    notes.append(problem.message)  # a hint about where the word came from
+                exits = (
+                    f"sglang {version}'s argparse exits with \"unrecognized arguments: {written} ...\" (the words "
+                    "after it, up to the next option, go with it) and the server never starts"
+                )
+            notes.append(exits)
+            yield self.finding(
+                message, problem.location, noqa_ranges=launch_noqa_ranges(server), fixes=fixes, help=help_text, notes=notes
+            )
 
     @staticmethod
     def _versions_with(written: str) -> list[str]:

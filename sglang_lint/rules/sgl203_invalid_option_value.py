@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Iterable
 
 from sglang_lint.catalog.settings import ArgProblem
@@ -9,6 +10,7 @@ from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding
 from sglang_lint.rules.argv_problems import is_stray_flag_value, option_for_spelling, problems_of, table_of
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 # Options whose ``choices`` list is an extension point: out-of-tree platforms and
@@ -68,9 +70,9 @@ def _plugin_extensible(server: Server, problem: ArgProblem) -> bool:
 def _advice(problem: ArgProblem) -> str:
     text = problem.message
     if is_stray_flag_value(problem):
-        return "a store_true flag takes no value: write the flag alone to turn it on, and leave it out to keep it off"
+        return "write the flag alone to turn it on, and leave it out to keep it off"
     if "ignored explicit argument" in text:
-        return "a store_true flag takes no value: write the flag alone (no =VALUE) to turn it on, and leave it out to keep it off"
+        return "write the flag alone (no =VALUE) to turn it on, and leave it out to keep it off"
     if "invalid choice" in text:
         return "use one of the listed choices"
     if "invalid int value" in text:
@@ -82,6 +84,23 @@ def _advice(problem: ArgProblem) -> str:
     if "expected" in text or "requires a value" in text:
         return "give the option its value, or remove it"
     return "fix the value"
+
+
+_TAKES_NO_VALUE = re.compile(r" \((\S+) takes no value\)$")
+_QUOTED = re.compile(r"'((?:[^'\\]|\\.)*)'")
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """argparse's message as a short first line and notes: a value given to a
+    flag says so; a list of choices goes to a note."""
+    flag = _TAKES_NO_VALUE.search(text)
+    if flag is not None:
+        quoted = _QUOTED.search(text)
+        given = f", but is given {clip(quoted.group(1))}" if quoted is not None else ""
+        return f"{clip(flag.group(1), 48)} takes no value{given}", [text]
+    head, separator, rest = text.partition(" (")
+    notes = [rest[:-1] if rest.endswith(")") else rest] if separator else []
+    return clip(head, 110), notes
 
 
 class InvalidOptionValue(Rule):
@@ -164,8 +183,8 @@ table.
         for problem in problems:
             if _plugin_extensible(server, problem):
                 continue
-            message = (
-                f"{problem.message}: argparse rejects this in sglang {version} and exits before the server "
-                f"starts; {_advice(problem)}"
+            message, notes = _split(problem.message)
+            notes.append(f"argparse rejects this in sglang {version} and exits before the server starts")
+            yield self.finding(
+                message, problem.location, noqa_ranges=launch_noqa_ranges(server), help=_advice(problem), notes=notes
             )
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))

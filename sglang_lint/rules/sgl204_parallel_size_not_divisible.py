@@ -156,19 +156,24 @@ The `--dp-size` with `--attn-dp-size` check comes with `--attn-dp-size` in 0.5.2
         )
         if combo is not None:
             tp, attn_dp, attn_cp = combo
-            parts = [f"attention DP {attn_dp} ({sizes.attn_dp.explanation})"]
+            parts = [(f"attention DP {attn_dp}", sizes.attn_dp.explanation)]
             if attn_cp != 1 or any(not s.is_default for s in sizes.attn_cp.inputs):
-                parts.append(f"attention CP {attn_cp} ({sizes.attn_cp.explanation})")
+                parts.append((f"attention CP {attn_cp}", sizes.attn_cp.explanation))
             divisor = attn_dp * attn_cp
             if attn_dp == 1:
                 parts = parts[1:]
             yield self.finding(
-                f"tp {tp} ({sizes.tp.explanation}) is not divisible by {' x '.join(parts)}"
-                f"{f' = {divisor}' if len(parts) > 1 else ''}: SGLang stops at startup "
-                f"(\"tp_size must be divisible by attn_dp_size * attn_cp_size\"); attention TP is tp / attn-dp / "
-                f"attn-cp and must be whole. Make --tp-size a multiple of {divisor}, or change the attention DP/CP sizes",
+                f"tp {tp} is not divisible by {' x '.join(name for name, _ in parts)}"
+                f"{f' = {divisor}' if len(parts) > 1 else ''}",
                 _where(server, (sizes.tp, sizes.attn_dp, sizes.attn_cp)),
                 noqa_ranges=noqa,
+                help=f"make --tp-size a multiple of {divisor}, or change the attention DP/CP sizes",
+                notes=(
+                    f"tp {tp} = {sizes.tp.explanation}",
+                    *(f"{name} = {explanation}" for name, explanation in parts),
+                    "attention TP is tp / attn-dp / attn-cp and must be a whole number",
+                    "SGLang stops at startup: \"tp_size must be divisible by attn_dp_size * attn_cp_size\"",
+                ),
             )
 
         if settings.has_option("nnodes") and self._nodes_checked(server):
@@ -180,14 +185,19 @@ The `--dp-size` with `--attn-dp-size` check comes with `--attn-dp-size` in 0.5.2
             if combo is not None:
                 tp, pp, n = combo
                 where = setting_location(server, nnodes) if not nnodes.is_default else _where(server, (sizes.tp, sizes.pp))
-                pp_text = f" x pp {pp} ({sizes.pp.explanation})" if pp != 1 else ""
+                pp_text = f" x pp {pp}" if pp != 1 else ""
                 yield self.finding(
-                    f"tp {tp} ({sizes.tp.explanation}){pp_text} = {tp * pp} GPUs cannot be spread evenly over "
-                    f"{n} nodes ({nnodes.describe_source()}): SGLang stops at startup (\"tp_size must be divisible by "
-                    f"number of nodes\"). --tp-size counts the GPUs of all nodes together: make tp x pp a multiple "
-                    f"of --nnodes",
+                    f"tp {tp}{pp_text} = {tp * pp} GPUs cannot be spread evenly over {n} nodes",
                     where,
                     noqa_ranges=noqa,
+                    help="make tp x pp a multiple of --nnodes (--tp-size counts the GPUs of all nodes together)",
+                    notes=(
+                        f"tp {tp} = {sizes.tp.explanation}",
+                        *((f"pp {pp} = {sizes.pp.explanation}",) if pp != 1 else ()),
+                        f"nnodes {n}: {nnodes.describe_source()}",
+                        "SGLang stops at startup: \"tp_size must be divisible by number of nodes\" "
+                        "(sglang/srt/arg_groups/validation_hook.py:179 in 0.5.23)",
+                    ),
                 )
 
         if _at_least(version, (0, 5, 22)) and settings.has_option("attn_dp_size"):
@@ -195,11 +205,16 @@ The `--dp-size` with `--attn-dp-size` check comes with `--attn-dp-size` in 0.5.2
             if combo is not None:
                 dp, attn_dp = combo
                 yield self.finding(
-                    f"--dp-size {dp} with --attn-dp-size {attn_dp} ({sizes.attn_dp.explanation}): sglang {version} "
-                    f"rejects data-parallel replicas combined with attention data parallelism at startup. Use "
-                    f"--attn-dp-size alone for attention DP, or --dp-size alone for full replicas",
+                    f"--dp-size {dp} with --attn-dp-size {attn_dp}: replicas and attention DP cannot be combined",
                     _where(server, (sizes.dp, sizes.attn_dp)),
                     noqa_ranges=noqa,
+                    help="use --attn-dp-size alone for attention DP, or --dp-size alone for full replicas",
+                    notes=(
+                        f"attention DP {attn_dp} = {sizes.attn_dp.explanation}",
+                        f"sglang {version} rejects data-parallel replicas combined with attention data parallelism "
+                        "at startup (sglang/srt/arg_groups/parallel_hook.py:287 in 0.5.23); --attn-dp-size exists "
+                        "from 0.5.22",
+                    ),
                 )
 
     @staticmethod

@@ -112,13 +112,14 @@ Shell behaviour, independent of the SGLang version.
         for comment, orphaned in source.continuation_breaks:
             words = _text(source, orphaned)
             shown = f"`{words}`" if words else "the lines after it"
-            message = (
-                f"this comment line ends the backslash continuation of the command above it: the shell runs "
-                f"that command without the options after the comment, then runs {shown} (line {orphaned.line}) as a "
-                f"separate command, which fails or does nothing. Move the comment above the command, or delete it"
-            )
             yield self.finding(
-                message,
+                "this comment line ends the backslash continuation of the command above it",
                 comment,
                 related=[Related(orphaned, "these words run as a separate command, not as options of the launch")],
+                help="move the comment above the command, or delete it",
+                notes=(
+                    "the shell runs the command without the options after the comment",
+                    f"then it runs {shown} (line {orphaned.line}) as a separate command, which fails or does nothing",
+                    "a line that is only a comment has no trailing backslash (a `\\` inside a comment is part of it)",
+                ),
             )

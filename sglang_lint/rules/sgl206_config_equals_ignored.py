@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.model import Finding
 from sglang_lint.rules.argv_problems import problems_of
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 
@@ -65,11 +66,17 @@ Every release with `--config` (0.5.4 onwards reads it the same way).
         for problem in problems_of(server, "config-equals"):
             file_text = self._file_text(problem.message)
             fix = f"write --config {file_text}" if file_text else "write --config FILE as two words"
-            message = (
-                f"{problem.message}; the file is never read and the server starts with SGLang's defaults for "
-                f"every option it sets. {fix[0].upper()}{fix[1:]}"
+            head, _, why = problem.message.partition(": ")
+            yield self.finding(
+                clip(head, 110),
+                problem.location,
+                noqa_ranges=launch_noqa_ranges(server),
+                help=fix,
+                notes=(
+                    why,
+                    "the file is never read: the server starts with SGLang's defaults for every option it sets",
+                ),
             )
-            yield self.finding(message, problem.location, noqa_ranges=launch_noqa_ranges(server))
 
     @staticmethod
     def _file_text(message: str) -> str:

@@ -7,6 +7,7 @@ from typing import Iterable
 from sglang_lint.catalog.argv import flag_state
 from sglang_lint.model import Finding, Related, Severity, provably_different, provably_equal
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.messages import clip
 from sglang_lint.rules.unified_memory import attn_tp_location, describe_attn_tp, unified_memory_enabled, unified_memory_setting
 from sglang_lint.topology import Deployment, Server
 
@@ -75,10 +76,14 @@ Every version; what is resolvable does not depend on the release.
             side, server = ("prefill", prefill) if states["prefill"] is None else ("decode", decode)
             setting = unified_memory_setting(server)
             yield self.finding(
-                f"cannot tell whether the {side} ({server.label}) enables --enable-unified-memory: "
-                f"{setting.value.describe()}; SGL002 needs it because the other side enables it",
+                f"cannot tell whether the {side} enables --enable-unified-memory",
                 server.launch.location,
                 noqa_ranges=launch_noqa_ranges(decode),
+                help=f"write --enable-unified-memory (or leave it out) on the {side} where sglang-lint can see it",
+                notes=(
+                    f"{side} ({server.label}): {setting.value.describe()}",
+                    "SGL002 needs it because the other side enables it",
+                ),
             )
             return
         if not (unified_memory_enabled(prefill) and unified_memory_enabled(decode)):
@@ -87,12 +92,15 @@ Every version; what is resolvable does not depend on the release.
         if provably_equal(a, b) or provably_different(a, b):
             return
         unresolved = [(side, server) for side, server in (("prefill", prefill), ("decode", decode)) if server.attn_tp.value.candidates() is None]
-        names = "; ".join(f"{side} {server.label}: attention TP {describe_attn_tp(server)}" for side, server in unresolved) or (
+        notes = [f"{side} attention TP {describe_attn_tp(server)} ({server.label})" for side, server in unresolved] or [
             f"prefill {describe_attn_tp(prefill)} vs decode {describe_attn_tp(decode)} may or may not be equal"
-        )
+        ]
+        notes.append("both sides enable --enable-unified-memory, which needs equal attention TP (SGL001)")
         yield self.finding(
-            f"cannot check that prefill and decode attention TP are equal (both enable unified memory): {names}",
+            "cannot check that prefill and decode attention TP are equal (both enable unified memory)",
             attn_tp_location(decode),
-            related=[Related(attn_tp_location(prefill), f"prefill attention TP {describe_attn_tp(prefill)}")],
+            related=[Related(attn_tp_location(prefill), f"prefill attention TP {clip(prefill.attn_tp.value.describe())}")],
             noqa_ranges=launch_noqa_ranges(decode),
+            help="give the sizes values sglang-lint can see (a literal, or a ${VAR:-default} default)",
+            notes=notes,
         )

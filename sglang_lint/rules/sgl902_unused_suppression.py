@@ -66,4 +66,9 @@ Every version: suppression does not depend on the SGLang release.
     def check_suppressions(self, context: RuleContext, unused: Sequence[UnusedSuppression]) -> Iterable[Finding]:
         for item in unused:
             where = "`# noqa`" if item.directive == "noqa" else "`# sglang-lint: disable=`"
-            yield self.finding(f"{item.code} in this {where} silences no finding; remove it", item.location)
+            yield self.finding(
+                f"{item.code} in this {where} silences no finding",
+                item.location,
+                help=f"remove {item.code} from the comment",
+                notes=("a suppression left behind would also hide a future finding of that rule on these lines",),
+            )
