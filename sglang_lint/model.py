@@ -270,8 +270,8 @@ class Value(Record, frozen=True):
 
 
 def _bracket(value: Value) -> str:
-    if value.kind is Kind.SYMBOL and value.name[:1] in "<[{":
-        return value.name  # a runbook placeholder, shown as the user wrote it
+    if value.kind is Kind.SYMBOL and (value.name[:1] in "<[{" or value.name.startswith("${{")):
+        return value.name  # a runbook or template placeholder, shown as the user wrote it
     if value.kind is Kind.SYMBOL:
         return "${" + value.name.lstrip("$") + (f":-{value.default}" if value.default is not None else "") + "}"
     return value.describe()
