@@ -154,6 +154,71 @@ def test_two_documents_pair_and_noqa_on_a_yaml_line():
     assert silenced.findings == []
 
 
+BLOCK_ARGS_DECODE = """\
+kind: Pod
+spec:
+  containers:
+    - name: decode
+      command:
+        - python3
+        - -m
+        - sglang.launch_server
+      args:
+        - --disaggregation-mode
+        - decode
+        - --enable-unified-memory
+        - --tp
+        - "4"
+        - --port
+        - "1"
+      image: lmsysorg/sglang:v0.5.23
+"""
+
+
+@pytest.mark.parametrize("code", ["SGL001", "SGL001, SGL005", "sgl001"])
+def test_noqa_on_any_item_of_a_block_args_list_silences(code):
+    """Issue 23 part 6: `# noqa` on any line of a Kubernetes launch (the command:
+    and args: keys, every item of either list) silences its findings; before,
+    only the command list's lines did, and an args item only when the finding
+    was on that very line."""
+    prefill = 'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp", "8"]\n'
+    _, result = _servers(prefill + "---\n" + BLOCK_ARGS_DECODE)
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 18)]
+    lines = BLOCK_ARGS_DECODE.split("\n")
+    launch_lines = range(lines.index("      command:"), lines.index("        - \"1\""))
+    for index in launch_lines:
+        edited = "\n".join(lines[:index] + [lines[index] + f"  # noqa: {code}"] + lines[index + 1 :])
+        _, silenced = _servers(prefill + "---\n" + edited)
+        assert silenced.findings == [], lines[index]
+    # the container's other fields are not the launch
+    for index in (lines.index("    - name: decode"), lines.index("      image: lmsysorg/sglang:v0.5.23")):
+        edited = "\n".join(lines[:index] + [lines[index] + f"  # noqa: {code}"] + lines[index + 1 :])
+        _, kept = _servers(prefill + "---\n" + edited)
+        assert [f.code for f in kept.findings if f.code != "SGL902"] == ["SGL001"], lines[index]
+
+
+def test_noqa_on_a_compose_command_list_item_silences():
+    text = (
+        "services:\n"
+        "  prefill:\n"
+        "    command: python3 -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8\n"
+        "  decode:\n"
+        "    entrypoint: [python3, -m, sglang.launch_server]\n"
+        "    command:\n"
+        "      - --disaggregation-mode\n"
+        "      - decode\n"
+        "      - --enable-unified-memory\n"
+        "      - --tp\n"
+        "      - '4'\n"
+        "      - --port\n"
+        "      - '30001'  # noqa: SGL001\n"
+    )
+    _, result = _servers(text, "docker-compose.yml")
+    assert result.findings == []
+    _, result = _servers(text.replace("  # noqa: SGL001", ""), "docker-compose.yml")
+    assert [f.code for f in result.findings] == ["SGL001"]
+
+
 def test_hash_in_a_block_scalar_is_not_a_comment():
     result = analyze_yaml("p.yaml", "a: |\n  # noqa: SGL001\nb: 1  # noqa: SGL002\nc: 'x # y'\n")
     assert result.comments == {3: "# noqa: SGL002"}

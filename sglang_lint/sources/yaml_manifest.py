@@ -230,7 +230,7 @@ class YamlAnalyzer:
                 word = self._item_word(item)
                 if word is not None:
                     words.append(self._k8s_word(word, env))
-        self._launch(words, self._loc(command), env)
+        self._launch(words, self._command_loc(container, ("command", "args")), env)
 
     def _env(self, node: Node | None) -> dict[str, _EnvVar]:
         env: dict[str, _EnvVar] = {}
@@ -313,7 +313,7 @@ class YamlAnalyzer:
                 word = self._item_word(part)
                 if word is not None:
                     words.append(word)
-        self._launch(words, self._loc(entrypoint or command), {})
+        self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
 
     # -- launches -----------------------------------------------------------------
     def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
@@ -327,6 +327,21 @@ class YamlAnalyzer:
         self.result.routers.extend(routers)
 
     # -- positions --------------------------------------------------------------------
+    def _command_loc(self, mapping: MappingNode, names: tuple[str, ...]) -> Location:
+        """From the first of the ``names`` keys to the last line of their values:
+        the launch's lines, where a ``# noqa`` silences its findings (any item of
+        a block ``args:`` list, not only the ``command:`` lines)."""
+        start: tuple[int, int] | None = None
+        end = (0, 0)
+        for key, value in mapping.value:
+            if isinstance(key, ScalarNode) and key.value in names:
+                if start is None:
+                    start = (key.start_mark.line + 1, key.start_mark.column + 1)
+                end = max(end, _last_position(value, self.lines))
+        if start is None:  # pragma: no cover - callers hold one of the keys
+            return Location(self.path, 1, 1)
+        return Location(self.path, start[0], start[1], end[0], end[1])
+
     def _position(self, node: Node) -> tuple[int, int]:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -508,6 +523,19 @@ def _placeholder_name(written: str) -> str:
             inner = inner.removeprefix("-").removesuffix("-").strip()
             return f"{opening} {' '.join(inner.split())} }}}}"
     return written
+
+
+def _last_position(node: Node, lines: list[str]) -> tuple[int, int]:
+    """(line, column) just after the last character of ``node``'s text: a block
+    collection's or block scalar's end mark is at the start of whatever follows."""
+    if isinstance(node, (SequenceNode, MappingNode)) and not node.flow_style and node.value:
+        last = node.value[-1]
+        return _last_position(last[1] if isinstance(last, tuple) else last, lines)
+    mark = node.end_mark
+    if mark.column == 0 and mark.line > node.start_mark.line:
+        # the end of the line before (a block scalar)
+        return mark.line, len(lines[mark.line - 1]) + 1 if mark.line <= len(lines) else 1
+    return mark.line + 1, mark.column + 1
 
 
 def _fields(node: MappingNode) -> dict[str, Node]:
