@@ -864,6 +864,10 @@ class MarkdownAnalyzer:
             self.result.comments[line] = original[len(original) - len(comment) :] if len(comment) <= len(original) else display(comment)
         for comment_loc, words_loc in part.continuation_breaks:
             self.result.continuation_breaks.append((self._loc(comment_loc), self._loc(words_loc)))
+        for broken in part.broken_continuations:
+            self.result.broken_continuations.append(
+                replace(broken, location=self._loc(broken.location), orphaned=self._loc(broken.orphaned), trailing=display(broken.trailing), extra=tuple(map(display, broken.extra)))
+            )
 
 
 def analyze_markdown(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:

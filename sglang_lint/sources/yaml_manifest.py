@@ -128,6 +128,7 @@ class YamlAnalyzer:
             self.result.notes.append(Note(self.path, f"stopped after {MAX_NODES} YAML nodes; launches after this point are not analyzed"))
         if self._shell is not None:
             self.result.notes.extend(self._shell.notes)
+            self.result.broken_continuations.extend(self._shell.broken_continuations)
         if self.placeholder_at is not None and self.placeholder_note:
             line, column, first = self.placeholder_at
             self.result.notes.append(Note(self.path, _PLACEHOLDER_NOTE.format(first=first), line, column))
