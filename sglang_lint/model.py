@@ -506,7 +506,8 @@ class BrokenContinuation(Record, frozen=True):
     ``location``: the backslash and what follows it on its line; ``trailing``:
     that text after the backslash, as written; ``extra``: the words bash adds to
     the command from it (``(" ",)``; ``(" #", "the", "size")`` for ``\\ # the
-    size``), empty when they are not plain words; ``orphaned``: the words of the
+    size``), empty when bash adds no word of its own (``8\\ `` is the word ``8 ``)
+    or they are not plain words; ``orphaned``: the words of the
     next line(s) that run as a command of their own, None when none follow."""
 
     location: Location

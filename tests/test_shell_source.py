@@ -778,6 +778,9 @@ def test_what_bash_adds_to_the_command(trailing, extra):
     (broken,) = analyze(script).broken_continuations
     assert (broken.trailing, broken.extra) == (trailing, extra)
     assert broken.orphaned == where(script, 2, "--port 30000")
+    # glued to the word before, the escaped blank is part of that word
+    (broken,) = analyze(script.replace(" \\", "\\", 1)).broken_continuations
+    assert (broken.trailing, broken.extra) == (trailing, ())
 
 
 def test_backslash_then_blanks_only_where_a_launch_is_continued():
@@ -853,6 +856,7 @@ def test_bash_agrees_on_broken_continuations(tmp_path):
         LS + " \\\n  --tp 8 \\  # eight GPUs\n  --port 30000\n",
         LS + " \\\n  --tp 8 \\ # the size\n  --port 30000\n",
         LS + " --tp 8 \\   \n  # a comment\n  --port 30000\n",
+        LS + " --tp 8\\ \n  --port 30000\n",  # glued: the word `8 `, nothing added
     ]
     for number, script in enumerate(cases):
         path = tmp_path / f"case{number}.sh"

@@ -1424,7 +1424,10 @@ class ShellAnalyzer:
                 e_line, e_col = text.position(max(stop_offset, start_offset))
                 orphaned = Location(self.path, o_line, o_col, e_line, e_col)
             trailing = match.group(1).decode("utf-8", "replace")
-            self.result.broken_continuations.append(BrokenContinuation(location, trailing, _escaped_words(trailing), orphaned))
+            # `8\ ` is the word `8 ` (bash and tree-sitter agree): nothing is added.
+            glued = match.start() > 0 and line[match.start() - 1 : match.start()] not in (b" ", b"\t")
+            extra = () if glued else _escaped_words(trailing)
+            self.result.broken_continuations.append(BrokenContinuation(location, trailing, extra, orphaned))
 
 
 # `\` then blanks, maybe a comment, to the end of the line (\r already cut).
