@@ -807,6 +807,8 @@ def test_backslash_then_blanks_only_where_a_launch_is_continued():
         'echo "' + LS + " --tp 8 \\ \n  --port 1\"\n",  # in a double-quoted string: text
         "echo '" + LS + " --tp 8 \\ \n  --port 1'\n",  # in a single-quoted string
         "cat <<EOF\n" + LS + " --tp 8 \\ \n  --port 1\nEOF\n",  # in a heredoc
+        LS + " --tp 8 --served-model-name $'a \\ \n b'\n",  # in an ANSI-C string
+        LS + ' --tp 8 --served-model-name "a \\ \n b"\n',  # in a launch's own string
         LS + " --tp 8  # see \\ \n  --port 1\n",  # in a comment
         LS + " --tp 8 \\\\ \n  --port 1\n",  # an escaped backslash, then a space
         LS + " --tp 8 \\\n  --port 1\n",  # a real continuation

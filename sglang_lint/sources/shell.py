@@ -1388,7 +1388,7 @@ class ShellAnalyzer:
                 continue
             offset = offsets[row] + match.start()
             node = root.descendant_for_byte_range(offset, offset + 1)
-            if node is None or node.type in ("comment", "heredoc_body", "string", "raw_string", "string_content") or _inside_text(node):
+            if node is None or node.type in ("comment", "heredoc_body", "string", "raw_string", "string_content", "ansi_c_string", "translated_string") or _inside_text(node):
                 continue
             # The lines bash joins into this command, and the ones it runs next.
             first = row
@@ -1482,7 +1482,7 @@ def _comment_nodes(root, data: bytes) -> list:
 def _inside_text(node) -> bool:
     parent = node.parent
     while parent is not None:
-        if parent.type in ("heredoc_body", "string", "raw_string"):
+        if parent.type in ("heredoc_body", "string", "raw_string", "ansi_c_string", "translated_string"):
             return True
         parent = parent.parent
     return False
