@@ -838,6 +838,33 @@ def test_broken_continuation_in_a_function_and_its_call_site():
     assert [b.location.line for b in result.broken_continuations] == [2, 5]
 
 
+def test_line_breaks_inside_a_double_quoted_command_string_separate_commands():
+    """tree-sitter leaves a string's line breaks between its pieces; they were
+    dropped, so `ssh host "cd /w<newline>python3 -m ..."` read as one `cd`
+    command and the launch was missed."""
+    for script in (
+        'bash -c "cd /w\n' + LS + ' --tp 8"\n',
+        'ssh node1 "cd /w\n  ' + LS + ' --tp 8"\n',
+    ):
+        (launch,) = servers(script)
+        assert argv(launch) == ["--tp", "8"], script
+        assert launch.args[0].location == where(script, 2, "--tp")
+    # a line break in a value stays in the value
+    assert argv(one(LS + ' --served-model-name "a\nb"\n')) == ["--served-model-name", "a\nb"]
+
+
+def test_broken_continuation_inside_a_command_string():
+    """`\\ ` inside double quotes is a backslash and a space to the outer shell;
+    the inner shell of `bash -c` reads the escaped space and ends the command."""
+    script = 'bash -c "' + LS + ' --tp 8 \\ \n  --port 30000"\n'
+    result = analyze(script)
+    (launch,) = result.servers
+    assert argv(launch) == ["--tp", "8"]
+    (broken,) = result.broken_continuations
+    assert broken.location == Location(P, 1, where(script, 1, "\\").column, 1, len(script.split("\n")[0]) + 1)
+    assert broken.orphaned == where(script, 2, "--port 30000")
+
+
 def test_bash_agrees_on_broken_continuations(tmp_path):
     """The ground truth: bash with a recording python3 stub. The launch's argv is
     the analyzer's argv plus the escaped blanks the fact records, and the
@@ -859,6 +886,7 @@ def test_bash_agrees_on_broken_continuations(tmp_path):
         LS + " \\\n  --tp 8 \\ # the size\n  --port 30000\n",
         LS + " --tp 8 \\   \n  # a comment\n  --port 30000\n",
         LS + " --tp 8\\ \n  --port 30000\n",  # glued: the word `8 `, nothing added
+        'bash -c "' + LS + ' --tp 8 \\ \n  --port 30000"\n',  # inside a command string
     ]
     for number, script in enumerate(cases):
         path = tmp_path / f"case{number}.sh"

@@ -843,7 +843,17 @@ class ShellAnalyzer:
             return [Seg(Value.known(raw), loc, quoted=True, chars=self._chars_from(node.start_byte + 2, raw, text))]
         if kind == "string":
             segs: list[Seg] = [Seg(Value.known(""), loc, quoted=True)]
+            previous_end = node.start_byte + 1  # after the opening quote
             for child in node.named_children:
+                if child.start_byte > previous_end:
+                    # Text tree-sitter leaves between the pieces: the line breaks of
+                    # a string over several lines (`bash -c "cd /w<newline>python3
+                    # ..."` is two commands, not one).
+                    raw = text.data[previous_end : child.start_byte].decode("utf-8", "surrogatepass")
+                    unescaped, kept = _unescape(raw, _DOUBLE_QUOTE_ESCAPES)
+                    if unescaped:
+                        segs.append(Seg(Value.known(unescaped), loc, quoted=True, chars=self._kept_chars(previous_end, raw, kept, text)))
+                previous_end = max(previous_end, child.end_byte)
                 if child.type == "string_content":
                     raw = _node_text(child, text)
                     if "\\" in raw:
