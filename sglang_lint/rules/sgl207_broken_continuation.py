@@ -42,14 +42,16 @@ class BrokenContinuationRule(Rule):
 ## What it does
 Reports a backslash meant to continue a launch's command on the next line but
 followed by spaces, a tab or a comment before the end of its line (ShellCheck
-SC1101), in shell scripts, Markdown shell blocks and `sh -c` scripts of YAML
-manifests, when the command is a launch (server or router) or leads into one.
+SC1101), in shell scripts (`bash -c` / `ssh` command strings included), Markdown
+shell blocks and `sh -c` scripts of YAML manifests, when the command is a launch
+(server or router) or leads into one (`nohup \\ ` on the line before it).
 
 ## Why is this bad?
 A backslash joins two lines only when it is the line's very last character (POSIX
 shell grammar, "Escape Character (Backslash)"; the same in bash). Followed by a
 blank it escapes that blank instead: bash adds a word holding one space (or tab)
-to the command, and the command ends at the end of this line. The next line then
+to the command (or, glued to a word as in `8\\ `, a space at that word's end), and
+the command ends at the end of this line. The next line then
 runs as a command of its own (`--port: command not found`, ignored by a script
 without `set -e`), so every option after the break is lost. With a comment
 right after `\\ `, the `#` is glued to the escaped space and starts no comment:
