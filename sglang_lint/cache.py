@@ -1,7 +1,7 @@
 """The on-disk cache of the sources' per-file results (issue 7).
 
 What is cached is the extraction of one file (its SourceResult: launches, notes,
-comments, continuation breaks), keyed by
+comments, continuation breaks, broken continuations), keyed by
 
 - the file's path as shown (every Location in a result names it),
 - a hash of its text,
@@ -44,6 +44,7 @@ from typing import Any, Mapping
 from sglang_lint import __version__
 from sglang_lint.model import (
     ArgToken,
+    BrokenContinuation,
     EntryPoint,
     Finding,
     Fix,
@@ -326,6 +327,10 @@ def encode_result(result: SourceResult) -> dict[str, Any]:
         "notes": [[n.path, n.message, n.line, n.column] for n in result.notes],
         "breaks": [[encode.loc(a), encode.loc(b)] for a, b in result.continuation_breaks],
         "comments": [[line, text] for line, text in result.comments.items()],
+        "broken": [
+            [encode.loc(b.location), b.trailing, list(b.extra), None if b.orphaned is None else encode.loc(b.orphaned)]
+            for b in result.broken_continuations
+        ],
         # A file the prefilter dismissed keeps no lines; one a source read does.
         "lines": bool(result.lines),
     }
@@ -341,6 +346,10 @@ def _decode_result(path: str, text: str, data: dict[str, Any]) -> SourceResult:
         lines=text.split("\n") if data["lines"] else [],
         continuation_breaks=[(decode.loc(a), decode.loc(b)) for a, b in data["breaks"]],
         comments={int(line): str(comment) for line, comment in data["comments"]},
+        broken_continuations=[
+            BrokenContinuation(decode.loc(b[0]), str(b[1]), tuple(str(w) for w in b[2]), None if b[3] is None else decode.loc(b[3]))
+            for b in data["broken"]
+        ],
     )
 
 

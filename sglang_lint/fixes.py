@@ -47,7 +47,8 @@ class TextEdit(Record, frozen=True):
 def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:
     """The edit of ``fix`` in a file of ``lines``: ``fix.old`` found exactly once,
     as a whole word, on the first line of its location from its column on
-    (``--pp`` in ``--pp 2``, ``"--pp"`` or ``--pp=2``). None when it is not."""
+    (``--pp`` in ``--pp 2``, ``"--pp"`` or ``--pp=2``; a backslash and a note after
+    ``8``). None when it is not."""
     location = fix.location
     if not fix.old or not 1 <= location.line <= len(lines):
         return None
@@ -57,10 +58,15 @@ def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:
     if stop <= start:
         stop = len(text)
     found: list[int] = []
+    # A whole word where the old text starts or ends like a name: `--pp` is not
+    # the start of `--pp-size`. Text that starts with another character (the `\`
+    # of a broken continuation, glued to `8\ `) has no word to be part of there.
+    check_before = _NAME_CHARS.match(fix.old[0]) is not None
+    check_after = _NAME_CHARS.match(fix.old[-1]) is not None
     index = text.find(fix.old, start, stop)
     while index != -1:
-        before = text[index - 1] if index > 0 else ""
-        after = text[index + len(fix.old)] if index + len(fix.old) < len(text) else ""
+        before = text[index - 1] if index > 0 and check_before else ""
+        after = text[index + len(fix.old)] if index + len(fix.old) < len(text) and check_after else ""
         if not (before and _NAME_CHARS.match(before)) and not (after and _NAME_CHARS.match(after)):
             found.append(index)
         index = text.find(fix.old, index + 1, stop)

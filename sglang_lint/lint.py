@@ -257,7 +257,7 @@ def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[Sourc
 
 
 def _is_empty(result: SourceResult) -> bool:
-    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks)
+    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
 
 
 def run_version(options: LintOptions) -> str:

@@ -270,8 +270,8 @@ class Value(Record, frozen=True):
 
 
 def _bracket(value: Value) -> str:
-    if value.kind is Kind.SYMBOL and value.name[:1] in "<[{":
-        return value.name  # a runbook placeholder, shown as the user wrote it
+    if value.kind is Kind.SYMBOL and (value.name[:1] in "<[{" or value.name.startswith("${{")):
+        return value.name  # a runbook or template placeholder, shown as the user wrote it
     if value.kind is Kind.SYMBOL:
         return "${" + value.name.lstrip("$") + (f":-{value.default}" if value.default is not None else "") + "}"
     return value.describe()
@@ -497,6 +497,32 @@ class Note(Record, frozen=True):
         fields["column"] = column
 
 
+class BrokenContinuation(Record, frozen=True):
+    """A backslash meant to continue a launch's command line but followed by
+    blanks (and maybe a comment) before the line's end: bash reads an escaped
+    blank, the command ends at this line, and the next line runs on its own
+    (a fact for rule SGL207).
+
+    ``location``: the backslash and what follows it on its line; ``trailing``:
+    that text after the backslash, as written; ``extra``: the words bash adds to
+    the command from it (``(" ",)``; ``(" #", "the", "size")`` for ``\\ # the
+    size``), empty when bash adds no word of its own (``8\\ `` is the word ``8 ``)
+    or they are not plain words; ``orphaned``: the words of the
+    next line(s) that run as a command of their own, None when none follow."""
+
+    location: Location
+    trailing: str
+    extra: tuple[str, ...]
+    orphaned: Location | None
+
+    def __init__(self, location: Location, trailing: str, extra: tuple[str, ...] = (), orphaned: Location | None = None) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["location"] = location
+        fields["trailing"] = trailing
+        fields["extra"] = extra
+        fields["orphaned"] = orphaned
+
+
 class SourceResult(Record):
     """Everything one source extracted from one file."""
 
@@ -512,6 +538,9 @@ class SourceResult(Record):
     # Comment text by line (real comments only, not `#` inside strings), for
     # suppression directives.
     comments: dict[int, str]
+    # Backslashes followed by blanks (or a comment) inside a launch's command:
+    # facts for rule SGL207.
+    broken_continuations: list[BrokenContinuation]
 
     def __init__(
         self,
@@ -522,6 +551,7 @@ class SourceResult(Record):
         lines: list[str] | None = None,
         continuation_breaks: list[tuple[Location, Location]] | None = None,
         comments: dict[int, str] | None = None,
+        broken_continuations: list[BrokenContinuation] | None = None,
     ) -> None:
         self.path = path
         self.servers = [] if servers is None else servers
@@ -530,6 +560,7 @@ class SourceResult(Record):
         self.lines = [] if lines is None else lines
         self.continuation_breaks = [] if continuation_breaks is None else continuation_breaks
         self.comments = {} if comments is None else comments
+        self.broken_continuations = [] if broken_continuations is None else broken_continuations
 
 
 class Related(Record, frozen=True):

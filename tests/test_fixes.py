@@ -45,6 +45,15 @@ def test_resolve_fix_finds_the_written_option_once_as_a_whole_word() -> None:
     assert resolve_fix(Fix("Replace", Location("r.sh", 9, 1), "--pp", "--pp-size"), ["--pp 2"]) is None
 
 
+def test_resolve_fix_checks_word_edges_only_where_the_old_text_has_a_name_edge() -> None:
+    """SGL207's fix replaces `\\  # note` with `\\`: a backslash glued to `8`
+    is not part of a longer word; a name still is (`--pp` in `x--pp`)."""
+    lines = ["  --tp 8\\  # note"]
+    edit = resolve_fix(Fix("Remove", Location("r.sh", 1, 9, 1, 18), "\\  # note", "\\"), lines)
+    assert edit is not None and apply_edits(lines, [edit]) == "  --tp 8\\"
+    assert resolve_fix(Fix("Replace", Location("r.sh", 1, 1), "--pp", "--pp-size"), ["x--pp 2"]) is None
+
+
 def test_noqa_in_a_shell_continuation_goes_on_the_last_line() -> None:
     text = (
         "python3 -m sglang.launch_server --model-path m \\\n"

@@ -650,6 +650,31 @@ def test_continuation_breaks_in_fences():
     assert (comment.line, comment.column, words.line, words.column) == (3, 3, 4, 3)
 
 
+def test_broken_continuations_in_fences_point_at_the_markdown_columns():
+    """SGL207's facts: a block inside a list item is cut by three columns; the
+    backslash, its trailing text and the orphaned words are on the document's
+    lines and columns."""
+    doc = "1. Decode:\n\n   ```bash\n   " + LS + " \\\n     --tp 8 \\\t\n     --port 30001\n   ```\n"
+    result = analyze(doc)
+    (broken,) = result.broken_continuations
+    assert (broken.location.line, broken.location.column, broken.location.end_column) == (5, 13, 15)
+    assert broken.trailing == "\t" and broken.extra == ("\t",)
+    assert (broken.orphaned.line, broken.orphaned.column) == (6, 6)
+    assert doc.split("\n")[4][broken.location.column - 1 :] == "\\\t"
+    (launch,) = result.servers
+    assert [t.value.describe() for t in launch.args] == ["--tp", "8"]
+
+
+def test_a_session_stops_at_a_broken_continuation():
+    """In a console block, a line after `\\ ` is output, as in a terminal: the
+    command ran already."""
+    doc = fence("$ " + LS + " --tp 8 \\ \n  --port 30001\n", "console")
+    result = analyze(doc)
+    (broken,) = result.broken_continuations
+    assert broken.orphaned is None and broken.location.line == 2
+    assert [[t.value.describe() for t in s.args] for s in result.servers] == [["--tp", "8"]]
+
+
 # ---------------------------------------------------------------------------------
 # One broken block does not spoil the others
 

@@ -64,7 +64,7 @@ def _timed(call, *args):
 
 
 def _source_view(result: SourceResult) -> tuple:
-    return (result.servers, result.routers, result.notes, result.comments, result.continuation_breaks)
+    return (result.servers, result.routers, result.notes, result.comments, result.continuation_breaks, result.broken_continuations)
 
 
 def check_source(kind: str, text: str, path: str | None = None) -> SourceResult:

@@ -745,6 +745,168 @@ def test_comment_not_inside_a_continuation_is_no_break():
     assert [argv(s) for s in result.servers] == [["--tp", "6"], ["--tp", "1"]]
 
 
+# Backslash then blanks (SGL207's facts)
+
+
+def test_backslash_then_blanks_ends_the_launch_and_is_recorded():
+    script = (
+        LS + " \\\n"  # 1
+        "  --tp 8 \\  # eight GPUs\n"  # 2: escaped space, then a comment
+        "  --enable-unified-memory \\\n"  # 3
+        "  --port 30000\n"  # 4
+    )
+    result = analyze(script)
+    (launch,) = result.servers
+    # bash ends the command at line 2 (tree-sitter drops the escaped blank, which
+    # the fact carries); lines 3-4 are a command of their own.
+    assert argv(launch) == ["--tp", "8"]
+    assert launch.line_ranges == ((1, 2),)
+    (broken,) = result.broken_continuations
+    assert broken.location == Location(P, 2, 10, 2, 25)
+    assert (broken.trailing, broken.extra) == ("  # eight GPUs", (" ",))
+    assert broken.orphaned == Location(P, 3, 3, 4, 15)
+    assert result.continuation_breaks == []
+    assert result.comments == {2: "# eight GPUs"}
+
+
+@pytest.mark.parametrize(
+    "trailing, extra",
+    [(" ", (" ",)), ("   ", (" ",)), ("\t", ("\t",)), (" \t ", (" ",)), (" # the size", (" #", "the", "size")), (" #x's", ())],
+)
+def test_what_bash_adds_to_the_command(trailing, extra):
+    script = LS + " --tp 8 \\" + trailing + "\n  --port 30000\n"
+    (broken,) = analyze(script).broken_continuations
+    assert (broken.trailing, broken.extra) == (trailing, extra)
+    assert broken.orphaned == where(script, 2, "--port 30000")
+    # glued to the word before, the escaped blank is part of that word
+    (broken,) = analyze(script.replace(" \\", "\\", 1)).broken_continuations
+    assert (broken.trailing, broken.extra) == (trailing, ())
+
+
+def test_backslash_then_blanks_only_where_a_launch_is_continued():
+    script = (
+        "rsync -a /models \\ \n"  # 1: not a launch
+        "  /backup\n"  # 2
+        "CUDA_VISIBLE_DEVICES=0 nohup \\ \n"  # 3: leads into the launch on line 4
+        + LS + " \\ \n"  # 4: the launch itself
+        "  --tp 8 \\\t\n"  # 5: cut off the launch by line 4's break
+        "  --port 30000\n"  # 6
+        "echo done \\ \n"  # 7: not a launch
+        "  --port 1\n"  # 8
+    )
+    result = analyze(script)
+    assert [b.location.line for b in result.broken_continuations] == [3, 4, 5]
+    assert [b.orphaned.line for b in result.broken_continuations] == [4, 5, 6]
+    (launch,) = result.servers
+    assert argv(launch) == [] and launch.location.line == 4
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'echo "' + LS + " --tp 8 \\ \n  --port 1\"\n",  # in a double-quoted string: text
+        "echo '" + LS + " --tp 8 \\ \n  --port 1'\n",  # in a single-quoted string
+        "cat <<EOF\n" + LS + " --tp 8 \\ \n  --port 1\nEOF\n",  # in a heredoc
+        LS + " --tp 8 --served-model-name $'a \\ \n b'\n",  # in an ANSI-C string
+        LS + ' --tp 8 --served-model-name "a \\ \n b"\n',  # in a launch's own string
+        LS + " --tp 8  # see \\ \n  --port 1\n",  # in a comment
+        LS + " --tp 8 \\\\ \n  --port 1\n",  # an escaped backslash, then a space
+        LS + " --tp 8 \\\n  --port 1\n",  # a real continuation
+        LS + " --name a\\ b --tp 8\n",  # an escaped blank inside a line
+    ],
+)
+def test_no_broken_continuation(script):
+    assert analyze(script).broken_continuations == []
+
+
+def test_a_comment_line_after_a_broken_backslash_is_one_break_not_two():
+    """`\\ ` already ended the command: the comment line after it continues
+    nothing, so SGL205 has no break there; the orphaned words are found past
+    the comment."""
+    script = LS + " --tp 8 \\ \n  # the port\n  --port 30000\n"
+    result = analyze(script)
+    assert result.continuation_breaks == []
+    (broken,) = result.broken_continuations
+    assert broken.orphaned == where(script, 3, "--port 30000")
+    # the comment line of SGL205 is still found after a real continuation
+    assert analyze(script.replace("\\ \n", "\\\n")).continuation_breaks != []
+
+
+def test_broken_continuation_in_a_function_and_its_call_site():
+    script = "serve() {\n  " + LS + " --tp $1 \\ \n    --port $2\n}\nserve 8 \\ \n  30000\n"
+    result = analyze(script)
+    assert [b.location.line for b in result.broken_continuations] == [2, 5]
+
+
+def test_line_breaks_inside_a_double_quoted_command_string_separate_commands():
+    """tree-sitter leaves a string's line breaks between its pieces; they were
+    dropped, so `ssh host "cd /w<newline>python3 -m ..."` read as one `cd`
+    command and the launch was missed."""
+    for script in (
+        'bash -c "cd /w\n' + LS + ' --tp 8"\n',
+        'ssh node1 "cd /w\n  ' + LS + ' --tp 8"\n',
+    ):
+        (launch,) = servers(script)
+        assert argv(launch) == ["--tp", "8"], script
+        assert launch.args[0].location == where(script, 2, "--tp")
+    # a line break in a value stays in the value
+    assert argv(one(LS + ' --served-model-name "a\nb"\n')) == ["--served-model-name", "a\nb"]
+
+
+def test_broken_continuation_inside_a_command_string():
+    """`\\ ` inside double quotes is a backslash and a space to the outer shell;
+    the inner shell of `bash -c` reads the escaped space and ends the command."""
+    script = 'bash -c "' + LS + ' --tp 8 \\ \n  --port 30000"\n'
+    result = analyze(script)
+    (launch,) = result.servers
+    assert argv(launch) == ["--tp", "8"]
+    (broken,) = result.broken_continuations
+    assert broken.location == Location(P, 1, where(script, 1, "\\").column, 1, len(script.split("\n")[0]) + 1)
+    assert broken.orphaned == where(script, 2, "--port 30000")
+
+
+def test_bash_agrees_on_broken_continuations(tmp_path):
+    """The ground truth: bash with a recording python3 stub. The launch's argv is
+    the analyzer's argv plus the escaped blanks the fact records, and the
+    orphaned line runs as its own command."""
+    import shutil
+    import subprocess
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nfor a in "$@"; do printf "%s\\0" "$a"; done >> "$ARGV_LOG"\nprintf "\\n" >> "$ARGV_LOG"\n')
+    stub.chmod(0o755)
+    cases = [
+        LS + " \\\n  --tp 8 \\ \n  --port 30000\n",
+        LS + " \\\n  --tp 8 \\\t\n  --port 30000\n",
+        LS + " \\\n  --tp 8 \\  # eight GPUs\n  --port 30000\n",
+        LS + " \\\n  --tp 8 \\ # the size\n  --port 30000\n",
+        LS + " --tp 8 \\   \n  # a comment\n  --port 30000\n",
+        LS + " --tp 8\\ \n  --port 30000\n",  # glued: the word `8 `, nothing added
+        'bash -c "' + LS + ' --tp 8 \\ \n  --port 30000"\n',  # inside a command string
+    ]
+    for number, script in enumerate(cases):
+        path = tmp_path / f"case{number}.sh"
+        path.write_text(script)
+        log = tmp_path / f"argv{number}"
+        run = subprocess.run(
+            [bash, str(path)], capture_output=True, text=True, timeout=30,
+            env={"PATH": f"{stub.parent}:/usr/bin:/bin", "ARGV_LOG": str(log)},
+        )
+        (recorded,) = [line for line in log.read_text().split("\n") if line]
+        bash_argv = recorded.split("\0")[:-1]
+        result = analyze(script)
+        (launch,) = result.servers
+        (broken,) = result.broken_continuations
+        assert bash_argv == ["-m", "sglang.launch_server", *argv(launch), *broken.extra], script
+        # the orphaned words ran as a command of their own
+        assert "--port: command not found" in run.stderr, run.stderr
+        assert f"line {broken.orphaned.line}:" in run.stderr, (script, run.stderr)
+
+
 def test_continuation_glued_to_a_word_joins_it_like_bash():
     # bash removes backslash-newline before splitting words: `8\<nl>--dp` is `8--dp`.
     script = LS + " --tp 8\\\n--dp 2 --x a\\\nb \"c\"\\\n\"d\" $X\\\ny\n"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from sglang_lint.lint import LintOptions, lint_texts
-from sglang_lint.model import Kind
+from sglang_lint.model import Kind, Value
 from sglang_lint.sources.yaml_manifest import analyze_yaml
 
 
@@ -154,6 +154,71 @@ def test_two_documents_pair_and_noqa_on_a_yaml_line():
     assert silenced.findings == []
 
 
+BLOCK_ARGS_DECODE = """\
+kind: Pod
+spec:
+  containers:
+    - name: decode
+      command:
+        - python3
+        - -m
+        - sglang.launch_server
+      args:
+        - --disaggregation-mode
+        - decode
+        - --enable-unified-memory
+        - --tp
+        - "4"
+        - --port
+        - "1"
+      image: lmsysorg/sglang:v0.5.23
+"""
+
+
+@pytest.mark.parametrize("code", ["SGL001", "SGL001, SGL005", "sgl001"])
+def test_noqa_on_any_item_of_a_block_args_list_silences(code):
+    """Issue 23 part 6: `# noqa` on any line of a Kubernetes launch (the command:
+    and args: keys, every item of either list) silences its findings; before,
+    only the command list's lines did, and an args item only when the finding
+    was on that very line."""
+    prefill = 'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp", "8"]\n'
+    _, result = _servers(prefill + "---\n" + BLOCK_ARGS_DECODE)
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 18)]
+    lines = BLOCK_ARGS_DECODE.split("\n")
+    launch_lines = range(lines.index("      command:"), lines.index("        - \"1\""))
+    for index in launch_lines:
+        edited = "\n".join(lines[:index] + [lines[index] + f"  # noqa: {code}"] + lines[index + 1 :])
+        _, silenced = _servers(prefill + "---\n" + edited)
+        assert silenced.findings == [], lines[index]
+    # the container's other fields are not the launch
+    for index in (lines.index("    - name: decode"), lines.index("      image: lmsysorg/sglang:v0.5.23")):
+        edited = "\n".join(lines[:index] + [lines[index] + f"  # noqa: {code}"] + lines[index + 1 :])
+        _, kept = _servers(prefill + "---\n" + edited)
+        assert [f.code for f in kept.findings if f.code != "SGL902"] == ["SGL001"], lines[index]
+
+
+def test_noqa_on_a_compose_command_list_item_silences():
+    text = (
+        "services:\n"
+        "  prefill:\n"
+        "    command: python3 -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8\n"
+        "  decode:\n"
+        "    entrypoint: [python3, -m, sglang.launch_server]\n"
+        "    command:\n"
+        "      - --disaggregation-mode\n"
+        "      - decode\n"
+        "      - --enable-unified-memory\n"
+        "      - --tp\n"
+        "      - '4'\n"
+        "      - --port\n"
+        "      - '30001'  # noqa: SGL001\n"
+    )
+    _, result = _servers(text, "docker-compose.yml")
+    assert result.findings == []
+    _, result = _servers(text.replace("  # noqa: SGL001", ""), "docker-compose.yml")
+    assert [f.code for f in result.findings] == ["SGL001"]
+
+
 def test_hash_in_a_block_scalar_is_not_a_comment():
     result = analyze_yaml("p.yaml", "a: |\n  # noqa: SGL001\nb: 1  # noqa: SGL002\nc: 'x # y'\n")
     assert result.comments == {3: "# noqa: SGL002"}
@@ -227,10 +292,136 @@ def test_hostile_yaml_gives_a_note_or_nothing_never_an_exception(text, message):
 
 
 def test_go_template_text_inside_a_value_is_not_a_template():
+    """A file that parses is analyzed; the `{{ }}` text is a value we cannot see
+    (issue 23: a symbol, with the one placeholder note), never a skipped file."""
     servers, result = _servers(
         'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--tp", "2", "--served-model-name", "{{.Name}}"]\n'
     )
-    assert len(servers) == 1 and not result.findings
+    assert len(servers) == 1
+    assert [f.code for f in result.findings] == ["SGL900"] and "placeholders" in result.findings[0].message
+    name = servers[0].setting("served_model_name").value
+    assert name.kind is Kind.SYMBOL and name.name == "{{ .Name }}"
+
+
+# ---------------------------------------------------------------------------------
+# Template placeholders (issue 23): values we cannot see, never literals
+
+HELM_POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: "{{ .Release.Name }}-decode"
+spec:
+  containers:
+    - name: sglang
+      image: "lmsysorg/sglang:{{ .Values.image.tag }}"
+      env:
+        - name: DP
+          value: {{ .Values.decode.dp }}
+      command: ["python3", "-m", "sglang.launch_server"]
+      args:
+        - --disaggregation-mode
+        - decode
+        - --tp-size
+        - "{{ .Values.decode.tp }}"
+        - --dp-size
+        - $(DP)
+        - --page-size
+        - {{ .Values.pageSize | quote }}
+        - --port={{- .Values.decode.port -}}
+        - --model-path
+        - "${{ matrix.model }}"
+        - --kv-cache-dtype
+        - "{kv_dtype}"
+"""
+
+
+def test_template_placeholders_are_symbols_never_literals():
+    result = analyze_yaml("decode.yaml", HELM_POD)
+    (launch,) = result.servers
+    words = {a.describe(): a for a in launch.args}
+    tp = words["{{ .Values.decode.tp }}"]
+    assert tp.value == Value.symbol("{{ .Values.decode.tp }}")
+    # the placeholder's own span (inside the quotes), not the whole scalar
+    assert (tp.location.line, tp.location.column, tp.location.end_column) == (17, 12, 35)
+    # unquoted: YAML reads a nested flow mapping; the symbol is its text
+    assert words["{{ .Values.pageSize | quote }}"].value.kind is Kind.SYMBOL
+    # in the env, through $(DP)
+    assert Value.symbol("{{ .Values.decode.dp }}") in [a.value for a in launch.args]
+    # inside a longer word, trim markers dropped; GitHub Actions; a bare {name}
+    assert words["--port={{ .Values.decode.port }}"].value.kind is Kind.CONCAT
+    assert words["${{ matrix.model }}"].value == Value.symbol("${{ matrix.model }}")
+    assert words["{kv_dtype}"].value == Value.symbol("{kv_dtype}")
+    # one note for the file, at the first placeholder read as a value (the
+    # metadata name and the image are not read)
+    (note,) = result.notes
+    assert "placeholders" in note.message and "rendered manifest" in note.message
+    assert (note.line, note.column) == (11, 18)
+
+
+def test_template_placeholders_give_no_invalid_value():
+    """The reported bug: `--tp-size "{{ .Values.tp }}"` was SGL203 'invalid int value'."""
+    _, result = _servers(HELM_POD)
+    assert [f.code for f in result.findings] == ["SGL900"]
+
+
+def test_same_placeholder_is_equal_and_an_unknown_never_differs(tmp_path):
+    prefill = HELM_POD.replace("decode", "prefill").replace("- --port={{- .Values.prefill.port -}}", "- --port=30000")
+    # the same placeholder on both sides: equal, whatever it renders to
+    result = lint_texts({"prefill.yaml": prefill.replace("{{ .Values.prefill.tp }}", "{{ .Values.tp }}").replace("- prefill", "- prefill\n        - --enable-unified-memory"),
+                         "decode.yaml": HELM_POD.replace("{{ .Values.decode.tp }}", "{{ .Values.tp }}").replace("- decode", "- decode\n        - --enable-unified-memory")}, LintOptions())
+    assert sorted(f.code for f in result.findings) == ["SGL900", "SGL900"]
+    # `{{ .Values.decode.tp }}` against a literal 8: unknown stays unknown, no SGL001
+    literal = prefill.replace('"{{ .Values.prefill.tp }}"', '"8"').replace("- prefill", "- prefill\n        - --enable-unified-memory")
+    decode = HELM_POD.replace("- decode", "- decode\n        - --enable-unified-memory")
+    result = lint_texts({"prefill.yaml": literal, "decode.yaml": decode}, LintOptions())
+    assert sorted(f.code for f in result.findings) == ["SGL900", "SGL900"]
+    # while two literals that differ do make one (the pair is read at all)
+    result = lint_texts({"prefill.yaml": literal, "decode.yaml": decode.replace('"{{ .Values.decode.tp }}"', '"4"')}, LintOptions())
+    assert "SGL001" in [f.code for f in result.findings]
+
+
+def test_placeholder_in_a_sh_c_script_is_a_symbol():
+    text = textwrap.dedent(
+        """\
+        kind: Pod
+        spec:
+          containers:
+            - command: ["sh", "-c"]
+              args:
+                - |
+                  python3 -m sglang.launch_server \\
+                    --tp-size "{{ .Values.tp }}" --port 30000
+        """
+    )
+    result = analyze_yaml("p.yaml", text)
+    (launch,) = result.servers
+    assert [a.describe() for a in launch.args] == ["--tp-size", "{{ .Values.tp }}", "--port", "30000"]
+    assert launch.args[1].value == Value.symbol("{{ .Values.tp }}")
+    assert len(result.notes) == 1
+
+
+def test_placeholders_in_compose_commands():
+    text = 'services:\n  decode:\n    command: python3 -m sglang.launch_server --tp-size {{ .Values.tp }} --port 30001\n'
+    result = analyze_yaml("docker-compose.yml", text)
+    (launch,) = result.servers
+    assert [a.describe() for a in launch.args] == ["--tp-size", "{{ .Values.tp }}", "--port", "30001"]
+    assert len(result.notes) == 1
+
+
+def test_no_placeholder_no_note_and_json_is_no_placeholder():
+    text = 'kind: Pod\nspec:\n  containers:\n    - command: ["python3", "-m", "sglang.launch_server", "--json-model-override-args", \'{"a": "{b"}\', "--x", "${X}"]\n'
+    result = analyze_yaml("p.yaml", text)
+    assert result.notes == []
+    assert [a.value.kind for a in result.servers[0].args] == [Kind.KNOWN] * 4
+
+
+def test_template_that_does_not_parse_is_still_skipped():
+    text = "kind: Pod\nspec:\n  containers:\n    - command: [python3, -m, sglang.launch_server, --tp, {{- .Values.tp -}}]\n"
+    result = analyze_yaml("p.yaml", text)
+    assert result.servers == []
+    (note,) = result.notes
+    assert "not analyzed" in note.message and "template" in note.message
 
 
 def test_alias_bomb_memory_stays_bounded():

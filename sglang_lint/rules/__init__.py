@@ -61,7 +61,9 @@ INTERNAL_ERROR_DOC = """\
 Reports what kept sglang-lint from reading or analyzing part of a file, instead of
 failing the run: a binary file, an encoding that is not UTF-8 (or UTF-16 with a BOM),
 a file over the size limit, a shell/Python/YAML syntax error, a Helm or Jinja
-template, nesting too deep to follow, a malformed `# noqa` / `# sglang-lint:
+template that is not YAML (skipped), template placeholders in a YAML file read as
+unknown values (`{{ .Values.tp }}`, `${{ matrix.tp }}`, `{tp}`), nesting too deep
+to follow, a malformed `# noqa` / `# sglang-lint:
 disable=` directive, a `--config` file that cannot be read, and (please report
 these) an internal error. The other files' results are kept in every case.
 

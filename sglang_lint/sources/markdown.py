@@ -34,9 +34,10 @@ before ``>`` (``< file`` and ``cat <in >out`` are redirections), ``[name]`` need
 two or more characters and no name, ``[``, ``]`` or ``$`` right before it and no
 ``=`` after it (``${A[@]}``, ``A[k]=v``, ``[[ ... ]]``, globs such as ``[0-7]``
 and ``[s]glang`` are shell), ``{NAME}`` no ``$`` before it (``${NAME}`` is a
-variable). In YAML blocks and Python string literals only ``<NAME>`` is one
-(``[a]`` and ``{a}`` are YAML flow collections, and Python's ``"{model}"`` is a
-``str.format`` field the Python source evaluates). The same placeholder is the
+variable). In YAML blocks ``<NAME>`` is one, and the YAML source's own template
+placeholders (``{{ MODEL }}``, ``"{model}"``; without its note); in Python string
+literals only ``<NAME>`` is one (Python's ``"{model}"`` is a ``str.format`` field
+the Python source evaluates). The same placeholder is the
 same symbol everywhere in the document (``Value.symbol("<PREFILL_HOST>")``):
 the notation means "put one value here and wherever this name appears", so the
 router's ``http://<PREFILL_HOST>:30000`` names the server on ``<PREFILL_HOST>``;
@@ -718,7 +719,7 @@ def _python_block_ok(item: _Prepared) -> bool:
 
 
 def _yaml_block_ok(item: _Prepared) -> bool:
-    result = analyze_yaml("<block>", "\n".join(t for _, _, t in item.lines))
+    result = analyze_yaml("<block>", "\n".join(t for _, _, t in item.lines), placeholder_note=False)
     return not result.notes
 
 
@@ -780,12 +781,12 @@ class MarkdownAnalyzer:
     def _yaml(self, items: list[_Prepared]) -> list[SourceResult]:
         def stream(good: list[_Prepared]) -> SourceResult:
             headers = {item.block.fence_line: "---" for item in good}
-            return analyze_yaml(self.path, _document(good, headers), self.configured_env)
+            return analyze_yaml(self.path, _document(good, headers), self.configured_env, placeholder_note=False)
 
         combined = stream(items)
         if not combined.notes or len(items) == 1:
             return [combined]
-        return self._isolate(items, _yaml_block_ok, stream, partial(analyze_yaml, env=self.configured_env), "YAML")
+        return self._isolate(items, _yaml_block_ok, stream, partial(analyze_yaml, env=self.configured_env, placeholder_note=False), "YAML")
 
     def _isolate(
         self,
@@ -863,6 +864,10 @@ class MarkdownAnalyzer:
             self.result.comments[line] = original[len(original) - len(comment) :] if len(comment) <= len(original) else display(comment)
         for comment_loc, words_loc in part.continuation_breaks:
             self.result.continuation_breaks.append((self._loc(comment_loc), self._loc(words_loc)))
+        for broken in part.broken_continuations:
+            self.result.broken_continuations.append(
+                replace(broken, location=self._loc(broken.location), orphaned=self._loc(broken.orphaned), trailing=display(broken.trailing), extra=tuple(map(display, broken.extra)))
+            )
 
 
 def analyze_markdown(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:

@@ -23,6 +23,7 @@ from typing import Mapping
 
 from sglang_lint.model import (
     ArgToken,
+    BrokenContinuation,
     EntryPoint,
     Kind,
     Location,
@@ -327,6 +328,7 @@ class ShellAnalyzer:
                 message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
             self.result.notes.append(Note(self.path, message, line, column))
         self._find_continuation_breaks(tree.root_node)
+        self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
         return self.result
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
@@ -841,7 +843,17 @@ class ShellAnalyzer:
             return [Seg(Value.known(raw), loc, quoted=True, chars=self._chars_from(node.start_byte + 2, raw, text))]
         if kind == "string":
             segs: list[Seg] = [Seg(Value.known(""), loc, quoted=True)]
+            previous_end = node.start_byte + 1  # after the opening quote
             for child in node.named_children:
+                if child.start_byte > previous_end:
+                    # Text tree-sitter leaves between the pieces: the line breaks of
+                    # a string over several lines (`bash -c "cd /w<newline>python3
+                    # ..."` is two commands, not one).
+                    raw = text.data[previous_end : child.start_byte].decode("utf-8", "surrogatepass")
+                    unescaped, kept = _unescape(raw, _DOUBLE_QUOTE_ESCAPES)
+                    if unescaped:
+                        segs.append(Seg(Value.known(unescaped), loc, quoted=True, chars=self._kept_chars(previous_end, raw, kept, text)))
+                previous_end = max(previous_end, child.end_byte)
                 if child.type == "string_content":
                     raw = _node_text(child, text)
                     if "\\" in raw:
@@ -1297,11 +1309,15 @@ class ShellAnalyzer:
         for name, seg in placeholders.items():
             inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
         tree = parse_bash(embedded.data)
+        found = len(self.result.servers), len(self.result.routers)
         self.call_depth += 1
         try:
             self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
         finally:
             self.call_depth -= 1
+        if b"\\" in embedded.data:
+            launches = [*self.result.servers[found[0] :], *self.result.routers[found[1] :]]
+            self._find_broken_continuations(tree.root_node, embedded, launches)
 
     # -- facts for SGL205 ------------------------------------------------------------
     def _find_continuation_breaks(self, root) -> None:
@@ -1321,10 +1337,12 @@ class ShellAnalyzer:
         for line, column, node in sorted(found, key=lambda item: item[:2]):
             # The previous line must end in a real continuation: a backslash at the
             # end of a comment (`# see \`) is part of that comment, and taking it for
-            # one reported breaks where no command was continued.
+            # one reported breaks where no command was continued. A backslash with
+            # blanks after it continued nothing either: the command already ended
+            # there (SGL207's break, not this one).
             if not (
                 line >= 2
-                and lines[line - 2].rstrip().endswith("\\")
+                and _odd_backslashes(lines[line - 2].rstrip("\r").encode(), len(lines[line - 2].rstrip("\r").encode()))
                 and (line - 1) not in self.result.comments
                 and lines[line - 1][: column - 1].strip() == ""
             ):
@@ -1341,6 +1359,115 @@ class ShellAnalyzer:
                     self.result.continuation_breaks.append(
                         (self._loc(node, self.file_text), self._loc(following, self.file_text))
                     )
+
+
+    # -- facts for SGL207 ------------------------------------------------------------
+    def _find_broken_continuations(self, root, text, launches: list) -> None:
+        """A backslash followed by blanks (and maybe a comment) at the end of a line
+        of a launch's command: bash reads an escaped blank (a word of its own, or
+        the start of one: ``\\ #c`` is the word `` #c``), so the command ends at
+        this line and the next line runs as a command of its own. tree-sitter drops
+        the escaped blank and ends the command there too, so the launch already
+        lacks the lost options; this records where and why.
+
+        Only where the continued command is a launch, leads into one (``nohup \\ ``
+        before ``python3 -m sglang.launch_server``), or was itself cut off a
+        launch by an earlier break."""
+        data = text.data
+        if b"\\" not in data or not launches:
+            return
+        raw_lines = data.split(b"\n")
+        offsets = [0]
+        for raw in raw_lines[:-1]:
+            offsets.append(offsets[-1] + len(raw) + 1)
+        lines = [raw.rstrip(b"\r") for raw in raw_lines]
+        continued = [_odd_backslashes(line, len(line)) for line in lines]
+
+        def file_line(row: int) -> int:
+            return text.position(offsets[row])[0]
+
+        starts: set[int] = set()
+        for launch in launches:
+            starts.add(launch.location.line)
+            starts.update(first for first, _ in launch.line_ranges[1:])  # call sites
+        orphan_rows: set[int] = set()
+        seen = {fact.location for fact in self.result.broken_continuations}
+        for row, line in enumerate(lines):
+            match = _BROKEN_CONTINUATION.search(line)
+            if match is None or not _odd_backslashes(line, match.start() + 1):
+                continue
+            offset = offsets[row] + match.start()
+            node = root.descendant_for_byte_range(offset, offset + 1)
+            if node is None or node.type in ("comment", "heredoc_body", "string", "raw_string", "string_content", "ansi_c_string", "translated_string") or _inside_text(node):
+                continue
+            # The lines bash joins into this command, and the ones it runs next.
+            first = row
+            while first > 0 and continued[first - 1]:
+                first -= 1
+            after = row + 1
+            while after < len(lines) and lines[after].lstrip(b" \t").startswith(b"#"):
+                after += 1
+            orphan: tuple[int, int] | None = None
+            if after < len(lines) and lines[after].strip(b" \t"):
+                last = after
+                while continued[last] and last + 1 < len(lines):
+                    last += 1
+                orphan = (after, last)
+            rows = [(first, row)] + ([orphan] if orphan is not None else [])
+            leads_to_launch = any(file_line(a) <= start <= file_line(b) for a, b in rows for start in starts)
+            if not leads_to_launch and first not in orphan_rows:
+                continue
+            if orphan is not None:
+                orphan_rows.add(orphan[0])
+            line_no, column = text.position(offset)
+            end_line, end_column = text.position(offsets[row] + len(line))
+            location = Location(self.path, line_no, column, end_line, end_column)
+            if location in seen:
+                continue
+            seen.add(location)
+            orphaned = None
+            if orphan is not None:
+                a, b = orphan
+                start_offset = offsets[a] + len(lines[a]) - len(lines[a].lstrip(b" \t"))
+                stop_offset = offsets[b] + len(lines[b].rstrip(b" \t\\"))
+                o_line, o_col = text.position(start_offset)
+                e_line, e_col = text.position(max(stop_offset, start_offset))
+                orphaned = Location(self.path, o_line, o_col, e_line, e_col)
+            trailing = match.group(1).decode("utf-8", "replace")
+            # `8\ ` is the word `8 ` (bash and tree-sitter agree): nothing is added.
+            glued = match.start() > 0 and line[match.start() - 1 : match.start()] not in (b" ", b"\t")
+            extra = () if glued else _escaped_words(trailing)
+            self.result.broken_continuations.append(BrokenContinuation(location, trailing, extra, orphaned))
+
+
+# `\` then blanks, maybe a comment, to the end of the line (\r already cut).
+_BROKEN_CONTINUATION = re.compile(rb"\\([ \t]+(?:#.*)?)$")
+# What may follow `\ ` glued (`\ #note`) and still be plain words: no quotes,
+# expansions, escapes or operators.
+_PLAIN_WORDS = re.compile(r"[^'\"`$\\;&|<>(){}\[\]*?~=]*")
+
+
+def _odd_backslashes(line: bytes, end: int) -> bool:
+    """The backslashes that end at ``end`` are an odd run: the last escapes what
+    follows (``\\\\`` is an escaped backslash)."""
+    count = 0
+    while count < end and line[end - 1 - count] == 0x5C:
+        count += 1
+    return count % 2 == 1
+
+
+def _escaped_words(trailing: str) -> tuple[str, ...]:
+    """The words bash makes of ``\\`` + ``trailing``: the escaped blank alone
+    (``\\ `` then blanks or a comment), or glued to what follows (``\\ #c``
+    is `` #c``: ``#`` inside a word starts no comment); () when that text holds
+    quotes, expansions or operators bash would interpret."""
+    escaped, rest = trailing[0], trailing[1:]
+    if not rest or rest[0] in " \t":
+        return (escaped,)
+    if not _PLAIN_WORDS.fullmatch(rest):
+        return ()
+    words = rest.split()
+    return (escaped + words[0], *words[1:])
 
 
 def _comment_nodes(root, data: bytes) -> list:
@@ -1365,7 +1492,7 @@ def _comment_nodes(root, data: bytes) -> list:
 def _inside_text(node) -> bool:
     parent = node.parent
     while parent is not None:
-        if parent.type in ("heredoc_body", "string", "raw_string"):
+        if parent.type in ("heredoc_body", "string", "raw_string", "ansi_c_string", "translated_string"):
             return True
         parent = parent.parent
     return False
@@ -1620,6 +1747,11 @@ class EmbeddedShell:
     @property
     def notes(self) -> list[Note]:
         return self._shell.result.notes
+
+    @property
+    def broken_continuations(self) -> list[BrokenContinuation]:
+        """SGL207's facts found in the command strings (``sh -c`` scripts)."""
+        return self._shell.result.broken_continuations
 
     def argv(
         self,

@@ -22,8 +22,15 @@ with a block scalar (``|``, ``>``, ``>-``) is read as a script, with the positio
 of every character mapped back to its YAML line; the container's literal ``env``
 values are the script's variables.
 
-Files that are templates rather than YAML (Helm ``{{ .Values.x }}``, Jinja) are
-skipped with one note instead of a flood of parse errors.
+Template placeholders in a file that parses as YAML - Helm/Jinja/Go ``{{ ... }}``
+(quoted, inside a longer scalar, or unquoted, where YAML reads it as a nested flow
+mapping), GitHub Actions ``${{ ... }}`` and a bare ``{name}`` word (srt-slurm
+sweeps, docs) - are values we cannot see: each becomes a symbol named by its text
+(``{{ .Values.tp }}``, trim markers and blanks normalised), so the same placeholder
+on both sides of a pair is equal and one alone never makes a finding; one note per
+file says so (lint the rendered manifest for exact results). Files that are
+templates rather than YAML (``{{- if }}`` / ``{% %}`` lines, or placeholders that
+break the YAML) are skipped with one note instead of a flood of parse errors.
 """
 
 from __future__ import annotations
@@ -43,10 +50,14 @@ MAX_NODES = 200_000
 # Nesting followed when looking for containers.
 MAX_DEPTH = 200
 
-# What `{{ .Values.x }}` / `{{ $x }}` / `{{ include "a" . }}` parse into: a flow
-# mapping whose only key is a flow mapping keyed by the expression.
-_HELM_EXPRESSION = re.compile(r"[.$][\w.]*$|(include|template|toYaml|tpl|printf|default|required|quote)\b")
 _TEMPLATE = re.compile(r"\{\{-?\s*[.$\w]|\{%-?\s*\w")
+# A placeholder inside a scalar's text: GitHub Actions `${{ ... }}`, Helm/Jinja/Go
+# `{{ ... }}` (on one line), or a bare `{name}` (not `${name}`, `{{name}}`).
+_PLACEHOLDER = re.compile(r"\$\{\{[^\n]*?\}\}|\{\{[^\n]*?\}\}|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})")
+_PLACEHOLDER_NOTE = (
+    "template placeholders (such as '{first}') were read as unknown values, never as the text they stand for; "
+    "lint the rendered manifest for exact results (e.g. helm template ... > rendered.yaml)"
+)
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
@@ -60,7 +71,7 @@ class _EnvVar(Record):
 
 
 class YamlAnalyzer:
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, placeholder_note: bool = True) -> None:
         self.path = path
         self.text = text
         # The config's `env`, for shell scripts (`sh -c`) reading variables the
@@ -71,7 +82,9 @@ class YamlAnalyzer:
         self._shell: EmbeddedShell | None = None
         self.nodes_seen = 0
         self.noted_depth = False
-        self.template_at: int | None = None
+        # The first template placeholder read as a value: (line, column, text).
+        self.placeholder_at: tuple[int, int, str] | None = None
+        self.placeholder_note = placeholder_note
         self._line_starts = [0]
         for index, char in enumerate(text):
             if char == "\n":
@@ -96,11 +109,6 @@ class YamlAnalyzer:
             for document in yaml.compose_all(self.text, Loader=_LOADER):
                 if document is not None:
                     self._walk(document, 0, set())
-            if self.template_at is not None:
-                # `image: {{ .Values.image }}` parses, as nested flow mappings.
-                self.result.servers.clear()
-                self.result.routers.clear()
-                return self._template(self.template_at)
         except yaml.MarkedYAMLError as error:
             error = _python_error(self.text, error)
             template = _TEMPLATE.search(self.text)
@@ -120,6 +128,10 @@ class YamlAnalyzer:
             self.result.notes.append(Note(self.path, f"stopped after {MAX_NODES} YAML nodes; launches after this point are not analyzed"))
         if self._shell is not None:
             self.result.notes.extend(self._shell.notes)
+            self.result.broken_continuations.extend(self._shell.broken_continuations)
+        if self.placeholder_at is not None and self.placeholder_note:
+            line, column, first = self.placeholder_at
+            self.result.notes.append(Note(self.path, _PLACEHOLDER_NOTE.format(first=first), line, column))
         return self.result
 
     def _template(self, offset: int) -> SourceResult:
@@ -183,16 +195,10 @@ class YamlAnalyzer:
             raise _Budget()
         if isinstance(node, MappingNode):
             services = None
+            if node.flow_style and self._flow_placeholder(node) is not None:
+                return  # `image: {{ .Values.image }}`: a value we cannot see
             for key, value in node.value:
                 name = key.value if isinstance(key, ScalarNode) else None
-                if (
-                    node.flow_style
-                    and isinstance(key, MappingNode)
-                    and key.flow_style
-                    and any(isinstance(k, ScalarNode) and not k.style and _HELM_EXPRESSION.match(k.value) for k, _ in key.value)
-                    and self.template_at is None
-                ):
-                    self.template_at = node.start_mark.index
                 if name in ("containers", "initContainers") and isinstance(value, SequenceNode):
                     for container in value.value:
                         if isinstance(container, MappingNode):
@@ -220,11 +226,12 @@ class YamlAnalyzer:
         for part in (command, args):
             if part is None:
                 continue
-            if isinstance(part, SequenceNode):
-                words.extend(self._k8s_word(item, env) for item in part.value if isinstance(item, ScalarNode))
-            elif isinstance(part, ScalarNode):
-                words.append(self._k8s_word(part, env))
-        self._launch(words, self._loc(command), env)
+            items = part.value if isinstance(part, SequenceNode) else [part]
+            for item in items:
+                word = self._item_word(item)
+                if word is not None:
+                    words.append(self._k8s_word(word, env))
+        self._launch(words, self._command_loc(container, ("command", "args")), env)
 
     def _env(self, node: Node | None) -> dict[str, _EnvVar]:
         env: dict[str, _EnvVar] = {}
@@ -238,21 +245,30 @@ class YamlAnalyzer:
             if not isinstance(name, ScalarNode):
                 continue
             value = fields.get("value")
-            if isinstance(value, ScalarNode):
-                word = self._scalar_word(value)
-                env[name.value] = _EnvVar(Value.known(value.value), word[0] if len(word) == 1 else None)
+            word = self._item_word(value) if value is not None else None
+            if word is not None:
+                env[name.value] = _EnvVar(Value.concat(seg.value for seg in word), word[0] if len(word) == 1 else None)
             else:
                 env[name.value] = _EnvVar(Value.symbol("$" + name.value), None)
         return env
 
-    def _k8s_word(self, node: ScalarNode, env: dict[str, _EnvVar]) -> Word:
-        """A command/args item with ``$(VAR)`` expanded as the kubelet does."""
-        word = self._scalar_word(node)
-        text = node.value
-        if "$(" not in text:
+    def _k8s_word(self, word: Word, env: dict[str, _EnvVar]) -> Word:
+        """A command/args item with ``$(VAR)`` expanded as the kubelet does (in its
+        known pieces; a template placeholder is a value we cannot see)."""
+        if not any(seg.value.is_known and "$(" in seg.value.text for seg in word):
             return word
-        chars = word[0].chars if len(word) == 1 else None
-        loc = word[0].loc
+        pieces: list[Seg] = []
+        for seg in word:
+            if seg.value.is_known and "$(" in seg.value.text:
+                pieces.extend(self._k8s_expand(seg, env))
+            else:
+                pieces.append(seg)
+        return tuple(pieces) or word
+
+    def _k8s_expand(self, seg: Seg, env: dict[str, _EnvVar]) -> list[Seg]:
+        text = seg.value.text
+        chars = seg.chars
+        loc = seg.loc
         pieces: list[Seg] = []
         last = 0
 
@@ -276,7 +292,7 @@ class YamlAnalyzer:
                 literal(match.start(), match.end())  # undefined: left as written
             last = match.end()
         literal(last, len(text))
-        return tuple(pieces) or word
+        return pieces
 
     # -- compose ----------------------------------------------------------------------
     def _service(self, service: MappingNode) -> None:
@@ -287,14 +303,18 @@ class YamlAnalyzer:
         words: list[Word] = []
         for part in (entrypoint, command):
             if isinstance(part, SequenceNode):
-                words.extend(self._scalar_word(item) for item in part.value if isinstance(item, ScalarNode))
+                words.extend(word for word in map(self._item_word, part.value) if word is not None)
             elif isinstance(part, ScalarNode):
                 split = _shlex_words(self._scalar_word(part))
                 if split is None:
                     self.result.notes.append(Note(self.path, "compose command with unbalanced quotes; not analyzed", *self._position(part)))
                     return
                 words.extend(split)
-        self._launch(words, self._loc(entrypoint or command), {})
+            elif part is not None:
+                word = self._item_word(part)
+                if word is not None:
+                    words.append(word)
+        self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
 
     # -- launches -----------------------------------------------------------------
     def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
@@ -308,6 +328,21 @@ class YamlAnalyzer:
         self.result.routers.extend(routers)
 
     # -- positions --------------------------------------------------------------------
+    def _command_loc(self, mapping: MappingNode, names: tuple[str, ...]) -> Location:
+        """From the first of the ``names`` keys to the last line of their values:
+        the launch's lines, where a ``# noqa`` silences its findings (any item of
+        a block ``args:`` list, not only the ``command:`` lines)."""
+        start: tuple[int, int] | None = None
+        end = (0, 0)
+        for key, value in mapping.value:
+            if isinstance(key, ScalarNode) and key.value in names:
+                if start is None:
+                    start = (key.start_mark.line + 1, key.start_mark.column + 1)
+                end = max(end, _last_position(value, self.lines))
+        if start is None:  # pragma: no cover - callers hold one of the keys
+            return Location(self.path, 1, 1)
+        return Location(self.path, start[0], start[1], end[0], end[1])
+
     def _position(self, node: Node) -> tuple[int, int]:
         return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -318,9 +353,57 @@ class YamlAnalyzer:
     def _scalar_word(self, node: ScalarNode) -> Word:
         """The scalar's text as one piece, with the file position of each character
         when the source maps onto the value exactly (plain and quoted scalars
-        without escapes, literal and folded blocks)."""
+        without escapes, literal and folded blocks). Template placeholders in it
+        are pieces of their own: symbols named by their text."""
         loc = self._loc(node)
-        return (Seg(Value.known(node.value), loc, chars=self._scalar_chars(node)),)
+        text = node.value
+        chars = self._scalar_chars(node)
+        if "{" not in text or _PLACEHOLDER.search(text) is None:
+            return (Seg(Value.known(text), loc, chars=chars),)
+        pieces: list[Seg] = []
+        last = 0
+        for match in _PLACEHOLDER.finditer(text):
+            start, end = match.span()
+            if start > last:
+                pieces.append(Seg(Value.known(text[last:start]), loc, chars=chars[last:start] if chars else None))
+            where = loc
+            if chars:
+                (line, column), (end_line, end_column) = chars[start], chars[end - 1]
+                where = Location(self.path, line, column, end_line, end_column + 1)
+            self._placeholder_seen(where.line, where.column, match.group())
+            pieces.append(Seg(Value.symbol(_placeholder_name(match.group())), where))
+            last = end
+        if last < len(text):
+            pieces.append(Seg(Value.known(text[last:]), loc, chars=chars[last:] if chars else None))
+        return tuple(pieces)
+
+    def _item_word(self, node: Node) -> Word | None:
+        """A scalar's word; an unquoted placeholder (a flow mapping to YAML) as a
+        symbol; None for anything else (a nested list or mapping)."""
+        if isinstance(node, ScalarNode):
+            return self._scalar_word(node)
+        name = self._flow_placeholder(node)
+        if name is None:
+            return None
+        return (Seg(Value.symbol(name), self._loc(node)),)
+
+    def _flow_placeholder(self, node: Node) -> str | None:
+        """``{{ .Values.tp }}`` / ``{tp}`` written without quotes: YAML reads a flow
+        mapping (of a flow mapping); its text on one line is the placeholder."""
+        if not isinstance(node, MappingNode) or not node.flow_style:
+            return None
+        start, end = node.start_mark, node.end_mark
+        if start.line != end.line:
+            return None
+        written = self.text[start.index : end.index]
+        if _PLACEHOLDER.fullmatch(written) is None:
+            return None
+        self._placeholder_seen(start.line + 1, start.column + 1, written)
+        return _placeholder_name(written)
+
+    def _placeholder_seen(self, line: int, column: int, written: str) -> None:
+        if self.placeholder_at is None or (line, column) < self.placeholder_at[:2]:
+            self.placeholder_at = (line, column, written if len(written) <= 60 else written[:57] + "...")
 
     def _scalar_chars(self, node: ScalarNode) -> tuple[tuple[int, int], ...] | None:
         value = node.value
@@ -431,6 +514,31 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
+def _placeholder_name(written: str) -> str:
+    """The symbol of a placeholder: its text with Go/Jinja trim markers dropped and
+    blanks normalised, so that ``{{- .Values.tp }}`` and ``{{.Values.tp}}`` are
+    one symbol (``{{ .Values.tp }}``)."""
+    for opening in ("${{", "{{"):
+        if written.startswith(opening) and written.endswith("}}"):
+            inner = written[len(opening) : -2].strip()
+            inner = inner.removeprefix("-").removesuffix("-").strip()
+            return f"{opening} {' '.join(inner.split())} }}}}"
+    return written
+
+
+def _last_position(node: Node, lines: list[str]) -> tuple[int, int]:
+    """(line, column) just after the last character of ``node``'s text: a block
+    collection's or block scalar's end mark is at the start of whatever follows."""
+    if isinstance(node, (SequenceNode, MappingNode)) and not node.flow_style and node.value:
+        last = node.value[-1]
+        return _last_position(last[1] if isinstance(last, tuple) else last, lines)
+    mark = node.end_mark
+    if mark.column == 0 and mark.line > node.start_mark.line:
+        # the end of the line before (a block scalar)
+        return mark.line, len(lines[mark.line - 1]) + 1 if mark.line <= len(lines) else 1
+    return mark.line + 1, mark.column + 1
+
+
 def _fields(node: MappingNode) -> dict[str, Node]:
     fields: dict[str, Node] = {}
     for key, value in node.value:
@@ -470,6 +578,8 @@ def _shlex_words(word: Word) -> list[Word] | None:
     return shlex_split(word)
 
 
-def analyze_yaml(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
-    """Extract the launches of one YAML file. Never raises for any text."""
-    return YamlAnalyzer(path, text, env).run()
+def analyze_yaml(path: str, text: str, env: Mapping[str, str] | None = None, placeholder_note: bool = True) -> SourceResult:
+    """Extract the launches of one YAML file. Never raises for any text.
+    ``placeholder_note``: note template placeholders read as unknown values (the
+    Markdown source reads its own placeholders and says nothing)."""
+    return YamlAnalyzer(path, text, env, placeholder_note).run()
