@@ -54,11 +54,12 @@ def test_the_fix_joins_the_command_again(line, after, title):
 def test_message_headline_and_details():
     text = f"{LS} \\\n  --tp 8 \\  # eight GPUs\n  --enable-unified-memory \\\n  --port 30000\n"
     (finding,) = findings({"run.sh": text})
-    headline = finding.message.split(" (")[0]
+    headline = finding.message
     assert headline == "the command ends here: this `\\` is followed by 2 spaces and a comment, so the next line runs as its own command"
     assert len(headline) < 120
-    assert "extra argument ' '" in finding.message
-    assert "`--enable-unified-memory ...` (line 3) runs as a separate command" in finding.message
+    text = "\n".join(finding.text_lines())  # the details are notes (rustc style)
+    assert "extra argument ' '" in text
+    assert "`--enable-unified-memory ...` (line 3) runs as a separate command" in text
     assert (finding.location.line, finding.location.column) == (2, 10)
     (related,) = finding.related
     assert (related.location.line, related.location.end_line) == (3, 4)
@@ -105,7 +106,7 @@ def test_in_a_yaml_sh_c_block_scalar():
     (finding,) = findings({"decode.yaml": text})
     line = text.split("\n")[8]
     assert (finding.location.line, finding.location.column) == (9, line.index("\\") + 1)
-    assert "`--port 30001` (line 10)" in finding.message
+    assert "`--port 30001` (line 10)" in "\n".join(finding.notes)
     repaired = fixed("decode.yaml", text)
     result = lint_texts({"decode.yaml": repaired}, LintOptions())
     assert result.findings == []

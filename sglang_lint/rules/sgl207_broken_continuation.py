@@ -177,8 +177,7 @@ Shell behaviour, independent of the SGLang version.
             if broken.orphaned is not None:
                 shown = f"`{orphaned}`" if orphaned else "the next line"
                 details.append(f"{shown} (line {broken.orphaned.line}) runs as a separate command")
-            if details:
-                message += " (" + "; ".join(details) + ")"
+
             if comment_at >= 0:
                 title = "Remove the comment and the blanks after the backslash (the comment is deleted)"
             else:
@@ -187,4 +186,6 @@ Shell behaviour, independent of the SGLang version.
             related = []
             if broken.orphaned is not None:
                 related.append(Related(broken.orphaned, "these words run as a separate command, not as part of the command above"))
-            yield self.finding(message + ". Delete what follows the backslash", broken.location, related=related, fixes=[fix])
+            help = "delete what follows the backslash" + (" (move the comment above the command)" if comment_at >= 0 else "")
+            notes = (*details, "bash continues a line only when the backslash is its very last character")
+            yield self.finding(message, broken.location, related=related, fixes=[fix], help=help, notes=notes)
