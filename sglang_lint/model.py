@@ -653,5 +653,7 @@ class Finding(Record, frozen=True):
         return lines
 
     def sort_key(self) -> tuple:
-        return (self.location.path, self.location.line, self.location.column, self.code, self.message)
+        # The related locations last: one decode with the same finding against two
+        # prefills is listed in their order, not in a set's.
+        return (self.location.path, self.location.line, self.location.column, self.code, self.message, tuple(r.location for r in self.related))
 

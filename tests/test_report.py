@@ -389,3 +389,24 @@ def test_summary_false_leaves_out_only_the_summary_line(fmt) -> None:
         assert render([], fmt, summary=False) == ""
     else:
         assert quiet == loud
+
+
+def test_concise_tells_apart_a_finding_repeated_with_several_peers() -> None:
+    """One decode against two prefills: two findings with the same location and
+    message; each concise line names its other side, so they do not read as one
+    finding printed twice."""
+    from sglang_lint.lint import LintOptions, lint_texts
+    from sglang_lint.report import render
+
+    script = (
+        "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+        "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30002 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001 &\n"
+    )
+    result = lint_texts({"run.sh": script}, LintOptions(select=frozenset({"SGL001"})))
+    lines = render(result.findings, "concise", sources=result.sources).splitlines()
+    assert lines[:2] == [
+        f"run.sh:3:{lines[0].split(':')[2]}: SGL001 {result.findings[0].message} (with run.sh:{line})" for line in (1, 2)
+    ]
+    single = lint_texts({"run.sh": script.split("\n", 1)[1]}, LintOptions(select=frozenset({"SGL001"})))
+    assert "(with" not in render(single.findings, "concise", sources=single.sources)

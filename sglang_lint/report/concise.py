@@ -4,6 +4,7 @@ ruff's summary line."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Mapping, Sequence
 
 from ..model import Finding
@@ -14,11 +15,17 @@ from .colors import Palette
 def render(findings: Sequence[Finding], *, sources: Mapping[str, list[str]] | None = None, color: bool = False, summary: bool = True) -> str:
     palette = Palette(color)
     lines = []
+    # One decode paired with several prefills can have the same finding with each:
+    # such lines name their first related location (the other side), or they
+    # would read as one finding printed twice.
+    shown = Counter((f.location, f.code, f.message) for f in findings)
     for finding in findings:
         where = f"{sanitize(finding.location.path)}:{finding.location.line}:{finding.location.column}:"
-        lines.append(
-            f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {sanitize(finding.message)}"
-        )
+        message = sanitize(finding.message)
+        if shown[(finding.location, finding.code, finding.message)] > 1 and finding.related:
+            other = finding.related[0].location
+            message += f" (with {sanitize(other.path)}:{other.line})"
+        lines.append(f"{palette.path(where)} {palette.code(finding.severity, finding.code)} {message}")
     if summary:
         lines.append(summary_line(findings))
     return "\n".join(lines) + "\n" if lines else ""
