@@ -13,6 +13,8 @@ import pytest
 from sglang_lint.catalog.tables import known_versions
 from sglang_lint.cli import main
 
+from _pairs import PAIR, PAIR_FROM_ENV, write
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"
 
@@ -165,26 +167,6 @@ def test_ignore_noqa_reports_silenced_findings(capsys, tmp_path) -> None:
 
 # ---------------------------------------------------------------------------------
 # ruff's command-line conventions (issue 23, part 5)
-
-# A unified-memory pair whose attention TPs differ (SGL001) and whose models differ (SGL005).
-PAIR = (
-    "python3 -m sglang.launch_server --model-path a --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
-    "python3 -m sglang.launch_server --model-path b --disaggregation-mode decode --enable-unified-memory --tp 4 --port 30001 &\n"
-)
-# The decode's TP comes from the environment: SGL901 (opt-in) when asked for.
-PAIR_FROM_ENV = (
-    "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
-    "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --enable-unified-memory --tp $DECODE_TP --port 30001 &\n"
-)
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
 
 def codes(capsys, *argv: str) -> tuple[int, set[str]]:
     code, out, err = run(capsys, "--output-format", "json", "--no-cache", *argv)
