@@ -1,4 +1,5 @@
-"""Shell conditions decided by known values (issue 16, part 2).
+"""Shell conditions decided by known values (issue 16, part 2), loops over known
+words, the script's ``set --`` parameters and ``eval`` of a built string (part 3).
 
 A function called once per role builds its argv along branches on its own
 parameters (`if [[ "$1" == decode ]]; then cmd+=(...)`): the condition is known
@@ -102,6 +103,24 @@ for role in prefill decode; do
     *ode) LAUNCH --disaggregation-mode "$role" --port 30001 & ;;
   esac
 done
+""",
+    # The script's own positional parameters once `set --` gives them.
+    "set-positional": """
+set -- prefill 30000
+LAUNCH --disaggregation-mode "$1" --port "$2" &
+set -- decode 30001 --tp 4
+shift 2
+LAUNCH --disaggregation-mode decode --port 30001 "$@" &
+""",
+    # eval of a string the script built: read as script text, never run.
+    "eval-built-string": """
+cmd="LAUNCH --tp 8"
+[ a = a ] && cmd="$cmd --dp 2"
+eval "$cmd --port 30000" &
+opts=(--tp 4 --disaggregation-mode decode)
+eval LAUNCH "${opts[@]}" --port 30001
+eval 'role=prefill'
+LAUNCH --disaggregation-mode "$role" &
 """,
 }
 

@@ -214,7 +214,6 @@ def test_wrappers_are_seen_through(prefix):
         'bash -c "$CMD"\n',
         "source env.sh python3 -m sglang.launch_server\n",
         ". env.sh python3 -m sglang.launch_server\n",
-        'eval "python3 -m sglang.launch_server --tp 8"\n',
     ],
 )
 def test_not_followed(script):
@@ -1262,3 +1261,12 @@ def test_file_positions_equal_decoding_the_prefix(text):
         row = bisect.bisect_right(starts, offset) - 1
         expected = (row + 1, len(data[starts[row] : offset].decode("utf-8", "replace")) + 1)
         assert positions.position(offset) == expected
+
+
+def test_eval_of_a_string_is_read_as_script_text():
+    # Issue 16: eval runs the string in this shell (read, never run); its
+    # assignments stay (tests/test_shell_conditions.py holds it to bash).
+    script = 'eval "python3 -m sglang.launch_server --tp 8"\neval "TP=4"\n' + LS + " --tp $TP\n"
+    a, b = servers(script)
+    assert argv(a) == ["--tp", "8"] and argv(b) == ["--tp", "4"]
+    assert servers('eval "$CMD"\n') == []  # a string we cannot see starts nothing we know

@@ -74,6 +74,7 @@ _LAUNCH_NAMES = {
     "dynamo",
     "shift",
     "set",
+    "eval",
     "read",
     "mapfile",
     "readarray",
@@ -188,10 +189,14 @@ class Frame(Record):
 class Env(Record):
     globals: dict[str, Var | None]
     frames: list[Frame]
+    # The script's positional parameters ($1, "$@" outside functions): unknown
+    # (what the caller passes) until `set -- ...`.
+    script: Frame
 
-    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None) -> None:
+    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None, script: Frame | None = None) -> None:
         self.globals = {} if globals is None else globals
         self.frames = [] if frames is None else frames
+        self.script = Frame("", None) if script is None else script
 
     def lookup(self, name: str) -> tuple[bool, Var | None]:
         """(found, var). A found None is a variable explicitly unset."""
@@ -216,6 +221,7 @@ class Env(Record):
         return Env(
             globals=dict(self.globals),
             frames=[Frame(f.function, f.positional, dict(f.locals), f.call_site) for f in self.frames],
+            script=Frame("", self.script.positional),
         )
 
 
@@ -246,6 +252,10 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
         values.append(_word_value(option.scalar or ()))
     merged = Value.one_of(values)
     return Var(scalar=(Seg(merged, _NOWHERE),))
+
+
+def _positional_key(words: list[Word] | None) -> tuple[Value, ...] | None:
+    return None if words is None else tuple(_word_value(w) for w in words)
 
 
 def _same_var(a: Var | None, b: Var | None) -> bool:
@@ -539,6 +549,13 @@ class ShellAnalyzer:
         self._merge_into(env, results)
 
     def _merge_into(self, env: Env, results: list[Env]) -> None:
+        # The script's positional parameters after branches that `set --` them
+        # differently: not known.
+        script_words = [r.script.positional for r in results]
+        if any(_positional_key(p) != _positional_key(script_words[0]) for p in script_words):
+            env.script.positional = None
+        else:
+            env.script.positional = script_words[0]
         names = set()
         for result in results:
             names.update(result.globals)
@@ -828,8 +845,19 @@ class ShellAnalyzer:
         if first.is_known and first.text in self.functions:
             self._call_function(first.text, words[1:], command_loc, env, depth)
             return
-        if first.is_known and first.text in ("shift", "set") and env.frames:
+        if first.is_known and first.text in ("shift", "set"):
             self._shift_positional(first.text, words[1:], env)
+            return
+        if first.is_known and first.text == "eval" and len(words) > 1:
+            # eval joins its arguments with spaces and runs the result in this
+            # shell (its assignments stay): the string the script built is read
+            # as script text, never run.
+            joined: list[Seg] = []
+            for number, word in enumerate(words[1:]):
+                if number:
+                    joined.append(Seg(Value.known(" "), command_loc))
+                joined.extend(word)
+            self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
             return
         if first.is_known and first.text in ("read", "mapfile", "readarray"):
             for word in words[1:]:
@@ -864,12 +892,14 @@ class ShellAnalyzer:
         return True
 
     def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
-        frame = env.frames[-1]
-        if frame.positional is None:
-            return
+        # The script's own positional parameters live in a frame of their own
+        # (Env.script), unknown until `set --` gives them.
+        frame = env.frames[-1] if env.frames else env.script
         if command == "set":
             if args and _word_value(args[0]) == Value.known("--"):
                 frame.positional = list(args[1:])
+            return
+        if frame.positional is None:
             return
         count = _word_value(args[0]) if args else Value.known("1")
         if count.is_known and is_ascii_digits(count.text):
@@ -958,9 +988,9 @@ class ShellAnalyzer:
         return None
 
     def _positional_words(self, env: Env, loc: Location, split: bool) -> list[Word]:
-        frame = env.frames[-1] if env.frames else None
-        if frame is None or frame.positional is None:
-            owner = f"{frame.function}()" if frame else "the script"
+        frame = env.frames[-1] if env.frames else env.script
+        if frame.positional is None:
+            owner = f"{frame.function}()" if frame.function else "the script"
             return [_spread_word(Value.unknown(f'"$@" of {owner}'), loc)]
         words = []
         for word in frame.positional:
@@ -1089,12 +1119,12 @@ class ShellAnalyzer:
     def _expand_variable(self, name: str, env: Env, quoted: bool, loc: Location) -> list[Seg] | None:
         """Segs of ``$name``, or None when the variable is not set in the script."""
         if is_ascii_digits(name):
-            frame = env.frames[-1] if env.frames else None
+            frame = env.frames[-1] if env.frames else env.script
             index = int(name)
             if index == 0:
                 return [Seg(Value.unknown("$0"), loc, split=not quoted)]
-            if frame is None or frame.positional is None:
-                owner = f" of {frame.function}()" if frame else ""
+            if frame.positional is None:
+                owner = f" of {frame.function}()" if frame.function else ""
                 return [Seg(Value.symbol(f"${name}{owner}"), loc, split=not quoted)]
             if index > len(frame.positional):
                 return [Seg(Value.known(""), loc, split=not quoted)]
@@ -1110,8 +1140,8 @@ class ShellAnalyzer:
                 segs.extend(Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in word)
             return segs
         if name == "#":
-            frame = env.frames[-1] if env.frames else None
-            if frame is not None and frame.positional is not None:
+            frame = env.frames[-1] if env.frames else env.script
+            if frame.positional is not None:
                 return [Seg(Value.known(str(len(frame.positional))), loc)]
             return [Seg(Value.unknown("$#"), loc)]
         if not _is_identifier(name):
@@ -1438,7 +1468,7 @@ class ShellAnalyzer:
             joined.extend(word)
         self._nested_script(tuple(joined), command_loc, env, depth)
 
-    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int) -> None:
+    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:
             return
         chars: list[str] = []
@@ -1462,7 +1492,7 @@ class ShellAnalyzer:
                 positions.extend([start] * len(stand_in))
         script = "".join(chars)
         embedded = EmbeddedText(script, positions)
-        inner_env = env.snapshot()
+        inner_env = env if in_place else env.snapshot()
         for name, seg in placeholders.items():
             inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
         tree = parse_bash(embedded.data)
