@@ -100,3 +100,11 @@ def test_enumerate_of_items_we_cannot_see_stays_unknown() -> None:
     )
     (launch,) = analyze_python("launch.py", source).servers
     assert launch.args[1].value.kind is not Kind.KNOWN
+
+
+def test_nested_loops_unroll_within_one_bound() -> None:
+    from sglang_lint.sources.python import MAX_UNROLL
+
+    source = "import subprocess, sys\n" + "".join("    " * i + f"for n{i} in range(2):\n" for i in range(11))
+    source += "    " * 11 + 'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--port", str(n0)])\n'
+    assert len(analyze_python("launch.py", source).servers) == MAX_UNROLL  # 2^11 before

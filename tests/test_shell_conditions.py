@@ -122,6 +122,21 @@ eval LAUNCH "${opts[@]}" --port 30001
 eval 'role=prefill'
 LAUNCH --disaggregation-mode "$role" &
 """,
+    # `${A[@]+"${A[@]}"}`: the `set -u`-safe spelling of "${A[@]}".
+    "guarded-array": """
+set -u
+EXTRA=()
+[ a = a ] && EXTRA+=(--page-size 64)
+NONE=()
+LAUNCH --tp 8 ${EXTRA[@]+"${EXTRA[@]}"} ${NONE[@]+"${NONE[@]}"} --port 30000 &
+""",
+    # `read -r -a ARR <<< "$STRING"`: the string's fields as an array.
+    "read-herestring": """
+FLAGS="--tp 8   --dp 2 --enable-dp-attention"
+read -r -a ARR <<< "$FLAGS"
+read -r MODE <<< "  decode  "
+LAUNCH --disaggregation-mode "$MODE" "${ARR[@]}" &
+""",
 }
 
 
@@ -201,3 +216,16 @@ def test_a_loop_that_may_stop_early_is_not_unrolled(tmp_path) -> None:
     (launch,) = analyze_shell("run.sh", script).servers  # one launch, values as alternatives
     assert launch.args[1].value.candidates() == {"2", "4", "8"}
     assert _bash_argvs(script, tmp_path) == [["-m", "sglang.launch_server", "--tp", "2"]]  # covered by the alternatives
+
+
+def test_nested_loops_unroll_within_one_bound() -> None:
+    """Nested loops multiply launches (and the pairs of launches grow as their
+    square): past MAX_UNROLLED_ITERATIONS runs of a body in all, a loop's values
+    are alternatives of one iteration. 2^11 iterations here ran for minutes."""
+    from sglang_lint.sources.shell import MAX_UNROLLED_ITERATIONS
+
+    script = "".join(f"for n{i} in 1 2; do\n" for i in range(11)) + f"{LAUNCH} --port $n0 --tp $n10 &\n" + "done\n" * 11
+    launches = analyze_shell("run.sh", script).servers
+    assert len(launches) == MAX_UNROLLED_ITERATIONS
+    # the innermost loops, past the bound, give alternatives
+    assert {launch.args[3].value.describe() for launch in launches} == {"{1, 2}"}

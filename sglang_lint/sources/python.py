@@ -83,7 +83,9 @@ from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, spread_word
 MAX_STEPS = 100_000
 # Nested calls of functions defined in the file.
 MAX_CALL_DEPTH = 10
-# Loops over known items are unrolled up to this many iterations.
+# Loops over known items are unrolled up to this many iterations, counting those
+# of the loops they are nested in (nested loops multiply launches, and the pairs
+# of launches grow as their square).
 MAX_UNROLL = 64
 # Expression nesting followed; deeper expressions are unknown.
 MAX_EXPR_DEPTH = 100
@@ -187,6 +189,8 @@ class PythonAnalyzer:
         self.defined: list[PFunc] = []
         self.classes: list[PClass] = []
         self.steps = 0
+        # How many times the loops being unrolled run the current body in all.
+        self.unrolled = 1
         self.scope = ""
         self._shell: EmbeddedShell | None = None
         self._ascii_lines: dict[int, bool] = {}
@@ -612,14 +616,20 @@ class PythonAnalyzer:
     def _stmt_For(self, node: ast.For, depth: int) -> _Flow:
         iterable = self._eval(node.iter)
         items = self._loop_items(iterable)
+        if items is not None and items and self.unrolled * len(items) > MAX_UNROLL:
+            items = None  # nested loops would multiply the launches past the bound
         if items is not None:
-            for item in items:
-                self._assign(node.target, item)
-                flow = self._exec_block(node.body, depth + 1)
-                if flow.terminated:
-                    return flow
-                if flow.broke:
-                    return _Flow()
+            self.unrolled *= max(1, len(items))
+            try:
+                for item in items:
+                    self._assign(node.target, item)
+                    flow = self._exec_block(node.body, depth + 1)
+                    if flow.terminated:
+                        return flow
+                    if flow.broke:
+                        return _Flow()
+            finally:
+                self.unrolled //= max(1, len(items))
             return self._exec_block(node.orelse, depth + 1)
         # Items we cannot see: the body runs some number of times, maybe none.
         self._assign(node.target, PUnknown(Value.unknown("an item of a loop we cannot unroll"), self._loc(node.target)))

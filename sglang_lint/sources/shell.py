@@ -254,6 +254,26 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
     return Var(scalar=(Seg(merged, _NOWHERE),))
 
 
+def _guarded_array(node, text) -> object | None:
+    """The ``"${A[@]}"`` string node of a ``${A[@]+"${A[@]}"}`` (or ``:+``)
+    expansion of the same array, else None."""
+    named = node.named_children
+    if len(named) != 2 or named[0].type != "subscript" or named[1].type != "string":
+        return None
+    operators = [child.type for child in node.children if not child.is_named and child.type not in ("${", "}")]
+    if operators not in (["+"], [":+"]):
+        return None
+    operand = named[1]
+    if len(operand.named_children) != 1 or operand.named_children[0].type != "expansion":
+        return None
+    inner = operand.named_children[0]
+    if len(inner.named_children) != 1 or len(inner.children) != 3 or inner.named_children[0].type != "subscript":
+        return None
+    if _node_text(inner.named_children[0], text) != _node_text(named[0], text) or not _node_text(named[0], text).endswith("[@]"):
+        return None
+    return operand
+
+
 def _positional_key(words: list[Word] | None) -> tuple[Value, ...] | None:
     return None if words is None else tuple(_word_value(w) for w in words)
 
@@ -279,7 +299,10 @@ _NOWHERE = Location("", 0, 0)
 # The interpreter
 
 
-# A `for` loop over at most this many known words is run once per word.
+# A `for` loop over known words is run once per word while the loops it is
+# nested in and its own run the body at most this many times in all (nested
+# loops multiply launches, and the pairs of launches grow as their square);
+# past that its values are alternatives of one iteration.
 MAX_UNROLLED_ITERATIONS = 16
 
 
@@ -303,6 +326,8 @@ class ShellAnalyzer:
         self.noted_depth = False
         # Launch line ranges of the call sites currently active (outermost first).
         self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
+        # How many times the loops being unrolled run the current body in all.
+        self.unrolled = 1
         self._loc_cache: dict[tuple, Location] = {}
         self._chars_cache: dict[tuple, tuple[tuple[int, int], ...]] = {}
 
@@ -771,6 +796,7 @@ class ShellAnalyzer:
             and _is_identifier(name)
             and body is not None
             and 0 < len(items) <= MAX_UNROLLED_ITERATIONS
+            and self.unrolled * len(items) <= MAX_UNROLLED_ITERATIONS
             and not any(isinstance(seg, _SpreadSeg) or seg.value.kind is Kind.UNKNOWN for item in items for seg in item)
             and not _leaves_loop(body, text)
         ):
@@ -778,9 +804,13 @@ class ShellAnalyzer:
             # role in prefill decode; do case $role in ...`), each launch with its
             # own values.
             where = self._loc(variable, text)
-            for item in items:
-                env.assign(name, Var(scalar=item, defined_at=where))
-                self._walk(body, text, env, depth + 1)
+            self.unrolled *= len(items)
+            try:
+                for item in items:
+                    env.assign(name, Var(scalar=item, defined_at=where))
+                    self._walk(body, text, env, depth + 1)
+            finally:
+                self.unrolled //= len(items)
             return
         if not values:
             loop_value = Value.unknown('"$@" of the script')
@@ -859,6 +889,8 @@ class ShellAnalyzer:
                 joined.extend(word)
             self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
             return
+        if first.is_known and first.text == "read" and self._read_herestring(node, words, text, env, depth, command_loc):
+            return
         if first.is_known and first.text in ("read", "mapfile", "readarray"):
             for word in words[1:]:
                 value = _word_value(word)
@@ -866,6 +898,47 @@ class ShellAnalyzer:
                     env.assign(value.text, Var(scalar=(Seg(Value.unknown(f"read at {command_loc.short()}"), command_loc),)))
             return
         self._detect_launch(words, command_loc, env, depth)
+
+    def _read_herestring(self, node, words: list[Word], text, env: Env, depth: int, command_loc: Location) -> bool:
+        """``read -r -a ARR <<< "$STRING"`` / ``read -r NAME <<< "$STRING"`` of a
+        string the file knows: the array of its whitespace-separated fields, or
+        the string without its leading and trailing blanks (default IFS; -r: no
+        backslash processing). False (not handled) for anything else."""
+        herestrings = [child for child in node.children if child.type == "herestring_redirect"]
+        if len(herestrings) != 1 or len(herestrings[0].named_children) != 1:
+            return False
+        options = [_word_value(word) for word in words[1:]]
+        if not all(option.is_known for option in options):
+            return False
+        raw, array, names = False, None, []
+        index = 0
+        while index < len(options):
+            option = options[index].text
+            if option.startswith("-") and len(option) > 1 and set(option[1:]) <= {"r", "a"}:
+                raw = raw or "r" in option
+                if "a" in option:
+                    if index + 1 >= len(options) or not _is_identifier(options[index + 1].text):
+                        return False
+                    array = options[index + 1].text
+                    index += 1
+            elif _is_identifier(option):
+                names.append(option)
+            else:
+                return False
+            index += 1
+        if not raw or (array is None) == (len(names) != 1) or (array is not None and names):
+            return False
+        segs = self._eval_parts(herestrings[0].named_children[0], text, env, True, depth + 1, True)
+        value = _word_value(tuple(segs))
+        if not value.is_known:
+            return False
+        where = self._loc(herestrings[0], text)
+        if array is not None:
+            fields = [(Seg(Value.known(field), where),) for field in value.text.split()]
+            env.assign(array, Var(array=fields, is_array=True, defined_at=where))
+        else:
+            env.assign(names[0], Var(scalar=(Seg(Value.known(value.text.strip(_IFS_WHITESPACE)), where),), defined_at=where))
+        return True
 
     def _inert(self, node, groups: list[list], text) -> bool:
         """A command that can neither start a launch nor change a variable, told
@@ -956,6 +1029,12 @@ class ShellAnalyzer:
             name = _node_text(inner.named_children[0], text)
             if name in ("@", "*") and (quoted is False or name == "@"):
                 return self._positional_words(env, loc, split=not quoted)
+        if not quoted and inner.type == "expansion":
+            guarded = _guarded_array(inner, text)
+            if guarded is not None:
+                # `${A[@]+"${A[@]}"}` (safe under `set -u` when A may be empty or
+                # unset) expands to exactly what `"${A[@]}"` does.
+                return self._eval_spread(guarded, text, env)
         if inner.type == "expansion" and inner.named_children and inner.named_children[0].type == "subscript" and len(inner.children) > 3:
             # `${A[@]:1}`, `${A[@]/x/y}`, `${!A[@]}`: a list of words we do not
             # compute. (These used to be taken for `${A[@]}`: every element,
