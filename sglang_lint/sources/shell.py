@@ -466,7 +466,11 @@ class ShellAnalyzer:
         if loc.end_line != loc.line or not 1 <= loc.line <= len(self.result.lines):
             return None
         written = self.result.lines[loc.line - 1][loc.column - 1 : loc.end_column - 1]
-        return written if 0 < len(written) <= 40 and "`" not in written else None
+        if len(written) < 2 and word[0].origin is not None and word[0].origin.line == word[0].origin.end_line:
+            # A placeholder for the outer command's word in a `bash -c` string.
+            origin = word[0].origin
+            written = self.result.lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(self.result.lines) else ""
+        return written if 1 < len(written) <= 40 and "`" not in written else None
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
@@ -660,7 +664,60 @@ class ShellAnalyzer:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name_node is not None and body is not None:
-            self.functions[_node_text(name_node, text)] = (body, text)
+            name = _node_text(name_node, text)
+            previous = self.functions.get(name)
+            if previous is not None and name not in self.called_functions:
+                self._never_run(name, previous, self._loc(node, text), env, depth)
+            self.functions[name] = (body, text)
+
+    def _never_run(self, name: str, definition: tuple, redefined_at: Location, env: Env, depth: int) -> None:
+        """A function defined again before any call: bash never runs the earlier
+        body. Its launches (found as for an uncalled function, then taken back)
+        each get a note instead of disappearing."""
+        body, text = definition
+        if b"sglang" not in text.data[body.start_byte : body.end_byte]:
+            return
+        servers, routers = len(self.result.servers), len(self.result.routers)
+        lines = set(self.launch_lines)
+        frame_env = env.snapshot()
+        frame_env.frames.append(Frame(name, None))
+        self._walk(body, text, frame_env, depth + 1)
+        found = self.result.servers[servers:] + self.result.routers[routers:]
+        del self.result.servers[servers:], self.result.routers[routers:]
+        self.launch_lines = lines
+        for launch in found:
+            where = launch.location
+            message = f"launch never runs: {name}() is defined again at line {redefined_at.line} before any call to this definition"
+            self.dropped.setdefault((where.line, where.column), Note(self.path, message, where.line, where.column))
+
+    def _stmt_redirected_statement(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            self._walk(child, text, env, depth + 1)
+        if text is not self.file_text:
+            return
+        for child in node.named_children:
+            if child.type != "heredoc_redirect":
+                continue
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None or b"sglang" not in text.data[body.start_byte : body.end_byte]:
+                continue
+            shell = _reads_script_from_stdin(node.named_children[0], text)
+            if shell is not None:
+                self._heredoc_script(body, shell, self._loc(node, text))
+
+    def _heredoc_script(self, body, shell: str, command_loc: Location) -> None:
+        """A here-document fed to a shell (``bash <<EOF``, ``ssh HOST <<EOF``) is a
+        script that runs; sglang-lint does not analyze it, but each launch in it
+        gets a note (found by analyzing the text on its own)."""
+        row = body.start_point[0]
+        inner = ShellAnalyzer(self.path, _node_text(body, self.file_text)).run()
+        message = f"launch not analyzed: it is in a here-document fed to `{shell}` (line {command_loc.line}), which sglang-lint does not read"
+        for launch in [*inner.servers, *inner.routers]:
+            line = launch.location.line + row
+            column = launch.location.column + (body.start_point[1] if launch.location.line == 1 else 0)
+            self.dropped.setdefault((line, column), Note(self.path, message, line, column))
 
     def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool, where: Location | None = None) -> None:
         """Run each alternative body on a copy of ``env`` and merge the results."""
@@ -1693,6 +1750,49 @@ def _expanded_names(node, text) -> list[str]:
             continue
         stack.extend(current.named_children)
     return names
+
+
+def _reads_script_from_stdin(command, text) -> str | None:
+    """The program of ``command`` that reads a here-document as a script: a shell
+    without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
+    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    if command is None or command.type != "command":
+        return None
+    words = []
+    for child in command.named_children:
+        if child.type == "command_name":
+            child = child.named_children[0] if child.named_children else child
+        if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation"):
+            words.append(_node_text(child, text).strip("'\""))
+    if not words:
+        return None
+    first = words[0].rsplit("/", 1)[-1]
+    if first == "ssh":
+        operands = []
+        index = 1
+        while index < len(words):
+            word = words[index]
+            if word.startswith("-") and len(word) > 1:
+                index += 2 if word in SSH_VALUE_OPTIONS else 1
+                continue
+            operands.append(word)
+            index += 1
+        if len(operands) == 1:
+            return "ssh"
+        if len(operands) < 2:
+            return None
+        words = operands[1:]  # the remote command
+        first = words[0].rsplit("/", 1)[-1]
+    for index, word in enumerate(words):
+        name = word.rsplit("/", 1)[-1]
+        if name in _SHELLS:
+            rest = words[index + 1 :]
+            if any(w.startswith("-") and not w.startswith("--") and "c" in w for w in rest):
+                return None
+            if any(not w.startswith("-") for w in rest):
+                return None  # a script file
+            return name
+    return None
 
 
 def _runs_python_module(words: list[Word], start: int) -> bool:
