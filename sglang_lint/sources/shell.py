@@ -355,35 +355,7 @@ class ShellAnalyzer:
         return [note for note in self.dropped.values() if note.line not in self.launch_lines]
 
     def _mentions(self, words: list[Word]) -> list[Location]:
-        """Where the known text of ``words`` names a launch entry point."""
-        found: list[Location] = []
-        previous_sglang: Location | None = None
-        for word in words:
-            for seg in word:
-                value = seg.value
-                if value.kind is not Kind.KNOWN or "sglang" not in value.text:
-                    continue
-                for match in _ENTRY_MENTION.finditer(value.text):
-                    if match.group(0) == "sglang-router" and "install" in value.text[: match.start()]:
-                        continue  # `pip install sglang-router`
-                    location = self._char_location(seg, match.start())
-                    if location is not None:
-                        found.append(location)
-            value = _word_value(word)
-            if previous_sglang is not None and value == Value.known("serve"):
-                found.append(previous_sglang)
-            previous_sglang = None
-            if value.is_known and value.text.rsplit("/", 1)[-1] == "sglang" and word:
-                previous_sglang = self._char_location(word[0], 0)
-        return found
-
-    def _char_location(self, seg: Seg, index: int) -> Location | None:
-        if seg.chars and len(seg.chars) == len(seg.value.text) and index < len(seg.chars):
-            line, column = seg.chars[index]
-            return Location(self.path, line, column)
-        if seg.loc.path:
-            return Location(self.path, seg.loc.line, seg.loc.column)
-        return None
+        return entry_mentions(self.path, words)
 
     def _remember_mentions(self, name: str, node, text, words: list[Word]) -> None:
         """An assignment to ``name``: keep where it names a launch entry point, its
@@ -436,6 +408,8 @@ class ShellAnalyzer:
         written = self._written(word)
         subject = f"`{written}`" if written else f"`{value.describe()[:40]}`"
         if value.kind is Kind.SYMBOL:
+            if written and value.name.lstrip("$") not in written:
+                return subject, f"`{value.describe()[:40]}`, which this file never sets"
             return subject, "a variable this file never sets"
         reason = value.reason if value.kind is Kind.UNKNOWN else ""
         for seg in word:
@@ -1735,6 +1709,40 @@ def _inside_text(node) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+def entry_mentions(path: str, words: list[Word]) -> list[Location]:
+    """Where the known text of ``words`` names a launch entry point: a module of
+    ``python -m`` or a CLI, as a word or inside a command string."""
+    found: list[Location] = []
+    previous_sglang: Location | None = None
+    for word in words:
+        for seg in word:
+            value = seg.value
+            if value.kind is not Kind.KNOWN or "sglang" not in value.text:
+                continue
+            for match in _ENTRY_MENTION.finditer(value.text):
+                if match.group(0) == "sglang-router" and "install" in value.text[: match.start()]:
+                    continue  # `pip install sglang-router`
+                location = _char_location(path, seg, match.start())
+                if location is not None:
+                    found.append(location)
+        value = _word_value(word)
+        if previous_sglang is not None and value == Value.known("serve"):
+            found.append(previous_sglang)
+        previous_sglang = None
+        if value.is_known and value.text.rsplit("/", 1)[-1] == "sglang" and word:
+            previous_sglang = _char_location(path, word[0], 0)
+    return found
+
+
+def _char_location(path: str, seg: Seg, index: int) -> Location | None:
+    if seg.chars and len(seg.chars) == len(seg.value.text) and index < len(seg.chars):
+        line, column = seg.chars[index]
+        return Location(path, line, column)
+    if seg.loc.path:
+        return Location(path, seg.loc.line, seg.loc.column)
+    return None
 
 
 def _expanded_names(node, text) -> list[str]:
