@@ -51,6 +51,9 @@ MAX_COMMANDS = 50_000
 # value on every line: twenty such lines took minutes and gigabytes. A larger value
 # is stored as unknown, and so is every value built from it.
 MAX_VALUE_SEGS = 1_000
+# Here-documents fed to a shell are read (for notes) up to this deep in each other:
+# each level parses its text again.
+MAX_HEREDOC_DEPTH = 2
 MAX_VALUE_CHARS = 1_000_000
 _TOO_LARGE = "is too large to follow"
 
@@ -307,6 +310,7 @@ class ShellAnalyzer:
         self.running: list[tuple[object, object]] = []
         self.launch_lines: set[int] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
+        self.heredoc_depth = 0  # here-documents fed to a shell, within each other
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -655,10 +659,12 @@ class ShellAnalyzer:
         lines = set(self.launch_lines)
         frame_env = env.snapshot()
         frame_env.frames.append(Frame(name, None))
-        self._walk(body, text, frame_env, depth + 1)
-        found = self.result.servers[servers:] + self.result.routers[routers:]
-        del self.result.servers[servers:], self.result.routers[routers:]
-        self.launch_lines = lines
+        try:
+            self._walk(body, text, frame_env, depth + 1)
+        finally:
+            found = self.result.servers[servers:] + self.result.routers[routers:]
+            del self.result.servers[servers:], self.result.routers[routers:]
+            self.launch_lines = lines
         for launch in found:
             where = launch.location
             message = f"launch never runs: {name}() is defined again at line {redefined_at.line} before any call to this definition"
@@ -669,7 +675,7 @@ class ShellAnalyzer:
             if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 continue
             self._walk(child, text, env, depth + 1)
-        if text is not self.file_text:
+        if text is not self.file_text or self.heredoc_depth >= MAX_HEREDOC_DEPTH:
             return
         for child in node.named_children:
             if child.type != "heredoc_redirect":
@@ -686,7 +692,9 @@ class ShellAnalyzer:
         script that runs; sglang-lint does not analyze it, but each launch in it
         gets a note (found by analyzing the text on its own)."""
         row = body.start_point[0]
-        inner = ShellAnalyzer(self.path, _node_text(body, self.file_text)).run()
+        analyzer = ShellAnalyzer(self.path, _node_text(body, self.file_text))
+        analyzer.heredoc_depth = self.heredoc_depth + 1
+        inner = analyzer.run()
         message = f"launch not analyzed: it is in a here-document fed to `{shell}` (line {command_loc.line}), which sglang-lint does not read"
         for launch in [*inner.servers, *inner.routers]:
             line = launch.location.line + row
