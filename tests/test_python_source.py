@@ -612,3 +612,20 @@ def test_launch_server_with_server_args_from_the_command_line():
 )
 def test_no_note_where_nothing_is_dropped(source):
     assert analyze_python("launch.py", source).notes == []
+
+
+def test_command_string_and_list_heads_we_cannot_see_are_named():
+    source = """\
+        import os, subprocess
+        from helpers import python_bin, extra
+
+        os.system(f"{python_bin()} -m sglang.launch_server --tp-size 4")
+        base = ["python3", "-m", "sglang.launch_server"]
+        if os.environ.get("X"):
+            base = extra()
+        subprocess.run(base + ["--tp", "2"])
+        """
+    assert _notes(source) == [
+        (4, 31, "launch not analyzed: its command `python_bin()` is the result of a call sglang-lint cannot see"),
+        (5, 27, "launch not analyzed: line 8 runs `base + ['--tp', '2']`, a list whose first items differ between branches"),
+    ]

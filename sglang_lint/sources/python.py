@@ -528,8 +528,10 @@ class PythonAnalyzer:
             first = items[0] if items else None
             if isinstance(first, PSpread):
                 reason = first.value.reason if first.value.kind is Kind.UNKNOWN else ""
-                if reason == "items differ between branches":
+                if reason.endswith("differ between branches") or reason.endswith("differs between branches"):
                     return "a list whose first items differ between branches"
+                if reason.startswith("the result of "):
+                    return "a list whose first items come from a call sglang-lint cannot see"
                 return "a list whose first items sglang-lint cannot see" + (f" ({reason[:40]})" if reason else "")
         if reason == "set in only some branches":
             return "a variable set in only some branches"

@@ -427,6 +427,8 @@ class ShellAnalyzer:
             return subject, f"{what} (line {where.line})"
         if reason.startswith("output of "):
             return subject, "the output of a command substitution"
+        if reason.startswith("the result of "):
+            return subject, "the result of a call sglang-lint cannot see"
         if reason.endswith("differs between branches"):
             return subject, "a variable that differs between branches"
         if reason.startswith("read at "):
@@ -448,6 +450,8 @@ class ShellAnalyzer:
             # A placeholder for the outer command's word in a `bash -c` string.
             origin = word[0].origin
             written = self.result.lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(self.result.lines) else ""
+        if written.count("{") != written.count("}"):
+            written = written.strip("{}")  # an f-string's `{name}` piece
         return written if 1 < len(written) <= 40 and "`" not in written else None
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
