@@ -1376,3 +1376,33 @@ def test_function_defined_again_before_any_call_never_runs():
 )
 def test_no_note_where_nothing_is_dropped(script):
     assert analyze(script).notes == []
+
+
+@pytest.mark.parametrize(
+    ("script", "runner"),
+    [
+        ("kubectl exec -it decode-0 -- python3 -m sglang.launch_server --tp-size 8\n", "kubectl"),
+        ('tmux new-session -d -s prefill "python3 -m sglang.launch_server --tp-size 8"\n', "tmux"),
+        ('tmux send-keys -t prefill "python3 -m sglang.launch_server --tp-size 8" Enter\n', "tmux"),
+        ("apptainer exec sglang.sif python3 -m sglang.launch_server --tp-size 8\n", "apptainer"),
+    ],
+)
+def test_launch_under_a_command_not_looked_through_is_named(script, runner):
+    result = analyze(script)
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.message == f"launch not analyzed: it runs under `{runner}`, a command sglang-lint does not look through"
+    assert script[note.column - 1 :].startswith("sglang.launch_server")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'pkill -f "python3 -m sglang.launch_server" || true\n',
+        'ps aux | grep "sglang.launch_server" | grep -v grep\n',
+        'grep -q "sglang.launch_server" /proc/$PID/cmdline\n',
+        'python3 -c "import sglang; print(sglang.__version__)"\n',
+    ],
+)
+def test_commands_about_a_launch_get_no_note(script):
+    assert analyze(script).notes == []

@@ -99,6 +99,9 @@ _ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
 # A launch entry point named in a piece of text that may run (a word of a command,
 # the value of a variable a command expands): the module of `python -m`, or a CLI.
 _ENTRY_MENTION = re.compile(r"(?<![\w.-])(?:sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang-router|sglang[ \t]+serve)(?![\w-])")
+# Commands that run a command string given as an argument, which sglang-lint
+# does not read (`tmux new -d "python -m ..."`, `screen -dmS p sh -c "..."`).
+_COMMAND_STRING_RUNNERS = {"tmux", "screen"}
 # Words that make a command ask for help, not start a server.
 _HELP_WORDS = {"-h", "--help", "--version"}
 
@@ -1394,7 +1397,7 @@ class ShellAnalyzer:
                 elif module is None and after > index + 1 and after <= len(words) and _word_value(words[after - 1]).kind is not Kind.KNOWN:
                     self._dropped_launch(words, after - 1, command_loc, "word")  # `python -m $MODULE`
                 return
-            if _runs_python_module(words, index + 1):
+            if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
                 self._dropped_launch(words, index, command_loc, "wrapper")
             return
 
