@@ -629,3 +629,14 @@ def test_command_string_and_list_heads_we_cannot_see_are_named():
         (4, 31, "launch not analyzed: its command `python_bin()` is the result of a call sglang-lint cannot see"),
         (5, 27, "launch not analyzed: line 8 runs `base + ['--tp', '2']`, a list whose first items differ between branches"),
     ]
+
+
+def test_popen_launch_server_of_a_pd_group_is_named():
+    source = """\
+        from sglang.test.test_utils import popen_launch_server
+
+        process = popen_launch_server("m", "http://127.0.0.1:30000", timeout=600, pd_separated=True)
+        """
+    assert _notes(source) == [
+        (3, 11, "launch not analyzed: popen_launch_server(pd_separated=...) starts sglang.launch_pd_server, not modeled")
+    ]

@@ -1962,6 +1962,8 @@ class PythonAnalyzer:
             for option in ("pd_separated", "num_replicas"):
                 value = kwargs.get(option)
                 if value is not None and not isinstance(value, PNone) and self._value_truth(value) is not False:
+                    message = f"launch not analyzed: popen_launch_server({option}=...) starts sglang.launch_pd_server, not modeled"
+                    self._shell_bridge().dropped(loc, message)
                     return
         words: list[Word] = [(known_seg("--model-path", loc),), self._word_of_item(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
         other = bound.get("other_args")
