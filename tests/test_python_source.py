@@ -640,3 +640,17 @@ def test_popen_launch_server_of_a_pd_group_is_named():
     assert _notes(source) == [
         (3, 11, "launch not analyzed: popen_launch_server(pd_separated=...) starts sglang.launch_pd_server, not modeled")
     ]
+
+
+def test_a_name_reused_for_another_command_gets_no_note():
+    source = """\
+        import subprocess, sys
+        from helpers import other_command
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8"]
+        print("would run:", " ".join(cmd))
+        cmd = ["nvidia-smi", "-L"]
+        subprocess.run(cmd)
+        cmd = other_command()
+        subprocess.run(cmd)
+        """
+    assert _notes(source) == []

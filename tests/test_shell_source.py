@@ -1406,3 +1406,8 @@ def test_launch_under_a_command_not_looked_through_is_named(script, runner):
 )
 def test_commands_about_a_launch_get_no_note(script):
     assert analyze(script).notes == []
+
+
+def test_a_variable_reused_for_another_command_gets_no_note():
+    script = 'CMD="python3 -m sglang.launch_server --tp 8"\necho "$CMD"\nCMD=$(get_other_command)\n$CMD\n'
+    assert analyze(script).notes == []

@@ -199,6 +199,7 @@ class PythonAnalyzer:
         # a value bound to a name (name -> places), for the note when a process is
         # started from that name and no launch comes of it.
         self.name_mentions: dict[str, list[Location]] = {}
+        self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -484,11 +485,13 @@ class PythonAnalyzer:
             mentions = entry_mentions(self.path, self._value_words(value))
         if self.name_mentions:
             for used in ast.walk(node.value):
-                if isinstance(used, ast.Name) and used.id != name:
+                if isinstance(used, ast.Name):  # `cmd = extra() or cmd` keeps cmd's
                     mentions.extend(self.name_mentions.get(used.id, ()))
         if mentions:
             known = self.name_mentions.setdefault(name, [])
             known.extend(m for m in mentions if m not in known)
+        elif not self._branch_depth:
+            self.name_mentions.pop(name, None)  # a new value that names no launch
 
     def _value_words(self, value: PyValue) -> list[Word]:
         if isinstance(value, PStr):
@@ -506,6 +509,8 @@ class PythonAnalyzer:
         start()
         if (len(self.result.servers), len(self.result.routers), len(shell.notes)) != before or command_node is None:
             return
+        if not self._hides_words(command):
+            return  # every word is known: nothing that could be a launch was lost
         names = sorted({n.id for n in ast.walk(command_node) if isinstance(n, ast.Name)})
         mentions = [m for name in names for m in self.name_mentions.get(name, ())]
         if not mentions:
@@ -515,6 +520,17 @@ class PythonAnalyzer:
         for mention in mentions:
             place = f"line {loc.line} runs" if mention.line != loc.line else "it runs"
             shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}")
+
+    def _hides_words(self, command: PyValue | None) -> bool:
+        """Whether a command holds words we cannot see (it may hide a launch)."""
+        if isinstance(command, PList):
+            return any(
+                not isinstance(item, PNum) and (not isinstance(item, PStr) or word_value(item.word).kind is not Kind.KNOWN)
+                for item in self.heap.get(command.ref, ())
+            )
+        if isinstance(command, PStr):
+            return word_value(command.word).kind is not Kind.KNOWN
+        return True
 
     def _why_not_followed(self, command: PyValue | None) -> str:
         """What a command that started no launch is, as a noun phrase."""
@@ -646,6 +662,13 @@ class PythonAnalyzer:
         return self._branches([node.body, node.orelse], depth)
 
     def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
+        self._branch_depth += 1
+        try:
+            return self._run_branches(bodies, depth, exhaustive)
+        finally:
+            self._branch_depth -= 1
+
+    def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
         """Run each body from the same state and merge the states of those that
         fall through (a body that returns or raises does not reach what follows).
         Not ``exhaustive``: the state before counts as one more way through (a

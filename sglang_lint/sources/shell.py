@@ -314,6 +314,7 @@ class ShellAnalyzer:
         self.launch_lines: set[int] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
         self.heredoc_depth = 0  # here-documents fed to a shell, within each other
+        self.branch_depth = 0  # inside a branch or loop body: assignments add up
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -364,9 +365,10 @@ class ShellAnalyzer:
     def _mentions(self, words: list[Word]) -> list[Location]:
         return entry_mentions(self.path, words)
 
-    def _remember_mentions(self, name: str, node, text, words: list[Word]) -> None:
+    def _remember_mentions(self, name: str, node, text, words: list[Word], appending: bool) -> None:
         """An assignment to ``name``: keep where it names a launch entry point, its
-        own text or a variable it copies that did."""
+        own text or a variable it copies that did (a plain assignment outside any
+        branch that names none forgets the earlier ones)."""
         mentions = self._mentions(words) if b"sglang" in text.data[node.start_byte : node.end_byte] else []
         if self.name_mentions:
             for used in _expanded_names(node, text):
@@ -375,6 +377,9 @@ class ShellAnalyzer:
         if mentions:
             known = self.name_mentions.setdefault(name, [])
             known.extend(m for m in mentions if m not in known)
+        elif not appending and not self.branch_depth:
+            self.name_mentions.pop(name, None)
+            self.name_lost.pop(name, None)
 
     def _dropped_launch(self, words: list[Word], index: int, command_loc: Location, how: str) -> None:
         """The command ``words[index:]`` may start a launch but cannot be followed
@@ -586,7 +591,7 @@ class ShellAnalyzer:
                 elif found:
                     env.assign(name, Var(is_array=True, array=None, defined_at=loc), local)
                     return
-            self._remember_mentions(name, node, text, words)
+            self._remember_mentions(name, node, text, words, appending)
             if self._too_large(words):
                 words = None  # an array we do not follow
             env.assign(name, Var(is_array=True, array=words, defined_at=loc), local)
@@ -603,7 +608,7 @@ class ShellAnalyzer:
                 return
             elif not found:
                 word = (Seg(Value.symbol("$" + name), loc),) + word
-        self._remember_mentions(name, node, text, [word])
+        self._remember_mentions(name, node, text, [word], appending)
         if self._too_large([word]):
             word = (Seg(Value.unknown(f"${name} {_TOO_LARGE}"), loc),)
         env.assign(name, Var(scalar=word, defined_at=loc), local)
@@ -711,11 +716,15 @@ class ShellAnalyzer:
     def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool, where: Location | None = None) -> None:
         """Run each alternative body on a copy of ``env`` and merge the results."""
         results = []
-        for statements in bodies:
-            branch_env = env.snapshot()
-            for statement in statements:
-                self._walk(statement, text, branch_env, depth + 1)
-            results.append(branch_env)
+        self.branch_depth += 1
+        try:
+            for statements in bodies:
+                branch_env = env.snapshot()
+                for statement in statements:
+                    self._walk(statement, text, branch_env, depth + 1)
+                results.append(branch_env)
+        finally:
+            self.branch_depth -= 1
         if not exhaustive:
             results.append(env.snapshot())
         if not results:
@@ -825,7 +834,11 @@ class ShellAnalyzer:
         if _is_identifier(name):
             loop_env.assign(name, Var(scalar=(Seg(loop_value, self._loc(variable, text)),), defined_at=self._loc(variable, text)))
         if body is not None:
-            self._walk(body, text, loop_env, depth + 1)
+            self.branch_depth += 1
+            try:
+                self._walk(body, text, loop_env, depth + 1)
+            finally:
+                self.branch_depth -= 1
         self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
 
     def _stmt_c_style_for_statement(self, node, text, env, depth) -> None:
@@ -838,7 +851,11 @@ class ShellAnalyzer:
         body = node.child_by_field_name("body")
         loop_env = env.snapshot()
         if body is not None:
-            self._walk(body, text, loop_env, depth + 1)
+            self.branch_depth += 1
+            try:
+                self._walk(body, text, loop_env, depth + 1)
+            finally:
+                self.branch_depth -= 1
         self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
 
     def _stmt_command(self, node, text, env: Env, depth: int) -> None:
