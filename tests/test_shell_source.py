@@ -1411,3 +1411,11 @@ def test_commands_about_a_launch_get_no_note(script):
 def test_a_variable_reused_for_another_command_gets_no_note():
     script = 'CMD="python3 -m sglang.launch_server --tp 8"\necho "$CMD"\nCMD=$(get_other_command)\n$CMD\n'
     assert analyze(script).notes == []
+
+
+def test_module_of_python_m_that_differs_between_branches():
+    script = 'ENTRY=sglang.launch_server\n[ -n "$ROUTER" ] && ENTRY="sglang_router.launch_router --pd"\npython3 -m $ENTRY --port 30000\n'
+    assert dropped(script) == [
+        (1, 7, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
+        (2, 28, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
+    ]

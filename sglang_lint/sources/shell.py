@@ -383,8 +383,9 @@ class ShellAnalyzer:
 
     def _dropped_launch(self, words: list[Word], index: int, command_loc: Location, how: str) -> None:
         """The command ``words[index:]`` may start a launch but cannot be followed
-        (``how``: "word", its command word is not known; "eval"; "wrapper", a
-        command not looked through runs it). When it names a launch entry point,
+        (``how``: "word", its command word is not known; "module", the module of
+        ``python -m`` is not; "eval"; "wrapper", a command not looked through
+        runs it). When it names a launch entry point,
         in its own words or in a variable it expands, each such place gets a note
         (kept only if no launch comes from that line)."""
         rest = words[index:]
@@ -398,7 +399,7 @@ class ShellAnalyzer:
         if not mentions and not from_names:
             return
         run_at = command_loc.line
-        if how == "word":
+        if how in ("word", "module"):
             subject, what = self._unknown_command(words[index], names)
         for location in mentions + [loc for _, loc in from_names]:
             elsewhere = location.line != run_at
@@ -407,6 +408,8 @@ class ShellAnalyzer:
                 message += ", which sglang-lint does not follow"
             elif how == "wrapper":
                 message = f"it runs under `{_word_value(words[index]).describe()}`, a command sglang-lint does not look through"
+            elif how == "module":
+                message = f"line {run_at} runs the module {subject}, {what}" if elsewhere else f"its module {subject} is {what}"
             else:
                 message = f"line {run_at} runs {subject}, {what}" if elsewhere else f"its command {subject} is {what}"
             key = (location.line, location.column)
@@ -1412,7 +1415,7 @@ class ShellAnalyzer:
                 if module in _ENTRY_MODULES:
                     self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
                 elif module is None and after > index + 1 and after <= len(words) and _word_value(words[after - 1]).kind is not Kind.KNOWN:
-                    self._dropped_launch(words, after - 1, command_loc, "word")  # `python -m $MODULE`
+                    self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
                 return
             if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
                 self._dropped_launch(words, index, command_loc, "wrapper")
@@ -1822,7 +1825,6 @@ def _reads_script_from_stdin(command, text) -> str | None:
         if len(operands) < 2:
             return None
         words = operands[1:]  # the remote command
-        first = words[0].rsplit("/", 1)[-1]
     for index, word in enumerate(words):
         name = word.rsplit("/", 1)[-1]
         if name in _SHELLS:
@@ -2106,10 +2108,6 @@ class EmbeddedShell:
         key = (location.line, location.column)
         if key not in self._shell.dropped:
             self._shell.dropped[key] = Note(self._shell.path, message, location.line, location.column)
-
-    def yielded_launch(self, line: int) -> bool:
-        """Whether a launch came from (an entry point written on) ``line``."""
-        return line in self._shell.launch_lines
 
     @property
     def broken_continuations(self) -> list[BrokenContinuation]:
