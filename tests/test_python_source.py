@@ -654,3 +654,25 @@ def test_a_name_reused_for_another_command_gets_no_note():
         subprocess.run(cmd)
         """
     assert _notes(source) == []
+
+
+def test_attribute_command_that_differs_between_branches_is_named():
+    source = """\
+        import subprocess, sys
+
+
+        class Launcher:
+            def __init__(self, role, extra):
+                self.cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role]
+                if extra:
+                    self.cmd = extra + self.cmd
+
+            def start(self):
+                return subprocess.Popen(self.cmd)
+
+
+        Launcher("prefill", sys.argv[1:]).start()
+        """
+    notes = _notes(source)
+    assert [(line, column) for line, column, _ in notes] == [(6, 44)]
+    assert notes[0][2].startswith("launch not analyzed: line 11 runs `self.cmd`, ")

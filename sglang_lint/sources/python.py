@@ -465,15 +465,15 @@ class PythonAnalyzer:
         value = self._eval(node.value)
         for target in node.targets:
             self._assign(target, value)
-            if isinstance(target, ast.Name):
-                self._remember_mentions(target.id, node, value)
+            if isinstance(target, (ast.Name, ast.Attribute)):
+                self._remember_mentions(_mention_key(target), node, value)
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign, depth: int) -> None:
         if node.value is not None:
             value = self._eval(node.value)
             self._assign(node.target, value)
-            if isinstance(node.target, ast.Name):
-                self._remember_mentions(node.target.id, node, value)
+            if isinstance(node.target, (ast.Name, ast.Attribute)):
+                self._remember_mentions(_mention_key(node.target), node, value)
 
     # -- launches that could not be followed ---------------------------------------
     def _remember_mentions(self, name: str, node, value: PyValue) -> None:
@@ -485,8 +485,8 @@ class PythonAnalyzer:
             mentions = entry_mentions(self.path, self._value_words(value))
         if self.name_mentions:
             for used in ast.walk(node.value):
-                if isinstance(used, ast.Name):  # `cmd = extra() or cmd` keeps cmd's
-                    mentions.extend(self.name_mentions.get(used.id, ()))
+                if isinstance(used, (ast.Name, ast.Attribute)):  # `cmd = extra() or cmd` keeps cmd's
+                    mentions.extend(self.name_mentions.get(_mention_key(used), ()))
         if mentions:
             known = self.name_mentions.setdefault(name, [])
             known.extend(m for m in mentions if m not in known)
@@ -506,20 +506,28 @@ class PythonAnalyzer:
         place gets a note saying why the launch was not followed."""
         shell = self._shell_bridge()
         before = (len(self.result.servers), len(self.result.routers), len(shell.notes))
+        noted = shell.dropped_at()
         start()
-        if (len(self.result.servers), len(self.result.routers), len(shell.notes)) != before or command_node is None:
+        if (len(self.result.servers), len(self.result.routers)) != before[:2] or command_node is None:
             return
         if not self._hides_words(command):
             return  # every word is known: nothing that could be a launch was lost
-        names = sorted({n.id for n in ast.walk(command_node) if isinstance(n, ast.Name)})
+        names = sorted({_mention_key(n) for n in ast.walk(command_node) if isinstance(n, (ast.Name, ast.Attribute))})
         mentions = [m for name in names for m in self.name_mentions.get(name, ())]
         if not mentions:
+            return
+        # The shell's note (made just now from the argv) names the first word;
+        # when the list itself is what we cannot see, naming the list says more.
+        items = self.heap.get(command.ref, ()) if isinstance(command, PList) else ()
+        better = isinstance(command, PUnknown) or bool(items and isinstance(items[0], PSpread))
+        if len(shell.notes) != before[2] and not better:
             return
         what = self._why_not_followed(command)
         shown = _expr_text(command_node)
         for mention in mentions:
             place = f"line {loc.line} runs" if mention.line != loc.line else "it runs"
-            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}")
+            key = (mention.line, mention.column)
+            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", replace=better and key not in noted)
 
     def _hides_words(self, command: PyValue | None) -> bool:
         """Whether a command holds words we cannot see (it may hide a launch)."""
@@ -1858,6 +1866,8 @@ class PythonAnalyzer:
         call that made its argument; when no such call did, say so."""
         if isinstance(server_args, PUnknown) and server_args.value == Value.unknown("a ServerArgs object"):
             return
+        if any(server.entry is EntryPoint.SERVER_ARGS for server in self.result.servers):
+            return  # ServerArgs calls of this file are launches: this may be one of them
         argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
         shown = f"`{_expr_text(argument)}`" if argument is not None else "its argument"
         what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
@@ -2332,6 +2342,12 @@ def _sub_chars(word: Word, start: int, length: int) -> tuple | None:
             return None
         positions.extend(seg.chars)
     return tuple(positions[start : start + length])
+
+
+def _mention_key(node) -> str:
+    """The name a value is kept under for launch notes: ``cmd``; ``.cmd`` for an
+    attribute (``self.cmd``, ``cls.cmd``: the same attribute by any receiver)."""
+    return node.id if isinstance(node, ast.Name) else "." + node.attr
 
 
 def _command_node(node, keyword: str):

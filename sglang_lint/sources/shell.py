@@ -442,6 +442,8 @@ class ShellAnalyzer:
             return subject, "the result of a call sglang-lint cannot see"
         if reason.endswith("differs between branches"):
             return subject, "a variable that differs between branches"
+        if reason.endswith("differ between branches"):
+            return subject, "a value whose words differ between branches"
         if reason.startswith("read at "):
             return subject, f"a value {reason}"
         if value.kind is Kind.ALTERNATIVES:
@@ -2103,11 +2105,16 @@ class EmbeddedShell:
         launch entry point named where it could run and no launch came of it."""
         return self._shell.result.notes + self._shell.drop_notes()
 
-    def dropped(self, location: Location, message: str) -> None:
-        """A launch the caller saw named at ``location`` and could not follow."""
+    def dropped(self, location: Location, message: str, replace: bool = False) -> None:
+        """A launch the caller saw named at ``location`` and could not follow
+        (``replace``: this message says it better than the one already there)."""
         key = (location.line, location.column)
-        if key not in self._shell.dropped:
+        if replace or key not in self._shell.dropped:
             self._shell.dropped[key] = Note(self._shell.path, message, location.line, location.column)
+
+    def dropped_at(self) -> set[tuple[int, int]]:
+        """Where notes about launches not followed are, as (line, column)."""
+        return set(self._shell.dropped)
 
     @property
     def broken_continuations(self) -> list[BrokenContinuation]:
