@@ -51,10 +51,10 @@ MAX_COMMANDS = 50_000
 # value on every line: twenty such lines took minutes and gigabytes. A larger value
 # is stored as unknown, and so is every value built from it.
 MAX_VALUE_SEGS = 1_000
+MAX_VALUE_CHARS = 1_000_000
 # Here-documents fed to a shell are read (for notes) up to this deep in each other:
 # each level parses its text again.
 MAX_HEREDOC_DEPTH = 2
-MAX_VALUE_CHARS = 1_000_000
 _TOO_LARGE = "is too large to follow"
 
 _PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
