@@ -54,7 +54,8 @@ def bytes_may_launch(data: bytes) -> bool:
 # file itself (an alias still imports the name: `import subprocess as sp`,
 # `from os import system`, `from sglang import Engine as E`): a file without one
 # cannot launch anything we would find, however often it mentions sglang.
-RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs")
+# `launch_server(` is SGLang's own entry: a launch we may not follow gets a note.
+RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(")
 
 
 def python_may_run_a_launch(text: str) -> bool:

@@ -821,3 +821,22 @@ def test_a_placeholder_inside_a_word_is_shown_as_written():
 
     url = Value.concat([Value.known("http://"), Value.symbol("<PREFILL_HOST>"), Value.known(":30000")])
     assert url.describe() == "http://<PREFILL_HOST>:30000"
+
+
+def test_launch_not_followed_in_a_fence_is_named_at_its_line():
+    """Issue 16: a fence inherits the shell source's never-silent notes, at the
+    document's lines; text that only shows a command gets none."""
+    text = (
+        "# PD runbook\n\n```bash\n"
+        "launch() {\n"
+        '  cmd=(python -m sglang.launch_server --tp-size 8 --disaggregation-mode "$1")\n'
+        '  if [[ -n "$KV_DTYPE" ]]; then cmd+=(--kv-cache-dtype "$KV_DTYPE"); fi\n'
+        '  "${cmd[@]}" &\n'
+        "}\nlaunch prefill\nlaunch decode\n```\n\n"
+        "```bash\n# python -m sglang.launch_server --help\necho \"python -m sglang.launch_server\"\n```\n"
+    )
+    result = analyze_markdown(P, text)
+    assert result.servers == []
+    assert [(n.line, n.column, n.message) for n in result.notes] == [
+        (5, 18, 'launch not analyzed: line 7 runs `"${cmd[@]}"`, an array whose words differ between branches (line 6)')
+    ]

@@ -519,3 +519,160 @@ def test_functions_started_by_threads_processes_and_executors():
         """
     )
     assert sorted((s.role, _value(s, "tp_size")) for s in servers) == [("decode", "4"), ("prefill", "8")]
+
+
+# ---------------------------------------------------------------------------------
+# Never drop a launch silently (issue 16): an entry point written where it could run
+# that yields no launch gets a note at the mention, saying why.
+
+
+def _notes(source: str) -> list[tuple[int, int, str]]:
+    result = analyze_python("launch.py", textwrap.dedent(source))
+    return [(note.line, note.column, note.message) for note in result.notes]
+
+
+def test_argv_list_set_in_branches_that_are_not_exhaustive_is_named():
+    source = """\
+        import subprocess
+        import sys
+
+
+        def launch(role):
+            if role == "prefill":
+                cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", "prefill"]
+            elif role == "decode":
+                cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", "decode"]
+            return subprocess.Popen(cmd)
+
+
+        launch(sys.argv[1])
+        """
+    result = analyze_python("launch.py", textwrap.dedent(source))
+    assert result.servers == []
+    message = "launch not analyzed: line 10 runs `cmd`, a value that differs between branches"
+    assert _notes(source) == [(7, 39, message), (9, 39, message)]
+
+
+def test_argv_list_whose_program_is_an_environment_variable():
+    source = """\
+        import os, subprocess
+        PY = os.environ["PYTHON"]
+        subprocess.Popen([PY, "-m", "sglang.launch_server", "--tp-size", "8"])
+        """
+    assert _notes(source) == [(3, 30, "launch not analyzed: its command `PY` is `$PYTHON`, which this file never sets")]
+
+
+def test_command_from_a_function_we_cannot_see():
+    source = """\
+        import subprocess, sys
+        from launcher_utils import extra_args
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8"]
+        cmd = extra_args() or cmd
+        subprocess.run(cmd, check=True)
+        """
+    ((line, column, message),) = _notes(source)
+    assert (line, column) == (3, 31)
+    assert message.startswith("launch not analyzed: line 5 runs `cmd`, ")
+
+
+def test_launch_server_with_server_args_from_the_command_line():
+    source = """\
+        import sys
+        from sglang.srt.entrypoints.http_server import launch_server
+        from sglang.srt.server_args import prepare_server_args
+
+        if __name__ == "__main__":
+            server_args = prepare_server_args(sys.argv[1:])
+            launch_server(server_args)
+        """
+    assert _notes(source) == [
+        (7, 5, "launch not analyzed: the ServerArgs of launch_server() come from `server_args`, the result of prepare_server_args()")
+    ]
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'print("python -m sglang.launch_server --tp 8")\n',
+        'import logging\nlogging.info("run python -m sglang.launch_server")\n',
+        '"""Run: python -m sglang.launch_server --tp 8"""\nimport subprocess\n',
+        "# subprocess.Popen(['python', '-m', 'sglang.launch_server'])\nimport subprocess\n",
+        "import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'sglang.launch_server', '--help'])\n",
+        "import subprocess\nsubprocess.run(['pip', 'install', 'sglang', 'sglang-router'])\n",
+        "import subprocess, sys\nsubprocess.run([sys.executable, '-m', 'sglang.check_env'])\n",
+        "import subprocess\nfrom sglang.srt.entrypoints.http_server import launch_server\n",
+        "import subprocess\nCMD = ['python', '-m', 'sglang.launch_server']\nprint(' '.join(CMD))\nsubprocess.run(get_other())\n",
+        # Followed launches give no note either.
+        "import subprocess, sys\nsubprocess.Popen([sys.executable, '-m', 'sglang.launch_server', '--tp', '2'])\n",
+        "from sglang.srt.entrypoints.http_server import launch_server\n"
+        "from sglang.srt.server_args import ServerArgs\nlaunch_server(ServerArgs(model_path='m', tp_size=2))\n",
+        "from sglang.srt.entrypoints.http_server import launch_server\n"
+        "from sglang.srt.server_args import ServerArgs\nargs = ServerArgs(model_path='m')\nlaunch_server(args)\n",
+    ],
+)
+def test_no_note_where_nothing_is_dropped(source):
+    assert analyze_python("launch.py", source).notes == []
+
+
+def test_command_string_and_list_heads_we_cannot_see_are_named():
+    source = """\
+        import os, subprocess
+        from helpers import python_bin, extra
+
+        os.system(f"{python_bin()} -m sglang.launch_server --tp-size 4")
+        base = ["python3", "-m", "sglang.launch_server"]
+        if os.environ.get("X"):
+            base = extra()
+        subprocess.run(base + ["--tp", "2"])
+        """
+    assert _notes(source) == [
+        (4, 31, "launch not analyzed: its command `python_bin()` is the result of a call sglang-lint cannot see"),
+        (5, 27, "launch not analyzed: line 8 runs `base + ['--tp', '2']`, a list whose first items differ between branches"),
+    ]
+
+
+def test_popen_launch_server_of_a_pd_group_is_named():
+    source = """\
+        from sglang.test.test_utils import popen_launch_server
+
+        process = popen_launch_server("m", "http://127.0.0.1:30000", timeout=600, pd_separated=True)
+        """
+    assert _notes(source) == [
+        (3, 11, "launch not analyzed: popen_launch_server(pd_separated=...) starts sglang.launch_pd_server, not modeled")
+    ]
+
+
+def test_a_name_reused_for_another_command_gets_no_note():
+    source = """\
+        import subprocess, sys
+        from helpers import other_command
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8"]
+        print("would run:", " ".join(cmd))
+        cmd = ["nvidia-smi", "-L"]
+        subprocess.run(cmd)
+        cmd = other_command()
+        subprocess.run(cmd)
+        """
+    assert _notes(source) == []
+
+
+def test_attribute_command_that_differs_between_branches_is_named():
+    source = """\
+        import subprocess, sys
+
+
+        class Launcher:
+            def __init__(self, role, extra):
+                self.cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role]
+                if extra:
+                    self.cmd = extra + self.cmd
+
+            def start(self):
+                return subprocess.Popen(self.cmd)
+
+
+        Launcher("prefill", sys.argv[1:]).start()
+        """
+    notes = _notes(source)
+    assert [(line, column) for line, column, _ in notes] == [(6, 44)]
+    assert notes[0][2].startswith("launch not analyzed: line 11 runs `self.cmd`, ")

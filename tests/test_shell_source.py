@@ -932,9 +932,6 @@ def test_continuation_glued_to_a_word_joins_it_like_bash():
         "  # nohup python3 -m sglang.launch_server --tp 3 &\n",
         "cat <<EOF\npython3 -m sglang.launch_server --tp 4\nEOF\n",
         "cat <<'EOF' > run2.sh\npython3 -m sglang.launch_server --tp 4\nEOF\n",
-        # As specified, heredoc bodies are never launches, even when bash reads its
-        # script from one (see the report: `bash <<EOF` / `ssh host <<EOF` do run it).
-        "bash <<-EOF\n\tpython3 -m sglang.launch_server --tp 4\n\tEOF\n",
         'CMD="python3 -m sglang.launch_server --tp 5"\n',
         ": python3 -m sglang.launch_server\n",
         'logger "python3 -m sglang.launch_server"\n',
@@ -1270,3 +1267,170 @@ def test_eval_of_a_string_is_read_as_script_text():
     a, b = servers(script)
     assert argv(a) == ["--tp", "8"] and argv(b) == ["--tp", "4"]
     assert servers('eval "$CMD"\n') == []  # a string we cannot see starts nothing we know
+
+
+# ---------------------------------------------------------------------------------
+# Never drop a launch silently (issue 16): a launch entry point named where it could
+# run, with no launch coming of it, gets a note at the mention saying why.
+
+
+def dropped(text: str) -> list[tuple[int, int, str]]:
+    result = analyze(text)
+    return [(note.line, note.column, note.message) for note in result.notes]
+
+
+def test_array_changed_in_a_branch_and_run_as_the_command_is_named():
+    script = (
+        "launch() {\n"
+        '  cmd=(python -m sglang.launch_server --tp-size 8 --disaggregation-mode "$1" --enable-unified-memory)\n'
+        '  if [[ -n "$KV_DTYPE" ]]; then cmd+=(--kv-cache-dtype "$KV_DTYPE"); fi\n'
+        '  "${cmd[@]}" &\n'
+        "}\n"
+        "launch prefill\n"
+        "launch decode\n"
+    )
+    result = analyze(script)
+    assert result.servers == []
+    assert dropped(script) == [
+        (2, 18, 'launch not analyzed: line 4 runs `"${cmd[@]}"`, an array whose words differ between branches (line 3)')
+    ]
+
+
+def test_string_set_differently_per_branch_names_each_mention():
+    script = (
+        'if [ "$ROLE" = prefill ]; then\n'
+        '  CMD="python3 -m sglang.launch_server --disaggregation-mode prefill"\n'
+        "else\n"
+        '  CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp 4"\n'
+        "fi\n"
+        "$CMD --model-path m &\n"
+    )
+    message = "launch not analyzed: line 6 runs `$CMD`, a variable that differs between branches (line 1)"
+    assert dropped(script) == [(2, 19, message), (4, 19, message)]
+
+
+def test_array_changed_element_by_element():
+    script = "cmd=(python -m sglang.launch_server --tp 8)\ncmd[3]=4\n\"${cmd[@]}\"\n"
+    assert dropped(script) == [(1, 16, 'launch not analyzed: line 3 runs `"${cmd[@]}"`, an array changed element by element (line 2)')]
+
+
+@pytest.mark.parametrize(
+    ("script", "message"),
+    [
+        ("$PYTHON -m sglang.launch_server --tp 8 &\n", "its command `$PYTHON` is a variable this file never sets"),
+        ("$(which python3) -m sglang.launch_server --tp 8\n", "its command `$(which python3)` is the output of a command substitution"),
+        ('nohup eval "python3 -m sglang.launch_server --tp 8 $ARGS"\n', "it runs through `eval`, which sglang-lint does not follow"),
+        ("$RUNNER sglang serve --model-path m\n", "its command `$RUNNER` is a variable this file never sets"),
+    ],
+)
+def test_launch_on_a_command_line_that_cannot_be_followed(script, message):
+    (note,) = analyze(script).notes
+    assert note.message == "launch not analyzed: " + message
+    assert note.line == 1 and script[note.column - 1 :].startswith(("sglang.launch_server", "sglang serve"))
+
+
+def test_eval_of_a_variable_is_followed():
+    # eval of a string the script built is read as script text (issue 16): the
+    # launch is found, so nothing is dropped.
+    script = 'CMD="python3 -m sglang.launch_server --tp 8"\neval "$CMD" &\n'
+    assert dropped(script) == []
+    assert [argv(s) for s in servers(script)] == [["--tp", "8"]]
+
+
+def test_bash_c_of_a_variable_that_differs_between_branches():
+    script = 'CMD="python3 -m sglang.launch_server --tp-size 8"\n[ -n "$DP" ] && CMD="$CMD --dp 8"\nbash -c "$CMD" &\n'
+    assert dropped(script) == [(1, 17, "launch not analyzed: line 3 runs `$CMD`, a variable that differs between branches (line 2)")]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ssh \"$HOST\" bash -s <<'EOF'\npython3 -m sglang.launch_server --tp-size 8\nEOF\n",
+        "ssh node1 <<EOF\npython3 -m sglang.launch_server --tp-size 8\nEOF\n",
+        "bash <<-EOF\n\tpython3 -m sglang.launch_server --tp 4\n\tEOF\n",
+    ],
+)
+def test_heredoc_fed_to_a_shell_is_no_launch_but_a_note(script):
+    result = analyze(script)
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.line == 2 and note.message.startswith("launch not analyzed: it is in a here-document fed to `")
+
+
+def test_function_defined_again_before_any_call_never_runs():
+    script = "launch() {\n  python3 -m sglang.launch_server --tp 8\n}\nlaunch() {\n  echo dry run\n}\nlaunch\n"
+    result = analyze(script)
+    assert result.servers == []
+    assert dropped(script) == [(2, 3, "launch never runs: launch() is defined again at line 4 before any call to this definition")]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # Not launches: text, help, packages, other modules, variables never run.
+        "# python -m sglang.launch_server --tp 8\n",
+        'echo "python -m sglang.launch_server --tp 8"\n',
+        "printf '%s\\n' \"run sglang serve\"\n",
+        "pip install sglang sglang-router\n",
+        'pip install "sglang[all]" && uv pip install sglang-router\n',
+        "python -m sglang.check_env\n",
+        "$PYTHON -m sglang.launch_server --help\n",
+        'USAGE="usage: python -m sglang.launch_server ..."\n[ -n "$X" ] && USAGE="$USAGE more"\necho "$USAGE"\n',
+        "cat <<EOF\npython -m sglang.launch_server --tp 8\nEOF\n",
+        "ssh node1 'cat > run.sh' <<'EOF'\npython -m sglang.launch_server --tp 8\nEOF\n",
+        'eval "$(conda shell.bash hook)"\n$CMD\n',
+        '"$@"\n',
+        'run() { "$@"; }\n',
+        'cmd=(python3 -m sglang.launch_server --tp 8)\n[ -n "$X" ] && cmd+=(--dp 2)\necho "${cmd[@]}"\n',
+        # Launches that are followed give no note either.
+        'cmd=(python3 -m sglang.launch_server --tp 8)\n"${cmd[@]}" &\n',
+        "run() { \"$@\" & }\nrun python3 -m sglang.launch_server --tp 2\n",
+        "launch() {\n  python3 -m sglang.launch_server --tp 8\n}\nlaunch\nlaunch() {\n  echo again\n}\n",
+        "mpirun -np 2 python3 -m sglang.launch_server --tp 8\n",
+    ],
+)
+def test_no_note_where_nothing_is_dropped(script):
+    assert analyze(script).notes == []
+
+
+@pytest.mark.parametrize(
+    ("script", "runner"),
+    [
+        ("kubectl exec -it decode-0 -- python3 -m sglang.launch_server --tp-size 8\n", "kubectl"),
+        ('tmux new-session -d -s prefill "python3 -m sglang.launch_server --tp-size 8"\n', "tmux"),
+        ('tmux send-keys -t prefill "python3 -m sglang.launch_server --tp-size 8" Enter\n', "tmux"),
+        ("apptainer exec sglang.sif python3 -m sglang.launch_server --tp-size 8\n", "apptainer"),
+    ],
+)
+def test_launch_under_a_command_not_looked_through_is_named(script, runner):
+    result = analyze(script)
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.message == f"launch not analyzed: it runs under `{runner}`, a command sglang-lint does not look through"
+    assert script[note.column - 1 :].startswith("sglang.launch_server")
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        'pkill -f "python3 -m sglang.launch_server" || true\n',
+        'ps aux | grep "sglang.launch_server" | grep -v grep\n',
+        'grep -q "sglang.launch_server" /proc/$PID/cmdline\n',
+        'python3 -c "import sglang; print(sglang.__version__)"\n',
+    ],
+)
+def test_commands_about_a_launch_get_no_note(script):
+    assert analyze(script).notes == []
+
+
+def test_a_variable_reused_for_another_command_gets_no_note():
+    script = 'CMD="python3 -m sglang.launch_server --tp 8"\necho "$CMD"\nCMD=$(get_other_command)\n$CMD\n'
+    assert analyze(script).notes == []
+
+
+def test_module_of_python_m_that_differs_between_branches():
+    script = 'ENTRY=sglang.launch_server\n[ -n "$ROUTER" ] && ENTRY="sglang_router.launch_router --pd"\npython3 -m $ENTRY --port 30000\n'
+    assert dropped(script) == [
+        (1, 7, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
+        (2, 28, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
+    ]

@@ -468,3 +468,31 @@ def test_nesting_past_the_walk_limit_is_noted_whatever_libyaml_allows() -> None:
     result = analyze_yaml("deep.yaml", text)
     (note,) = result.notes
     assert f"nested deeper than {MAX_DEPTH} levels" in note.message and note.line == 4
+
+
+def test_launch_not_followed_in_a_container_script_is_named():
+    """Issue 16: a `bash -c` script of a manifest inherits the shell source's
+    never-silent notes, at the manifest's lines."""
+    text = textwrap.dedent(
+        """\
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: decode
+        spec:
+          containers:
+            - name: sglang
+              image: lmsysorg/sglang:v0.5.23
+              command: ["/bin/bash", "-c"]
+              args:
+                - |
+                  CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 8"
+                  if [ -n "$DP" ]; then CMD="$CMD --dp-size $DP --enable-dp-attention"; fi
+                  exec $CMD
+        """
+    )
+    result = analyze_yaml("deploy.yaml", text)
+    assert result.servers == []
+    assert [(n.line, n.column, n.message) for n in result.notes] == [
+        (12, 27, "launch not analyzed: line 14 runs `$CMD`, a variable that differs between branches (line 13)")
+    ]

@@ -76,7 +76,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
     word_value,
 )
-from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, spread_word
+from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, entry_mentions, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
 # files whose functions call each other many times over).
@@ -199,6 +199,11 @@ class PythonAnalyzer:
         self._loc_cache: dict[int, Location] = {}
         self._expr_depth = 0
         self.noted_depth = False
+        # Never drop a launch silently: where a launch entry point was written into
+        # a value bound to a name (name -> places), for the note when a process is
+        # started from that name and no launch comes of it.
+        self.name_mentions: dict[str, list[Location]] = {}
+        self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -464,10 +469,106 @@ class PythonAnalyzer:
         value = self._eval(node.value)
         for target in node.targets:
             self._assign(target, value)
+            if isinstance(target, (ast.Name, ast.Attribute)):
+                self._remember_mentions(_mention_key(target), node, value)
 
     def _stmt_AnnAssign(self, node: ast.AnnAssign, depth: int) -> None:
         if node.value is not None:
-            self._assign(node.target, self._eval(node.value))
+            value = self._eval(node.value)
+            self._assign(node.target, value)
+            if isinstance(node.target, (ast.Name, ast.Attribute)):
+                self._remember_mentions(_mention_key(node.target), node, value)
+
+    # -- launches that could not be followed ---------------------------------------
+    def _remember_mentions(self, name: str, node, value: PyValue) -> None:
+        """``name = value``: keep where the value names a launch entry point (its
+        own text or a name it is built from that did)."""
+        mentions: list[Location] = []
+        lines = self.lines[node.lineno - 1 : node.end_lineno or node.lineno]
+        if any("sglang" in line for line in lines):
+            mentions = entry_mentions(self.path, self._value_words(value))
+        if self.name_mentions:
+            for used in ast.walk(node.value):
+                if isinstance(used, (ast.Name, ast.Attribute)):  # `cmd = extra() or cmd` keeps cmd's
+                    mentions.extend(self.name_mentions.get(_mention_key(used), ()))
+        if mentions:
+            known = self.name_mentions.setdefault(name, [])
+            known.extend(m for m in mentions if m not in known)
+        elif not self._branch_depth:
+            self.name_mentions.pop(name, None)  # a new value that names no launch
+
+    def _value_words(self, value: PyValue) -> list[Word]:
+        if isinstance(value, PStr):
+            return [value.word]
+        if isinstance(value, PList):
+            return [item.word for item in self.heap.get(value.ref, ()) if isinstance(item, PStr)]
+        return []
+
+    def _run_followed(self, command_node, command: PyValue | None, loc: Location, start: Callable[[], None]) -> None:
+        """Start a process (``start``); when no launch and no note came of it and
+        the command is built from names that hold a launch entry point, each such
+        place gets a note saying why the launch was not followed."""
+        shell = self._shell_bridge()
+        before = (len(self.result.servers), len(self.result.routers), len(shell.notes))
+        noted = shell.dropped_at()
+        start()
+        if (len(self.result.servers), len(self.result.routers)) != before[:2] or command_node is None:
+            return
+        if not self._hides_words(command):
+            return  # every word is known: nothing that could be a launch was lost
+        names = sorted({_mention_key(n) for n in ast.walk(command_node) if isinstance(n, (ast.Name, ast.Attribute))})
+        mentions = [m for name in names for m in self.name_mentions.get(name, ())]
+        if not mentions:
+            return
+        # The shell's note (made just now from the argv) names the first word;
+        # when the list itself is what we cannot see, naming the list says more.
+        items = self.heap.get(command.ref, ()) if isinstance(command, PList) else ()
+        better = isinstance(command, PUnknown) or bool(items and isinstance(items[0], PSpread))
+        if len(shell.notes) != before[2] and not better:
+            return
+        what = self._why_not_followed(command)
+        shown = _expr_text(command_node)
+        for mention in mentions:
+            place = f"line {loc.line} runs" if mention.line != loc.line else "it runs"
+            key = (mention.line, mention.column)
+            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", replace=better and key not in noted)
+
+    def _hides_words(self, command: PyValue | None) -> bool:
+        """Whether a command holds words we cannot see (it may hide a launch)."""
+        if isinstance(command, PList):
+            return any(
+                not isinstance(item, PNum) and (not isinstance(item, PStr) or word_value(item.word).kind is not Kind.KNOWN)
+                for item in self.heap.get(command.ref, ())
+            )
+        if isinstance(command, PStr):
+            return word_value(command.word).kind is not Kind.KNOWN
+        return True
+
+    def _why_not_followed(self, command: PyValue | None) -> str:
+        """What a command that started no launch is, as a noun phrase."""
+        reason = ""
+        if isinstance(command, PUnknown):
+            reason = command.value.reason if command.value.kind is Kind.UNKNOWN else ""
+            if command.value.kind is Kind.SYMBOL:
+                return f"`{command.value.describe()}`, a variable this file never sets"
+        elif isinstance(command, PList):
+            items = self.heap.get(command.ref, ())
+            first = items[0] if items else None
+            if isinstance(first, PSpread):
+                reason = first.value.reason if first.value.kind is Kind.UNKNOWN else ""
+                if reason.endswith("differ between branches") or reason.endswith("differs between branches"):
+                    return "a list whose first items differ between branches"
+                if reason.startswith("the result of "):
+                    return "a list whose first items come from a call sglang-lint cannot see"
+                return "a list whose first items sglang-lint cannot see" + (f" ({reason[:40]})" if reason else "")
+        if reason == "set in only some branches":
+            return "a variable set in only some branches"
+        if reason.endswith("differs between branches"):
+            return "a value that differs between branches"
+        if reason.startswith("the result of ") and reason.endswith("()"):
+            called = reason[len("the result of ") : -2].rsplit(".", 1)[-1]
+            return f"the result of {called}(), which sglang-lint cannot see"
+        return "a value sglang-lint cannot follow" + (f" ({reason[:40]})" if reason else "")
 
     def _stmt_AugAssign(self, node: ast.AugAssign, depth: int) -> None:
         current = self._eval(node.target)
@@ -573,6 +674,13 @@ class PythonAnalyzer:
         return self._branches([node.body, node.orelse], depth)
 
     def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
+        self._branch_depth += 1
+        try:
+            return self._run_branches(bodies, depth, exhaustive)
+        finally:
+            self._branch_depth -= 1
+
+    def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
         """Run each body from the same state and merge the states of those that
         fall through (a body that returns or raises does not reach what follows).
         Not ``exhaustive``: the state before counts as one more way through (a
@@ -1733,12 +1841,12 @@ class PythonAnalyzer:
             if command is not None:
                 shell = kwargs.get("shell")
                 shell_truth = self._value_truth(shell) if shell is not None else False
-                self._run_process(command, shell_truth, loc)
+                self._run_followed(_command_node(node, "args"), command, loc, lambda: self._run_process(command, shell_truth, loc))
             return unknown
         if qualname in _SHELL_STRING_RUNNERS:
             command = args[0] if args else kwargs.get("cmd")
             if command is not None:
-                self._run_process(command, True, loc)
+                self._run_followed(_command_node(node, "cmd"), command, loc, lambda: self._run_process(command, True, loc))
             return unknown
         if qualname == "asyncio.create_subprocess_exec":
             self._run_argv([self._word_of_item(a, loc) for a in args], loc)
@@ -1747,7 +1855,10 @@ class PythonAnalyzer:
             self._os_process(qualname, args, loc)
             return unknown
         if last == "popen_with_error_check" and args:
-            self._run_process(args[0], False, loc)
+            self._run_followed(_command_node(node, ""), args[0], loc, lambda: self._run_process(args[0], False, loc))
+            return unknown
+        if _is_sglang_name(qualname, "launch_server") and (args or kwargs):
+            self._launch_server_call(node, args[0] if args else next(iter(kwargs.values())), loc)
             return unknown
         if _is_sglang_name(qualname, "Engine"):
             if "server_args" not in kwargs:
@@ -1788,6 +1899,18 @@ class PythonAnalyzer:
         if qualname in ("os.path.join", "posixpath.join"):
             return self._path_join(args, loc)
         return unknown
+
+    def _launch_server_call(self, node, server_args: PyValue, loc: Location) -> None:
+        """SGLang's ``launch_server(server_args)``: the launch is the ``ServerArgs``
+        call that made its argument; when no such call did, say so."""
+        if isinstance(server_args, PUnknown) and server_args.value == Value.unknown("a ServerArgs object"):
+            return
+        if any(server.entry is EntryPoint.SERVER_ARGS for server in self.result.servers):
+            return  # ServerArgs calls of this file are launches: this may be one of them
+        argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
+        shown = f"`{_expr_text(argument)}`" if argument is not None else "its argument"
+        what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
+        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of launch_server() come from {shown}, {what}")
 
     def _shlex_split(self, value: PyValue, loc: Location) -> PyValue:
         if isinstance(value, PStr):
@@ -1911,6 +2034,8 @@ class PythonAnalyzer:
             for option in ("pd_separated", "num_replicas"):
                 value = kwargs.get(option)
                 if value is not None and not isinstance(value, PNone) and self._value_truth(value) is not False:
+                    message = f"launch not analyzed: popen_launch_server({option}=...) starts sglang.launch_pd_server, not modeled"
+                    self._shell_bridge().dropped(loc, message)
                     return
         words: list[Word] = [(known_seg("--model-path", loc),), self._word_of_item(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
         other = bound.get("other_args")
@@ -2256,6 +2381,22 @@ def _sub_chars(word: Word, start: int, length: int) -> tuple | None:
             return None
         positions.extend(seg.chars)
     return tuple(positions[start : start + length])
+
+
+def _mention_key(node) -> str:
+    """The name a value is kept under for launch notes: ``cmd``; ``.cmd`` for an
+    attribute (``self.cmd``, ``cls.cmd``: the same attribute by any receiver)."""
+    return node.id if isinstance(node, ast.Name) else "." + node.attr
+
+
+def _command_node(node, keyword: str):
+    """The expression of a process call's command: its first argument or the
+    keyword that may give it."""
+    if not isinstance(node, ast.Call):
+        return None
+    if node.args and not isinstance(node.args[0], ast.Starred):
+        return node.args[0]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)
 
 
 def _expr_text(node) -> str:

@@ -52,6 +52,9 @@ MAX_COMMANDS = 50_000
 # is stored as unknown, and so is every value built from it.
 MAX_VALUE_SEGS = 1_000
 MAX_VALUE_CHARS = 1_000_000
+# Here-documents fed to a shell are read (for notes) up to this deep in each other:
+# each level parses its text again.
+MAX_HEREDOC_DEPTH = 2
 _TOO_LARGE = "is too large to follow"
 
 _PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
@@ -72,9 +75,9 @@ _LAUNCH_NAMES = {
     "sglang",
     "sglang-router",
     "dynamo",
+    "eval",
     "shift",
     "set",
-    "eval",
     "read",
     "mapfile",
     "readarray",
@@ -93,6 +96,14 @@ _ENTRY_MODULES = {
     "sglang_router.launch_router": EntryPoint.ROUTER,
 }
 _ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
+# A launch entry point named in a piece of text that may run (a word of a command,
+# the value of a variable a command expands): the module of `python -m`, or a CLI.
+_ENTRY_MENTION = re.compile(r"(?<![\w.-])(?:sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang-router|sglang[ \t]+serve)(?![\w-])")
+# Commands that run a command string given as an argument, which sglang-lint
+# does not read (`tmux new -d "python -m ..."`, `screen -dmS p sh -c "..."`).
+_COMMAND_STRING_RUNNERS = {"tmux", "screen"}
+# Words that make a command ask for help, not start a server.
+_HELP_WORDS = {"-h", "--help", "--version"}
 
 
 def _parser():
@@ -330,6 +341,18 @@ class ShellAnalyzer:
         self.unrolled = 1
         self._loc_cache: dict[tuple, Location] = {}
         self._chars_cache: dict[tuple, tuple[tuple[int, int], ...]] = {}
+        # Never drop a launch silently: where a launch entry point was written into
+        # a variable (name -> places), where such a variable stopped being known
+        # (name -> (place, what happened)), the commands being run (their syntax:
+        # which variables they expand), the lines launches came from, and the notes
+        # for mentions that yielded no launch ((line, column) -> note).
+        self.name_mentions: dict[str, list[Location]] = {}
+        self.name_lost: dict[str, tuple[Location, str]] = {}
+        self.running: list[tuple[object, object]] = []
+        self.launch_lines: set[int] = set()
+        self.dropped: dict[tuple[int, int], Note] = {}
+        self.heredoc_depth = 0  # here-documents fed to a shell, within each other
+        self.branch_depth = 0  # inside a branch or loop body: assignments add up
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -368,7 +391,119 @@ class ShellAnalyzer:
             self.result.notes.append(Note(self.path, message, line, column))
         self._find_continuation_breaks(tree.root_node)
         self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
+        self.result.notes.extend(self.drop_notes())
         return self.result
+
+    # -- launches that could not be followed ---------------------------------------
+    def drop_notes(self) -> list[Note]:
+        """A note for each place a launch entry point is named where it could run
+        and no launch came of it (issue 16: never drop a launch silently)."""
+        return [note for note in self.dropped.values() if note.line not in self.launch_lines]
+
+    def _mentions(self, words: list[Word]) -> list[Location]:
+        return entry_mentions(self.path, words)
+
+    def _remember_mentions(self, name: str, node, text, words: list[Word], appending: bool) -> None:
+        """An assignment to ``name``: keep where it names a launch entry point, its
+        own text or a variable it copies that did (a plain assignment outside any
+        branch that names none forgets the earlier ones)."""
+        mentions = self._mentions(words) if b"sglang" in text.data[node.start_byte : node.end_byte] else []
+        if self.name_mentions:
+            for used in _expanded_names(node, text):
+                if used != name:
+                    mentions.extend(self.name_mentions.get(used, ()))
+        if mentions:
+            known = self.name_mentions.setdefault(name, [])
+            known.extend(m for m in mentions if m not in known)
+        elif not appending and not self.branch_depth:
+            self.name_mentions.pop(name, None)
+            self.name_lost.pop(name, None)
+
+    def _dropped_launch(self, words: list[Word], index: int, command_loc: Location, how: str) -> None:
+        """The command ``words[index:]`` may start a launch but cannot be followed
+        (``how``: "word", its command word is not known; "module", the module of
+        ``python -m`` is not; "eval"; "wrapper", a command not looked through
+        runs it). When it names a launch entry point,
+        in its own words or in a variable it expands, each such place gets a note
+        (kept only if no launch comes from that line)."""
+        rest = words[index:]
+        if any(_word_value(word).is_known and _word_value(word).text in _HELP_WORDS for word in rest):
+            return
+        mentions = self._mentions(rest)
+        names: set[str] = set()
+        for node, text in self.running:
+            names.update(_expanded_names(node, text))
+        from_names = [(name, loc) for name in sorted(names) for loc in self.name_mentions.get(name, ())]
+        if not mentions and not from_names:
+            return
+        run_at = command_loc.line
+        if how in ("word", "module"):
+            subject, what = self._unknown_command(words[index], names)
+        for location in mentions + [loc for _, loc in from_names]:
+            elsewhere = location.line != run_at
+            if how == "eval":
+                message = f"line {run_at} runs it through `eval`" if elsewhere else "it runs through `eval`"
+                message += ", which sglang-lint does not follow"
+            elif how == "wrapper":
+                message = f"it runs under `{_word_value(words[index]).describe()}`, a command sglang-lint does not look through"
+            elif how == "module":
+                message = f"line {run_at} runs the module {subject}, {what}" if elsewhere else f"its module {subject} is {what}"
+            else:
+                message = f"line {run_at} runs {subject}, {what}" if elsewhere else f"its command {subject} is {what}"
+            key = (location.line, location.column)
+            if key not in self.dropped:
+                self.dropped[key] = Note(self.path, "launch not analyzed: " + message, location.line, location.column)
+
+    def _unknown_command(self, word: Word, names: set[str]) -> tuple[str, str]:
+        """The command word ``word`` that is not known, as written, and what it is
+        (a noun phrase), as precisely as we can tell."""
+        value = _word_value(word)
+        written = self._written(word)
+        subject = f"`{written}`" if written else f"`{value.describe()[:40]}`"
+        if value.kind is Kind.SYMBOL:
+            if written and value.name.lstrip("$") not in written:
+                return subject, f"`{value.describe()[:40]}`, which this file never sets"
+            return subject, "a variable this file never sets"
+        reason = value.reason if value.kind is Kind.UNKNOWN else ""
+        for seg in word:
+            if seg.value.kind is Kind.UNKNOWN:
+                reason = seg.value.reason
+                break
+        lost = [name for name in sorted(names) if name in self.name_lost]
+        named = [name for name in lost if f"${name}" in reason or f"{{{name}[" in reason]
+        if named or len(lost) == 1:
+            where, what = self.name_lost[(named or lost)[0]]
+            return subject, f"{what} (line {where.line})"
+        if reason.startswith("output of "):
+            return subject, "the output of a command substitution"
+        if reason.startswith("the result of "):
+            return subject, "the result of a call sglang-lint cannot see"
+        if reason.endswith("differs between branches"):
+            return subject, "a variable that differs between branches"
+        if reason.endswith("differ between branches"):
+            return subject, "a value whose words differ between branches"
+        if reason.startswith("read at "):
+            return subject, f"a value {reason}"
+        if value.kind is Kind.ALTERNATIVES:
+            return subject, "one of several commands"
+        return subject, "a value sglang-lint cannot follow" + (f" ({reason[:40]})" if reason else "")
+
+    def _written(self, word: Word) -> str | None:
+        """The word as written in the file, when it lies on one line of it."""
+        located = [seg.loc for seg in word if seg.loc.path and seg.loc is not _NOWHERE]
+        if not located:
+            return None
+        loc = located[0]
+        if loc.end_line != loc.line or not 1 <= loc.line <= len(self.result.lines):
+            return None
+        written = self.result.lines[loc.line - 1][loc.column - 1 : loc.end_column - 1]
+        if len(written) < 2 and word[0].origin is not None and word[0].origin.line == word[0].origin.end_line:
+            # A placeholder for the outer command's word in a `bash -c` string.
+            origin = word[0].origin
+            written = self.result.lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(self.result.lines) else ""
+        if written.count("{") != written.count("}"):
+            written = written.strip("{}")  # an f-string's `{name}` piece
+        return written if 1 < len(written) <= 40 and "`" not in written else None
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
@@ -477,7 +612,10 @@ class ShellAnalyzer:
             # A[3]=x: the array changes in a way we do not model element by element.
             base = name_node.child_by_field_name("name")
             if base is not None:
-                env.assign(_node_text(base, text), Var(is_array=True, array=None), local)
+                base_name = _node_text(base, text)
+                env.assign(base_name, Var(is_array=True, array=None), local)
+                if base_name in self.name_mentions:
+                    self.name_lost[base_name] = (self._loc(node, text), "an array changed element by element")
             return
         if not _is_identifier(name):
             return
@@ -496,6 +634,7 @@ class ShellAnalyzer:
                 elif found:
                     env.assign(name, Var(is_array=True, array=None, defined_at=loc), local)
                     return
+            self._remember_mentions(name, node, text, words, appending)
             if self._too_large(words):
                 words = None  # an array we do not follow
             env.assign(name, Var(is_array=True, array=words, defined_at=loc), local)
@@ -512,6 +651,7 @@ class ShellAnalyzer:
                 return
             elif not found:
                 word = (Seg(Value.symbol("$" + name), loc),) + word
+        self._remember_mentions(name, node, text, [word], appending)
         if self._too_large([word]):
             word = (Seg(Value.unknown(f"${name} {_TOO_LARGE}"), loc),)
         env.assign(name, Var(scalar=word, defined_at=loc), local)
@@ -557,23 +697,85 @@ class ShellAnalyzer:
         name_node = node.child_by_field_name("name")
         body = node.child_by_field_name("body")
         if name_node is not None and body is not None:
-            self.functions[_node_text(name_node, text)] = (body, text)
+            name = _node_text(name_node, text)
+            previous = self.functions.get(name)
+            if previous is not None and name not in self.called_functions:
+                self._never_run(name, previous, self._loc(node, text), env, depth)
+            self.functions[name] = (body, text)
 
-    def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool) -> None:
+    def _never_run(self, name: str, definition: tuple, redefined_at: Location, env: Env, depth: int) -> None:
+        """A function defined again before any call: bash never runs the earlier
+        body. Its launches (found as for an uncalled function, then taken back)
+        each get a note instead of disappearing."""
+        body, text = definition
+        if b"sglang" not in text.data[body.start_byte : body.end_byte]:
+            return
+        servers, routers = len(self.result.servers), len(self.result.routers)
+        lines = set(self.launch_lines)
+        frame_env = env.snapshot()
+        frame_env.frames.append(Frame(name, None))
+        try:
+            self._walk(body, text, frame_env, depth + 1)
+        finally:
+            found = self.result.servers[servers:] + self.result.routers[routers:]
+            del self.result.servers[servers:], self.result.routers[routers:]
+            self.launch_lines = lines
+        for launch in found:
+            where = launch.location
+            message = f"launch never runs: {name}() is defined again at line {redefined_at.line} before any call to this definition"
+            self.dropped.setdefault((where.line, where.column), Note(self.path, message, where.line, where.column))
+
+    def _stmt_redirected_statement(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            self._walk(child, text, env, depth + 1)
+        if text is not self.file_text or self.heredoc_depth >= MAX_HEREDOC_DEPTH:
+            return
+        for child in node.named_children:
+            if child.type != "heredoc_redirect":
+                continue
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None or b"sglang" not in text.data[body.start_byte : body.end_byte]:
+                continue
+            shell = _reads_script_from_stdin(node.named_children[0], text)
+            if shell is not None:
+                self._heredoc_script(body, shell, self._loc(node, text))
+
+    def _heredoc_script(self, body, shell: str, command_loc: Location) -> None:
+        """A here-document fed to a shell (``bash <<EOF``, ``ssh HOST <<EOF``) is a
+        script that runs; sglang-lint does not analyze it, but each launch in it
+        gets a note (found by analyzing the text on its own)."""
+        row = body.start_point[0]
+        analyzer = ShellAnalyzer(self.path, _node_text(body, self.file_text))
+        analyzer.heredoc_depth = self.heredoc_depth + 1
+        inner = analyzer.run()
+        message = f"launch not analyzed: it is in a here-document fed to `{shell}` (line {command_loc.line}), which sglang-lint does not read"
+        for launch in [*inner.servers, *inner.routers]:
+            line = launch.location.line + row
+            column = launch.location.column + (body.start_point[1] if launch.location.line == 1 else 0)
+            self.dropped.setdefault((line, column), Note(self.path, message, line, column))
+
+    def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool, where: Location | None = None) -> None:
         """Run each alternative body on a copy of ``env`` and merge the results."""
         results = []
-        for statements in bodies:
-            branch_env = env.snapshot()
-            for statement in statements:
-                self._walk(statement, text, branch_env, depth + 1)
-            results.append(branch_env)
+        self.branch_depth += 1
+        try:
+            for statements in bodies:
+                branch_env = env.snapshot()
+                for statement in statements:
+                    self._walk(statement, text, branch_env, depth + 1)
+                results.append(branch_env)
+        finally:
+            self.branch_depth -= 1
         if not exhaustive:
             results.append(env.snapshot())
         if not results:
             return
-        self._merge_into(env, results)
+        self._merge_into(env, results, where)
 
-    def _merge_into(self, env: Env, results: list[Env]) -> None:
+    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None) -> None:
+        """``where``: the statement that branched (for notes)."""
         # The script's positional parameters after branches that `set --` them
         # differently: not known.
         script_words = [r.script.positional for r in results]
@@ -589,14 +791,32 @@ class ShellAnalyzer:
             for result in results:
                 found, var = result.lookup(name) if name in result.globals else (False, None)
                 options.append(var if found else _unset_symbol(name))
+            before = env.globals.get(name)
             env.globals[name] = _merge_vars(options, name)
+            if name in self.name_mentions:
+                self._note_lost(name, before, options, env.globals[name], where)
         for index, frame in enumerate(env.frames):
             local_names = set()
             for result in results:
                 local_names.update(result.frames[index].locals)
             for name in local_names:
                 options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
+                before = frame.locals.get(name)
                 frame.locals[name] = _merge_vars(options, name)
+                if name in self.name_mentions:
+                    self._note_lost(name, before, options, frame.locals[name], where)
+
+    def _note_lost(self, name: str, before: Var | None, options: list[Var | None], merged: Var | None, where: Location | None) -> None:
+        """A variable that names a launch entry point differs between branches:
+        where a branch changed it (for the note if its launch is lost)."""
+        if merged is None or merged is before or any(merged is option for option in options):
+            return
+        array = any(option is not None and option.is_array for option in options)
+        for option in options:
+            if option is not None and option is not before and option.defined_at is not None and (before is None or option.defined_at != before.defined_at):
+                what = "an array whose words differ between branches" if array else "a variable that differs between branches"
+                self.name_lost[name] = (where or option.defined_at, what)
+                return
 
     def _stmt_if_statement(self, node, text, env, depth) -> None:
         # (condition nodes, body) of the `if`, each `elif` and the `else` (None).
@@ -632,7 +852,7 @@ class ShellAnalyzer:
             if verdict is True:
                 exhaustive = True
                 break
-        self._branch(bodies, text, env, depth, exhaustive)
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
 
     def _stmt_case_statement(self, node, text, env, depth) -> None:
         subject_node = node.child_by_field_name("value")
@@ -659,7 +879,7 @@ class ShellAnalyzer:
             if "*" in patterns:
                 exhaustive = True
             bodies.append(body)
-        self._branch(bodies, text, env, depth, exhaustive)
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
 
     def _stmt_list(self, node, text, env, depth) -> None:
         # `a && b`, `a || b`: the left side runs, the right side may or may not,
@@ -672,7 +892,7 @@ class ShellAnalyzer:
         self._walk(named[0], text, env, depth + 1)
         if len(named) > 1:
             if verdict is None:
-                self._branch([named[1:]], text, env, depth, exhaustive=False)
+                self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text))
             elif verdict == (operators == ["&&"]):
                 self._walk(named[1], text, env, depth + 1)
 
@@ -822,8 +1042,12 @@ class ShellAnalyzer:
         if _is_identifier(name):
             loop_env.assign(name, Var(scalar=(Seg(loop_value, self._loc(variable, text)),), defined_at=self._loc(variable, text)))
         if body is not None:
-            self._walk(body, text, loop_env, depth + 1)
-        self._merge_into(env, [env.snapshot(), loop_env])
+            self.branch_depth += 1
+            try:
+                self._walk(body, text, loop_env, depth + 1)
+            finally:
+                self.branch_depth -= 1
+        self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
 
     def _stmt_c_style_for_statement(self, node, text, env, depth) -> None:
         self._loop_unknown(node, text, env, depth)
@@ -835,8 +1059,12 @@ class ShellAnalyzer:
         body = node.child_by_field_name("body")
         loop_env = env.snapshot()
         if body is not None:
-            self._walk(body, text, loop_env, depth + 1)
-        self._merge_into(env, [env.snapshot(), loop_env])
+            self.branch_depth += 1
+            try:
+                self._walk(body, text, loop_env, depth + 1)
+            finally:
+                self.branch_depth -= 1
+        self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
 
     def _stmt_command(self, node, text, env: Env, depth: int) -> None:
         self.commands_seen += 1
@@ -897,7 +1125,11 @@ class ShellAnalyzer:
                 if value.is_known and _is_identifier(value.text):
                     env.assign(value.text, Var(scalar=(Seg(Value.unknown(f"read at {command_loc.short()}"), command_loc),)))
             return
-        self._detect_launch(words, command_loc, env, depth)
+        self.running.append((node, text))
+        try:
+            self._detect_launch(words, command_loc, env, depth)
+        finally:
+            self.running.pop()
 
     def _read_herestring(self, node, words: list[Word], text, env: Env, depth: int, command_loc: Location) -> bool:
         """``read -r -a ARR <<< "$STRING"`` / ``read -r NAME <<< "$STRING"`` of a
@@ -962,6 +1194,8 @@ class ShellAnalyzer:
             arguments = text.data[groups[1][0].start_byte : groups[-1][-1].end_byte]
             if _MAY_RUN_OR_ASSIGN.search(arguments):
                 return False
+            if b"sglang" in arguments and name not in _DATA_COMMANDS:
+                return False  # may run a launch under a command we do not look through
         return True
 
     def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
@@ -1410,8 +1644,12 @@ class ShellAnalyzer:
             value = _word_value(words[index])
             name = _command_basename(value)
             if name is None:
+                self._dropped_launch(words, index, command_loc, "word")
                 return
-            if name in _DATA_COMMANDS or name in ("eval", "source", ".", "export", "alias"):
+            if name == "eval":
+                self._dropped_launch(words, index + 1, command_loc, "eval")
+                return
+            if name in _DATA_COMMANDS or name in ("source", ".", "export", "alias"):
                 return
             if name in WRAPPERS:
                 index = WRAPPERS[name].skip(words, index, _word_value)
@@ -1443,7 +1681,11 @@ class ShellAnalyzer:
                 module, after = _python_module(words, index + 1)
                 if module in _ENTRY_MODULES:
                     self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
+                elif module is None and after > index + 1 and after <= len(words) and _word_value(words[after - 1]).kind is not Kind.KNOWN:
+                    self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
                 return
+            if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
+                self._dropped_launch(words, index, command_loc, "wrapper")
             return
 
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
@@ -1453,6 +1695,13 @@ class ShellAnalyzer:
         context = ""
         if self.call_stack:
             context = " <- ".join(f"{name}() called at {loc.short()}" for name, loc, _ in reversed(self.call_stack))
+        self.launch_lines.add(first.line)
+        for word in words[start:args_from]:
+            for seg in word:
+                if seg.chars:
+                    self.launch_lines.add(seg.chars[0][0])
+                elif seg.loc.path:
+                    self.launch_lines.add(seg.loc.line)
         record_cls = RouterLaunch if entry in _ROUTER_ENTRIES else ServerLaunch
         launch = record_cls(
             path=self.path,
@@ -1840,6 +2089,111 @@ def _before_keyword(node, keyword: str) -> list:
     return []
 
 
+def entry_mentions(path: str, words: list[Word]) -> list[Location]:
+    """Where the known text of ``words`` names a launch entry point: a module of
+    ``python -m`` or a CLI, as a word or inside a command string."""
+    found: list[Location] = []
+    previous_sglang: Location | None = None
+    for word in words:
+        for seg in word:
+            value = seg.value
+            if value.kind is not Kind.KNOWN or "sglang" not in value.text:
+                continue
+            for match in _ENTRY_MENTION.finditer(value.text):
+                if match.group(0) == "sglang-router" and "install" in value.text[: match.start()]:
+                    continue  # `pip install sglang-router`
+                location = _char_location(path, seg, match.start())
+                if location is not None:
+                    found.append(location)
+        value = _word_value(word)
+        if previous_sglang is not None and value == Value.known("serve"):
+            found.append(previous_sglang)
+        previous_sglang = None
+        if value.is_known and value.text.rsplit("/", 1)[-1] == "sglang" and word:
+            previous_sglang = _char_location(path, word[0], 0)
+    return found
+
+
+def _char_location(path: str, seg: Seg, index: int) -> Location | None:
+    if seg.chars and len(seg.chars) == len(seg.value.text) and index < len(seg.chars):
+        line, column = seg.chars[index]
+        return Location(path, line, column)
+    if seg.loc.path:
+        return Location(path, seg.loc.line, seg.loc.column)
+    return None
+
+
+def _expanded_names(node, text) -> list[str]:
+    """The variables a piece of syntax expands (``$X``, ``${X:-..}``, ``${A[@]}``)."""
+    names = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind == "variable_name" and current.parent is not None and current.parent.type in ("simple_expansion", "expansion", "subscript"):
+            names.append(_node_text(current, text))
+        elif kind in ("command_substitution", "process_substitution", "heredoc_body"):
+            continue
+        stack.extend(current.named_children)
+    return names
+
+
+def _reads_script_from_stdin(command, text) -> str | None:
+    """The program of ``command`` that reads a here-document as a script: a shell
+    without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
+    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    if command is None or command.type != "command":
+        return None
+    words = []
+    for child in command.named_children:
+        if child.type == "command_name":
+            child = child.named_children[0] if child.named_children else child
+        if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation"):
+            words.append(_node_text(child, text).strip("'\""))
+    if not words:
+        return None
+    first = words[0].rsplit("/", 1)[-1]
+    if first == "ssh":
+        operands = []
+        index = 1
+        while index < len(words):
+            word = words[index]
+            if word.startswith("-") and len(word) > 1:
+                index += 2 if word in SSH_VALUE_OPTIONS else 1
+                continue
+            operands.append(word)
+            index += 1
+        if len(operands) == 1:
+            return "ssh"
+        if len(operands) < 2:
+            return None
+        words = operands[1:]  # the remote command
+    for index, word in enumerate(words):
+        name = word.rsplit("/", 1)[-1]
+        if name in _SHELLS:
+            rest = words[index + 1 :]
+            if any(w.startswith("-") and not w.startswith("--") and "c" in w for w in rest):
+                return None
+            if any(not w.startswith("-") for w in rest):
+                return None  # a script file
+            return name
+    return None
+
+
+def _runs_python_module(words: list[Word], start: int) -> bool:
+    """Whether ``words[start:]`` hold ``python -m <entry point>`` or ``sglang serve``
+    (a command we do not look through runs a launch)."""
+    for index in range(start, len(words)):
+        name = _command_basename(_word_value(words[index]))
+        if name is None:
+            continue
+        if _PYTHON_NAME.fullmatch(name) and _python_module(words, index + 1)[0] in _ENTRY_MODULES:
+            return True
+        if name == "sglang" and index + 1 < len(words) and _word_value(words[index + 1]) == Value.known("serve"):
+            return True
+    return False
+
+
 def _after_keyword(node, keyword: str) -> list:
     children = node.children
     for index, child in enumerate(children):
@@ -2088,7 +2442,20 @@ class EmbeddedShell:
 
     @property
     def notes(self) -> list[Note]:
-        return self._shell.result.notes
+        """The notes of the command strings and argv lists, with one for each
+        launch entry point named where it could run and no launch came of it."""
+        return self._shell.result.notes + self._shell.drop_notes()
+
+    def dropped(self, location: Location, message: str, replace: bool = False) -> None:
+        """A launch the caller saw named at ``location`` and could not follow
+        (``replace``: this message says it better than the one already there)."""
+        key = (location.line, location.column)
+        if replace or key not in self._shell.dropped:
+            self._shell.dropped[key] = Note(self._shell.path, message, location.line, location.column)
+
+    def dropped_at(self) -> set[tuple[int, int]]:
+        """Where notes about launches not followed are, as (line, column)."""
+        return set(self._shell.dropped)
 
     @property
     def broken_continuations(self) -> list[BrokenContinuation]:
