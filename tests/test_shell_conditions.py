@@ -229,3 +229,11 @@ def test_nested_loops_unroll_within_one_bound() -> None:
     assert len(launches) == MAX_UNROLLED_ITERATIONS
     # the innermost loops, past the bound, give alternatives
     assert {launch.args[3].value.describe() for launch in launches} == {"{1, 2}"}
+
+
+def test_set_doubling_its_parameters_stays_bounded() -> None:
+    # `set -- "$@" "$@"` 600 times doubled the script's parameters 600 times (the
+    # property test of repeated fragments ran out of memory).
+    script = 'set -- a\n' + 'set -- "$@" "$@"\n' * 600 + f'{LAUNCH} "$@"\n'
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert len(launch.args) == 1 and launch.args[0].spread

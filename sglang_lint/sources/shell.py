@@ -265,6 +265,10 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
     return Var(scalar=(Seg(merged, _NOWHERE),))
 
 
+def _is_spread_word(word: Word) -> bool:
+    return len(word) == 1 and isinstance(word[0], _SpreadSeg)
+
+
 def _guarded_array(node, text) -> object | None:
     """The ``"${A[@]}"`` string node of a ``${A[@]+"${A[@]}"}`` (or ``:+``)
     expansion of the same array, else None."""
@@ -309,6 +313,9 @@ _NOWHERE = Location("", 0, 0)
 # ---------------------------------------------------------------------------------
 # The interpreter
 
+
+# More positional parameters than this (`set -- "$@" "$@"` repeated) are unknown.
+MAX_POSITIONAL = 256
 
 # A `for` loop over known words is run once per word while the loops it is
 # nested in and its own run the body at most this many times in all (nested
@@ -1204,7 +1211,13 @@ class ShellAnalyzer:
         frame = env.frames[-1] if env.frames else env.script
         if command == "set":
             if args and _word_value(args[0]) == Value.known("--"):
-                frame.positional = list(args[1:])
+                # (`set -- "$@" "$@"` in a loop doubles them: past the bound, unknown)
+                words = []
+                for word in args[1:]:
+                    if words and _is_spread_word(word) and _is_spread_word(words[-1]):
+                        continue  # any words, then any words: any words
+                    words.append(word)
+                frame.positional = words if len(words) <= MAX_POSITIONAL and sum(map(len, words)) <= MAX_VALUE_SEGS else None
             return
         if frame.positional is None:
             return
