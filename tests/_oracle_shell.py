@@ -17,6 +17,8 @@ Three pieces, used by tests/test_oracle_shell.py:
    ``assign_default``  ``: "${VAR:=word}"`` then ``$VAR``
    ``quote_concat``    quote concatenation in words and assignments:
                        ``"--model-path="$M``, ``ARGS="--disaggregation-mode "$1" --tp-size "$2""``
+   ``quoted_blank``    a double-quoted string of blanks only inside a concatenation
+                       (``ARGS="--host "$H" "--port 8"``: the `` " " `` between)
    ``unquoted_split``  a string of several options used unquoted (``$ARGS``)
    ``string_append``   ``ARGS+=" --x"`` and ``ARGS="$ARGS --x"`` (in branches too)
    ``branch_assign``   a variable assigned inside an ``if``/``&&`` then used
@@ -46,7 +48,8 @@ Three pieces, used by tests/test_oracle_shell.py:
    variables (each unset, empty or one of a few values) and the script's arguments.
 
 2. ``run_bash(programs)`` runs every program with real bash once per assignment of
-   its unknowns, in a temporary directory, under ``env -i`` with a controlled
+   its unknowns (``check_programs``: a covering sample first, every combination
+   for a program whose launch the sample never ran), in a temporary directory, under ``env -i`` with a controlled
    PATH/HOME whose first directory holds stub ``python3``/``python``/``sglang``
    executables that only append their argv to a log in the current directory.
    Programs are batched (one driver bash per batch, two batches at a time on this
@@ -86,6 +89,7 @@ CONSTRUCTS = (
     "default_with_dash",
     "assign_default",
     "quote_concat",
+    "quoted_blank",
     "unquoted_split",
     "string_append",
     "branch_assign",
@@ -121,14 +125,28 @@ class Program:
         self.env_domains = env_domains
         self.arg_vectors = arg_vectors
 
-    def assignments(self) -> list[tuple[dict[str, str | None], tuple[str, ...]]]:
-        """Every combination of the unknowns' values: (environment, arguments)."""
+    def assignments(self, full: bool = True) -> list[tuple[dict[str, str | None], tuple[str, ...]]]:
+        """The assignments of the unknowns' values to run under: (environment,
+        arguments). ``full``: every combination. Otherwise a covering sample: each
+        value of each unknown in at least one run, paired differently per seed
+        (as many runs as the largest domain has values)."""
         names = sorted(self.env_domains)
+        if full:
+            result = []
+            for values in itertools.product(*(self.env_domains[name] for name in names)):
+                env = dict(zip(names, values))
+                for args in self.arg_vectors:
+                    result.append((env, args))
+            return result
+        rng = random.Random(self.seed)
+        domains = [list(self.env_domains[name]) for name in names] + [list(self.arg_vectors)]
+        for domain in domains:
+            rng.shuffle(domain)
+        count = max(len(domain) for domain in domains)
         result = []
-        for values in itertools.product(*(self.env_domains[name] for name in names)):
-            env = dict(zip(names, values))
-            for args in self.arg_vectors:
-                result.append((env, args))
+        for index in range(count):
+            choice = [domain[index % len(domain)] for domain in domains]
+            result.append((dict(zip(names, choice[:-1])), choice[-1]))
         return result
 
 
@@ -529,6 +547,12 @@ class _Gen:
             # ARGS="--tp-size "$TP" --port 30000": quotes closed around each value.
             self.tag("quote_concat")
             text = '"' + " ".join(w if not w.startswith('"') else '"' + w + '"' for w in options) + '"'
+            if _blank_quoted(text):
+                # `"a "$1" "--port 8"`: a quoted string of blanks only (`" "`).
+                if self.ok("quoted_blank"):
+                    self.tag("quoted_blank")
+                else:
+                    text = '"' + " ".join(w.replace('"', "") for w in options) + '"'
         else:
             text = '"' + " ".join(w.replace('"', "") for w in options) + '"'
         lines = [f"{indent}{name}={text}"]
@@ -654,6 +678,20 @@ class _Gen:
         return Program(self.seed, text, frozenset(self.used), env_domains, args)
 
 
+def _blank_quoted(text: str) -> bool:
+    """Whether ``text`` (shell words) holds a double-quoted string of blanks only."""
+    inside = False
+    content = ""
+    for char in text:
+        if char == '"':
+            if inside and content and not content.strip():
+                return True
+            inside, content = not inside, ""
+        elif inside:
+            content += char
+    return False
+
+
 def generate(seed: int, depth: int = 2, exclude: Iterable[str] = ()) -> Program:
     """The program of ``seed``; ``exclude``: constructs it may not use."""
     return _Gen(seed, depth, frozenset(exclude)).program()
@@ -772,8 +810,9 @@ def _wait_for_group(pgid: int, deadline: float = 5.0) -> None:
         pass
 
 
-def run_bash(programs: Sequence[Program], workers: int = 2, batch_timeout: float | None = None) -> list[list[Run]]:
-    """The runs of each program (one per assignment of its unknowns)."""
+def run_bash(programs: Sequence[Program], workers: int = 2, batch_timeout: float | None = None, full: bool = True) -> list[list[Run]]:
+    """The runs of each program, one per assignment of its unknowns (every
+    combination, or with ``full=False`` the covering sample of ``Program.assignments``)."""
     bash = shutil.which("bash")
     env_cmd = shutil.which("env")
     assert bash and env_cmd, "the oracle needs bash and env"
@@ -800,7 +839,7 @@ def run_bash(programs: Sequence[Program], workers: int = 2, batch_timeout: float
             with open(script, "w") as handle:
                 handle.write(program.text)
             runs = []
-            for index, (env, args) in enumerate(program.assignments()):
+            for index, (env, args) in enumerate(program.assignments(full)):
                 directory = os.path.join(root, f"r{number}_{index}")
                 os.mkdir(directory)
                 runs.append((directory, env, args))
@@ -998,9 +1037,10 @@ def match(tokens: Sequence[ArgToken], words: Sequence[str], env: dict[str, str |
 
 
 class Comparison:
-    def __init__(self, verdict: int, problems: list[str]) -> None:
+    def __init__(self, verdict: int, problems: list[str], false_launches: int = 0) -> None:
         self.verdict = verdict
         self.problems = problems
+        self.false_launches = false_launches
 
 
 def analyzer_launches(program: Program) -> list[tuple[EntryPoint, list[ArgToken]]]:
@@ -1044,23 +1084,46 @@ def compare(launches: Sequence[tuple[EntryPoint, Sequence[ArgToken]]], runs: Seq
             if best == DISAGREE:
                 problems.append(f"bash ran {entry.value} {list(words)} ({run.describe()}); no reported launch covers it")
             verdict = max(verdict, best)
+    false_launches = 0
     for index, (entry, tokens) in enumerate(launches):
         if not used[index]:
             problems.append(f"false launch: {entry.value} {[t.value.describe() + ('...' if t.spread else '') for t in tokens]} matches no argv of any run")
             verdict = DISAGREE
-    return Comparison(verdict, problems)
+            false_launches += 1
+    return Comparison(verdict, problems, false_launches)
 
 
-def check_programs(programs: Sequence[Program], workers: int = 2) -> list[tuple[Program, Comparison, list[Run]]]:
-    """Run and compare; also fail loudly on a generator bug (bash wrote to stderr)."""
-    all_runs = run_bash(programs, workers=workers)
+def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = False) -> list[tuple[Program, Comparison, list[Run]]]:
+    """Run and compare; also fail loudly on a generator bug (bash wrote to stderr).
+
+    By default each program first runs under the covering sample of its
+    assignments: an argv that no reported launch covers is a disagreement in any
+    run, but a reported launch absent from the runs is a false launch only if it
+    is absent from every combination, so the programs with one run again under all
+    of them (and that is the verdict that counts)."""
+    all_runs = run_bash(programs, workers=workers, full=full)
     results = []
+    again = []
     for program, runs in zip(programs, all_runs):
-        for run in runs:
-            if run.stderr.strip():
-                raise AssertionError(f"bash complained about generated program seed {program.seed} ({run.describe()}):\n{run.stderr}\n{program.text}")
-        results.append((program, compare(analyzer_launches(program), runs), runs))
+        _check_stderr(program, runs)
+        launches = analyzer_launches(program)
+        comparison = compare(launches, runs)
+        if comparison.false_launches and not full:
+            again.append(len(results))
+        results.append((program, comparison, runs))
+    if again:
+        rerun = run_bash([results[index][0] for index in again], workers=workers, full=True)
+        for index, runs in zip(again, rerun):
+            program = results[index][0]
+            _check_stderr(program, runs)
+            results[index] = (program, compare(analyzer_launches(program), runs), runs)
     return results
+
+
+def _check_stderr(program: Program, runs: Sequence[Run]) -> None:
+    for run in runs:
+        if run.stderr.strip():
+            raise AssertionError(f"bash complained about generated program seed {program.seed} ({run.describe()}):\n{run.stderr}\n{program.text}")
 
 
 def table(results: Sequence[tuple[Program, Comparison, list[Run]]]) -> str:

@@ -76,6 +76,16 @@ KNOWN_GAPS = {
             "(tree-sitter-bash parses `deepseek-ai/...` there as a variable name and a word) is dropped: "
             "the launch reads `$MODEL` with no default, where bash passes deepseek-ai/DeepSeek-V3",
         ),
+        Gap(
+            "quoted_blank",
+            'ARGS="--tp-size "8" "--port" 30000"\npython3 -m sglang.launch_server $ARGS\n',
+            {},
+            ((),),
+            "issue 16 part 3 (quote concatenation in assignments and words, exact): a double-quoted "
+            "string of blanks only (`\" \"`, here between `8` and `--port`) is dropped: "
+            "the launch reads `--tp-size 8--port 30000` where bash passes `--tp-size 8 --port 30000` "
+            "(also `x\" \"y` as one word: xy instead of `x y`)",
+        ),
     )
 }
 
