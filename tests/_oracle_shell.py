@@ -42,6 +42,13 @@ Three pieces, used by tests/test_oracle_shell.py:
    ``positional_default`` ``${2:-8}`` / ``"${1:-prefill}"`` of the script's arguments
    ``router``          ``python3 -m sglang_router.launch_router ...``
    ``sglang_serve``    ``sglang serve --model-path ...``
+   ``set_args``        ``set -- --disaggregation-mode "$1" ...`` then ``"$@"`` (in a function)
+   ``eval_string``     ``CMD="python3 -m sglang.launch_server ..."; eval "$CMD"``
+   ``read_array``      ``read -r -a ARGS <<< "--page-size 64 ..."`` then ``"${ARGS[@]}"``
+   ``declare_array``   ``declare -a ARGS=(...)``
+   ``array_guard``     ``${ARGS[@]+"${ARGS[@]}"}`` (the array set or not)
+   ``arith_condition`` ``if (( NNODES > 1 )); then ... fi``
+   ``for_array``       ``ROLES=(prefill decode); for role in "${ROLES[@]}"; do ... done``
 
    The conditions tested: ``-n``/``-z`` on ``"$X"``/``"${X:-}"``, ``==``/``=``/``!=``
    against a role or number, in ``[[ ]]`` and ``[ ]``. The unknowns are environment
@@ -81,6 +88,7 @@ from sglang_lint.sources.shell import analyze_shell
 # ---------------------------------------------------------------------------------
 # Programs
 
+_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array")
 CONSTRUCTS = (
     "var",
     "default",
@@ -112,7 +120,7 @@ CONSTRUCTS = (
     "positional_default",
     "router",
     "sglang_serve",
-)
+) + _RARE_CONSTRUCTS
 
 
 class Program:
@@ -164,6 +172,10 @@ _LOCAL_NAMES = ("args", "ARGS", "opts", "EXTRA_OPTS", "SERVER_ARGS", "common", "
 _ARRAY_NAMES = ("cmd", "CMD", "launch_cmd", "SERVER_CMD", "argv")
 _FUNC_NAMES = ("launch", "start_server", "run_role", "serve", "launch_one")
 _LOOP_NAMES = ("role", "mode", "r", "ROLE_NAME")
+
+
+# Constructs of issue 16's list that real scripts use less often.
+_RARE = _RARE_CONSTRUCTS
 
 
 class _Gen:
@@ -439,6 +451,11 @@ class _Gen:
         kinds += [k for k in ("unquoted_split", "array_args", "array_cmd") if self.ok(k)]
         if self.ok("router") and depth == 0:
             kinds.append("router")
+        # The rarer constructs of issue 16's list, one statement each, at a
+        # quarter of the weight of the others.
+        rare = [k for k in _RARE if self.ok(k) and (depth < self.max_depth or k not in ("arith_condition", "for_array"))]
+        if rare and self.chance(0.25):
+            return self.rare_statement(self.pick(rare), depth, indent, role_param)
         kind = self.pick(kinds)
         if kind == "launch":
             _, words = self.head()
@@ -526,6 +543,54 @@ class _Gen:
         if kind == "array_args":
             return self.array_args(depth, indent, role_param)
         return self.array_cmd(depth, indent, role_param)
+
+    def rare_statement(self, kind: str, depth: int, indent: str, role_param: str | None) -> list[str]:
+        self.tag(kind)
+        _, head = self.head()
+        if kind == "set_args":
+            # Inside a function: the script's own arguments stay as they are.
+            self.tag("function")
+            name = self.new_name(_FUNC_NAMES)
+            options = self.option_words(None, count=self.rng.randint(1, 2))
+            role = self.pick(_ROLES)
+            lines = [f"{indent}{name}() {{", f'{indent}  set -- --disaggregation-mode "$1" {" ".join(options)}']
+            lines += self.command_line(head + ['"$@"'], indent + "  ")
+            return lines + [f"{indent}}}", f"{indent}{name} {role}"]
+        if kind == "eval_string":
+            name = self.new_name(_LOCAL_NAMES)
+            words = head + [w.replace('"', "").replace("'", "") for w in self.option_words(role_param, count=self.rng.randint(1, 3))]
+            return [f'{indent}{name}="{" ".join(words)}"', f'{indent}eval "${name}"']
+        if kind == "read_array":
+            name = self.new_name(_LOCAL_NAMES)
+            words = [w.replace('"', "").replace("'", "") for w in self.option_words(None, count=self.rng.randint(1, 2))]
+            return [f'{indent}read -r -a {name} <<< "{" ".join(words)}"'] + self.command_line(head + [f'"${{{name}[@]}}"'], indent)
+        if kind == "declare_array":
+            name = self.new_name(_LOCAL_NAMES)
+            return [f"{indent}declare -a {name}=(" + " ".join(self.option_words(role_param, count=self.rng.randint(1, 2))) + ")"] + self.command_line(
+                head + [f'"${{{name}[@]}}"'], indent
+            )
+        if kind == "array_guard":
+            name = self.new_name(_LOCAL_NAMES)
+            lines = []
+            if self.chance(0.6):
+                lines.append(f"{indent}{name}=(" + " ".join(self.option_words(None, count=1)) + ")")
+            return lines + self.command_line(head + self.option_words(role_param, count=1) + [f'${{{name}[@]+"${{{name}[@]}}"}}'], indent)
+        if kind == "arith_condition":
+            number = self.env_var("number")
+            if number is None or number in self.tested:
+                return self.command_line(head + self.option_words(role_param), indent)
+            self.tested.append(number)
+            lines = [f"{indent}if (( {self.pick((number, '${' + number + ':-1}'))} > 1 )); then"]
+            lines += self.body(depth + 1, indent + "  ", role_param)
+            lines.append(f"{indent}fi")
+            self.tested.pop()
+            return lines
+        # for_array
+        roles = self.new_name(("ROLES", "roles", "MODES"))
+        var = self.new_name(_LOOP_NAMES)
+        lines = [f"{indent}{roles}=({self.pick(('prefill decode', 'decode prefill', 'prefill'))})", f'{indent}for {var} in "${{{roles}[@]}}"; do']
+        lines += self.body(depth + 1, indent + "  ", f'"${var}"')
+        return lines + [f"{indent}done"]
 
     def conditional_append(self, indent: str, assignment: str, construct: str = "branch_assign") -> list[str]:
         """``assignment`` under a condition, as an ``if`` or an ``&&`` list."""

@@ -86,6 +86,13 @@ KNOWN_GAPS = {
             "the launch reads `--tp-size 8--port 30000` where bash passes `--tp-size 8 --port 30000` "
             "(also `x\" \"y` as one word: xy instead of `x y`)",
         ),
+        Gap(
+            "eval_string",
+            'CMD="python3 -m sglang.launch_server --tp-size 8"\neval "$CMD"\n',
+            {},
+            ((),),
+            "issue 16 part 3 (`eval \"$cmd\"` of a string the script built): no launch is reported",
+        ),
     )
 }
 
