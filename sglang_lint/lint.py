@@ -535,6 +535,9 @@ def lint_paths(
         if stdin is not None:
             reported.add(stdin.display)
         lint.findings = [f for f in lint.findings if _concerns_named(f, in_context, reported)]
+        # (the topology command shows the deployments of the named files only)
+        lint.deployments = [d for d in lint.deployments if any(path not in in_context for path in _deployment_files(d))]
+        lint.pair_findings = [(p, d, codes) for p, d, codes in lint.pair_findings if not {p.launch.path, d.launch.path} <= in_context]
         lint.files_checked -= sum(read.path in in_context for read in files)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     if cache is not None:
@@ -588,6 +591,10 @@ def _context_paths(
                     seen.add(real)
                     paths.append(display_name(match))
     return paths
+
+
+def _deployment_files(deployment: Deployment) -> set[str]:
+    return {s.launch.path for s in deployment.servers} | {r.settings.launch.path for r in deployment.routers}
 
 
 def _concerns_named(finding: Finding, context: set[str], named: set[str]) -> bool:

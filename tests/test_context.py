@@ -231,3 +231,19 @@ def test_show_settings_says_whether_context_is_read(copy, capsys) -> None:
     assert "context = true" in capsys.readouterr().out
     assert main(["check", "--show-settings", "--no-context", "decode.sh"]) == 0
     assert "context = false" in capsys.readouterr().out
+
+
+def test_topology_shows_the_deployments_of_the_named_files(copy, capsys) -> None:
+    """The context pairs the named file; a deployment of context files alone (a
+    router script with its own servers beside it) is not the user's question."""
+    directory = copy("split-files")
+    (directory / "other.sh").write_text(
+        "python -m sglang.launch_server --disaggregation-mode prefill --tp 2 --port 40000 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --tp 2 --port 40001 &\n"
+    )
+    result = lint_paths(["decode.sh"], LintOptions())
+    assert [sorted(s.launch.path for s in d.servers) for d in result.deployments] == [["decode.sh", "prefill.sh"]]
+    assert [(p.launch.path, d.launch.path) for p, d, _ in result.pair_findings] == [("prefill.sh", "decode.sh")]
+    assert main(["topology", "--no-cache", "decode.sh"]) == 0
+    out = capsys.readouterr().out
+    assert "other.sh" not in out and "decode.sh" in out

@@ -1225,6 +1225,15 @@ class PythonAnalyzer:
                     return None
                 found = any(_key(i) == wanted for i in items)
                 return found if isinstance(op, ast.In) else not found
+            if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                if not (isinstance(left, PNum) and isinstance(right, PNum)):
+                    return None
+                x, y = left.number, right.number
+                if isinstance(op, ast.Lt):
+                    return x < y
+                if isinstance(op, ast.LtE):
+                    return x <= y
+                return x > y if isinstance(op, ast.Gt) else x >= y
             a, b = _key(left), _key(right)
             if a is None or b is None:
                 return None
@@ -1536,6 +1545,26 @@ class PythonAnalyzer:
                 if len(values) <= MAX_UNROLL:
                     return PList(self._new_ref(tuple(PNum(v, loc) for v in values)), loc)
             return PList(self._new_ref((PSpread(Value.unknown("a range we cannot unroll"), loc),)), loc)
+        if name in ("enumerate", "zip"):
+            # Loops over enumerate(...) / zip(...) of seen items unroll like loops
+            # over a list of tuples (issue 16).
+            if name == "enumerate":
+                start = _int(args[1]) if len(args) > 1 else (_int(kwargs["start"]) if "start" in kwargs else 0)
+                columns = [self._known_items(first)] if first is not None and start is not None else [None]
+            else:
+                start = 0
+                columns = [self._known_items(arg) for arg in args] if args and not kwargs else [None]
+            if all(column is not None for column in columns) and start is not None:
+                rows = min(len(column) for column in columns)  # type: ignore[arg-type]
+                if rows <= MAX_UNROLL:
+                    tuples = []
+                    for index in range(rows):
+                        row = tuple(column[index] for column in columns)  # type: ignore[index]
+                        if name == "enumerate":
+                            row = (PNum(start + index, loc), *row)
+                        tuples.append(PList(self._new_ref(row), loc, "tuple"))
+                    return PList(self._new_ref(tuple(tuples)), loc)
+            return PList(self._new_ref((PSpread(Value.unknown(f"{name}() of items we cannot see"), loc),)), loc)
         if name == "len" and first is not None:
             items = self._known_items(first)
             if items is not None:

@@ -74,6 +74,7 @@ _LAUNCH_NAMES = {
     "dynamo",
     "shift",
     "set",
+    "eval",
     "read",
     "mapfile",
     "readarray",
@@ -188,10 +189,14 @@ class Frame(Record):
 class Env(Record):
     globals: dict[str, Var | None]
     frames: list[Frame]
+    # The script's positional parameters ($1, "$@" outside functions): unknown
+    # (what the caller passes) until `set -- ...`.
+    script: Frame
 
-    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None) -> None:
+    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None, script: Frame | None = None) -> None:
         self.globals = {} if globals is None else globals
         self.frames = [] if frames is None else frames
+        self.script = Frame("", None) if script is None else script
 
     def lookup(self, name: str) -> tuple[bool, Var | None]:
         """(found, var). A found None is a variable explicitly unset."""
@@ -216,6 +221,7 @@ class Env(Record):
         return Env(
             globals=dict(self.globals),
             frames=[Frame(f.function, f.positional, dict(f.locals), f.call_site) for f in self.frames],
+            script=Frame("", self.script.positional),
         )
 
 
@@ -248,6 +254,10 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
     return Var(scalar=(Seg(merged, _NOWHERE),))
 
 
+def _positional_key(words: list[Word] | None) -> tuple[Value, ...] | None:
+    return None if words is None else tuple(_word_value(w) for w in words)
+
+
 def _same_var(a: Var | None, b: Var | None) -> bool:
     if a is b:
         return True  # a variable no branch touched: the same object in every snapshot
@@ -267,6 +277,10 @@ _NOWHERE = Location("", 0, 0)
 
 # ---------------------------------------------------------------------------------
 # The interpreter
+
+
+# A `for` loop over at most this many known words is run once per word.
+MAX_UNROLLED_ITERATIONS = 16
 
 
 class _Budget(Exception):
@@ -535,6 +549,13 @@ class ShellAnalyzer:
         self._merge_into(env, results)
 
     def _merge_into(self, env: Env, results: list[Env]) -> None:
+        # The script's positional parameters after branches that `set --` them
+        # differently: not known.
+        script_words = [r.script.positional for r in results]
+        if any(_positional_key(p) != _positional_key(script_words[0]) for p in script_words):
+            env.script.positional = None
+        else:
+            env.script.positional = script_words[0]
         names = set()
         for result in results:
             names.update(result.globals)
@@ -553,47 +574,184 @@ class ShellAnalyzer:
                 frame.locals[name] = _merge_vars(options, name)
 
     def _stmt_if_statement(self, node, text, env, depth) -> None:
-        bodies: list[list] = []
+        # (condition nodes, body) of the `if`, each `elif` and the `else` (None).
+        clauses: list[tuple[list | None, list]] = []
+        conditions = [c for c in node.children_by_field_name("condition") if c.is_named]
+        condition_ids = {child.id for child in conditions}
         current: list = []
-        exhaustive = False
-        condition_ids = {child.id for child in node.children_by_field_name("condition")}
         for child in node.named_children:
             if child.id in condition_ids:
                 continue
             if child.type == "elif_clause":
-                bodies.append(current)
+                clauses.append((conditions, current))
                 # The body is what follows `then`; before it is the condition list.
                 current = _after_keyword(child, "then")
+                conditions = [c for c in _before_keyword(child, "then") if c.is_named]
             elif child.type == "else_clause":
-                bodies.append(current)
+                clauses.append((conditions, current))
                 current = list(child.named_children)
-                exhaustive = True
+                conditions = None
             else:
                 current.append(child)
-        bodies.append(current)
+        clauses.append((conditions, current))
+        # A condition decided by known values (`[[ "$1" == decode ]]` in a function
+        # called with `decode`) runs its body alone, or not at all: the clauses
+        # after a true one never run, a false one adds no alternative.
+        bodies: list[list] = []
+        exhaustive = False
+        for condition, body in clauses:
+            verdict = True if condition is None else self._decide_all(condition, text, env, depth)
+            if verdict is False:
+                continue
+            bodies.append(body)
+            if verdict is True:
+                exhaustive = True
+                break
         self._branch(bodies, text, env, depth, exhaustive)
 
     def _stmt_case_statement(self, node, text, env, depth) -> None:
+        subject_node = node.child_by_field_name("value")
+        subject = self._condition_texts(subject_node, text, env, depth, split=False) if subject_node is not None else None
+        items = [item for item in node.named_children if item.type == "case_item"]
+        if any(item.child_by_field_name("fallthrough") is not None for item in items):
+            subject = None  # `;&` / `;;&` run on into the next items: not decided
         bodies = []
         exhaustive = False
-        for item in node.named_children:
-            if item.type != "case_item":
+        for item in items:
+            values = item.children_by_field_name("value")
+            value_ids = {c.id for c in values}
+            patterns = [_node_text(c, text) for c in values]
+            body = [c for c in item.named_children if c.id not in value_ids]
+            if subject is not None:
+                verdict = _case_matches(subject, [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values])
+                if verdict is False:
+                    continue
+                bodies.append(body)
+                if verdict is True:
+                    exhaustive = True
+                    break
                 continue
-            value_ids = {c.id for c in item.children_by_field_name("value")}
-            patterns = [_node_text(c, text) for c in item.children_by_field_name("value")]
             if "*" in patterns:
                 exhaustive = True
-            bodies.append([c for c in item.named_children if c.id not in value_ids])
+            bodies.append(body)
         self._branch(bodies, text, env, depth, exhaustive)
 
     def _stmt_list(self, node, text, env, depth) -> None:
-        # `a && b`, `a || b`: the left side runs, the right side may or may not.
+        # `a && b`, `a || b`: the left side runs, the right side may or may not,
+        # unless the left side is a test decided by known values.
         named = node.named_children
         if not named:
             return
+        operators = [child.type for child in node.children if not child.is_named]
+        verdict = self._decide(named[0], text, env, depth) if len(named) == 2 and operators in (["&&"], ["||"]) else None
         self._walk(named[0], text, env, depth + 1)
         if len(named) > 1:
-            self._branch([named[1:]], text, env, depth, exhaustive=False)
+            if verdict is None:
+                self._branch([named[1:]], text, env, depth, exhaustive=False)
+            elif verdict == (operators == ["&&"]):
+                self._walk(named[1], text, env, depth + 1)
+
+    # -- conditions decided by known values ---------------------------------------------
+    def _decide_all(self, nodes: list, text, env: Env, depth: int) -> bool | None:
+        """The exit status of a condition list (its last command decides), or None
+        when it depends on what the file does not say."""
+        nodes = [n for n in nodes if n.type != "comment"]
+        if len(nodes) != 1:
+            return None
+        return self._decide(nodes[0], text, env, depth)
+
+    def _decide(self, node, text, env: Env, depth: int) -> bool | None:
+        """Whether a test succeeds, when every operand is a known string: ``[[ A ==
+        B ]]`` (B a glob unless quoted), ``[ A = B ]``, ``!=``, ``-n``, ``-z``,
+        ``!``, ``&&``/``||`` of such tests. A variable the file does not set (an
+        environment variable, a script argument) decides nothing, even with a
+        ``${X:-default}``: the condition is over what the caller passes."""
+        if depth > MAX_TREE_DEPTH:
+            return None
+        kind = node.type
+        if kind == "negated_command":
+            inner = node.named_children
+            verdict = self._decide(inner[0], text, env, depth + 1) if len(inner) == 1 else None
+            return None if verdict is None else not verdict
+        if kind == "list":
+            parts = node.named_children
+            operators = [child.type for child in node.children if not child.is_named]
+            if len(parts) != 2 or operators not in (["&&"], ["||"]):
+                return None
+            left, right = (self._decide(part, text, env, depth + 1) for part in parts)
+            if operators == ["&&"]:
+                return False if False in (left, right) else (True if left and right else None)
+            return True if True in (left, right) else (False if left is False and right is False else None)
+        if kind != "test_command":
+            return None
+        inner = node.named_children
+        if len(inner) != 1:
+            return None
+        return self._decide_test(inner[0], text, env, depth + 1, _node_text(node, text).startswith("[["))
+
+    def _decide_test(self, expression, text, env: Env, depth: int, double: bool) -> bool | None:
+        """A test expression inside ``[ ]`` / ``[[ ]]`` (see _decide)."""
+        if depth > MAX_TREE_DEPTH:
+            return None
+        kind = expression.type
+        if kind == "parenthesized_expression":
+            inner = expression.named_children
+            return self._decide_test(inner[0], text, env, depth + 1, double) if len(inner) == 1 else None
+        if kind == "unary_expression":
+            tokens = expression.children
+            if tokens and tokens[0].type == "!":
+                operands = expression.named_children
+                verdict = self._decide_test(operands[0], text, env, depth + 1, double) if len(operands) == 1 else None
+                return None if verdict is None else not verdict
+            operator = expression.named_children[0] if expression.named_children else None
+            operands = expression.named_children[1:]
+            if operator is None or operator.type != "test_operator" or len(operands) != 1:
+                return None
+            texts = self._condition_texts(operands[0], text, env, depth, split=not double)
+            op = _node_text(operator, text)
+            if texts is None or op not in ("-n", "-z"):
+                return None
+            verdicts = {bool(t) == (op == "-n") for t in texts}
+            return verdicts.pop() if len(verdicts) == 1 else None
+        if kind != "binary_expression":
+            return None
+        left = expression.child_by_field_name("left")
+        right = expression.child_by_field_name("right")
+        operator = expression.child_by_field_name("operator")
+        if left is None or right is None or operator is None:
+            return None
+        if operator.type in ("&&", "||") and double:
+            a = self._decide_test(left, text, env, depth + 1, double)
+            b = self._decide_test(right, text, env, depth + 1, double)
+            if operator.type == "&&":
+                return False if False in (a, b) else (True if a and b else None)
+            return True if True in (a, b) else (False if a is False and b is False else None)
+        if operator.type not in ("==", "=", "!="):
+            return None
+        lefts = self._condition_texts(left, text, env, depth, split=not double)
+        rights = self._condition_texts(right, text, env, depth, split=not double, pattern=double)
+        if lefts is None or rights is None:
+            return None
+        verdicts = {_case_matches({a}, [{b}]) for a in lefts for b in rights}
+        if None in verdicts or len(verdicts) != 1:
+            return None
+        equal = verdicts.pop()
+        return equal if operator.type != "!=" else not equal
+
+    def _condition_texts(self, node, text, env: Env, depth: int, *, split: bool, pattern: bool = False) -> set[str] | None:
+        """Every text an operand can be in this run (a glob pattern, marked, when
+        ``pattern`` and it is not quoted), or None when one is not known. Known
+        means set by the file: a symbol (with or without a default) is not."""
+        if pattern and node.type in ("extglob_pattern", "word") and not _has_expansion(node):
+            raw = _node_text(node, text)
+            return {_GLOB_MARK + raw} if _is_plain_glob(raw) else None
+        fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
+        if len(fields) != 1:
+            return None
+        texts = _strict_texts(_word_value(fields[0]))
+        if texts is None or len(texts) > 16:
+            return None
+        return texts
 
     def _stmt_subshell(self, node, text, env, depth) -> None:
         inner = env.snapshot()
@@ -608,6 +766,22 @@ class ShellAnalyzer:
         items: list[Word] = []
         for value_node in values:
             items.extend(self._eval_word_fields(value_node, text, env, depth))
+        if (
+            values
+            and _is_identifier(name)
+            and body is not None
+            and 0 < len(items) <= MAX_UNROLLED_ITERATIONS
+            and not any(isinstance(seg, _SpreadSeg) or seg.value.kind is Kind.UNKNOWN for item in items for seg in item)
+            and not _leaves_loop(body, text)
+        ):
+            # Known words: the body runs once per word, in order, as in bash (`for
+            # role in prefill decode; do case $role in ...`), each launch with its
+            # own values.
+            where = self._loc(variable, text)
+            for item in items:
+                env.assign(name, Var(scalar=item, defined_at=where))
+                self._walk(body, text, env, depth + 1)
+            return
         if not values:
             loop_value = Value.unknown('"$@" of the script')
         elif any(any(seg.value.kind is Kind.UNKNOWN for seg in item) for item in items):
@@ -671,8 +845,19 @@ class ShellAnalyzer:
         if first.is_known and first.text in self.functions:
             self._call_function(first.text, words[1:], command_loc, env, depth)
             return
-        if first.is_known and first.text in ("shift", "set") and env.frames:
+        if first.is_known and first.text in ("shift", "set"):
             self._shift_positional(first.text, words[1:], env)
+            return
+        if first.is_known and first.text == "eval" and len(words) > 1:
+            # eval joins its arguments with spaces and runs the result in this
+            # shell (its assignments stay): the string the script built is read
+            # as script text, never run.
+            joined: list[Seg] = []
+            for number, word in enumerate(words[1:]):
+                if number:
+                    joined.append(Seg(Value.known(" "), command_loc))
+                joined.extend(word)
+            self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
             return
         if first.is_known and first.text in ("read", "mapfile", "readarray"):
             for word in words[1:]:
@@ -707,12 +892,14 @@ class ShellAnalyzer:
         return True
 
     def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
-        frame = env.frames[-1]
-        if frame.positional is None:
-            return
+        # The script's own positional parameters live in a frame of their own
+        # (Env.script), unknown until `set --` gives them.
+        frame = env.frames[-1] if env.frames else env.script
         if command == "set":
             if args and _word_value(args[0]) == Value.known("--"):
                 frame.positional = list(args[1:])
+            return
+        if frame.positional is None:
             return
         count = _word_value(args[0]) if args else Value.known("1")
         if count.is_known and is_ascii_digits(count.text):
@@ -801,9 +988,9 @@ class ShellAnalyzer:
         return None
 
     def _positional_words(self, env: Env, loc: Location, split: bool) -> list[Word]:
-        frame = env.frames[-1] if env.frames else None
-        if frame is None or frame.positional is None:
-            owner = f"{frame.function}()" if frame else "the script"
+        frame = env.frames[-1] if env.frames else env.script
+        if frame.positional is None:
+            owner = f"{frame.function}()" if frame.function else "the script"
             return [_spread_word(Value.unknown(f'"$@" of {owner}'), loc)]
         words = []
         for word in frame.positional:
@@ -932,12 +1119,12 @@ class ShellAnalyzer:
     def _expand_variable(self, name: str, env: Env, quoted: bool, loc: Location) -> list[Seg] | None:
         """Segs of ``$name``, or None when the variable is not set in the script."""
         if is_ascii_digits(name):
-            frame = env.frames[-1] if env.frames else None
+            frame = env.frames[-1] if env.frames else env.script
             index = int(name)
             if index == 0:
                 return [Seg(Value.unknown("$0"), loc, split=not quoted)]
-            if frame is None or frame.positional is None:
-                owner = f" of {frame.function}()" if frame else ""
+            if frame.positional is None:
+                owner = f" of {frame.function}()" if frame.function else ""
                 return [Seg(Value.symbol(f"${name}{owner}"), loc, split=not quoted)]
             if index > len(frame.positional):
                 return [Seg(Value.known(""), loc, split=not quoted)]
@@ -953,8 +1140,8 @@ class ShellAnalyzer:
                 segs.extend(Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in word)
             return segs
         if name == "#":
-            frame = env.frames[-1] if env.frames else None
-            if frame is not None and frame.positional is not None:
+            frame = env.frames[-1] if env.frames else env.script
+            if frame.positional is not None:
                 return [Seg(Value.known(str(len(frame.positional))), loc)]
             return [Seg(Value.unknown("$#"), loc)]
         if not _is_identifier(name):
@@ -1281,7 +1468,7 @@ class ShellAnalyzer:
             joined.extend(word)
         self._nested_script(tuple(joined), command_loc, env, depth)
 
-    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int) -> None:
+    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:
             return
         chars: list[str] = []
@@ -1305,7 +1492,7 @@ class ShellAnalyzer:
                 positions.extend([start] * len(stand_in))
         script = "".join(chars)
         embedded = EmbeddedText(script, positions)
-        inner_env = env.snapshot()
+        inner_env = env if in_place else env.snapshot()
         for name, seg in placeholders.items():
             inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
         tree = parse_bash(embedded.data)
@@ -1496,6 +1683,82 @@ def _inside_text(node) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# A case pattern or the right side of `[[ == ]]` that is a glob, not a string.
+_GLOB_MARK = "\0glob:"
+
+
+def _is_plain_glob(raw: str) -> bool:
+    """A glob fnmatch reads as bash does (no extglob, quotes or escapes)."""
+    return not any(c in raw for c in "\\'\"$`(){}!@+") and "[!" not in raw and "[^" not in raw
+
+
+def _has_expansion(node) -> bool:
+    return any(child.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion") or _has_expansion(child) for child in node.children)
+
+
+def _strict_texts(value: Value) -> set[str] | None:
+    """The texts a value can be when the file itself decides it (known pieces and
+    alternatives of known pieces); None as soon as a symbol or an unknown is in it."""
+    if value.kind is Kind.KNOWN:
+        return {value.text}
+    if value.kind is Kind.ALTERNATIVES:
+        return set(value.alternatives)
+    if value.kind is Kind.CONCAT:
+        texts = {""}
+        for part in value.parts:
+            piece = _strict_texts(part)
+            if piece is None or len(texts) * len(piece) > 64:
+                return None
+            texts = {a + b for a in texts for b in piece}
+        return texts
+    return None
+
+
+def _case_matches(subjects: set[str], patterns: list[set[str] | None]) -> bool | None:
+    """Whether the subject matches one of the patterns (each a set of texts, a glob
+    marked with _GLOB_MARK), or None when that depends on unknown values."""
+    import fnmatch
+
+    verdicts = set()
+    for subject in subjects:
+        matched: bool | None = False
+        for options in patterns:
+            if options is None:
+                matched = None if matched is False else matched
+                continue
+            results = {fnmatch.fnmatchcase(subject, o[len(_GLOB_MARK):]) if o.startswith(_GLOB_MARK) else subject == o for o in options}
+            if results == {True}:
+                matched = True
+                break
+            if True in results and matched is False:
+                matched = None
+        verdicts.add(matched)
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
+def _leaves_loop(node, text) -> bool:
+    """Whether a loop body may stop early (``break``, ``continue``, ``return``,
+    ``exit``): then it is not unrolled (the iterations that run are not known)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "command":
+            name = current.child_by_field_name("name")
+            if name is not None and _node_text(name, text) in ("break", "continue", "return", "exit"):
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _before_keyword(node, keyword: str) -> list:
+    """The children of ``node`` between its first token and ``keyword``."""
+    children = node.children
+    for index, child in enumerate(children):
+        if child.type == keyword:
+            return list(children[1:index])
+    return []
 
 
 def _after_keyword(node, keyword: str) -> list:

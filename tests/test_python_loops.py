@@ -1,0 +1,102 @@
+"""Python launchers that build each role's argv in loops and branches (issue 16,
+parts 2 and 4): loops over ``enumerate``/``zip``/``dict.items()`` with tuple
+unpacking unroll, and conditions on known values (``==``, ``in``, ``not``,
+``and``/``or``, ternaries) take their branch alone.
+
+The ground truth is CPython: each program runs with ``subprocess.Popen`` replaced by
+a recorder (nothing is started), and the argv it records must be exactly the
+launches sglang-lint reports.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sglang_lint.model import Kind
+from sglang_lint.sources.python import analyze_python
+
+PROGRAMS = {
+    "dict-items-enumerate": """
+        import subprocess, sys
+        ROLES = {"prefill": {"tp": 8, "port": 30000}, "decode": {"tp": 8, "port": 30001}}
+        def launch(role, cfg, index):
+            cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role,
+                   "--tp-size", str(cfg["tp"]), "--port", str(cfg["port"]), "--base-gpu-id", str(index * 8)]
+            if role in ("decode",) and not role == "prefill":
+                cmd.extend(["--dp-size", str(cfg["tp"]), "--enable-dp-attention"])
+            cmd += ["--page-size", "64"] if role != "decode" else ["--page-size", "32"]
+            return subprocess.Popen(cmd)
+        for i, (role, cfg) in enumerate(ROLES.items()):
+            launch(role, cfg, i)
+    """,
+    "zip-roles-and-ports": """
+        import subprocess, sys
+        roles = ["prefill", "decode"]
+        ports = (30000, 30001)
+        sizes = [4, 8, 99]  # zip stops at the shortest
+        for role, port, tp in zip(roles, ports, sizes):
+            args = ["-m", "sglang.launch_server", "--disaggregation-mode", role, "--port", str(port)]
+            if role == "prefill" or tp > 4:
+                args += ["--tp", str(tp)]
+            subprocess.Popen([sys.executable, *args])
+    """,
+    "enumerate-start-and-keys": """
+        import subprocess, sys
+        NODES = {"p": "prefill", "d": "decode"}
+        for rank, key in enumerate(NODES, start=1):
+            mode = NODES[key]
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server",
+                              "--disaggregation-mode", mode, "--node-rank", str(rank - 1)])
+    """,
+}
+
+RECORDER = """
+import json, runpy, subprocess, sys
+calls = []
+class Recorder:
+    def __init__(self, args, *a, **k):
+        calls.append([str(x) for x in args])
+subprocess.Popen = Recorder
+runpy.run_path(sys.argv[1], run_name="__main__")
+print(json.dumps(calls))
+"""
+
+
+def _ours(source: str) -> list[list[str]]:
+    result = analyze_python("launch.py", source)
+    argvs = []
+    for launch in result.servers:
+        values = [token.value for token in launch.args]
+        assert all(v.kind is Kind.KNOWN for v in values), [v.describe() for v in values]
+        argvs.append(["-m", "sglang.launch_server", *(v.text for v in values)])
+    return argvs
+
+
+def _cpython(source: str, tmp_path) -> list[list[str]]:
+    program = tmp_path / "launch.py"
+    program.write_text(source)
+    run = subprocess.run([sys.executable, "-I", "-c", RECORDER, str(program)], capture_output=True, text=True, timeout=60, check=True)
+    return [argv[1:] for argv in json.loads(run.stdout)]  # argv[0]: sys.executable
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_loops_and_conditions_agree_with_cpython(name, tmp_path) -> None:
+    source = textwrap.dedent(PROGRAMS[name])
+    assert sorted(_ours(source)) == sorted(_cpython(source, tmp_path))
+
+
+def test_enumerate_of_items_we_cannot_see_stays_unknown() -> None:
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        for i, role in enumerate(os.environ["ROLES"].split(",")):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role])
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert launch.args[1].value.kind is not Kind.KNOWN

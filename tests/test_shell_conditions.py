@@ -1,0 +1,203 @@
+"""Shell conditions decided by known values (issue 16, part 2), loops over known
+words, the script's ``set --`` parameters and ``eval`` of a built string (part 3).
+
+A function called once per role builds its argv along branches on its own
+parameters (`if [[ "$1" == decode ]]; then cmd+=(...)`): the condition is known
+at each call site, so only the branch bash takes runs, and the launch keeps an
+exact argv. The ground truth is bash itself: each script runs with a recording
+``python3`` stub first on PATH, and the argv it records must be exactly the
+launches sglang-lint reports. A condition over what the file does not set (an
+environment variable, even with a ``${X:-default}``) is not decided.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from sglang_lint.model import Kind
+from sglang_lint.sources.shell import analyze_shell
+
+LAUNCH = "python3 -m sglang.launch_server"
+
+# Each script calls its launcher once per role with known arguments.
+SCRIPTS = {
+    "if-double-bracket": """
+launch() {
+  cmd=(LAUNCH --disaggregation-mode "$1" --tp-size 8 --port "$2")
+  if [[ "$1" == decode ]]; then cmd+=(--dp-size 8 --enable-dp-attention); fi
+  "${cmd[@]}" &
+}
+launch prefill 30000
+launch decode 30001
+""",
+    "if-single-bracket-else": """
+launch() {
+  if [ "$1" = prefill ]; then
+    extra="--page-size 64"
+  else
+    extra="--page-size 32 --dp-size 2 --enable-dp-attention"
+  fi
+  LAUNCH --disaggregation-mode "$1" $extra --port "$2" &
+}
+launch prefill 30000
+launch decode 30001
+""",
+    "elif-chain-and-not-equal": """
+serve() {
+  local role=$1
+  local args=(--disaggregation-mode "$role")
+  if [[ "$role" != prefill && "$role" != decode ]]; then
+    args+=(--bad)
+  elif [[ "$role" == prefill ]]; then
+    args+=(--tp 4)
+  elif [[ "$role" == decode ]]; then
+    args+=(--tp 8)
+  else
+    args+=(--never)
+  fi
+  LAUNCH "${args[@]}" &
+}
+serve prefill
+serve decode
+""",
+    "glob-pattern-and-negation": """
+go() {
+  flags=""
+  if [[ $1 == de* ]]; then flags="--enable-dp-attention --dp-size 4"; fi
+  if ! [[ "$1" == "de*" ]]; then flags="$flags --tp 4"; fi
+  LAUNCH --disaggregation-mode $1 $flags &
+}
+go prefill
+go decode
+""",
+    "unary-tests-and-lists": """
+start() {
+  local extra=$2
+  [ -n "$extra" ] && set_extra=yes || set_extra=no
+  [[ -z "$extra" ]] || LAUNCH --disaggregation-mode "$1" --page-size "$extra" &
+  [ -z "$extra" ] && LAUNCH --disaggregation-mode "$1" --tag "$set_extra" &
+}
+start prefill 64
+start decode ""
+""",
+    "case-on-a-parameter": """
+run_role() {
+  case "$1" in
+    prefill|p) opts="--disaggregation-mode prefill --port 30000" ;;
+    decode) opts="--disaggregation-mode decode --port 30001 --dp-size 2 --enable-dp-attention" ;;
+    *) opts="--disaggregation-mode null" ;;
+  esac
+  LAUNCH $opts --tp 2 &
+}
+run_role p
+run_role decode
+run_role other
+""",
+    "case-glob-items": """
+for role in prefill decode; do
+  case $role in
+    pre*) LAUNCH --disaggregation-mode "$role" --port 30000 & ;;
+    *ode) LAUNCH --disaggregation-mode "$role" --port 30001 & ;;
+  esac
+done
+""",
+    # The script's own positional parameters once `set --` gives them.
+    "set-positional": """
+set -- prefill 30000
+LAUNCH --disaggregation-mode "$1" --port "$2" &
+set -- decode 30001 --tp 4
+shift 2
+LAUNCH --disaggregation-mode decode --port 30001 "$@" &
+""",
+    # eval of a string the script built: read as script text, never run.
+    "eval-built-string": """
+cmd="LAUNCH --tp 8"
+[ a = a ] && cmd="$cmd --dp 2"
+eval "$cmd --port 30000" &
+opts=(--tp 4 --disaggregation-mode decode)
+eval LAUNCH "${opts[@]}" --port 30001
+eval 'role=prefill'
+LAUNCH --disaggregation-mode "$role" &
+""",
+}
+
+
+def _argvs(script: str) -> list[list[str]]:
+    result = analyze_shell("run.sh", script)
+    argvs = []
+    for launch in result.servers:
+        values = [token.value for token in launch.args]
+        assert all(v.kind is Kind.KNOWN for v in values), [v.describe() for v in values]
+        argvs.append(["-m", "sglang.launch_server", *(v.text for v in values)])
+    return argvs
+
+
+def _bash_argvs(script: str, tmp_path, env: dict[str, str] | None = None) -> list[list[str]]:
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("no bash")
+    stub = tmp_path / "bin" / "python3"
+    if not stub.exists():
+        stub.parent.mkdir()
+        # One file per call: launches run in the background, at the same time.
+        stub.write_text('#!/bin/sh\nfor a in "$@"; do printf "%s\\0" "$a"; done > "$ARGV_LOG/$$"\n')
+        stub.chmod(0o755)
+    path = tmp_path / "run.sh"
+    path.write_text(script + "wait\n")
+    log = tmp_path / "argv"
+    shutil.rmtree(log, ignore_errors=True)
+    log.mkdir()
+    subprocess.run(
+        [bash, str(path)], capture_output=True, text=True, timeout=30,
+        env={"PATH": f"{stub.parent}:/usr/bin:/bin", "ARGV_LOG": str(log), **(env or {})},
+    )
+    return [call.read_text().split("\0")[:-1] for call in sorted(log.iterdir())]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_decided_conditions_agree_with_bash(name, tmp_path) -> None:
+    script = SCRIPTS[name].replace("LAUNCH", LAUNCH)
+    assert sorted(_argvs(script)) == sorted(_bash_argvs(script, tmp_path))
+
+
+def test_a_condition_over_the_environment_is_not_decided(tmp_path) -> None:
+    """`${ROLE:-prefill}` counts as prefill for an option's value, but a condition
+    on it is over what the caller exports: both branches stay possible."""
+    script = (
+        'if [[ "${ROLE:-prefill}" == prefill ]]; then mode=prefill; else mode=decode; fi\n'
+        f'{LAUNCH} --disaggregation-mode "$mode" &\n'
+    )
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert launch.args[1].value.candidates() == {"prefill", "decode"}
+    assert _bash_argvs(script, tmp_path, {"ROLE": "decode"}) == [["-m", "sglang.launch_server", "--disaggregation-mode", "decode"]]
+
+
+def test_a_decided_false_branch_adds_no_alternative() -> None:
+    script = (
+        'launch() {\n  port=30000\n  if [ "$1" = decode ]; then port=30001; fi\n'
+        f'  {LAUNCH} --disaggregation-mode "$1" --port "$port" &\n}}\nlaunch prefill\n'
+    )
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert launch.args[3].value.describe() == "30000"
+
+
+def test_fallthrough_case_items_are_not_decided() -> None:
+    # `;&` runs on into the next item's body: not decided (both values possible).
+    script = f'r=a\ncase "$r" in\n  a) tp=2 ;&\n  b) tp=4 ;;\nesac\n{LAUNCH} --tp "$tp" &\n'
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert launch.args[1].value.kind is not Kind.KNOWN or launch.args[1].value.text == "4"
+
+
+def test_a_loop_that_may_stop_early_is_not_unrolled(tmp_path) -> None:
+    script = (
+        "for tp in 2 4 8; do\n"
+        '  [ "$tp" = 4 ] && break\n'
+        f'  {LAUNCH} --tp "$tp" &\n'
+        "done\n"
+    )
+    (launch,) = analyze_shell("run.sh", script).servers  # one launch, values as alternatives
+    assert launch.args[1].value.candidates() == {"2", "4", "8"}
+    assert _bash_argvs(script, tmp_path) == [["-m", "sglang.launch_server", "--tp", "2"]]  # covered by the alternatives
