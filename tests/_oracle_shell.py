@@ -17,8 +17,8 @@ Three pieces, used by tests/test_oracle_shell.py:
    ``assign_default``  ``: "${VAR:=word}"`` then ``$VAR``
    ``quote_concat``    quote concatenation in words and assignments:
                        ``"--model-path="$M``, ``ARGS="--disaggregation-mode "$1" --tp-size "$2""``
-   ``quoted_blank``    a double-quoted string of blanks only inside a concatenation
-                       (``ARGS="--host "$H" "--port 8"``: the `` " " `` between)
+   ``quoted_blank``    blanks alone between expansions or quotes inside double quotes:
+                       ``ARGS="$ARGS $EXTRA"``, ``ARGS="--tp-size "8" "--port"`` (the `` " " ``)
    ``unquoted_split``  a string of several options used unquoted (``$ARGS``)
    ``string_append``   ``ARGS+=" --x"`` and ``ARGS="$ARGS --x"`` (in branches too)
    ``branch_assign``   a variable assigned inside an ``if``/``&&`` then used
@@ -621,6 +621,12 @@ class _Gen:
         else:
             text = '"' + " ".join(w.replace('"', "") for w in options) + '"'
         lines = [f"{indent}{name}={text}"]
+        if self.ok("quoted_blank") and self.ok("string_append") and self.chance(0.15):
+            # ARGS="$ARGS $EXTRA": two strings joined with a quoted blank.
+            self.tag("quoted_blank", "string_append")
+            other = self.new_name(_LOCAL_NAMES)
+            lines = [f'{indent}{other}="{self.pick(("--enable-dp-attention", "--page-size 16", "--dp-size 2 --enable-dp-attention"))}"'] + lines
+            lines.append(f'{indent}{name}="{self.pick(("$", "${"))}{name}{"" if self.chance(0.5) else ""} ${other}"'.replace("${" + name + " ", "${" + name + "} "))
         if self.ok("string_append") and self.chance(0.6):
             self.tag("string_append")
             extra = self.pick(("--enable-dp-attention", f"--page-size {self.literal('number')}", f"--dp-size {self.literal('number')}"))
@@ -743,13 +749,17 @@ class _Gen:
         return Program(self.seed, text, frozenset(self.used), env_domains, args)
 
 
+_EXPANSION = re.compile(r"\$\{[^}]*\}|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9@#]")
+
+
 def _blank_quoted(text: str) -> bool:
-    """Whether ``text`` (shell words) holds a double-quoted string of blanks only."""
+    """Whether ``text`` (shell words) holds, inside double quotes, a run of blanks
+    only between expansions or the quotes (``" "``, ``"$A $B"``, ``" $A"``)."""
     inside = False
     content = ""
     for char in text:
         if char == '"':
-            if inside and content and not content.strip():
+            if inside and any(piece and not piece.strip() for piece in _EXPANSION.split(content)):
                 return True
             inside, content = not inside, ""
         elif inside:
