@@ -55,18 +55,28 @@ Three pieces, used by tests/test_oracle_shell.py:
    variables (each unset, empty or one of a few values) and the script's arguments.
 
 2. ``run_bash(programs)`` runs every program with real bash once per assignment of
-   its unknowns (``check_programs``: a covering sample first, every combination
-   for a program whose launch the sample never ran), in a temporary directory, under ``env -i`` with a controlled
-   PATH/HOME whose first directory holds stub ``python3``/``python``/``sglang``
-   executables that only append their argv to a log in the current directory.
-   Programs are batched (one driver bash per batch, two batches at a time on this
-   2-core machine); a batch that does not end in time is killed (its whole
-   process group) and the run that hung is named. Nothing but the scripts
-   generated here is ever executed.
+   its unknowns (``check_programs``: a covering sample first, in which each value
+   of each unknown occurs; every combination for a program with a reported
+   launch the sample never ran), each run in a directory of its own under a
+   temporary directory. A driver bash started under ``env -i`` with a controlled
+   PATH and HOME sources the script, with the run's arguments, in a subshell per
+   run that exports the run's variables (an exec of bash per run was most of the
+   time; the generator uses neither ``$0`` nor ``return``, where sourcing
+   differs). PATH starts with stub ``python3``/``python``/``sglang`` executables
+   (compiled from a few lines of C when a C compiler is at hand, else a shell
+   script) that only append their argv to ``argv.log`` in the current directory,
+   count-prefixed and NUL-separated (any byte but NUL round-trips). Programs are
+   batched, one driver per core; a batch that does not end in time is killed
+   (its whole process group) and the run that hung is named
+   (``BashHung``); launches sent to the background are waited for. Anything bash
+   writes to stderr fails the run as a generator bug. Nothing but the scripts
+   generated here (and the tests' own) is ever executed.
 
-3. ``compare(program, result, runs)`` checks sglang-lint's launches against the
-   recorded argv (the rules are in its docstring) and classifies the program as
-   agree / imprecise / disagree.
+3. ``compare(launches, runs)`` checks sglang-lint's launches against the
+   recorded argv (the rules are in its docstring) and classifies the program:
+   agree, agree (split: a symbol's value matched as the fields bash split it
+   into, which ArgToken cannot tell from one word), imprecise (a spread or
+   unknown token stood for some words), disagree.
 """
 
 from __future__ import annotations

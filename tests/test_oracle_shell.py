@@ -9,7 +9,7 @@ some assignment (see ``_oracle_shell.compare`` for the exact rules).
 
 ``SGLANG_LINT_ORACLE_PROGRAMS=20000`` runs more programs than the default 2,000;
 ``SGLANG_LINT_ORACLE_SEED`` starts at another seed; ``SGLANG_LINT_ORACLE_DEPTH``
-nests deeper (default 2).
+sets the nesting (default 1, and 2 in a run of more than 2,000 programs).
 
 Constructs sglang-lint gets wrong today are in KNOWN_GAPS: the default run does
 not generate them (so the 100% assertion holds), and each one's minimal
@@ -35,7 +35,10 @@ pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the oracle
 
 PROGRAMS = int(os.environ.get("SGLANG_LINT_ORACLE_PROGRAMS", "2000"))
 SEED = int(os.environ.get("SGLANG_LINT_ORACLE_SEED", "0"))
-DEPTH = int(os.environ.get("SGLANG_LINT_ORACLE_DEPTH", "2"))
+# Statements nest one level in the default run (a branch inside a loop, a case or
+# a function; conditional appends inside those) and two in a larger run: the
+# default run's time is bash's forks, and deeper programs launch more.
+DEPTH = int(os.environ.get("SGLANG_LINT_ORACLE_DEPTH", "1" if PROGRAMS <= 2000 else "2"))
 
 
 class Gap:
@@ -232,7 +235,7 @@ def test_oracle_catches_planted_bugs() -> None:
 def test_oracle_catches_a_planted_bug_in_generated_programs() -> None:
     """On generated programs too: drop one reported launch that no other one
     duplicates, and the oracle must notice."""
-    programs = [oracle.generate(seed, exclude=KNOWN_GAPS) for seed in range(80)]
+    programs = [oracle.generate(seed, exclude=KNOWN_GAPS) for seed in range(50)]
     caught = 0
     for program, runs in zip(programs, oracle.run_bash(programs)):
         launches = oracle.analyzer_launches(program)
@@ -246,7 +249,7 @@ def test_oracle_catches_a_planted_bug_in_generated_programs() -> None:
             continue  # the same launch reported twice (a function called twice)
         assert oracle.compare(rest, runs).verdict == oracle.DISAGREE, program.text
         caught += 1
-    assert caught >= 10
+    assert caught >= 8
 
 
 _HERE = Location("t.sh", 1, 1)
