@@ -292,3 +292,22 @@ def test_known_tokens_match_exactly_equal_argv(reported: list[str], ran: list[st
     verdict = oracle.match(_tokens(*(Value.known(w) for w in reported)), ran, {}, ())
     assert (verdict == oracle.AGREE) == (reported == ran)
     assert verdict in (oracle.AGREE, oracle.DISAGREE)
+
+
+def test_sample_covers_every_value_and_a_false_launch_needs_every_combination() -> None:
+    text = 'if [[ -n "$A" && -n "$B" ]]; then python3 -m sglang.launch_server --port 1; fi\n'
+    seen_unreached = False
+    for seed in range(6):
+        program = oracle.Program(seed, text, frozenset(), {"A": (None, "1"), "B": (None, "1")}, ((), ("x",)))
+        sample = program.assignments(full=False)
+        assert len(sample) == 2 and len(program.assignments()) == 8
+        for name in ("A", "B"):
+            assert {env[name] for env, _ in sample} == {None, "1"}
+        assert {args for _, args in sample} == {(), ("x",)}
+        # The launch runs only when both are set: a sample may miss it, and then the
+        # program runs again under every combination before anything is called false.
+        (sample_runs,) = oracle.run_bash([program], full=False)
+        seen_unreached |= oracle.compare(oracle.analyzer_launches(program), sample_runs).false_launches == 1
+        ((_, comparison, runs),) = oracle.check_programs([program])
+        assert comparison.verdict == oracle.AGREE, comparison.problems
+    assert seen_unreached
