@@ -636,7 +636,7 @@ class _Gen:
             self.tag("quoted_blank", "string_append")
             other = self.new_name(_LOCAL_NAMES)
             lines = [f'{indent}{other}="{self.pick(("--enable-dp-attention", "--page-size 16", "--dp-size 2 --enable-dp-attention"))}"'] + lines
-            lines.append(f'{indent}{name}="{self.pick(("$", "${"))}{name}{"" if self.chance(0.5) else ""} ${other}"'.replace("${" + name + " ", "${" + name + "} "))
+            lines.append(f'{indent}{name}="{self.pick((f"${name}", f"${{{name}}}"))} ${other}"')
         if self.ok("string_append") and self.chance(0.6):
             self.tag("string_append")
             extra = self.pick(("--enable-dp-attention", f"--page-size {self.literal('number')}", f"--dp-size {self.literal('number')}"))
