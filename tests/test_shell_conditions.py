@@ -137,6 +137,15 @@ read -r -a ARR <<< "$FLAGS"
 read -r MODE <<< "  decode  "
 LAUNCH --disaggregation-mode "$MODE" "${ARR[@]}" &
 """,
+    # Blanks tree-sitter folds into the next token inside double quotes (`"$A $B"`:
+    # the second `$` token is ` $`) are kept, as bash keeps them.
+    "quoted-blanks": """
+BASE="--tp-size 8"
+EXTRA="--port 30000"
+ARGS="$BASE $EXTRA"
+NAME="m"
+LAUNCH $ARGS --model-path "/models/$NAME $NAME "" x" --served-model-name a" "b &
+""",
 }
 
 
@@ -237,3 +246,10 @@ def test_set_doubling_its_parameters_stays_bounded() -> None:
     script = 'set -- a\n' + 'set -- "$@" "$@"\n' * 600 + f'{LAUNCH} "$@"\n'
     (launch,) = analyze_shell("run.sh", script).servers
     assert len(launch.args) == 1 and launch.args[0].spread
+
+
+def test_a_default_of_the_scripts_own_parameters_counts() -> None:
+    # `${2:-8}` of arguments the caller passes: 8 counts, as for `${TP:-8}` (the
+    # default was dropped, found by the bash oracle).
+    (launch,) = analyze_shell("run.sh", f"{LAUNCH} --tp-size ${{2:-8}} &\n").servers
+    assert launch.args[1].value.candidates() == {"8"}

@@ -1357,15 +1357,25 @@ class ShellAnalyzer:
         if kind == "string":
             segs: list[Seg] = [Seg(Value.known(""), loc, quoted=True)]
             previous_end = node.start_byte + 1  # after the opening quote
-            for child in node.named_children:
-                if child.start_byte > previous_end:
-                    # Text tree-sitter leaves between the pieces: the line breaks of
-                    # a string over several lines (`bash -c "cd /w<newline>python3
-                    # ..."` is two commands, not one).
-                    raw = text.data[previous_end : child.start_byte].decode("utf-8", "surrogatepass")
+
+            def between(end: int) -> None:
+                # Text tree-sitter leaves between the pieces: the line breaks of a
+                # string over several lines (`bash -c "cd /w<newline>python3 ..."` is
+                # two commands, not one), and blanks it folds into the next token
+                # (`"$A $B"`: the second `$` token is ` $`; `" "`: the closing quote
+                # token is ` "`), which bash keeps.
+                if end > previous_end:
+                    raw = text.data[previous_end:end].decode("utf-8", "surrogatepass")
                     unescaped, kept = _unescape(raw, _DOUBLE_QUOTE_ESCAPES)
                     if unescaped:
                         segs.append(Seg(Value.known(unescaped), loc, quoted=True, chars=self._kept_chars(previous_end, raw, kept, text)))
+
+            for child in node.named_children:
+                start = child.start_byte
+                if child.type != "string_content":
+                    while start < child.end_byte and text.data[start : start + 1] in (b" ", b"\t", b"\n"):
+                        start += 1
+                between(start)
                 previous_end = max(previous_end, child.end_byte)
                 if child.type == "string_content":
                     raw = _node_text(child, text)
@@ -1380,7 +1390,8 @@ class ShellAnalyzer:
                         segs.append(Seg(Value.known(raw), self._loc(child, text), quoted=True, chars=self._char_positions(child, text, raw)))
                 else:
                     segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, scalar))
-            # Text between children that tree-sitter leaves unnamed (e.g. "$" alone).
+            if text.data[node.end_byte - 1 : node.end_byte] == b'"':
+                between(node.end_byte - 1)  # before the closing quote: `" $X "`
             return segs
         if kind == "concatenation":
             segs = []
@@ -1546,6 +1557,16 @@ class ShellAnalyzer:
         operand_nodes = [c for c in named[1:]]
         if op in (":-", "-", ":=", "="):
             segs = self._expand_variable(name, env, quoted, loc)
+            if is_ascii_digits(name) and name != "0":
+                frame = env.frames[-1] if env.frames else env.script
+                if frame.positional is None:
+                    # `${2:-8}` of parameters the caller passes: the default counts,
+                    # as for an environment variable (it was dropped).
+                    segs = None
+                    owner = f" of {frame.function}()" if frame.function else ""
+                    operand_value = _word_value(tuple(self._eval_operand(operand_nodes, text, env, depth)))
+                    default = operand_value.text if operand_value.is_known else None
+                    return [Seg(Value.symbol(f"${name}{owner}", default), loc, split=not quoted)]
             if segs is not None and (op in ("-", "=") or _word_value(tuple(segs)) != Value.known("")):
                 return segs
             operand = self._eval_operand(operand_nodes, text, env, depth)
