@@ -18,6 +18,8 @@ import textwrap
 import pytest
 
 from sglang_lint.model import Kind
+
+from _argv import known_argvs
 from sglang_lint.sources.python import analyze_python
 
 PROGRAMS = {
@@ -68,13 +70,7 @@ print(json.dumps(calls))
 
 
 def _ours(source: str) -> list[list[str]]:
-    result = analyze_python("launch.py", source)
-    argvs = []
-    for launch in result.servers:
-        values = [token.value for token in launch.args]
-        assert all(v.kind is Kind.KNOWN for v in values), [v.describe() for v in values]
-        argvs.append(["-m", "sglang.launch_server", *(v.text for v in values)])
-    return argvs
+    return known_argvs(analyze_python("launch.py", source).servers)
 
 
 def _cpython(source: str, tmp_path) -> list[list[str]]:

@@ -18,6 +18,8 @@ import subprocess
 import pytest
 
 from sglang_lint.model import Kind
+
+from _argv import known_argvs
 from sglang_lint.sources.shell import analyze_shell
 
 LAUNCH = "python3 -m sglang.launch_server"
@@ -150,13 +152,7 @@ LAUNCH $ARGS --model-path "/models/$NAME $NAME "" x" --served-model-name a" "b &
 
 
 def _argvs(script: str) -> list[list[str]]:
-    result = analyze_shell("run.sh", script)
-    argvs = []
-    for launch in result.servers:
-        values = [token.value for token in launch.args]
-        assert all(v.kind is Kind.KNOWN for v in values), [v.describe() for v in values]
-        argvs.append(["-m", "sglang.launch_server", *(v.text for v in values)])
-    return argvs
+    return known_argvs(analyze_shell("run.sh", script).servers)
 
 
 def _bash_argvs(script: str, tmp_path, env: dict[str, str] | None = None) -> list[list[str]]:

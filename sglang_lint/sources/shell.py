@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from typing import Mapping
+from typing import Callable, Iterable, Mapping
 
 from sglang_lint.model import (
     ArgToken,
@@ -263,6 +263,22 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
         values.append(_word_value(option.scalar or ()))
     merged = Value.one_of(values)
     return Var(scalar=(Seg(merged, _NOWHERE),))
+
+
+def _taken_bodies(clauses: Iterable[tuple[Callable[[], bool | None], list]]) -> tuple[list[list], bool]:
+    """The bodies of an if/elif/else chain or a case that may run, in order, and
+    whether one of them surely runs: a clause decided false adds nothing, the
+    first decided true ends the chain (the conditions after it are not looked
+    at), an undecided one is an alternative."""
+    bodies: list[list] = []
+    for decide, body in clauses:
+        verdict = decide()
+        if verdict is False:
+            continue
+        bodies.append(body)
+        if verdict is True:
+            return bodies, True
+    return bodies, False
 
 
 def _is_spread_word(word: Word) -> bool:
@@ -849,16 +865,9 @@ class ShellAnalyzer:
         # A condition decided by known values (`[[ "$1" == decode ]]` in a function
         # called with `decode`) runs its body alone, or not at all: the clauses
         # after a true one never run, a false one adds no alternative.
-        bodies: list[list] = []
-        exhaustive = False
-        for condition, body in clauses:
-            verdict = True if condition is None else self._decide_all(condition, text, env, depth)
-            if verdict is False:
-                continue
-            bodies.append(body)
-            if verdict is True:
-                exhaustive = True
-                break
+        bodies, exhaustive = _taken_bodies(
+            ((lambda c=condition: True if c is None else self._decide_all(c, text, env, depth)), body) for condition, body in clauses
+        )
         self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
 
     def _stmt_case_statement(self, node, text, env, depth) -> None:
@@ -867,25 +876,19 @@ class ShellAnalyzer:
         items = [item for item in node.named_children if item.type == "case_item"]
         if any(item.child_by_field_name("fallthrough") is not None for item in items):
             subject = None  # `;&` / `;;&` run on into the next items: not decided
-        bodies = []
+        clauses = []
         exhaustive = False
         for item in items:
             values = item.children_by_field_name("value")
             value_ids = {c.id for c in values}
-            patterns = [_node_text(c, text) for c in values]
-            body = [c for c in item.named_children if c.id not in value_ids]
-            if subject is not None:
-                verdict = _case_matches(subject, [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values])
-                if verdict is False:
-                    continue
-                bodies.append(body)
-                if verdict is True:
-                    exhaustive = True
-                    break
-                continue
-            if "*" in patterns:
+            if subject is None and "*" in (_node_text(c, text) for c in values):
                 exhaustive = True
-            bodies.append(body)
+            body = [c for c in item.named_children if c.id not in value_ids]
+            clauses.append(((lambda v=values: None if subject is None else _case_matches(
+                subject, [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in v]
+            )), body))
+        bodies, decided = _taken_bodies(clauses)
+        exhaustive = exhaustive or decided
         self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
 
     def _stmt_list(self, node, text, env, depth) -> None:
