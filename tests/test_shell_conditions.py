@@ -148,6 +148,15 @@ ARGS="$BASE $EXTRA"
 NAME="m"
 LAUNCH $ARGS --model-path "/models/$NAME $NAME "" x" --served-model-name a" "b &
 """,
+    # `(( NNODES > 1 ))` on values the file sets (multi-node options).
+    "arithmetic-condition": """
+NNODES=2
+extra=""
+if (( NNODES > 1 )); then extra="--nnodes $NNODES --node-rank 0"; fi
+LAUNCH --tp 16 $extra &
+(( NNODES == 1 )) && LAUNCH --tp 8 &
+(( NNODES * 4 >= 8 && NNODES != 3 )) || LAUNCH --never &
+""",
 }
 
 
@@ -249,3 +258,9 @@ def test_a_default_of_the_scripts_own_parameters_counts() -> None:
     # default was dropped, found by the bash oracle).
     (launch,) = analyze_shell("run.sh", f"{LAUNCH} --tp-size ${{2:-8}} &\n").servers
     assert launch.args[1].value.candidates() == {"8"}
+
+
+def test_an_arithmetic_condition_over_the_environment_is_not_decided() -> None:
+    script = f'N=${{NNODES:-1}}\nif (( N > 1 )); then nodes=2; else nodes=1; fi\n{LAUNCH} --nnodes "$nodes" &\n'
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert launch.args[1].value.candidates() == {"1", "2"}

@@ -362,6 +362,8 @@ class ShellAnalyzer:
         self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
+        # Evaluating the arithmetic of a condition: only values the file sets count.
+        self.strict_arith = False
         self._loc_cache: dict[tuple, Location] = {}
         self._chars_cache: dict[tuple, tuple[tuple[int, int], ...]] = {}
         # Never drop a launch silently: where a launch entry point was written into
@@ -937,6 +939,20 @@ class ShellAnalyzer:
             if operators == ["&&"]:
                 return False if False in (left, right) else (True if left and right else None)
             return True if True in (left, right) else (False if left is False and right is False else None)
+        if kind == "compound_statement" and _node_text(node, text).startswith("(("):
+            # `(( NNODES > 1 ))`: true when the arithmetic value is not 0.
+            inner = node.named_children
+            if len(inner) != 1:
+                return None
+            self.strict_arith = True
+            try:
+                values = self._arith(inner[0], text, env, depth + 1)
+            except _NotConstant:
+                return None
+            finally:
+                self.strict_arith = False
+            truths = {value != 0 for value in values}
+            return truths.pop() if len(truths) == 1 else None
         if kind != "test_command":
             return None
         inner = node.named_children
@@ -1634,7 +1650,8 @@ class ShellAnalyzer:
             if segs is None:
                 raise _NotConstant(f"${_node_text(node, text)} is not set in this file")
             value = _word_value(tuple(segs))
-            candidates = value.candidates()
+            # In a condition only what the file sets counts (not a `${N:-1}` default).
+            candidates = _strict_texts(value) if self.strict_arith else value.candidates()
             if candidates is None:
                 raise _NotConstant(value.describe())
             result = set()
@@ -2281,6 +2298,9 @@ def _arith_op(op: str, a: int, b: int) -> int:
         return a | b
     if op == "^":
         return a ^ b
+    comparisons = {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "==": a == b, "!=": a != b, "&&": bool(a and b), "||": bool(a or b)}
+    if op in comparisons:
+        return int(comparisons[op])
     raise _NotConstant(op)
 
 
