@@ -72,15 +72,6 @@ KNOWN_GAPS = {
             "issue 16 part 3 (`+=` on arrays inside branches, `\"${cmd[@]}\"` as the command): the array "
             "becomes unknown after the branch and the launch disappears (no launch reported)",
         ),
-        Gap(
-            "default_with_dash",
-            "python3 -m sglang.launch_server --model-path ${MODEL:-deepseek-ai/DeepSeek-V3}\n",
-            {"MODEL": (None, "/models/m")},
-            ((),),
-            "issue 16 part 3 (`${X:-word}` exact): a default word that starts with a name and a `-` "
-            "(tree-sitter-bash parses `deepseek-ai/...` there as a variable name and a word) is dropped: "
-            "the launch reads `$MODEL` with no default, where bash passes deepseek-ai/DeepSeek-V3",
-        ),
     )
 }
 

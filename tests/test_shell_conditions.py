@@ -264,3 +264,10 @@ def test_an_arithmetic_condition_over_the_environment_is_not_decided() -> None:
     script = f'N=${{NNODES:-1}}\nif (( N > 1 )); then nodes=2; else nodes=1; fi\n{LAUNCH} --nnodes "$nodes" &\n'
     (launch,) = analyze_shell("run.sh", script).servers
     assert launch.args[1].value.candidates() == {"1", "2"}
+
+
+def test_a_default_that_starts_with_a_name_and_a_dash_is_kept() -> None:
+    # tree-sitter-bash reads `deepseek` of `${MODEL:-deepseek-ai/...}` as a variable
+    # name; bash reads text (found by the bash oracle: the default was dropped).
+    (launch,) = analyze_shell("run.sh", f"{LAUNCH} --model-path ${{MODEL:-deepseek-ai/DeepSeek-V3}} &\n").servers
+    assert launch.args[1].value.candidates() == {"deepseek-ai/DeepSeek-V3"}

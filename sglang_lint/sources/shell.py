@@ -1412,6 +1412,12 @@ class ShellAnalyzer:
             if text.data[node.end_byte - 1 : node.end_byte] == b'"':
                 between(node.end_byte - 1)  # before the closing quote: `" $X "`
             return segs
+        if kind == "variable_name":
+            # Only a name outside an expansion reaches here: tree-sitter-bash reads
+            # the `deepseek` of `${MODEL:-deepseek-ai/DeepSeek-V3}` as one; bash,
+            # as text.
+            raw = _node_text(node, text)
+            return [Seg(Value.known(raw), loc, quoted=quoted, chars=self._char_positions(node, text, raw))]
         if kind == "concatenation":
             segs = []
             for child in node.named_children:
