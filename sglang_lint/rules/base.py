@@ -123,5 +123,18 @@ def setting_location(server: Server, setting: Setting) -> Location:
     return server.launch.location
 
 
+def orphaned_words(source: SourceResult, location: Location, width: int) -> str:
+    """The words a broken continuation left on their own, as written: their
+    first line, shortened to ``width`` characters (SGL205, SGL207)."""
+    if not (1 <= location.line <= len(source.lines)):
+        return ""
+    line = source.lines[location.line - 1]
+    end = location.end_column - 1 if location.end_line == location.line and location.end_column > location.column else len(line)
+    text = line[location.column - 1 : end].strip().rstrip("\\").strip()
+    if location.end_line > location.line:
+        text += " ..."
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 def launch_noqa_ranges(server: Server) -> tuple[tuple[str, int, int], ...]:
     return tuple((server.launch.path, first, last) for first, last in server.launch.line_ranges)

@@ -4,20 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding, Location, Related, SourceResult
-from sglang_lint.rules.base import Example, Rule, RuleContext
-
-
-def _text(source: SourceResult, location: Location) -> str:
-    """The orphaned words as written (first line only, shortened)."""
-    if not (1 <= location.line <= len(source.lines)):
-        return ""
-    line = source.lines[location.line - 1]
-    end = location.end_column - 1 if location.end_line == location.line and location.end_column > location.column else len(line)
-    text = line[location.column - 1 : end].strip().rstrip("\\").strip()
-    if location.end_line > location.line:
-        text += " ..."
-    return text if len(text) <= 80 else text[:77] + "..."
+from sglang_lint.model import Finding, Related, SourceResult
+from sglang_lint.rules.base import Example, Rule, RuleContext, orphaned_words
 
 
 class CommentEndsContinuation(Rule):
@@ -110,7 +98,7 @@ Shell behaviour, independent of the SGLang version.
 
     def check_source(self, context: RuleContext, source: SourceResult) -> Iterable[Finding]:
         for comment, orphaned in source.continuation_breaks:
-            words = _text(source, orphaned)
+            words = orphaned_words(source, orphaned, 80)
             shown = f"`{words}`" if words else "the lines after it"
             yield self.finding(
                 "this comment line ends the backslash continuation of the command above it",

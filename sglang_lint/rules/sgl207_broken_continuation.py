@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import BrokenContinuation, Finding, Fix, Related, SourceResult
-from sglang_lint.rules.base import Example, Rule, RuleContext
+from sglang_lint.model import Finding, Fix, Related, SourceResult
+from sglang_lint.rules.base import Example, Rule, RuleContext, orphaned_words
 
 
 def _blanks(text: str) -> str:
@@ -19,19 +19,6 @@ def _blanks(text: str) -> str:
 
 def _shown(words: Iterable[str]) -> str:
     return ", ".join(repr(word) for word in words)
-
-
-def _orphaned_text(source: SourceResult, broken: BrokenContinuation) -> str:
-    """The orphaned words as written (their first line, shortened)."""
-    location = broken.orphaned
-    if location is None or not 1 <= location.line <= len(source.lines):
-        return ""
-    line = source.lines[location.line - 1]
-    end = location.end_column - 1 if location.end_line == location.line else len(line)
-    text = line[location.column - 1 : end].strip().rstrip("\\").strip()
-    if location.end_line > location.line:
-        text += " ..."
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 class BrokenContinuationRule(Rule):
@@ -173,7 +160,7 @@ Shell behaviour, independent of the SGLang version.
                     details.append(f"bash reads {escaped} glued to the `#`, which starts no comment: the command gets the extra arguments {_shown(broken.extra)}")
                 else:
                     details.append(f"bash reads {escaped}: the command gets an extra argument {_shown(broken.extra)}")
-            orphaned = _orphaned_text(source, broken)
+            orphaned = orphaned_words(source, broken.orphaned, 60) if broken.orphaned is not None else ""
             if broken.orphaned is not None:
                 shown = f"`{orphaned}`" if orphaned else "the next line"
                 details.append(f"{shown} (line {broken.orphaned.line}) runs as a separate command")

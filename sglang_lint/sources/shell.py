@@ -265,6 +265,13 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
     return Var(scalar=(Seg(merged, _NOWHERE),))
 
 
+def _combine(operator: str, left: bool | None, right: bool | None) -> bool | None:
+    """``&&`` / ``||`` of two tests, None standing for undecided."""
+    if operator == "&&":
+        return False if False in (left, right) else (True if left and right else None)
+    return True if True in (left, right) else (False if left is False and right is False else None)
+
+
 def _taken_bodies(clauses: Iterable[tuple[Callable[[], bool | None], list]]) -> tuple[list[list], bool]:
     """The bodies of an if/elif/else chain or a case that may run, in order, and
     whether one of them surely runs: a clause decided false adds nothing, the
@@ -935,10 +942,7 @@ class ShellAnalyzer:
             operators = [child.type for child in node.children if not child.is_named]
             if len(parts) != 2 or operators not in (["&&"], ["||"]):
                 return None
-            left, right = (self._decide(part, text, env, depth + 1) for part in parts)
-            if operators == ["&&"]:
-                return False if False in (left, right) else (True if left and right else None)
-            return True if True in (left, right) else (False if left is False and right is False else None)
+            return _combine(operators[0], self._decide(parts[0], text, env, depth + 1), self._decide(parts[1], text, env, depth + 1))
         if kind == "compound_statement" and _node_text(node, text).startswith("(("):
             # `(( NNODES > 1 ))`: true when the arithmetic value is not 0.
             inner = node.named_children
@@ -992,11 +996,7 @@ class ShellAnalyzer:
         if left is None or right is None or operator is None:
             return None
         if operator.type in ("&&", "||") and double:
-            a = self._decide_test(left, text, env, depth + 1, double)
-            b = self._decide_test(right, text, env, depth + 1, double)
-            if operator.type == "&&":
-                return False if False in (a, b) else (True if a and b else None)
-            return True if True in (a, b) else (False if a is False and b is False else None)
+            return _combine(operator.type, self._decide_test(left, text, env, depth + 1, double), self._decide_test(right, text, env, depth + 1, double))
         if operator.type not in ("==", "=", "!="):
             return None
         lefts = self._condition_texts(left, text, env, depth, split=not double)
