@@ -25,6 +25,7 @@ from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
+from sglang_lint.variant_findings import fold
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 
 def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None = None) -> Callable[[str, Location], ConfigFile | None]:
@@ -162,11 +163,13 @@ def analyze_results(
     selected = [rule() for rule in ALL_RULES if selection.runs(rule.code, rule.opt_in)]
     findings: list[Finding] = []
     by_pair: list[tuple[Server, Server, list[Finding]]] = []
+    # Every check's servers and findings, folded over launch variants below.
+    checks: list[tuple[tuple[Server, ...], list[Finding]]] = []
     for deployment, prefill, decode in pairs(lint.deployments):
         found: list[Finding] = []
         for rule in selected:
             found.extend(rule.check_pair(context, deployment, prefill, decode))
-        findings.extend(found)
+        checks.append(((prefill, decode), found))
         if found:
             by_pair.append((prefill, decode, found))
     checked: set[int] = set()
@@ -175,8 +178,11 @@ def analyze_results(
             if id(server) in checked:
                 continue
             checked.add(id(server))
+            found = []
             for rule in selected:
-                findings.extend(rule.check_server(context, deployment, server))
+                found.extend(rule.check_server(context, deployment, server))
+            checks.append(((server,), found))
+    findings.extend(fold(checks))
     for result in results:
         for rule in selected:
             findings.extend(rule.check_source(context, result))

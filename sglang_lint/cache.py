@@ -53,6 +53,7 @@ from sglang_lint.model import (
     Location,
     Note,
     Related,
+    PathStep,
     RouterLaunch,
     ServerLaunch,
     Severity,
@@ -66,7 +67,7 @@ ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 # Entries kept per cache file: the files of this run first, then older ones.
 MAX_ENTRIES = 100_000
-_FORMAT = 3
+_FORMAT = 4
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by sglang-lint.\n"
@@ -246,6 +247,8 @@ class _Encoder:
             launch.scope,
             keywords,
             launch.path if launch.path != self.path else None,
+            [[step.key, step.taken, step.text, self.loc(step.location)] for step in launch.path_condition],
+            list(launch.runs),
         ]
 
 
@@ -296,6 +299,8 @@ class _Decoder:
             "line_ranges": tuple((int(a), int(b)) for a, b in data[3]),
             "context": str(data[4]),
             "scope": str(data[5]),
+            "path_condition": tuple(PathStep(str(k), bool(t), str(x), self.loc(l)) for k, t, x, l in data[8]),
+            "runs": tuple(int(r) for r in data[9]),
         }
 
     def server(self, data: list[Any]) -> ServerLaunch:
@@ -472,11 +477,12 @@ def _encode_finding(finding: Finding) -> list[Any]:
         [[f.title, _ANY_FILE_ENCODER.loc(f.location), f.old, f.new, f.preferred] for f in finding.fixes],
         finding.help,
         list(finding.notes),
+        [[step.key, step.taken, step.text, _ANY_FILE_ENCODER.loc(step.location)] for step in finding.path],
     ]
 
 
 def _decode_finding(data: list[Any]) -> Finding:
-    code, name, message, location, severity, related, url, ranges, fixes, help_text, notes = data
+    code, name, message, location, severity, related, url, ranges, fixes, help_text, notes, path = data
     return Finding(
         code=str(code),
         name=str(name),
@@ -489,6 +495,7 @@ def _decode_finding(data: list[Any]) -> Finding:
         fixes=tuple(Fix(str(t), _ANY_FILE_DECODER.loc(loc), str(old), str(new), bool(preferred)) for t, loc, old, new, preferred in fixes),
         help=str(help_text),
         notes=tuple(str(n) for n in notes),
+        path=tuple(PathStep(str(k), bool(t), str(x), _ANY_FILE_DECODER.loc(l)) for k, t, x, l in path),
     )
 
 

@@ -407,6 +407,36 @@ class KeywordArg(Record, frozen=True):
         set_field(self, "origin", origin)
 
 
+class PathStep(Record, frozen=True):
+    """One decision on the way to a launch variant (issue 16): the branch at
+    ``location`` went the way ``text`` says ("$DPA is non-empty").
+
+    ``key`` names what was decided, the same for every branch that decides the
+    same thing in one run of the file (``[ -n "$DPA" ]`` and ``${DPA:+...}``);
+    two variants whose steps give one key different outcomes cannot come from
+    one run. ``taken`` is the outcome."""
+
+    key: str
+    taken: bool
+    text: str
+    location: Location
+
+    def __init__(self, key: str, taken: bool, text: str, location: Location) -> None:
+        fields = self.__dict__  # frozen: written past __setattr__
+        fields["key"] = key
+        fields["taken"] = taken
+        fields["text"] = text
+        fields["location"] = location
+
+    def describe(self) -> str:
+        return f"{self.text} ({self.location.short()})"
+
+
+def describe_path(steps: Iterable[PathStep]) -> str:
+    """``$DPA is non-empty (run.sh:4) and $ROLE is decode (run.sh:9)``."""
+    return " and ".join(step.describe() for step in steps)
+
+
 class ServerLaunch(Record):
     """An SGLang server start found in a file, with the arguments as written."""
 
@@ -424,6 +454,11 @@ class ServerLaunch(Record):
     # A deployment scope inside the file: "" for the file itself; a Python test
     # class (each runs its own servers) gets its name.
     scope: str
+    # A variant of a launch whose argv differs between paths (issue 16): the
+    # decisions every path to this argv made, and the paths (numbered per file)
+    # that gave it. Both empty for a launch that is the same on every path.
+    path_condition: tuple[PathStep, ...]
+    runs: tuple[int, ...]
 
     def __init__(
         self,
@@ -435,6 +470,8 @@ class ServerLaunch(Record):
         context: str = "",
         keywords: tuple[KeywordArg, ...] = (),
         scope: str = "",
+        path_condition: tuple[PathStep, ...] = (),
+        runs: tuple[int, ...] = (),
     ) -> None:
         self.path = path
         self.location = location
@@ -444,6 +481,8 @@ class ServerLaunch(Record):
         self.context = context
         self.keywords = keywords
         self.scope = scope
+        self.path_condition = path_condition
+        self.runs = runs
 
 
 class RouterLaunch(Record):
@@ -454,6 +493,8 @@ class RouterLaunch(Record):
     line_ranges: tuple[tuple[int, int], ...]
     context: str
     scope: str
+    path_condition: tuple[PathStep, ...]  # as for ServerLaunch
+    runs: tuple[int, ...]
 
     def __init__(
         self,
@@ -464,6 +505,8 @@ class RouterLaunch(Record):
         line_ranges: tuple[tuple[int, int], ...] = (),
         context: str = "",
         scope: str = "",
+        path_condition: tuple[PathStep, ...] = (),
+        runs: tuple[int, ...] = (),
     ) -> None:
         self.path = path
         self.location = location
@@ -472,6 +515,8 @@ class RouterLaunch(Record):
         self.line_ranges = line_ranges
         self.context = context
         self.scope = scope
+        self.path_condition = path_condition
+        self.runs = runs
 
 
 class Severity(enum.Enum):
@@ -615,6 +660,9 @@ class Finding(Record, frozen=True):
     # The why: how each value was derived, what SGLang does with it, version
     # history. One line each; ``message`` stays a single short line.
     notes: tuple[str, ...]
+    # The decisions along the path where the finding holds, when it does not
+    # hold on every path (issue 16): shown as SARIF codeFlows.
+    path: tuple[PathStep, ...]
 
     def __init__(
         self,
@@ -629,6 +677,7 @@ class Finding(Record, frozen=True):
         fixes: tuple[Fix, ...] = (),
         help: str = "",
         notes: tuple[str, ...] = (),
+        path: tuple[PathStep, ...] = (),
     ) -> None:
         fields = self.__dict__  # frozen: written past __setattr__
         fields["code"] = code
@@ -642,6 +691,7 @@ class Finding(Record, frozen=True):
         fields["fixes"] = fixes
         fields["help"] = help
         fields["notes"] = notes
+        fields["path"] = path
 
     def text_lines(self) -> list[str]:
         """The message, then ``help: ...`` and one ``note: ...`` per note: the

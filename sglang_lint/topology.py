@@ -55,7 +55,8 @@ class Server(Record):
     @property
     def label(self) -> str:
         """``run.sh:12``; a launch made by a function called once per role also
-        names the call (both sides of a pair are often the same line)."""
+        names the call (both sides of a pair are often the same line); a launch
+        variant names its path condition."""
         path = self.launch.location.path
         label = f"{path}:{self.launch.location.line}"
         if self.launch.context:
@@ -63,6 +64,8 @@ class Server(Record):
             if where.startswith(path + ":"):
                 where = "line " + where[len(path) + 1 :]
             label += f" ({call} called at {where})"
+        if self.launch.path_condition:
+            label += " when " + " and ".join(step.text for step in self.launch.path_condition)
         return label
 
     def setting(self, dest: str) -> Setting:
@@ -116,7 +119,45 @@ class Deployment(Record):
         return [s for s in self.servers if s.role == DECODE]
 
     def pairs(self) -> list[tuple[Server, Server]]:
-        return [(p, d) for p in self.prefills for d in self.decodes]
+        """Every (prefill, decode) the router may pair; of launch variants, those
+        whose paths can go together (``variants_compatible``)."""
+        decided_role = _role_keys(self.servers)
+        return [(p, d) for p in self.prefills for d in self.decodes if variants_compatible(p, d, decided_role)]
+
+
+def _role_keys(servers: Iterable[Server]) -> set[tuple[str, str]]:
+    """(file, key) of the decisions that choose a launch's role: the roles of the
+    file's variants where the decision went one way differ from where it went
+    the other (`case "$ROLE" in prefill) ...`). Such a script runs once per role,
+    so variants that differ in them still pair."""
+    roles: dict[tuple[str, str, bool], set[str]] = {}
+    for server in servers:
+        for step in server.launch.path_condition:
+            roles.setdefault((server.launch.path, step.key, step.taken), set()).add(server.role)
+    return {(path, key) for path, key, taken in roles if taken and roles[(path, key, True)] != roles.get((path, key, False), set())} | {
+        (path, key) for path, key, taken in roles if not taken and (path, key, True) not in roles
+    }
+
+
+def variants_compatible(a: Server, b: Server, role_keys: set[tuple[str, str]]) -> bool:
+    """Whether two launches can both run (issue 16, part 6): launches of other
+    files, or on every path, always can; variants of one file can when a path
+    gave both, or when the decisions they disagree on are ones that choose the
+    role (one run of the script per role)."""
+    first, second = a.launch, b.launch
+    if first.path != second.path or not first.runs or not second.runs:
+        return True
+    if set(first.runs) & set(second.runs):
+        return True
+    taken = {step.key: step.taken for step in second.path_condition}
+    conflicts = {step.key for step in first.path_condition if step.key in taken and taken[step.key] != step.taken}
+    return all((first.path, key) in role_keys for key in conflicts)
+
+
+def base_launch(server: Server) -> tuple:
+    """What the variants of one launch share: its place, call chain and scope."""
+    launch = server.launch
+    return (launch.path, launch.location, launch.context, launch.scope, launch.entry)
 
 
 def server_role(settings: ServerSettings) -> str:

@@ -199,8 +199,11 @@ def test_a_condition_over_the_environment_is_not_decided(tmp_path) -> None:
         'if [[ "${ROLE:-prefill}" == prefill ]]; then mode=prefill; else mode=decode; fi\n'
         f'{LAUNCH} --disaggregation-mode "$mode" &\n'
     )
-    (launch,) = analyze_shell("run.sh", script).servers
-    assert launch.args[1].value.candidates() == {"prefill", "decode"}
+    prefill, decode = analyze_shell("run.sh", script).servers
+    # Both are launch variants (issue 16), each with the condition that gives it.
+    assert [prefill.args[1].value.text, decode.args[1].value.text] == ["prefill", "decode"]
+    assert [step.text for step in prefill.path_condition] == ["${ROLE:-prefill} is prefill"]
+    assert [step.text for step in decode.path_condition] == ["${ROLE:-prefill} is not prefill"]
     assert _bash_argvs(script, tmp_path, {"ROLE": "decode"}) == [["-m", "sglang.launch_server", "--disaggregation-mode", "decode"]]
 
 
@@ -262,8 +265,10 @@ def test_a_default_of_the_scripts_own_parameters_counts() -> None:
 
 def test_an_arithmetic_condition_over_the_environment_is_not_decided() -> None:
     script = f'N=${{NNODES:-1}}\nif (( N > 1 )); then nodes=2; else nodes=1; fi\n{LAUNCH} --nnodes "$nodes" &\n'
-    (launch,) = analyze_shell("run.sh", script).servers
-    assert launch.args[1].value.candidates() == {"1", "2"}
+    two, one = analyze_shell("run.sh", script).servers
+    assert [two.args[1].value.text, one.args[1].value.text] == ["2", "1"]
+    assert [step.text for step in two.path_condition] == ["`(( N > 1 ))` succeeds"]
+    assert [step.text for step in one.path_condition] == ["`(( N > 1 ))` fails"]
 
 
 def test_a_default_that_starts_with_a_name_and_a_dash_is_kept() -> None:

@@ -45,6 +45,11 @@ def argv(launch) -> list[str]:
     return [token.value.describe() for token in launch.args]
 
 
+def variants(text: str) -> list[tuple[list[str], list[str]]]:
+    """Each launch (variant) as its argv and its path condition (issue 16)."""
+    return [(argv(launch), [step.describe() for step in launch.path_condition]) for launch in servers(text)]
+
+
 def values(launch) -> list[Value]:
     return [token.value for token in launch.args]
 
@@ -309,7 +314,11 @@ def test_defaults_symbols_and_empty_values():
         + " --a ${U:-8} --b ${U-9} --c ${E:-5} --d ${E-6} --e $UNSET --f ${UNSET} --g ${U:+x}"
         + ' --h "" --i $E --j "$E" --k ${W:=4} --l $W\n'
     )
-    launch = one(script)
+    # ${U:+x} of a U the file does not set is a decision of the path (issue 16).
+    launch, empty = servers(script)
+    assert [step.text for step in launch.path_condition] == ["$U is non-empty"]
+    assert [step.text for step in empty.path_condition] == ["$U is empty"]
+    assert argv(empty)[11:13] == ["--g", "--h"]
     v = values(launch)
     assert v[:8] == [
         Value.known("--a"), Value.symbol("$U", "8"),  # a default counts as the value
@@ -320,7 +329,7 @@ def test_defaults_symbols_and_empty_values():
     ]  # fmt: skip
     assert launch.args[1].value.describe() == "$U (default 8)"
     assert v[8] == v[10] == Value.symbol("$UNSET")
-    assert v[12].kind is Kind.UNKNOWN  # ${U:+x}: U is not set in this file
+    assert v[12] == Value.known("x")
     # `""` stays an (empty) word, an unquoted empty expansion vanishes, a quoted one stays;
     # ${W:=4} assigns the default to W.
     assert argv(launch)[13:] == ["--h", "", "--i", "--j", "", "--k", "$W (default 4)", "--l", "$W (default 4)"]
@@ -596,17 +605,24 @@ def test_if_elif_else_gives_alternatives():
         "  TP=2\n"
         "fi\n" + LS + " --tp $TP\n"
     )
-    launch = one(script)
-    assert launch.args[1].value == Value.one_of([Value.known("8"), Value.known("4"), Value.known("2")])
-    assert launch.args[1].value.describe() == "{2, 4, 8}"
-    assert launch.args[1].location == where(script, 8, "$TP")
+    # Issue 16: each way through the branches is a launch variant with its path
+    # condition (a `$ROLE` that is prefill is not x).
+    assert variants(script) == [
+        (["--tp", "8"], ["$ROLE is prefill (run.sh:1)"]),
+        (["--tp", "4"], ["$ROLE is not prefill (run.sh:1)", "$ROLE is x (run.sh:3)"]),
+        (["--tp", "2"], ["$ROLE is not prefill (run.sh:1)", "$ROLE is not x (run.sh:3)"]),
+    ]
+    assert all(launch.args[1].location == where(script, 8, "$TP") for launch in servers(script))
 
 
 def test_if_without_else_keeps_the_value_before():
     script = "TP=4\nif [ -n \"$BIG\" ]; then TP=8; fi\n[ -n \"$X\" ] && DP=2\n" + LS + " --tp $TP --dp $DP\n"
-    launch = one(script)
-    assert launch.args[1].value.describe() == "{4, 8}"
-    assert launch.args[3].value.kind is Kind.UNKNOWN  # 2, or whatever the environment holds
+    assert variants(script) == [
+        (["--tp", "8", "--dp", "2"], ["$BIG is non-empty (run.sh:2)", "$X is non-empty (run.sh:3)"]),
+        (["--tp", "8", "--dp", "$DP"], ["$BIG is non-empty (run.sh:2)", "$X is empty (run.sh:3)"]),  # what the environment holds
+        (["--tp", "4", "--dp", "2"], ["$BIG is empty (run.sh:2)", "$X is non-empty (run.sh:3)"]),
+        (["--tp", "4", "--dp", "$DP"], ["$BIG is empty (run.sh:2)", "$X is empty (run.sh:3)"]),
+    ]
 
 
 def test_case_branches():
@@ -620,9 +636,12 @@ def test_case_branches():
         "  a) PP=1 ;;\n"
         "esac\n" + LS + " --dp $DP --pp $PP\n"
     )
-    launch = one(script)
-    assert launch.args[1].value.describe() == "{1, 2, 4}"
-    assert launch.args[3].value.kind is Kind.UNKNOWN  # no `*)`: PP may be unset
+    # The second `case` is decided by the first's path: $MODE is a, or it is not.
+    assert variants(script) == [
+        (["--dp", "1", "--pp", "1"], ["$MODE is a (run.sh:2)"]),
+        (["--dp", "2", "--pp", "$PP"], ["$MODE is not a (run.sh:2)", "$MODE matches b|c (run.sh:3)"]),  # no `*)`: PP unset
+        (["--dp", "4", "--pp", "$PP"], ["$MODE is not a (run.sh:2)", "$MODE does not match b|c (run.sh:3)"]),
+    ]
 
 
 def test_launch_in_each_branch():
@@ -1289,10 +1308,14 @@ def test_array_changed_in_a_branch_and_run_as_the_command_is_named():
         "launch prefill\n"
         "launch decode\n"
     )
-    result = analyze(script)
-    assert result.servers == []
-    assert dropped(script) == [
-        (2, 18, 'launch not analyzed: line 4 runs `"${cmd[@]}"`, an array whose words differ between branches (line 3)')
+    # Issue 16: once an array whose words differed between branches, and a note;
+    # now one launch variant per path.
+    assert dropped(script) == []
+    assert variants(script) == [
+        (["--tp-size", "8", "--disaggregation-mode", "prefill", "--enable-unified-memory", "--kv-cache-dtype", "$KV_DTYPE"], ["$KV_DTYPE is non-empty (run.sh:3)"]),
+        (["--tp-size", "8", "--disaggregation-mode", "prefill", "--enable-unified-memory"], ["$KV_DTYPE is empty (run.sh:3)"]),
+        (["--tp-size", "8", "--disaggregation-mode", "decode", "--enable-unified-memory", "--kv-cache-dtype", "$KV_DTYPE"], ["$KV_DTYPE is non-empty (run.sh:3)"]),
+        (["--tp-size", "8", "--disaggregation-mode", "decode", "--enable-unified-memory"], ["$KV_DTYPE is empty (run.sh:3)"]),
     ]
 
 
@@ -1305,8 +1328,11 @@ def test_string_set_differently_per_branch_names_each_mention():
         "fi\n"
         "$CMD --model-path m &\n"
     )
-    message = "launch not analyzed: line 6 runs `$CMD`, a variable that differs between branches (line 1)"
-    assert dropped(script) == [(2, 19, message), (4, 19, message)]
+    assert dropped(script) == []
+    assert variants(script) == [
+        (["--disaggregation-mode", "prefill", "--model-path", "m"], ["$ROLE is prefill (run.sh:1)"]),
+        (["--disaggregation-mode", "decode", "--tp", "4", "--model-path", "m"], ["$ROLE is not prefill (run.sh:1)"]),
+    ]
 
 
 def test_array_changed_element_by_element():
@@ -1339,7 +1365,11 @@ def test_eval_of_a_variable_is_followed():
 
 def test_bash_c_of_a_variable_that_differs_between_branches():
     script = 'CMD="python3 -m sglang.launch_server --tp-size 8"\n[ -n "$DP" ] && CMD="$CMD --dp 8"\nbash -c "$CMD" &\n'
-    assert dropped(script) == [(1, 17, "launch not analyzed: line 3 runs `$CMD`, a variable that differs between branches (line 2)")]
+    assert dropped(script) == []
+    assert variants(script) == [
+        (["--tp-size", "8", "--dp", "8"], ["$DP is non-empty (run.sh:2)"]),
+        (["--tp-size", "8"], ["$DP is empty (run.sh:2)"]),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -1430,7 +1460,9 @@ def test_a_variable_reused_for_another_command_gets_no_note():
 
 def test_module_of_python_m_that_differs_between_branches():
     script = 'ENTRY=sglang.launch_server\n[ -n "$ROUTER" ] && ENTRY="sglang_router.launch_router --pd"\npython3 -m $ENTRY --port 30000\n'
-    assert dropped(script) == [
-        (1, 7, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
-        (2, 28, "launch not analyzed: line 3 runs the module `$ENTRY`, a variable that differs between branches (line 2)"),
+    assert dropped(script) == []
+    result = analyze(script)
+    assert [(type(launch).__name__, [step.text for step in launch.path_condition]) for launch in [*result.servers, *result.routers]] == [
+        ("ServerLaunch", ["$ROUTER is empty"]),
+        ("RouterLaunch", ["$ROUTER is non-empty"]),
     ]

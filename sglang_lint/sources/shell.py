@@ -28,6 +28,7 @@ from sglang_lint.model import (
     Kind,
     Location,
     Note,
+    PathStep,
     RouterLaunch,
     ServerLaunch,
     SourceResult,
@@ -35,6 +36,7 @@ from sglang_lint.model import (
     is_ascii_digits,
 )
 from sglang_lint.records import Record
+from sglang_lint.sources.paths import Fork, Paths, explore, variants
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -316,6 +318,18 @@ def _positional_key(words: list[Word] | None) -> tuple[Value, ...] | None:
     return None if words is None else tuple(_word_value(w) for w in words)
 
 
+def _same_words(a: Var | None, b: Var | None) -> bool:
+    """The same words, wherever they were assigned: branches that set a variable
+    to the same value make no launch variants."""
+    if _same_var(a, b):
+        return True
+    if a is None or b is None or a.is_array != b.is_array:
+        return False
+    if a.is_array:
+        return a.array is not None and b.array is not None and [_word_value(w) for w in a.array] == [_word_value(w) for w in b.array]
+    return _word_value(a.scalar or ()) == _word_value(b.scalar or ())
+
+
 def _same_var(a: Var | None, b: Var | None) -> bool:
     if a is b:
         return True  # a variable no branch touched: the same object in every snapshot
@@ -352,8 +366,16 @@ class _Budget(Exception):
 
 
 class ShellAnalyzer:
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree=None) -> None:
         self.path = path
+        # The decisions this run's path has fixed (issue 16, launch variants); a
+        # run without one merges the branches it cannot decide.
+        self.paths = paths or Paths()
+        self.tree = tree
+        # The first branch condition of the statement being decided that the
+        # file does not decide and the path has not fixed: (key, (step if true,
+        # step if false)).
+        self.pending: tuple[str, tuple[PathStep, PathStep]] | None = None
         # Values for environment variables the script reads but never sets (the
         # config's `env`): consulted only when the script itself has no value.
         self.configured_env: Mapping[str, str] = env or {}
@@ -388,7 +410,7 @@ class ShellAnalyzer:
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
-        tree = parse_bash(self.file_text.data)
+        tree = self.tree if self.tree is not None else parse_bash(self.file_text.data)
         env = Env()
         try:
             self._walk_script(tree.root_node, self.file_text, env)
@@ -788,9 +810,22 @@ class ShellAnalyzer:
             column = launch.location.column + (body.start_point[1] if launch.location.line == 1 else 0)
             self.dropped.setdefault((line, column), Note(self.path, message, line, column))
 
-    def _branch(self, bodies: list[list], text, env: Env, depth: int, exhaustive: bool, where: Location | None = None) -> None:
-        """Run each alternative body on a copy of ``env`` and merge the results."""
+    def _branch(
+        self,
+        bodies: list[list],
+        text,
+        env: Env,
+        depth: int,
+        exhaustive: bool,
+        where: Location | None = None,
+        fork: tuple[str, tuple[PathStep, PathStep]] | None = None,
+    ) -> None:
+        """Run each alternative body on a copy of ``env`` and merge the results.
+        ``fork``: the undecided condition that chose between them; when the bodies
+        made a difference (a variable differs, a launch is inside one), the path
+        forks there instead (paths.py)."""
         results = []
+        launches_before = len(self.result.servers) + len(self.result.routers) + len(self.dropped)
         self.branch_depth += 1
         try:
             for statements in bodies:
@@ -804,15 +839,20 @@ class ShellAnalyzer:
             results.append(env.snapshot())
         if not results:
             return
-        self._merge_into(env, results, where)
+        launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
+        if self._merge_into(env, results, where) or launched:
+            self.paths.differs(*(fork or (None, None)), where)
 
-    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None) -> None:
-        """``where``: the statement that branched (for notes)."""
+    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None) -> bool:
+        """``where``: the statement that branched (for notes). Whether a variable
+        differs between the results."""
         # The script's positional parameters after branches that `set --` them
         # differently: not known.
         script_words = [r.script.positional for r in results]
+        differs = False
         if any(_positional_key(p) != _positional_key(script_words[0]) for p in script_words):
             env.script.positional = None
+            differs = True
         else:
             env.script.positional = script_words[0]
         names = set()
@@ -825,6 +865,7 @@ class ShellAnalyzer:
                 options.append(var if found else _unset_symbol(name))
             before = env.globals.get(name)
             env.globals[name] = _merge_vars(options, name)
+            differs = differs or not all(_same_words(o, options[0]) for o in options)
             if name in self.name_mentions:
                 self._note_lost(name, before, options, env.globals[name], where)
         for index, frame in enumerate(env.frames):
@@ -835,8 +876,10 @@ class ShellAnalyzer:
                 options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
                 before = frame.locals.get(name)
                 frame.locals[name] = _merge_vars(options, name)
+                differs = differs or not all(_same_words(o, options[0]) for o in options)
                 if name in self.name_mentions:
                     self._note_lost(name, before, options, frame.locals[name], where)
+        return differs
 
     def _note_lost(self, name: str, before: Var | None, options: list[Var | None], merged: Var | None, where: Location | None) -> None:
         """A variable that names a launch entry point differs between branches:
@@ -874,31 +917,131 @@ class ShellAnalyzer:
         # A condition decided by known values (`[[ "$1" == decode ]]` in a function
         # called with `decode`) runs its body alone, or not at all: the clauses
         # after a true one never run, a false one adds no alternative.
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
         bodies, exhaustive = _taken_bodies(
-            ((lambda c=condition: True if c is None else self._decide_all(c, text, env, depth)), body) for condition, body in clauses
+            ((lambda c=condition: True if c is None else self._path_verdict(c, text, env, depth, undecided)), body) for condition, body in clauses
         )
-        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+
+    def _path_verdict(self, nodes: list, text, env: Env, depth: int, undecided: list) -> bool | None:
+        """Whether a condition list succeeds: decided by the file's values, or by
+        this run's path (paths.py). The first condition neither decides is added
+        to ``undecided`` as the key to fork on."""
+        self.pending = None
+        verdict = self._decide_all(nodes, text, env, depth)
+        if verdict is None:
+            fork = self.pending or self._opaque_condition(nodes, text)
+            verdict = self.paths.outcome(fork[0])
+            if verdict is None and not undecided:
+                undecided.append(fork)
+        self.pending = None
+        return verdict
+
+    def _opaque_condition(self, nodes: list, text) -> tuple[str, tuple[PathStep, PathStep]]:
+        """A condition over what the file cannot see (``[ -f x ]``, ``grep -q``):
+        a decision of its own at this place of this call."""
+        nodes = [n for n in nodes if n.type != "comment"] or nodes
+        where = self._loc(nodes[0], text)
+        context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
+        key = f"at\0{where.short()}:{where.column}\0{context}"
+        shown = " ".join(_node_text(nodes[-1], text).split())
+        if len(shown) > 40:
+            shown = shown[:37] + "..."
+        return key, (PathStep(key, True, f"`{shown}` succeeds", where), PathStep(key, False, f"`{shown}` fails", where))
+
+    def _path_decision(self, key: str, texts: tuple[str, str], node, text) -> bool | None:
+        """The outcome of a test over a value the file does not set (``-n
+        "$DPA"``, ``"$ROLE" == decode``) on this run's path, or None (and the test
+        becomes the one to fork on, when it is the first)."""
+        verdict = self._implied(key)
+        if verdict is None and self.pending is None:
+            where = self._loc(node, text)
+            self.pending = (key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where)))
+        return verdict
+
+    def _implied(self, key: str) -> bool | None:
+        """A decision the path fixed, or one that follows from them: ``$ROLE`` is
+        ``decode`` means it is not ``prefill``, is non-empty and matches ``d*``."""
+        fixed = self.paths.fixed
+        if key in fixed:
+            return fixed[key].taken
+        kind, subject, *rest = key.split("\0")
+        if kind == "glob" and rest and rest[0] == "*":
+            return True
+        if kind not in ("eq", "glob", "nonempty"):
+            return None
+        for other, step in fixed.items():
+            other_kind, other_subject, *other_rest = other.split("\0")
+            if other_subject != subject:
+                continue
+            if other_kind == "eq" and step.taken:
+                value = other_rest[0]
+            elif other_kind == "nonempty" and not step.taken:
+                value = ""
+            else:
+                continue
+            if kind == "eq":
+                return value == rest[0]
+            if kind == "nonempty":
+                return value != ""
+            return _case_matches({value}, [{_GLOB_MARK + pattern} for pattern in rest[0].split("|")])
+        return None
 
     def _stmt_case_statement(self, node, text, env, depth) -> None:
         subject_node = node.child_by_field_name("value")
         subject = self._condition_texts(subject_node, text, env, depth, split=False) if subject_node is not None else None
+        # Over a value the file does not set (`case "$ROLE" in`), each item is a
+        # decision of the path (paths.py).
+        symbol = self._condition_subject(subject_node, text, env, depth, split=False) if subject is None and subject_node is not None else None
         items = [item for item in node.named_children if item.type == "case_item"]
-        if any(item.child_by_field_name("fallthrough") is not None for item in items):
-            subject = None  # `;&` / `;;&` run on into the next items: not decided
+        fallthrough = any(item.child_by_field_name("fallthrough") is not None for item in items)
+        if fallthrough:
+            subject = symbol = None  # `;&` / `;;&` run on into the next items: not decided
         clauses = []
         exhaustive = False
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
         for item in items:
             values = item.children_by_field_name("value")
             value_ids = {c.id for c in values}
             if subject is None and "*" in (_node_text(c, text) for c in values):
                 exhaustive = True
             body = [c for c in item.named_children if c.id not in value_ids]
-            clauses.append(((lambda v=values: None if subject is None else _case_matches(
-                subject, [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in v]
-            )), body))
+            clauses.append(((lambda v=values, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough)), body))
         bodies, decided = _taken_bodies(clauses)
         exhaustive = exhaustive or decided
-        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text))
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+
+    def _case_verdict(self, subject, symbol, values, item, text, env, depth, undecided: list, fallthrough: bool) -> bool | None:
+        patterns = [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values]
+        if subject is not None:
+            return _case_matches(subject, patterns)
+        if fallthrough:
+            return None
+        fork = None
+        if symbol is not None and all(p is not None and len(p) == 1 for p in patterns):
+            texts = [_plain(next(iter(p))) for p in patterns]  # type: ignore[arg-type]
+            if len(texts) == 1 and not texts[0].startswith(_GLOB_MARK):
+                key = f"eq\0{symbol}\0{texts[0]}"
+                verdict = self._implied(key)
+                word = texts[0] or "''"
+                shown = (f"{symbol} is {word}", f"{symbol} is not {word}")
+            else:
+                globs = [t[len(_GLOB_MARK):] if t.startswith(_GLOB_MARK) else _glob_escape(t) for t in texts]
+                key = f"glob\0{symbol}\0{'|'.join(globs)}"
+                verdict = self._implied(key)
+                shown = (f"{symbol} matches {'|'.join(globs)}", f"{symbol} does not match {'|'.join(globs)}")
+            if verdict is not None:
+                return verdict
+            where = self._loc(values[0], text) if values else self._loc(item, text)
+            fork = (key, (PathStep(key, True, shown[0], where), PathStep(key, False, shown[1], where)))
+        else:
+            fork = self._opaque_condition(list(values) or [item], text)
+            verdict = self.paths.outcome(fork[0])
+            if verdict is not None:
+                return verdict
+        if not undecided:
+            undecided.append(fork)
+        return None
 
     def _stmt_list(self, node, text, env, depth) -> None:
         # `a && b`, `a || b`: the left side runs, the right side may or may not,
@@ -907,11 +1050,19 @@ class ShellAnalyzer:
         if not named:
             return
         operators = [child.type for child in node.children if not child.is_named]
-        verdict = self._decide(named[0], text, env, depth) if len(named) == 2 and operators in (["&&"], ["||"]) else None
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
+        simple = len(named) == 2 and operators in (["&&"], ["||"])
+        verdict = self._path_verdict([named[0]], text, env, depth, undecided) if simple else None
         self._walk(named[0], text, env, depth + 1)
         if len(named) > 1:
             if verdict is None:
-                self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text))
+                fork = None
+                if undecided:
+                    # The right side runs when the left succeeds (`&&`) or fails
+                    # (`||`): the fork's first path is the one that runs it.
+                    key, (when_true, when_false) = undecided[0]
+                    fork = (key, (when_true, when_false) if operators == ["&&"] else (when_false, when_true))
+                self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text), fork=fork)
             elif verdict == (operators == ["&&"]):
                 self._walk(named[1], text, env, depth + 1)
 
@@ -984,8 +1135,14 @@ class ShellAnalyzer:
                 return None
             texts = self._condition_texts(operands[0], text, env, depth, split=not double)
             op = _node_text(operator, text)
-            if texts is None or op not in ("-n", "-z"):
+            if op not in ("-n", "-z"):
                 return None
+            if texts is None:
+                symbol = self._condition_subject(operands[0], text, env, depth, split=not double)
+                if symbol is None:
+                    return None
+                nonempty = self._path_decision(f"nonempty\0{symbol}", (f"{symbol} is non-empty", f"{symbol} is empty"), expression, text)
+                return None if nonempty is None else nonempty == (op == "-n")
             verdicts = {bool(t) == (op == "-n") for t in texts}
             return verdicts.pop() if len(verdicts) == 1 else None
         if kind != "binary_expression":
@@ -1001,6 +1158,20 @@ class ShellAnalyzer:
             return None
         lefts = self._condition_texts(left, text, env, depth, split=not double)
         rights = self._condition_texts(right, text, env, depth, split=not double, pattern=double)
+        if (lefts is None) != (rights is None):
+            # A value the file does not set against a word: a decision of the path.
+            symbol = self._condition_subject(left if lefts is None else right, text, env, depth, split=not double)
+            words = rights if lefts is None else lefts
+            if symbol is None or words is None or len(words) != 1:
+                return None
+            word = _plain(next(iter(words)))
+            if word.startswith(_GLOB_MARK):
+                pattern = word[len(_GLOB_MARK) :]
+                equal = self._path_decision(f"glob\0{symbol}\0{pattern}", (f"{symbol} matches {pattern}", f"{symbol} does not match {pattern}"), expression, text)
+            else:
+                shown = word or "''"
+                equal = self._path_decision(f"eq\0{symbol}\0{word}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), expression, text)
+            return None if equal is None else equal == (operator.type != "!=")
         if lefts is None or rights is None:
             return None
         verdicts = {_case_matches({a}, [{b}]) for a in lefts for b in rights}
@@ -1008,6 +1179,14 @@ class ShellAnalyzer:
             return None
         equal = verdicts.pop()
         return equal if operator.type != "!=" else not equal
+
+    def _condition_subject(self, node, text, env: Env, depth: int, *, split: bool) -> str | None:
+        """The name a condition's operand stands for when it is one value the file
+        does not set: ``$DPA``, ``$1``, ``${ROLE:-prefill}``; else None."""
+        fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
+        if len(fields) != 1:
+            return None
+        return _subject(_word_value(fields[0]))
 
     def _condition_texts(self, node, text, env: Env, depth: int, *, split: bool, pattern: bool = False) -> set[str] | None:
         """Every text an operand can be in this run (a glob pattern, marked, when
@@ -1607,6 +1786,20 @@ class ShellAnalyzer:
             return [Seg(Value.symbol("$" + name, default), loc, split=not quoted)]
         if op in (":+", "+"):
             segs = self._expand_variable(name, env, quoted, loc)
+            symbol = f"${name}" if segs is None else _subject(_word_value(tuple(segs)))
+            if symbol is not None and op == ":+" and not (is_ascii_digits(name) and segs is None):
+                # `${DPA:+--enable-dp-attention}` of a variable the file does not
+                # set: a decision of the path, as `[ -n "$DPA" ]` (paths.py).
+                key = f"nonempty\0{symbol}"
+                taken = self._implied(key)
+                if taken is None:
+                    where = loc if loc.path else self._loc(node, text)
+                    self.paths.differs(key, (PathStep(key, True, f"{symbol} is non-empty", where), PathStep(key, False, f"{symbol} is empty", where)), where)
+                elif taken:
+                    operand = self._eval_operand(operand_nodes, text, env, depth)
+                    return [Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in operand]
+                else:
+                    return [Seg(Value.known(""), loc, split=not quoted)]
             if segs is None:
                 return [Seg(Value.unknown(f"${{{name}{op}...}} of a variable not set in this file"), loc, split=not quoted)]
             value = _word_value(tuple(segs))
@@ -2084,6 +2277,28 @@ def _is_plain_glob(raw: str) -> bool:
 
 def _has_expansion(node) -> bool:
     return any(child.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion") or _has_expansion(child) for child in node.children)
+
+
+def _subject(value: Value) -> str | None:
+    """A value the run's environment or caller decides, named for path decisions."""
+    if value.kind is not Kind.SYMBOL:
+        return None
+    if value.default in (None, ""):
+        return value.name
+    if value.name.startswith("$"):
+        return "${" + value.name[1:] + ":-" + value.default + "}"
+    return f"{value.name}:-{value.default}"
+
+
+def _plain(pattern: str) -> str:
+    """A glob pattern without special characters is the text it matches."""
+    if pattern.startswith(_GLOB_MARK) and not any(c in pattern[len(_GLOB_MARK) :] for c in "*?[\\"):
+        return pattern[len(_GLOB_MARK) :]
+    return pattern
+
+
+def _glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[|" else c for c in text)
 
 
 def _strict_texts(value: Value) -> set[str] | None:
@@ -2572,8 +2787,22 @@ class EmbeddedShell:
 
 def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
     """Extract the launches of one shell script. Never raises for any text.
-    ``env``: values for environment variables the script reads without setting."""
-    return ShellAnalyzer(path, text, env).run()
+    ``env``: values for environment variables the script reads without setting.
+
+    The script is interpreted once per path through the branches it does not
+    decide that make a difference (paths.py), and launches whose argv differs
+    between paths come out as variants."""
+    tree = parse_bash(FileText(text).data)
+
+    def run(paths: Paths) -> tuple[SourceResult, int]:
+        analyzer = ShellAnalyzer(path, text, env, paths, tree)
+        try:
+            return analyzer.run(), analyzer.commands_seen
+        except Fork as fork:
+            fork.cost = analyzer.commands_seen  # type: ignore[attr-defined]
+            raise
+
+    return variants(explore(run))
 
 
 # For other sources that build words (Python argv lists, command strings).

@@ -1,0 +1,186 @@
+"""Launch variants (issue 16): one run of a source's interpreter per path through
+the branches that matter, and the launches of those runs as variants.
+
+A branch whose condition the file decides (``[[ "$1" == decode ]]`` in a function
+called with ``decode``) has one way to go. One it does not decide (``[ -n "$DPA"
+]``, an environment variable) used to be merged: each variable became the values
+of both branches, and an array or string whose words differ between them became
+unknown, so the launch built from it was lost. Instead, the interpreter asks
+``Paths.decide`` for the outcome of such a branch:
+
+- on a path that has fixed it (a key the path holds), it goes that way;
+- otherwise, if the branch made a difference (a variable differs between its
+  bodies, or a launch is inside one), the run stops there (``Fork``) and the
+  explorer runs the file again, once with each outcome fixed.
+
+Every path is one run of the interpreter from the start: a path fixes a prefix of
+decisions and, the interpreter being deterministic, meets the same branches in
+the same order up to its next fork. The paths are bounded (``MAX_PATHS`` per
+file, and ``MAX_WORK`` interpreted commands over all runs); past the bound a run
+merges the remaining branches as before, with a note naming the line where
+precision was lost.
+
+``variants()`` then groups the launches of all paths: the same launch (the same
+place, call chain and occurrence) with the same argv on every path is one launch,
+as before; otherwise each distinct argv is a variant carrying the decisions all
+its paths share (``ServerLaunch.path_condition``) and the paths that gave it
+(``runs``), which topology uses to pair only variants that can run together.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, TypeVar
+
+from sglang_lint.model import Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult
+
+# Paths per file: each is a run of the file's interpreter, so this bounds the work
+# a file with many independent branches costs (2**6 launches variants at most).
+MAX_PATHS = 64
+# Commands interpreted over all the runs of one file (a run counts its own).
+MAX_WORK = 200_000
+
+
+class Fork(Exception):
+    """Raised by the interpreter at the first branch a path has not fixed that
+    made a difference."""
+
+    def __init__(self, key: str, steps: tuple[PathStep, PathStep]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.steps = steps  # (the step when true, the step when false)
+
+
+class Paths:
+    """What one run of an interpreter knows about its path: the decisions fixed
+    for it, and whether it may fork (else it merges, and remembers where)."""
+
+    def __init__(self, fixed: dict[str, PathStep] | None = None, may_fork: bool = False) -> None:
+        self.fixed: dict[str, PathStep] = dict(fixed or {})
+        self.may_fork = may_fork
+        # Where a branch that made a difference was merged (no budget to fork).
+        self.merged_at: list[Location] = []
+
+    def outcome(self, key: str) -> bool | None:
+        step = self.fixed.get(key)
+        return None if step is None else step.taken
+
+    def differs(self, key: str | None, steps: tuple[PathStep, PathStep] | None, where: Location | None) -> None:
+        """A branch over ``key`` (None: no key, e.g. a loop) made a difference and
+        was not fixed: fork if this run may, else remember the merge."""
+        if key is not None and steps is not None and self.may_fork:
+            raise Fork(key, steps)
+        if where is not None and key is not None:
+            self.merged_at.append(where)
+
+
+R = TypeVar("R")
+
+
+def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict[str, PathStep], SourceResult]]:
+    """Every path's result, in order (the true outcome first). ``run(paths)``
+    interprets the file once and returns its result and the commands it
+    interpreted; it raises ``Fork`` at a branch it must split."""
+    leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
+    pending: list[dict[str, PathStep]] = [{}]
+    work = 0
+    while pending:
+        fixed = pending.pop()
+        may_fork = len(leaves) + len(pending) + 2 <= MAX_PATHS and work < MAX_WORK
+        paths = Paths(fixed, may_fork)
+        try:
+            result, cost = run(paths)
+        except Fork as fork:
+            work += getattr(fork, "cost", 0)
+            when_true, when_false = fork.steps
+            # Popped from the end: the true outcome runs first.
+            pending.append({**fixed, fork.key: when_false})
+            pending.append({**fixed, fork.key: when_true})
+            continue
+        work += cost
+        if paths.merged_at:
+            first = paths.merged_at[0]
+            result.notes.append(
+                Note(
+                    first.path,
+                    f"more than {MAX_PATHS} paths through the branches of this file: from here on, values that differ"
+                    " between branches are merged (and may be unknown) instead of giving launch variants",
+                    first.line,
+                    first.column,
+                )
+            )
+        leaves.append((fixed, result))
+    return leaves
+
+
+def _launch_identity(launch: ServerLaunch | RouterLaunch) -> tuple:
+    return (type(launch).__name__, launch.entry, launch.location, launch.context, launch.scope)
+
+
+def _argv_signature(launch: ServerLaunch | RouterLaunch) -> tuple:
+    keywords = launch.keywords if isinstance(launch, ServerLaunch) else ()
+    return (tuple(launch.args), keywords, launch.line_ranges)
+
+
+def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceResult:
+    """One result for all paths (see the module docstring). The notes and other
+    facts of all paths are kept once each, in order."""
+    if len(leaves) == 1:
+        return leaves[0][1]
+    first = leaves[0][1]
+    combined = SourceResult(path=first.path, lines=first.lines)
+    combined.continuation_breaks = first.continuation_breaks
+    combined.comments = first.comments
+    seen_breaks = set()
+    for _, result in leaves:
+        for item in result.broken_continuations:
+            if item not in seen_breaks:
+                seen_breaks.add(item)
+                combined.broken_continuations.append(item)
+    seen_notes = set()
+    for _, result in leaves:
+        for note in result.notes:
+            if note not in seen_notes:
+                seen_notes.add(note)
+                combined.notes.append(note)
+    # identity -> signature -> (a launch, the paths that gave it)
+    found: dict[tuple, dict[tuple, tuple[ServerLaunch | RouterLaunch, list[int]]]] = {}
+    for index, (_, result) in enumerate(leaves):
+        occurrences: dict[tuple, int] = {}
+        for launch in [*result.servers, *result.routers]:
+            identity = _launch_identity(launch)
+            occurrences[identity] = occurrences.get(identity, 0) + 1
+            by_argv = found.setdefault((*identity, occurrences[identity]), {})
+            entry = by_argv.setdefault(_argv_signature(launch), (launch, []))
+            entry[1].append(index)
+    every = list(range(len(leaves)))
+    for by_argv in found.values():
+        for launch, runs in by_argv.values():
+            if len(by_argv) == 1 and runs == every:
+                variant = launch
+            else:
+                variant = _variant(launch, runs, leaves)
+            if isinstance(variant, RouterLaunch):
+                combined.routers.append(variant)
+            else:
+                combined.servers.append(variant)
+    return combined
+
+
+def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
+    """The launch with the decisions all of ``runs`` share, in the order made."""
+    shared = dict(leaves[runs[0]][0])
+    for index in runs[1:]:
+        fixed = leaves[index][0]
+        shared = {key: step for key, step in shared.items() if key in fixed and fixed[key].taken == step.taken}
+    steps = tuple(sorted(shared.values(), key=lambda step: (step.location, step.key)))
+    if isinstance(launch, RouterLaunch):
+        return RouterLaunch(
+            path=launch.path, location=launch.location, entry=launch.entry, args=launch.args,
+            line_ranges=launch.line_ranges, context=launch.context, scope=launch.scope,
+            path_condition=steps, runs=tuple(runs),
+        )
+    return ServerLaunch(
+        path=launch.path, location=launch.location, entry=launch.entry, args=launch.args,
+        line_ranges=launch.line_ranges, context=launch.context, keywords=launch.keywords, scope=launch.scope,
+        path_condition=steps, runs=tuple(runs),
+    )

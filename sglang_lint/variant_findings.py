@@ -1,0 +1,127 @@
+"""Findings over launch variants (issue 16, part 6).
+
+Rules judge one pair (or one server) at a time and know nothing of variants. A
+launch whose argv differs between paths through the script is several servers,
+one per variant, each with its path condition (``ServerLaunch.path_condition``);
+topology pairs only variants that can run together. This stage, between the
+rules and suppression, folds the findings of the variants of one launch (or one
+pair of launches) back into what a user reads:
+
+- a finding that holds on every compatible combination is reported as the rule
+  made it (an error stays an error: it is provable on all paths), once;
+- one that holds on some only becomes a **warning** whose message names the
+  condition ("when $DPA is non-empty (run.sh:4), ..."), with the decisions as
+  related locations and as the finding's ``path`` (SARIF codeFlows).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from sglang_lint.model import Finding, PathStep, Related, Severity, describe_path
+from sglang_lint.topology import Server, base_launch
+
+
+def _steps(servers: Iterable[Server]) -> tuple[PathStep, ...]:
+    steps: dict[str, PathStep] = {}
+    for server in servers:
+        for step in server.launch.path_condition:
+            steps.setdefault(step.key, step)
+    return tuple(sorted(steps.values(), key=lambda step: (step.location, step.key)))
+
+
+def _shared(conditions: Sequence[tuple[PathStep, ...]]) -> tuple[PathStep, ...]:
+    """The decisions every one of ``conditions`` made (the first's order)."""
+    common = set(conditions[0])
+    for condition in conditions[1:]:
+        common &= set(condition)
+    return tuple(step for step in conditions[0] if step in common)
+
+
+def _conditioned(finding: Finding, steps: tuple[PathStep, ...], others: int, severity: Severity) -> Finding:
+    if not steps:
+        return finding
+    condition = describe_path(steps)
+    if others:
+        condition += f" (or on {others} other path{'s' if others > 1 else ''})"
+    related = tuple(Related(step.location, f"on this path: {step.text}") for step in steps)
+    return Finding(
+        code=finding.code,
+        name=finding.name,
+        message=f"when {condition}, {finding.message}",
+        location=finding.location,
+        severity=severity,
+        related=finding.related + tuple(r for r in related if r not in finding.related),
+        url=finding.url,
+        noqa_ranges=finding.noqa_ranges,
+        fixes=finding.fixes,
+        help=finding.help,
+        notes=finding.notes,
+        path=steps,
+    )
+
+
+def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Finding]:
+    """``groups``: for every combination of variants one rule check saw (a pair,
+    or one server), the servers and their findings. Combinations of the same
+    launches (``base_launch``) are folded together."""
+    by_base: dict[tuple, list[tuple[tuple[Server, ...], list[Finding]]]] = {}
+    for servers, found in groups:
+        by_base.setdefault(tuple(base_launch(s) for s in servers), []).append((servers, found))
+    result: list[Finding] = []
+    for combos in by_base.values():
+        if len(combos) == 1 and not any(s.launch.path_condition for s in combos[0][0]):
+            result.extend(combos[0][1])
+            continue
+        total = len(combos)
+        conditions = [_steps(servers) for servers, _ in combos]
+        # code -> (location, message) -> (the finding, the combinations it holds in)
+        by_code: dict[str, dict[tuple, tuple[Finding, list[int]]]] = {}
+        for index, (_, found) in enumerate(combos):
+            for finding in found:
+                entry = by_code.setdefault(finding.code, {}).setdefault((finding.location, finding.message), (finding, []))
+                if not entry[1] or entry[1][-1] != index:
+                    entry[1].append(index)
+        for distinct in by_code.values():
+            holds = {index for _, indexes in distinct.values() for index in indexes}
+            if len(holds) == total:
+                # On every path: one finding as the rule made it (the first path's),
+                # with what the other paths give as notes.
+                (first, _), *rest = distinct.values()
+                if rest:
+                    others = [f"on the path when {describe_path(_condition(conditions, indexes))}: {finding.message}" for finding, indexes in rest[:_MAX_OTHER_PATHS]]
+                    if len(rest) > _MAX_OTHER_PATHS:
+                        others.append(f"and on {len(rest) - _MAX_OTHER_PATHS} more paths")
+                    first = _with_notes(first, (f"this holds on every path through the branches; the first is shown",) + tuple(others))
+                result.append(first)
+                continue
+            for finding, indexes in distinct.values():
+                shared = _shared([conditions[i] for i in indexes])
+                others = 0 if shared else len(indexes) - 1
+                steps = shared or conditions[indexes[0]]
+                result.append(_conditioned(finding, steps, others, Severity.WARNING))
+    return result
+
+
+_MAX_OTHER_PATHS = 3
+
+
+def _condition(conditions: list[tuple[PathStep, ...]], indexes: list[int]) -> tuple[PathStep, ...]:
+    return _shared([conditions[i] for i in indexes]) or conditions[indexes[0]]
+
+
+def _with_notes(finding: Finding, notes: tuple[str, ...]) -> Finding:
+    return Finding(
+        code=finding.code,
+        name=finding.name,
+        message=finding.message,
+        location=finding.location,
+        severity=finding.severity,
+        related=finding.related,
+        url=finding.url,
+        noqa_ranges=finding.noqa_ranges,
+        fixes=finding.fixes,
+        help=finding.help,
+        notes=finding.notes + notes,
+        path=finding.path,
+    )
