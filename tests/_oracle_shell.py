@@ -81,6 +81,7 @@ Three pieces, used by tests/test_oracle_shell.py:
 
 from __future__ import annotations
 
+import fnmatch
 import itertools
 import os
 import random
@@ -92,7 +93,7 @@ import tempfile
 import time
 from typing import Iterable, Sequence
 
-from sglang_lint.model import ArgToken, EntryPoint, Kind, Value
+from sglang_lint.model import ArgToken, EntryPoint, Kind, PathStep, Value, describe_path
 from sglang_lint.sources.shell import analyze_shell
 
 # ---------------------------------------------------------------------------------
@@ -1122,19 +1123,81 @@ def match(tokens: Sequence[ArgToken], words: Sequence[str], env: dict[str, str |
 
 
 class Comparison:
-    def __init__(self, verdict: int, problems: list[str], false_launches: int = 0) -> None:
+    def __init__(self, verdict: int, problems: list[str], false_launches: int = 0, infeasible: int = 0) -> None:
         self.verdict = verdict
         self.problems = problems
         self.false_launches = false_launches
+        # Variants whose path no run took (see compare): a sample of the runs may
+        # have missed it, as for a false launch.
+        self.infeasible = infeasible
 
 
-def analyzer_launches(program: Program) -> list[tuple[EntryPoint, list[ArgToken]]]:
+def analyzer_launches(program: Program) -> list[tuple[EntryPoint, list[ArgToken], tuple[PathStep, ...]]]:
+    """Each launch (variant) sglang-lint reports: its entry point, its argument
+    tokens and its path condition."""
     result = analyze_shell("launch.sh", program.text)
-    return [(launch.entry, launch.args) for launch in [*result.servers, *result.routers]]
+    return [(launch.entry, launch.args, launch.path_condition) for launch in [*result.servers, *result.routers]]
 
 
-def compare(launches: Sequence[tuple[EntryPoint, Sequence[ArgToken]]], runs: Sequence[Run]) -> Comparison:
+def _subject_text(subject: str, env: dict[str, str | None], args: tuple[str, ...]) -> str | None:
+    """What a path decision's subject (``$X``, ``$1``, ``${X:-d}``) holds in a run,
+    or None when the run does not fix it (a parameter of an uncalled function)."""
+    default = None
+    if subject.startswith("${") and subject.endswith("}") and ":-" in subject:
+        name, default = subject[2:-1].split(":-", 1)
+    elif subject.startswith("$"):
+        name = subject[1:]
+    else:
+        return None
+    if name.isdigit():
+        index = int(name)
+        text = args[index - 1] if 0 < index <= len(args) else None
+    elif name.isidentifier():
+        text = env.get(name)
+    else:
+        return None
+    if default is not None and not text:
+        return default
+    return text or ""
+
+
+def step_holds(step: PathStep, env: dict[str, str | None], args: tuple[str, ...]) -> bool | None:
+    """Whether a path decision went the way ``step`` says in a run; None when the
+    oracle cannot tell (a condition over what the file computes, `[ -f x ]`)."""
+    kind, subject, *rest = step.key.split("\0")
+    if kind not in ("nonempty", "eq", "glob"):
+        return None
+    text = _subject_text(subject, env, args)
+    if text is None:
+        return None
+    if kind == "nonempty":
+        outcome = text != ""
+    elif kind == "eq":
+        outcome = text == rest[0]
+    else:
+        outcome = any(fnmatch.fnmatchcase(text, pattern) for pattern in rest[0].split("|"))
+    return outcome == step.taken
+
+
+def _condition_holds(condition: Sequence[PathStep], run: "Run") -> bool | None:
+    """False when a decision the oracle can evaluate went the other way in this
+    run; True when all did as said; None when some cannot be told."""
+    verdicts = [step_holds(step, run.env, run.args) for step in condition]
+    if False in verdicts:
+        return False
+    return None if None in verdicts else True
+
+
+def compare(launches: Sequence[tuple], runs: Sequence[Run]) -> Comparison:
     """Soundness both ways, per program.
+
+    A launch is ``(entry, tokens)`` or ``(entry, tokens, path_condition)``
+    (a launch variant, issue 16). A variant covers a run's argv only where its
+    path condition is not contradicted by the run (each decision over an
+    environment variable or a script argument is evaluated: ``step_holds``), so
+    the conditions are held to bash too. A variant no run ran whose condition no
+    run satisfies, or that has a decision the oracle cannot evaluate, is an
+    infeasible path (over-approximation: "imprecise"), not a false launch.
 
     - Every launch bash ran, in every run (one assignment of the unknowns), is
       *covered* by a launch sglang-lint reports: the same entry point, and the
@@ -1159,8 +1222,11 @@ def compare(launches: Sequence[tuple[EntryPoint, Sequence[ArgToken]]], runs: Seq
                 continue
             entry, words = launch
             best = DISAGREE
-            for index, (reported_entry, tokens) in enumerate(launches):
+            for index, reported in enumerate(launches):
+                reported_entry, tokens = reported[0], reported[1]
                 if reported_entry is not entry:
+                    continue
+                if len(reported) > 2 and _condition_holds(reported[2], run) is False:
                     continue
                 level = match(tokens, words, run.env, run.args)
                 if level < DISAGREE:
@@ -1169,13 +1235,24 @@ def compare(launches: Sequence[tuple[EntryPoint, Sequence[ArgToken]]], runs: Seq
             if best == DISAGREE:
                 problems.append(f"bash ran {entry.value} {list(words)} ({run.describe()}); no reported launch covers it")
             verdict = max(verdict, best)
-    false_launches = 0
-    for index, (entry, tokens) in enumerate(launches):
+    false_launches = infeasible = 0
+    for index, reported in enumerate(launches):
+        entry, tokens = reported[0], reported[1]
+        condition = reported[2] if len(reported) > 2 else ()
+        if not used[index] and condition:
+            holds = [_condition_holds(condition, run) for run in runs]
+            if True not in holds:
+                # No run took this path as far as the oracle can tell: an
+                # infeasible combination of decisions (`(( N > 1 ))` and `$N` empty).
+                problems.append(f"infeasible path: {entry.value} when {describe_path(condition)}")
+                verdict = max(verdict, IMPRECISE)
+                infeasible += 1
+                continue
         if not used[index]:
             problems.append(f"false launch: {entry.value} {[t.value.describe() + ('...' if t.spread else '') for t in tokens]} matches no argv of any run")
             verdict = DISAGREE
             false_launches += 1
-    return Comparison(verdict, problems, false_launches)
+    return Comparison(verdict, problems, false_launches, infeasible)
 
 
 def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = False) -> list[tuple[Program, Comparison, list[Run]]]:
@@ -1193,7 +1270,7 @@ def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = F
         _check_stderr(program, runs)
         launches = analyzer_launches(program)
         comparison = compare(launches, runs)
-        if comparison.false_launches and not full:
+        if (comparison.false_launches or comparison.infeasible) and not full:
             again.append(len(results))
         results.append((program, comparison, runs))
     if again:

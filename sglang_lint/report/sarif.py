@@ -172,6 +172,23 @@ def sarif_log(findings: Sequence[Finding], sources: Mapping[str, list[str]], cwd
                 }
                 for number, related in enumerate(finding.related, 1)
             ]
+        if finding.path:
+            # The path through the script's branches on which the finding holds
+            # (issue 16): SARIF's way to show a path is a code flow, the
+            # decisions in order, then the finding itself.
+            steps = [(step.location, step.text) for step in finding.path] + [(finding.location, finding.message)]
+            result["codeFlows"] = [
+                {
+                    "threadFlows": [
+                        {
+                            "locations": [
+                                {"location": {"physicalLocation": _physical(location, sources, root), "message": {"text": text}}, "nestingLevel": 0}
+                                for location, text in steps
+                            ]
+                        }
+                    ]
+                }
+            ]
         results.append(result)
     return {
         "$schema": SCHEMA,

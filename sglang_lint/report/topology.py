@@ -123,6 +123,8 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
                     "role": server.role,
                     "entry_point": server.launch.entry.value,
                     "context": server.launch.context or None,
+                    # A launch variant (issue 16): the decisions on its paths.
+                    "path_condition": [{"text": step.text, "taken": step.taken, "location": _location(step.location)} for step in server.launch.path_condition],
                     "attention_tp": {**_value(server.attn_tp.value), "explanation": server.attn_tp.explanation},
                     "settings": {
                         dest: {

@@ -29,7 +29,8 @@ its paths share (``ServerLaunch.path_condition``) and the paths that gave it
 
 from __future__ import annotations
 
-from typing import Callable, TypeVar
+import fnmatch
+from typing import Callable
 
 from sglang_lint.model import Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult
 
@@ -73,7 +74,40 @@ class Paths:
             self.merged_at.append(where)
 
 
-R = TypeVar("R")
+def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
+    """A decision the path fixed, or one that follows from them: ``$ROLE`` is
+    ``decode`` means it is not ``prefill``, is non-empty and matches ``d*``.
+    Keys over a value the run does not set are ``nonempty\\0$X``, ``eq\\0$X\\0text``
+    and ``glob\\0$X\\0pattern|pattern`` (the same in every source, so that a
+    shell test and a Python condition over one variable agree)."""
+    if key in fixed:
+        return fixed[key].taken
+    kind, subject, *rest = key.split("\0")
+    if kind == "glob" and rest and rest[0] == "*":
+        return True
+    if kind not in ("eq", "glob", "nonempty"):
+        return None
+    for other, step in fixed.items():
+        other_kind, other_subject, *other_rest = other.split("\0")
+        if other_subject != subject:
+            continue
+        if other_kind == "eq" and step.taken:
+            value = other_rest[0]
+        elif other_kind == "nonempty" and not step.taken:
+            value = ""
+        else:
+            continue
+        if kind == "eq":
+            return value == rest[0]
+        if kind == "nonempty":
+            return value != ""
+        return any(fnmatch.fnmatchcase(value, pattern) for pattern in rest[0].split("|"))
+    return None
+
+
+def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tuple[PathStep, PathStep]]:
+    """A branch to fork on: its key and its two steps (true, false)."""
+    return key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where))
 
 
 def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict[str, PathStep], SourceResult]]:

@@ -76,6 +76,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
     word_value,
 )
+from sglang_lint.sources.paths import Fork, Paths, decision, explore, implied, variants
 from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, entry_mentions, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
@@ -171,8 +172,14 @@ class _Level(Record):
 
 
 class PythonAnalyzer:
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
         self.path = path
+        # The decisions this run's path has fixed (issue 16, launch variants; see
+        # sources/paths.py), and the first condition of the statement being
+        # decided that neither the file nor the path decides.
+        self.paths = paths or Paths()
+        self.tree = tree
+        self.pending: tuple[str, tuple] | None = None
         self.text = text
         # The config's `env`: values for the environment variables the file reads.
         self.configured_env: Mapping[str, str] = env or {}
@@ -208,7 +215,8 @@ class PythonAnalyzer:
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
         try:
-            tree = parse_python(self.text, self.path)
+            tree = self.tree if self.tree is not None else parse_python(self.text, self.path)
+            self.tree = tree
         except SyntaxError as error:
             line = error.lineno or 1
             column = error.offset or 1
@@ -666,19 +674,52 @@ class PythonAnalyzer:
         return _Flow(continued=True)
 
     def _stmt_If(self, node: ast.If, depth: int) -> _Flow:
-        truth = self._truth(node.test)
+        truth, fork = self._path_truth(node.test)
         if truth is True:
             return self._exec_block(node.body, depth + 1)
         if truth is False:
             return self._exec_block(node.orelse, depth + 1)
-        return self._branches([node.body, node.orelse], depth)
+        return self._branches([node.body, node.orelse], depth, fork=fork, where=self._loc(node.test))
 
-    def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
+    def _path_truth(self, test) -> tuple[bool | None, tuple | None]:
+        """Whether a condition holds: decided by the file, or by this run's path
+        (paths.py). Else None, with the decision to fork on: a test over an
+        environment variable (``os.getenv("X")``, ``== "decode"``), or the
+        condition itself at this place of this call."""
+        self.pending = None
+        truth = self._truth(test)
+        fork = self.pending
+        self.pending = None
+        if truth is not None:
+            return truth, None
+        if fork is None:
+            where = self._loc(test)
+            context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
+            key = f"at\0{where.short()}:{where.column}\0{context}"
+            shown = ast.unparse(test) if hasattr(ast, "unparse") else "condition"
+            shown = " ".join(shown.split())
+            if len(shown) > 40:
+                shown = shown[:37] + "..."
+            fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
+            truth = self.paths.outcome(key)
+        return truth, fork
+
+    def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:
+        verdict = implied(self.paths.fixed, key)
+        if verdict is None and self.pending is None:
+            self.pending = decision(key, texts, self._loc(node))
+        return verdict
+
+    def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True, fork: tuple | None = None, where: Location | None = None) -> _Flow:
         self._branch_depth += 1
+        launches = len(self.result.servers) + len(self.result.routers)
         try:
-            return self._run_branches(bodies, depth, exhaustive)
+            flow, differs = self._run_branches(bodies, depth, exhaustive)
         finally:
             self._branch_depth -= 1
+        if differs or len(self.result.servers) + len(self.result.routers) > launches:
+            self.paths.differs(*(fork or (None, None)), where)
+        return flow
 
     def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
         """Run each body from the same state and merge the states of those that
@@ -706,7 +747,8 @@ class PythonAnalyzer:
         if not exhaustive:
             live.append({})
         if not live:
-            return _Flow(terminated=True)
+            return _Flow(terminated=True), False
+        differs = False
         for ref in written:
             start = self.heap.get(ref, _MISSING)
             versions = [after.get(ref, start) for after in live]
@@ -714,8 +756,10 @@ class PythonAnalyzer:
                 continue
             if all(_same(v, start) for v in versions):
                 continue
+            differs = differs or not all(_same(v, versions[0]) for v in versions)
             self._set(ref, self._merge_contents(versions))
-        return _Flow()
+        # A body that returns or raises makes the paths differ too.
+        return _Flow(), differs or len(live) < len(bodies) + (0 if exhaustive else 1)
 
     def _stmt_Match(self, node, depth: int) -> _Flow:
         self._eval(node.subject)
@@ -1297,12 +1341,15 @@ class PythonAnalyzer:
         return PNum(truth, loc) if truth is not None else PUnknown(Value.unknown("a comparison we cannot decide"), loc)
 
     def _expr_IfExp(self, node: ast.IfExp) -> PyValue:
-        truth = self._truth(node.test)
+        truth, fork = self._path_truth(node.test)
         if truth is True:
             return self._eval(node.body)
         if truth is False:
             return self._eval(node.orelse)
-        return self._merge_values([self._eval(node.body), self._eval(node.orelse)])
+        body, orelse = self._eval(node.body), self._eval(node.orelse)
+        if not _same(body, orelse):
+            self.paths.differs(*(fork or (None, None)), self._loc(node.test))
+        return self._merge_values([body, orelse])
 
     def _expr_Lambda(self, node: ast.Lambda) -> PyValue:
         return PFunc(node, self._closure_scopes(), "<lambda>")
@@ -1353,6 +1400,15 @@ class PythonAnalyzer:
                     return x <= y
                 return x > y if isinstance(op, ast.Gt) else x >= y
             a, b = _key(left), _key(right)
+            if (a is None) != (b is None) and isinstance(op, (ast.Eq, ast.NotEq)):
+                # An environment variable against a text: a decision of the path.
+                symbol = _subject(left if a is None else right)
+                text = _str_text(right if a is None else left)
+                if symbol is None or text is None:
+                    return None
+                shown = repr(text)
+                equal = self._path_decision(f"eq\0{symbol}\0{text}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), node)
+                return None if equal is None else equal == isinstance(op, ast.Eq)
             if a is None or b is None:
                 return None
             if isinstance(op, ast.Eq):
@@ -1371,6 +1427,14 @@ class PythonAnalyzer:
         return self._value_truth(self._eval(node))
 
     def _value_truth(self, value: PyValue) -> bool | None:
+        if _env_symbol(value):
+            # `if os.getenv("BIG_PAGES"):` is a decision of the path (paths.py).
+            name = value.value.name  # type: ignore[union-attr]
+            loc = _loc_of(value) or Location(self.path, 1, 1)
+            verdict = implied(self.paths.fixed, f"nonempty\0{name}")
+            if verdict is None and self.pending is None:
+                self.pending = decision(f"nonempty\0{name}", (f"{name} is non-empty", f"{name} is empty or unset"), loc)
+            return verdict
         if isinstance(value, PNum):
             return bool(value.number)
         if isinstance(value, PNone):
@@ -2300,6 +2364,13 @@ def _is_none(value: Any) -> bool | None:
     return None
 
 
+def _subject(value: Any) -> str | None:
+    """An environment variable's value, named for path decisions (as the shell's)."""
+    if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$"):
+        return value.value.name if value.value.default in (None, "") else f"{value.value.name} (default {value.value.default})"
+    return None
+
+
 def _env_symbol(value: Any) -> bool:
     return isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default is None
 
@@ -2609,4 +2680,19 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -
             )
         )
         return result
-    return PythonAnalyzer(path, text, env).run()
+    trees: list[ast.Module] = []
+
+    def run(paths: Paths) -> tuple[SourceResult, int]:
+        # One run per path through the branches that make a difference
+        # (paths.py); the file is parsed once.
+        analyzer = PythonAnalyzer(path, text, env, paths, trees[0] if trees else None)
+        try:
+            result = analyzer.run()
+        except Fork as fork:
+            fork.cost = analyzer.steps  # type: ignore[attr-defined]
+            if analyzer.tree is not None and not trees:
+                trees.append(analyzer.tree)
+            raise
+        return result, analyzer.steps
+
+    return variants(explore(run))

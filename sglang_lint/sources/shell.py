@@ -36,7 +36,7 @@ from sglang_lint.model import (
     is_ascii_digits,
 )
 from sglang_lint.records import Record
-from sglang_lint.sources.paths import Fork, Paths, explore, variants
+from sglang_lint.sources.paths import Fork, Paths, explore, implied, variants
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -960,32 +960,7 @@ class ShellAnalyzer:
         return verdict
 
     def _implied(self, key: str) -> bool | None:
-        """A decision the path fixed, or one that follows from them: ``$ROLE`` is
-        ``decode`` means it is not ``prefill``, is non-empty and matches ``d*``."""
-        fixed = self.paths.fixed
-        if key in fixed:
-            return fixed[key].taken
-        kind, subject, *rest = key.split("\0")
-        if kind == "glob" and rest and rest[0] == "*":
-            return True
-        if kind not in ("eq", "glob", "nonempty"):
-            return None
-        for other, step in fixed.items():
-            other_kind, other_subject, *other_rest = other.split("\0")
-            if other_subject != subject:
-                continue
-            if other_kind == "eq" and step.taken:
-                value = other_rest[0]
-            elif other_kind == "nonempty" and not step.taken:
-                value = ""
-            else:
-                continue
-            if kind == "eq":
-                return value == rest[0]
-            if kind == "nonempty":
-                return value != ""
-            return _case_matches({value}, [{_GLOB_MARK + pattern} for pattern in rest[0].split("|")])
-        return None
+        return implied(self.paths.fixed, key)
 
     def _stmt_case_statement(self, node, text, env, depth) -> None:
         subject_node = node.child_by_field_name("value")
@@ -1796,20 +1771,38 @@ class ShellAnalyzer:
                     where = loc if loc.path else self._loc(node, text)
                     self.paths.differs(key, (PathStep(key, True, f"{symbol} is non-empty", where), PathStep(key, False, f"{symbol} is empty", where)), where)
                 elif taken:
-                    operand = self._eval_operand(operand_nodes, text, env, depth)
-                    return [Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in operand]
+                    return self._alternate_word(operand_nodes, text, env, depth, quoted, loc)
                 else:
                     return [Seg(Value.known(""), loc, split=not quoted)]
             if segs is None:
                 return [Seg(Value.unknown(f"${{{name}{op}...}} of a variable not set in this file"), loc, split=not quoted)]
             value = _word_value(tuple(segs))
             if op == "+" or (value.is_known and value.text != ""):
-                operand = self._eval_operand(operand_nodes, text, env, depth)
-                return [Seg(s.value, loc, not quoted, quoted, s.chars, s.origin) for s in operand]
+                return self._alternate_word(operand_nodes, text, env, depth, quoted, loc)
             if value.is_known:
                 return [Seg(Value.known(""), loc)]
             return [Seg(Value.unknown(f"${{{name}{op}...}}"), loc, split=not quoted)]
         return [Seg(Value.unknown(f"{_node_text(node, text)[:40]} is not evaluated"), loc, split=not quoted)]
+
+    def _alternate_word(self, nodes, text, env: Env, depth: int, quoted: bool, loc: Location) -> list[Seg]:
+        """The word of ``${X:+word}`` when X is set: unquoted, its unquoted pieces
+        split into fields at the blanks between them, its quoted pieces
+        (``"$TP"``) stay whole (found by the bash oracle: ``--page-size "$TP"``
+        was one field)."""
+        segs: list[Seg] = []
+        previous = None
+        # tree-sitter makes the word one concatenation whose pieces may have
+        # blanks between them that no node covers.
+        pieces = [child for node in nodes for child in (node.named_children if node.type == "concatenation" else [node])]
+        for node in pieces:
+            if previous is not None and node.start_byte > previous.end_byte:
+                gap = text.data[previous.end_byte : node.start_byte].decode("utf-8", "replace")
+                segs.append(Seg(Value.known(gap), loc, split=not quoted, quoted=quoted))
+            inner_quoted = quoted or node.type in ("string", "raw_string", "ansi_c_string")
+            for seg in self._eval_parts(node, text, env, True, depth + 1, True):
+                segs.append(Seg(seg.value, loc, not inner_quoted, inner_quoted, seg.chars, seg.origin))
+            previous = node
+        return segs
 
     def _eval_operand(self, nodes, text, env, depth) -> list[Seg]:
         segs: list[Seg] = []
