@@ -409,7 +409,8 @@ def test_a_placeholder_never_becomes_known_text():
         "--json-model-override-args '{\"a\": \"<A>\"}'\n"
     )
     result = analyze(doc)
-    (launch,) = result.servers
+    launch, eight = result.servers  # the variants where $X is set, and where it is not (issue 16)
+    assert eight.args[eight.args.index(token(eight, "--tp")) + 1].value == Value.known("8")
     assert "{" not in str([v for v in argv(launch) if v.startswith("--")])
     for value in every_value(result):
         for text in texts_of(value):
@@ -417,7 +418,7 @@ def test_a_placeholder_never_becomes_known_text():
             assert "<HOST>" not in text and "<TP>" not in text and "<M>" not in text and "<A>" not in text
     assert token(launch, "--tp").value == Value.known("--tp")
     tp = launch.args[launch.args.index(token(launch, "--tp")) + 1].value
-    assert tp.candidates() is None  # 8 or a placeholder: not known
+    assert tp.candidates() is None  # a placeholder: not known
     assert launch.args[1].value.candidates() is None  # a cut of a placeholder
 
 
@@ -836,7 +837,6 @@ def test_launch_not_followed_in_a_fence_is_named_at_its_line():
         "```bash\n# python -m sglang.launch_server --help\necho \"python -m sglang.launch_server\"\n```\n"
     )
     result = analyze_markdown(P, text)
-    assert result.servers == []
-    assert [(n.line, n.column, n.message) for n in result.notes] == [
-        (5, 18, 'launch not analyzed: line 7 runs `"${cmd[@]}"`, an array whose words differ between branches (line 6)')
-    ]
+    # The array that differs between branches is followed as launch variants now.
+    assert len(result.servers) == 4
+    assert [(n.line, n.column, n.message) for n in result.notes] == []

@@ -220,10 +220,9 @@ def test_branch_gives_alternatives_not_a_guess():
         subprocess.Popen(args)
         """
     )
-    (server,) = servers
-    assert server.setting("tp_size").value.candidates() is None or server.setting("tp_size").value.candidates() == frozenset({"4", "8"})
-    # an optional extension of the list: what follows --tp may override it
-    assert server.setting("dp_size").value.is_known is False
+    # Issue 16: each way through the ternary and the `if` is a launch variant.
+    assert [(_value(s, "tp_size"), _value(s, "dp_size")) for s in servers] == [("4", "2"), ("4", "1"), ("8", "2"), ("8", "1")]
+    assert [step.text for step in servers[0].launch.path_condition] == ["`len(sys.argv) > 1` is true", "sys.argv[1] is 'big'"]
 
 
 def test_class_attributes_inherited_and_overridden_per_test_class():
@@ -354,12 +353,11 @@ def test_branches_that_spell_the_same_items_keep_them():
         subprocess.Popen(argv)
         """
     )
-    (server,) = servers
-    # --tp-size 8 is in both branches (kept, not lost in the merge); what follows
-    # in one of them is not known and may override it
-    assert server.setting("tp_size").written == Value.known("8")
-    assert server.attn_tp.value.candidates() is None
-    assert _value(server, "enable_unified_memory") == "true"
+    # Issue 16: one launch variant per branch, each exact.
+    a, other = servers
+    assert a.setting("tp_size").value == other.setting("tp_size").value == Value.known("8")
+    assert [a.attn_tp.value.text, other.attn_tp.value.text] == ["8", "1"]
+    assert _value(a, "enable_unified_memory") == _value(other, "enable_unified_memory") == "true"
 
 
 def test_uncalled_function_runs_with_unknown_parameters():
@@ -548,9 +546,13 @@ def test_argv_list_set_in_branches_that_are_not_exhaustive_is_named():
         launch(sys.argv[1])
         """
     result = analyze_python("launch.py", textwrap.dedent(source))
-    assert result.servers == []
-    message = "launch not analyzed: line 10 runs `cmd`, a value that differs between branches"
-    assert _notes(source) == [(7, 39, message), (9, 39, message)]
+    # Issue 16: a variant per branch (the path where neither holds raises
+    # NameError, as in CPython, and launches nothing).
+    assert _notes(source) == []
+    assert [([t.value.describe() for t in s.args], [step.text for step in s.path_condition]) for s in result.servers] == [
+        (["--disaggregation-mode", "prefill"], ["sys.argv[1] is 'prefill'"]),
+        (["--disaggregation-mode", "decode"], ["sys.argv[1] is not 'prefill'", "sys.argv[1] is 'decode'"]),
+    ]
 
 
 def test_argv_list_whose_program_is_an_environment_variable():
@@ -627,8 +629,11 @@ def test_command_string_and_list_heads_we_cannot_see_are_named():
         """
     assert _notes(source) == [
         (4, 31, "launch not analyzed: its command `python_bin()` is the result of a call sglang-lint cannot see"),
-        (5, 27, "launch not analyzed: line 8 runs `base + ['--tp', '2']`, a list whose first items differ between branches"),
     ]
+    # Issue 16: where $X is empty, `base` is the launch of line 5 (a variant);
+    # where it is set, `base` is what extra() returns, which is not that launch.
+    (launch,) = analyze_python("launch.py", textwrap.dedent(source)).servers
+    assert [step.text for step in launch.path_condition] == ["$X is empty or unset"]
 
 
 def test_popen_launch_server_of_a_pd_group_is_named():

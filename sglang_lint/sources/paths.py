@@ -60,6 +60,9 @@ class Paths:
         self.may_fork = may_fork
         # Where a branch that made a difference was merged (no budget to fork).
         self.merged_at: list[Location] = []
+        # Inside the bodies of a branch that may fork itself: a branch nested in
+        # them is decided on the paths that fix the outer one first.
+        self.suspended = 0
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
@@ -68,10 +71,29 @@ class Paths:
     def differs(self, key: str | None, steps: tuple[PathStep, PathStep] | None, where: Location | None) -> None:
         """A branch over ``key`` (None: no key, e.g. a loop) made a difference and
         was not fixed: fork if this run may, else remember the merge."""
+        if self.suspended:
+            return
         if key is not None and steps is not None and self.may_fork:
             raise Fork(key, steps)
         if where is not None and key is not None:
             self.merged_at.append(where)
+
+
+class suspended:
+    """``with suspended(paths, fork):`` around the bodies of a branch over
+    ``fork`` (None: not a decision, nothing suspended)."""
+
+    def __init__(self, paths: Paths, fork) -> None:
+        self.paths = paths
+        self.active = fork is not None and paths.may_fork
+
+    def __enter__(self) -> None:
+        if self.active:
+            self.paths.suspended += 1
+
+    def __exit__(self, *exc) -> None:
+        if self.active:
+            self.paths.suspended -= 1
 
 
 def implied(fixed: dict[str, PathStep], key: str) -> bool | None:

@@ -76,7 +76,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
     word_value,
 )
-from sglang_lint.sources.paths import Fork, Paths, decision, explore, implied, variants
+from sglang_lint.sources.paths import Fork, Paths, decision, explore, implied, suspended, variants
 from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, entry_mentions, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
@@ -714,7 +714,8 @@ class PythonAnalyzer:
         self._branch_depth += 1
         launches = len(self.result.servers) + len(self.result.routers)
         try:
-            flow, differs = self._run_branches(bodies, depth, exhaustive)
+            with suspended(self.paths, fork):
+                flow, differs = self._run_branches(bodies, depth, exhaustive)
         finally:
             self._branch_depth -= 1
         if differs or len(self.result.servers) + len(self.result.routers) > launches:
@@ -1346,7 +1347,8 @@ class PythonAnalyzer:
             return self._eval(node.body)
         if truth is False:
             return self._eval(node.orelse)
-        body, orelse = self._eval(node.body), self._eval(node.orelse)
+        with suspended(self.paths, fork):
+            body, orelse = self._eval(node.body), self._eval(node.orelse)
         if not _same(body, orelse):
             self.paths.differs(*(fork or (None, None)), self._loc(node.test))
         return self._merge_values([body, orelse])
@@ -2366,7 +2368,7 @@ def _is_none(value: Any) -> bool | None:
 
 def _subject(value: Any) -> str | None:
     """An environment variable's value, named for path decisions (as the shell's)."""
-    if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$"):
+    if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL:
         return value.value.name if value.value.default in (None, "") else f"{value.value.name} (default {value.value.default})"
     return None
 

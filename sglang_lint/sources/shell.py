@@ -36,7 +36,7 @@ from sglang_lint.model import (
     is_ascii_digits,
 )
 from sglang_lint.records import Record
-from sglang_lint.sources.paths import Fork, Paths, explore, implied, variants
+from sglang_lint.sources.paths import Fork, Paths, explore, implied, suspended, variants
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -828,11 +828,12 @@ class ShellAnalyzer:
         launches_before = len(self.result.servers) + len(self.result.routers) + len(self.dropped)
         self.branch_depth += 1
         try:
-            for statements in bodies:
-                branch_env = env.snapshot()
-                for statement in statements:
-                    self._walk(statement, text, branch_env, depth + 1)
-                results.append(branch_env)
+            with suspended(self.paths, fork):
+                for statements in bodies:
+                    branch_env = env.snapshot()
+                    for statement in statements:
+                        self._walk(statement, text, branch_env, depth + 1)
+                    results.append(branch_env)
         finally:
             self.branch_depth -= 1
         if not exhaustive:
