@@ -23,11 +23,17 @@ from sglang_lint.topology import Server, base_launch
 
 
 def _steps(servers: Iterable[Server]) -> tuple[PathStep, ...]:
+    """The decisions of a combination of variants. One the two sides of a pair
+    took differently (the role chosen by an argument: a run per role) says only
+    which run each side is, and is left out."""
     steps: dict[str, PathStep] = {}
+    conflicting: set[str] = set()
     for server in servers:
         for step in server.launch.path_condition:
+            if step.key in steps and steps[step.key].taken != step.taken:
+                conflicting.add(step.key)
             steps.setdefault(step.key, step)
-    return tuple(sorted(steps.values(), key=lambda step: (step.location, step.key)))
+    return tuple(sorted((s for key, s in steps.items() if key not in conflicting), key=lambda step: (step.location, step.key)))
 
 
 def _shared(conditions: Sequence[tuple[PathStep, ...]]) -> tuple[PathStep, ...]:
@@ -92,11 +98,14 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
                     others = [f"on the path when {describe_path(_condition(conditions, indexes))}: {finding.message}" for finding, indexes in rest[:_MAX_OTHER_PATHS]]
                     if len(rest) > _MAX_OTHER_PATHS:
                         others.append(f"and on {len(rest) - _MAX_OTHER_PATHS} more paths")
-                    first = _with_notes(first, (f"this holds on every path through the branches; the first is shown",) + tuple(others))
+                    first = _with_notes(first, ("this holds on every path through the branches; the first is shown",) + tuple(others))
                 result.append(first)
                 continue
+            everywhere_steps = set(_shared(conditions))
             for finding, indexes in distinct.values():
                 shared = _shared([conditions[i] for i in indexes])
+                # What the paths where it holds share that the others do not.
+                shared = tuple(step for step in shared if step not in everywhere_steps) or shared
                 others = 0 if shared else len(indexes) - 1
                 steps = shared or conditions[indexes[0]]
                 result.append(_conditioned(finding, steps, others, Severity.WARNING))

@@ -1,8 +1,10 @@
 """Every deployment under fixtures/ gives exactly the findings its EXPECTED file lists.
 
 EXPECTED holds one ``CODE path:line`` per finding (path relative to the fixture
-directory); ``#`` lines are comments; an EXPECTED with no finding line means the
-fixture must be clean.
+directory), optionally followed by the severity (``error``/``warning``/``info``,
+checked when given: a finding that holds on some launch variants only is a
+warning, issue 16); ``#`` lines are comments; an EXPECTED with no finding line
+means the fixture must be clean.
 """
 
 from __future__ import annotations
@@ -24,9 +26,19 @@ def _expected(case: Path) -> list[tuple[str, str, int]]:
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
-        code, where = line.split()
+        code, where = line.split()[:2]
         path, _, number = where.rpartition(":")
         rows.append((code, path, int(number)))
+    return sorted(rows)
+
+
+def _expected_severities(case: Path) -> list[tuple[str, str, int, str]]:
+    rows = []
+    for raw in (case / "EXPECTED").read_text(encoding="utf-8").splitlines():
+        fields = raw.split()
+        if len(fields) == 3 and not raw.strip().startswith("#"):
+            path, _, number = fields[1].rpartition(":")
+            rows.append((fields[0], path, int(number), fields[2]))
     return sorted(rows)
 
 
@@ -38,6 +50,9 @@ def test_fixture_findings(case: Path) -> None:
         (f.code, os.path.relpath(f.location.path, case), f.location.line) for f in result.findings
     )
     assert actual == _expected(case), "\n".join(f"{f.location}: {f.code} {f.message}" for f in result.findings)
+    severities = {(f.code, os.path.relpath(f.location.path, case), f.location.line, f.severity.value) for f in result.findings}
+    for row in _expected_severities(case):
+        assert row in severities, (row, sorted(severities))
 
 
 def test_every_fixture_has_expectations() -> None:

@@ -32,7 +32,7 @@ from __future__ import annotations
 import fnmatch
 from typing import Callable
 
-from sglang_lint.model import Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult
+from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
 
 # Paths per file: each is a run of the file's interpreter, so this bounds the work
 # a file with many independent branches costs (2**6 launches variants at most).
@@ -85,7 +85,7 @@ class suspended:
 
     def __init__(self, paths: Paths, fork) -> None:
         self.paths = paths
-        self.active = fork is not None and paths.may_fork
+        self.active = fork is not None
 
     def __enter__(self) -> None:
         if self.active:
@@ -168,6 +168,37 @@ def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict
     return leaves
 
 
+def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:
+    """A value with what the path decided about it: ``$1`` on the path where
+    ``[ "$1" = decode ]`` held is ``decode``. Only a text that bash would not
+    split further (non-empty, no blanks) replaces a symbol, so the argv keeps
+    its words."""
+    if value.kind is Kind.SYMBOL:
+        subject = value.name if value.default in (None, "") else "${" + value.name.lstrip("$") + ":-" + value.default + "}"
+        prefix = f"eq\0{subject}\0"
+        for key, step in fixed.items():
+            if step.taken and key.startswith(prefix):
+                text = key[len(prefix) :]
+                if text and not any(c in text for c in " \t\n"):
+                    return Value.known(text)
+        return value
+    if value.kind is Kind.CONCAT:
+        parts = [_known_on_path(part, fixed) for part in value.parts]
+        return value if parts == list(value.parts) else Value.concat(parts)
+    return value
+
+
+def _refined(launch, fixed: dict[str, PathStep]):
+    if not fixed:
+        return launch
+    args = [token if (value := _known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
+    if all(a is b for a, b in zip(args, launch.args)):
+        return launch
+    if isinstance(launch, RouterLaunch):
+        return RouterLaunch(launch.path, launch.location, launch.entry, args, launch.line_ranges, launch.context, launch.scope)
+    return ServerLaunch(launch.path, launch.location, launch.entry, args, launch.line_ranges, launch.context, launch.keywords, launch.scope)
+
+
 def _launch_identity(launch: ServerLaunch | RouterLaunch) -> tuple:
     return (type(launch).__name__, launch.entry, launch.location, launch.context, launch.scope)
 
@@ -200,9 +231,10 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
                 combined.notes.append(note)
     # identity -> signature -> (a launch, the paths that gave it)
     found: dict[tuple, dict[tuple, tuple[ServerLaunch | RouterLaunch, list[int]]]] = {}
-    for index, (_, result) in enumerate(leaves):
+    for index, (fixed, result) in enumerate(leaves):
         occurrences: dict[tuple, int] = {}
         for launch in [*result.servers, *result.routers]:
+            launch = _refined(launch, fixed)
             identity = _launch_identity(launch)
             occurrences[identity] = occurrences.get(identity, 0) + 1
             by_argv = found.setdefault((*identity, occurrences[identity]), {})
@@ -228,6 +260,9 @@ def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
     for index in runs[1:]:
         fixed = leaves[index][0]
         shared = {key: step for key, step in shared.items() if key in fixed and fixed[key].taken == step.taken}
+    # `$ROLE is not decode` says nothing more next to `$ROLE is prefill`.
+    equal_subjects = {key.split("\0")[1] for key, step in shared.items() if step.taken and key.startswith("eq\0")}
+    shared = {key: step for key, step in shared.items() if step.taken or not key.startswith(("eq\0", "glob\0")) or key.split("\0")[1] not in equal_subjects}
     steps = tuple(sorted(shared.values(), key=lambda step: (step.location, step.key)))
     if isinstance(launch, RouterLaunch):
         return RouterLaunch(

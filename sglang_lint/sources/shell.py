@@ -365,6 +365,11 @@ class _Budget(Exception):
     pass
 
 
+class _Exit(Exception):
+    """`exit`: the script (or the subshell, `bash -c` string) ends here; the
+    branch whose body exits is a path that launches nothing after it."""
+
+
 class ShellAnalyzer:
     def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree=None) -> None:
         self.path = path
@@ -413,7 +418,10 @@ class ShellAnalyzer:
         tree = self.tree if self.tree is not None else parse_bash(self.file_text.data)
         env = Env()
         try:
-            self._walk_script(tree.root_node, self.file_text, env)
+            try:
+                self._walk_script(tree.root_node, self.file_text, env)
+            except _Exit:
+                pass
             # Functions that were never called: analyze them once with unknown
             # positional parameters, so their launches are still seen.
             for name, (body, text) in list(self.functions.items()):
@@ -421,7 +429,10 @@ class ShellAnalyzer:
                     self.called_functions.add(name)
                     frame_env = env.snapshot()
                     frame_env.frames.append(Frame(name, None))
-                    self._walk(body, text, frame_env, 0)
+                    try:
+                        self._walk(body, text, frame_env, 0)
+                    except _Exit:
+                        pass
         except _Budget:
             self.result.notes.append(
                 Note(self.path, f"stopped after {MAX_COMMANDS} commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing")
@@ -831,15 +842,21 @@ class ShellAnalyzer:
             with suspended(self.paths, fork):
                 for statements in bodies:
                     branch_env = env.snapshot()
-                    for statement in statements:
-                        self._walk(statement, text, branch_env, depth + 1)
+                    try:
+                        for statement in statements:
+                            self._walk(statement, text, branch_env, depth + 1)
+                    except _Exit:
+                        continue  # this way through ends the script
                     results.append(branch_env)
         finally:
             self.branch_depth -= 1
+        exited = len(results) < len(bodies)
         if not exhaustive:
             results.append(env.snapshot())
         if not results:
-            return
+            raise _Exit()  # every way through ends the script
+        if exited:
+            self.paths.differs(*(fork or (None, None)), where)
         launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
         if self._merge_into(env, results, where) or launched:
             self.paths.differs(*(fork or (None, None)), where)
@@ -938,17 +955,19 @@ class ShellAnalyzer:
         self.pending = None
         return verdict
 
-    def _opaque_condition(self, nodes: list, text) -> tuple[str, tuple[PathStep, PathStep]]:
+    def _opaque_condition(self, nodes: list, text, texts: tuple[str, str] | None = None) -> tuple[str, tuple[PathStep, PathStep]]:
         """A condition over what the file cannot see (``[ -f x ]``, ``grep -q``):
         a decision of its own at this place of this call."""
         nodes = [n for n in nodes if n.type != "comment"] or nodes
         where = self._loc(nodes[0], text)
         context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
         key = f"at\0{where.short()}:{where.column}\0{context}"
-        shown = " ".join(_node_text(nodes[-1], text).split())
-        if len(shown) > 40:
-            shown = shown[:37] + "..."
-        return key, (PathStep(key, True, f"`{shown}` succeeds", where), PathStep(key, False, f"`{shown}` fails", where))
+        if texts is None:
+            shown = " ".join(_node_text(nodes[-1], text).split())
+            if len(shown) > 40:
+                shown = shown[:37] + "..."
+            texts = (f"`{shown}` succeeds", f"`{shown}` fails")
+        return key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where))
 
     def _path_decision(self, key: str, texts: tuple[str, str], node, text) -> bool | None:
         """The outcome of a test over a value the file does not set (``-n
@@ -982,12 +1001,12 @@ class ShellAnalyzer:
             if subject is None and "*" in (_node_text(c, text) for c in values):
                 exhaustive = True
             body = [c for c in item.named_children if c.id not in value_ids]
-            clauses.append(((lambda v=values, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough)), body))
+            clauses.append(((lambda v=values, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough, subject_node)), body))
         bodies, decided = _taken_bodies(clauses)
         exhaustive = exhaustive or decided
         self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
 
-    def _case_verdict(self, subject, symbol, values, item, text, env, depth, undecided: list, fallthrough: bool) -> bool | None:
+    def _case_verdict(self, subject, symbol, values, item, text, env, depth, undecided: list, fallthrough: bool, subject_node=None) -> bool | None:
         patterns = [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values]
         if subject is not None:
             return _case_matches(subject, patterns)
@@ -1011,7 +1030,11 @@ class ShellAnalyzer:
             where = self._loc(values[0], text) if values else self._loc(item, text)
             fork = (key, (PathStep(key, True, shown[0], where), PathStep(key, False, shown[1], where)))
         else:
-            fork = self._opaque_condition(list(values) or [item], text)
+            shown_subject = " ".join(_node_text(subject_node, text).split())[:30] if subject_node is not None else "the subject"
+            shown_patterns = "|".join(_node_text(v, text) for v in values)[:30]
+            fork = self._opaque_condition(
+                list(values) or [item], text, (f"{shown_subject} matches {shown_patterns}", f"{shown_subject} does not match {shown_patterns}")
+            )
             verdict = self.paths.outcome(fork[0])
             if verdict is not None:
                 return verdict
@@ -1181,8 +1204,11 @@ class ShellAnalyzer:
 
     def _stmt_subshell(self, node, text, env, depth) -> None:
         inner = env.snapshot()
-        for child in node.named_children:
-            self._walk(child, text, inner, depth + 1)
+        try:
+            for child in node.named_children:
+                self._walk(child, text, inner, depth + 1)
+        except _Exit:
+            pass  # `( ... exit )` leaves the subshell only
 
     def _stmt_for_statement(self, node, text, env, depth) -> None:
         variable = node.child_by_field_name("variable")
@@ -1239,18 +1265,28 @@ class ShellAnalyzer:
     def _loop_unknown(self, node, text, env, depth) -> None:
         body = node.child_by_field_name("body")
         loop_env = env.snapshot()
+        exited = False
         if body is not None:
             self.branch_depth += 1
             try:
-                self._walk(body, text, loop_env, depth + 1)
+                # The body runs any number of times, with other values each time
+                # (`while ...; do case "$1" in ...; shift; done`): no decision in
+                # it is one of the path's.
+                with suspended(self.paths, "loop"):
+                    self._walk(body, text, loop_env, depth + 1)
+            except _Exit:
+                exited = True
             finally:
                 self.branch_depth -= 1
-        self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
+        self._merge_into(env, [env.snapshot()] + ([] if exited else [loop_env]), self._loc(node, text))
 
     def _stmt_command(self, node, text, env: Env, depth: int) -> None:
         self.commands_seen += 1
         if self.commands_seen > MAX_COMMANDS:
             raise _Budget()
+        name_node = node.child_by_field_name("name")
+        if name_node is not None and _node_text(name_node, text) == "exit":
+            raise _Exit()
         # Argument nodes, grouped into the words bash sees: tree-sitter splits
         # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
         # backslash-newline before it splits words, so `8` and `--dp` are one word
@@ -2074,7 +2110,11 @@ class ShellAnalyzer:
         found = len(self.result.servers), len(self.result.routers)
         self.call_depth += 1
         try:
-            self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
+            try:
+                self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
+            except _Exit:
+                if in_place:
+                    raise  # `eval exit` ends this shell
         finally:
             self.call_depth -= 1
         if b"\\" in embedded.data:
@@ -2770,6 +2810,8 @@ class EmbeddedShell:
         self._shell.call_stack = list(call_stack)
         try:
             action()
+        except _Exit:
+            pass
         except _Budget:
             message = f"stopped after {MAX_COMMANDS} shell commands in command strings"
             if not any(note.message == message for note in result.notes):
