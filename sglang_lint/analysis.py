@@ -25,7 +25,7 @@ from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
-from sglang_lint.variant_findings import fold
+from sglang_lint.variant_findings import fold, name_pass_through
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 
 def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None = None) -> Callable[[str, Location], ConfigFile | None]:
@@ -169,6 +169,7 @@ def analyze_results(
         found: list[Finding] = []
         for rule in selected:
             found.extend(rule.check_pair(context, deployment, prefill, decode))
+        found = name_pass_through((prefill, decode), found)
         checks.append(((prefill, decode), found))
         if found:
             by_pair.append((prefill, decode, found))
@@ -181,7 +182,7 @@ def analyze_results(
             found = []
             for rule in selected:
                 found.extend(rule.check_server(context, deployment, server))
-            checks.append(((server,), found))
+            checks.append(((server,), name_pass_through((server,), found)))
     findings.extend(fold(checks))
     for result in results:
         for rule in selected:

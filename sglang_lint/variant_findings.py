@@ -67,6 +67,19 @@ def _conditioned(finding: Finding, steps: tuple[PathStep, ...], others: int, sev
     )
 
 
+def name_pass_through(servers: Sequence[Server], found: list[Finding]) -> list[Finding]:
+    """Findings on launches that pass arguments through from their caller
+    (``"$@"``, ``sys.argv[1:]``) rely on the assumption that those add no
+    options (issue 16, part 5): each says so, naming them."""
+    passed = [(where, what) for server in servers for where, what in server.settings.passed_through]
+    if not passed or not found:
+        return found
+    shown = ", ".join(f"{what} at {where.short()}" for where, what in dict.fromkeys(passed))
+    note = f"unless the arguments passed through ({shown}) override the options written here: sglang-lint assumes they add none"
+    # Not provable: what the caller passes may change it, so at most a warning.
+    return [_with_notes(finding, (note,), Severity.WARNING if finding.severity is Severity.ERROR else finding.severity) for finding in found]
+
+
 def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Finding]:
     """``groups``: for every combination of variants one rule check saw (a pair,
     or one server), the servers and their findings. Combinations of the same
@@ -119,13 +132,13 @@ def _condition(conditions: list[tuple[PathStep, ...]], indexes: list[int]) -> tu
     return _shared([conditions[i] for i in indexes]) or conditions[indexes[0]]
 
 
-def _with_notes(finding: Finding, notes: tuple[str, ...]) -> Finding:
+def _with_notes(finding: Finding, notes: tuple[str, ...], severity: Severity | None = None) -> Finding:
     return Finding(
         code=finding.code,
         name=finding.name,
         message=finding.message,
         location=finding.location,
-        severity=finding.severity,
+        severity=finding.severity if severity is None else severity,
         related=finding.related,
         url=finding.url,
         noqa_ranges=finding.noqa_ranges,

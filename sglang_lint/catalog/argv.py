@@ -1290,6 +1290,23 @@ class _TableFacts:
 _FACTS: dict[int, tuple[OptionTable, _TableFacts]] = {}
 
 
+def passes_through(token: ArgToken) -> bool:
+    """Words the file passes on from whoever runs it, unseen: the script's or an
+    uncalled function's ``"$@"``, ``sys.argv[1:]``, an ``$EXTRA_ARGS`` the file
+    never sets. Not a command's output or an array the file built and lost."""
+    value = token.value
+    if value.kind is Kind.SYMBOL:
+        name = value.name
+        return value.default is None and name.startswith("$") and (name[1:].isidentifier() or name[1:] in ("@", "*"))
+    if value.kind is Kind.UNKNOWN and token.spread:
+        return value.reason.startswith(('"$@" of', '"$*" of', "$@ of", "$* of")) or value.reason == "sys.argv" or value.reason.startswith("sys.argv")
+    return False
+
+
+def _passed_name(value: Value) -> str:
+    return value.reason if value.kind is Kind.UNKNOWN else value.describe()
+
+
 def _facts(table: OptionTable) -> _TableFacts:
     entry = _FACTS.get(id(table))
     if entry is None or entry[0] is not table:
@@ -1310,8 +1327,14 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     for dest, assignment in parse.assignments.items():
         settings.values[dest] = assignment.setting
 
+    # Arguments passed through from the file's caller are assumed to add no
+    # options (issue 16, part 5): the options written in the file are judged,
+    # and the findings name the pass-through.
+    blocking = [i for i in parse.opaque if not passes_through(parse.words[i].token)]
+    settings.passed_through = [(parse.words[i].location, _passed_name(parse.words[i].value)) for i in parse.opaque if i not in blocking]
+
     def overridden_by(index: int) -> str | None:
-        later = [i for i in parse.opaque if i > index]
+        later = [i for i in blocking if i > index]
         if not later:
             return None
         word = parse.words[later[0]]

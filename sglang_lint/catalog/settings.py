@@ -163,14 +163,25 @@ class ServerSettings(Record):
     problems: list[ArgProblem]
     # Positions of words whose content we cannot see ("$@", unknown arrays).
     opaque: list[Location]
+    # Of those, the arguments passed through from whoever runs the file (the
+    # script's "$@", sys.argv[1:], an $EXTRA_ARGS it never sets), as (where,
+    # what): assumed to add no options (issue 16, part 5), so they override
+    # nothing; the findings on this launch name them.
+    passed_through: list[tuple[Location, str]]
 
     def __init__(
-        self, version: str, values: MutableMapping[str, Setting] | None = None, problems: list[ArgProblem] | None = None, opaque: list[Location] | None = None
+        self,
+        version: str,
+        values: MutableMapping[str, Setting] | None = None,
+        problems: list[ArgProblem] | None = None,
+        opaque: list[Location] | None = None,
+        passed_through: list[tuple[Location, str]] | None = None,
     ) -> None:
         self.version = version
         self.values = {} if values is None else values
         self.problems = [] if problems is None else problems
         self.opaque = [] if opaque is None else opaque
+        self.passed_through = [] if passed_through is None else passed_through
 
     def get(self, dest: str) -> Setting:
         """The setting for ``dest``; an option absent from this version reads as its

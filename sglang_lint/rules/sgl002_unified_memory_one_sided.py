@@ -55,6 +55,18 @@ see SGL001), or remove it from both.
         ),
         Example(
             {
+                # Arguments passed through from the caller are assumed to add no
+                # options (issue 16): judged, with a note naming them.
+                "run.sh": (
+                    "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
+                    'python -m sglang.launch_server --disaggregation-mode decode --tp 8 --port 30001 "$@" &\n'
+                )
+            },
+            findings=1,
+            message_contains='unless the arguments passed through ("$@" of the script at run.sh:2)',
+        ),
+        Example(
+            {
                 "prefill.sh": "python -m sglang.launch_server --disaggregation-mode prefill --tp 8\n",
                 "decode.sh": "python -m sglang.launch_server --disaggregation-mode decode --enable-unified --tp 8 --port 30001\n",
             },
@@ -74,10 +86,10 @@ see SGL001), or remove it from both.
         ),
         Example(
             {
-                # What "$@" holds is not known: the decode may enable it too.
+                # What a command prints is not known: the decode may enable it too.
                 "run.sh": (
                     "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
-                    'python -m sglang.launch_server --disaggregation-mode decode --tp 8 --port 30001 "$@" &\n'
+                    "python -m sglang.launch_server --disaggregation-mode decode --tp 8 --port 30001 $(cat extra.args) &\n"
                 )
             }
         ),

@@ -22,8 +22,11 @@ class UnresolvedValue(Rule):
     summary = "A value the unified-memory checks need could not be resolved statically"
     doc = """\
 ## What it does
-Reports, for every prefill x decode pair, the values that SGL001 and SGL002 needed
-but static analysis could not resolve: whether a side enables
+Lists the arguments a launch passes through from its caller (`"$@"`,
+`sys.argv[1:]`, an `$EXTRA_ARGS` the file never sets): the other rules assume
+they add no options and judge the options written in the file. And reports, for
+every prefill x decode pair, the values that SGL001 and SGL002 needed but static
+analysis could not resolve: whether a side enables
 `--enable-unified-memory` (a flag that `"$@"`, an unknown `--config` file or a
 `**kwargs` may set), and the attention TP of a pair that both enable it (a `$TP`
 nobody sets, `os.environ["TP"]`, a value differing between branches). Off by
@@ -60,7 +63,7 @@ Every version; what is resolvable does not depend on the release.
         Example(
             {"run.sh": _PREFILL_UM + 'python -m sglang.launch_server "$@" --disaggregation-mode decode --tp 8 --port 30001 &\n'},
             findings=1,
-            message_contains="--enable-unified-memory",
+            message_contains='"$@" of the script',
         ),
     ]
     valid = [
@@ -69,6 +72,18 @@ Every version; what is resolvable does not depend on the release.
         # Neither side enables unified memory: nothing was needed.
         Example({"run.sh": "python -m sglang.launch_server --disaggregation-mode prefill --tp $A &\npython -m sglang.launch_server --disaggregation-mode decode --tp $B --port 1 &\n"}),
     ]
+
+    def check_server(self, context: RuleContext, deployment: Deployment, server: Server) -> Iterable[Finding]:
+        # Issue 16, part 5: the other rules judge the options written in the file
+        # as if what is passed through from the caller added none; list each.
+        for where, what in server.settings.passed_through:
+            yield self.finding(
+                f"arguments passed through here ({what}) are assumed to add no options",
+                where,
+                noqa_ranges=launch_noqa_ranges(server),
+                help="the other findings on this launch hold unless the caller passes options that change them",
+                notes=(f"launch {server.label}",),
+            )
 
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
         states = {side: flag_state(unified_memory_setting(server)) for side, server in (("prefill", prefill), ("decode", decode))}
