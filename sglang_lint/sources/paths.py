@@ -38,7 +38,7 @@ from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLa
 # a file with many independent branches costs (2**6 launches variants at most).
 MAX_PATHS = 64
 # Commands interpreted over all the runs of one file (a run counts its own).
-MAX_WORK = 200_000
+MAX_WORK = 50_000
 
 
 class Fork(Exception):

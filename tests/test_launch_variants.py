@@ -1,0 +1,281 @@
+"""Launch variants (issue 16): the argv along every path through the branches a
+file does not decide, paired only where the paths can run together, with
+findings that are errors on every path and warnings naming the condition on some.
+
+The argv of each variant is held to real bash and CPython by the differential
+oracles (tests/test_oracle_shell.py, and the stub tests below); here are the
+model's own promises: forking, joining, the bounds, pairing and the findings.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.model import Severity
+from sglang_lint.report import sarif
+from sglang_lint.sources import paths
+from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.shell import analyze_shell
+
+UM = "--enable-unified-memory"
+
+
+def _variants(result) -> list[tuple[list[str], list[str]]]:
+    return [([t.value.describe() for t in launch.args], [step.text for step in launch.path_condition]) for launch in result.servers]
+
+
+def _lint(tmp_path, name: str, text: str):
+    (tmp_path / name).write_text(text)
+    return lint_paths([str(tmp_path / name)], LintOptions(cache=False))
+
+
+# -- the issue's examples ------------------------------------------------------------
+
+ARRAY_IN_BRANCH = f"""\
+launch() {{
+  cmd=(python -m sglang.launch_server --tp-size 8 --disaggregation-mode "$1" {UM})
+  if [[ -n "$KV_DTYPE" ]]; then cmd+=(--kv-cache-dtype "$KV_DTYPE"); fi
+  if [[ "$1" == decode && -n "$DPA" ]]; then cmd+=(--dp-size 8 --enable-dp-attention); fi
+  "${{cmd[@]}}" &
+}}
+launch prefill
+launch decode
+"""
+
+
+def test_an_array_appended_in_branches_is_one_variant_per_path() -> None:
+    result = analyze_shell("run.sh", ARRAY_IN_BRANCH)
+    assert result.notes == []  # once "launch not analyzed: ... differ between branches"
+    prefills = [v for v in _variants(result) if "prefill" in v[0]]
+    decodes = [v for v in _variants(result) if "decode" in v[0]]
+    assert prefills == [
+        (["--tp-size", "8", "--disaggregation-mode", "prefill", UM, "--kv-cache-dtype", "$KV_DTYPE"], ["$KV_DTYPE is non-empty"]),
+        (["--tp-size", "8", "--disaggregation-mode", "prefill", UM], ["$KV_DTYPE is empty"]),
+    ]
+    assert len(decodes) == 4
+    assert (["--tp-size", "8", "--disaggregation-mode", "decode", UM, "--dp-size", "8", "--enable-dp-attention"], ["$KV_DTYPE is empty", "$DPA is non-empty"]) in decodes
+
+
+def test_a_mismatch_on_some_paths_is_a_warning_that_names_the_condition(tmp_path) -> None:
+    result = _lint(tmp_path, "run.sh", ARRAY_IN_BRANCH)
+    (finding,) = [f for f in result.findings if f.code == "SGL001"]
+    assert finding.severity is Severity.WARNING
+    assert finding.message.startswith("when $DPA is non-empty (")
+    assert "attention TP differs across the pair: prefill 8, decode 1" in finding.message
+    # $KV_DTYPE changes nothing the rule reads: only the decision that matters is named.
+    assert "KV_DTYPE" not in finding.message
+    assert [step.text for step in finding.path] == ["$DPA is non-empty"]
+    assert any(r.message == "on this path: $DPA is non-empty" for r in finding.related)
+
+
+def test_a_mismatch_on_every_path_stays_an_error(tmp_path) -> None:
+    script = (
+        'if [ -n "$BIG" ]; then TP=16; else TP=8; fi\n'
+        f"python -m sglang.launch_server --disaggregation-mode prefill {UM} --tp $TP &\n"
+        f"python -m sglang.launch_server --disaggregation-mode decode {UM} --tp 4 --port 30001 &\n"
+    )
+    result = _lint(tmp_path, "run.sh", script)
+    (finding,) = [f for f in result.findings if f.code == "SGL001"]
+    assert finding.severity is Severity.ERROR
+    assert not finding.message.startswith("when")
+    assert "this holds on every path through the branches; the first is shown" in finding.notes
+    assert any("prefill 8, decode 4" in note for note in finding.notes)
+
+
+def test_a_string_built_along_branches_and_an_alternate_word() -> None:
+    script = (
+        'ARGS="--disaggregation-mode prefill --tp-size 8"\n'
+        '[ -n "$DPA" ] && ARGS="$ARGS --dp-size 8 --enable-dp-attention"\n'
+        "python -m sglang.launch_server $ARGS ${EXTRA:+--page-size $EXTRA} &\n"
+    )
+    assert _variants(analyze_shell("run.sh", script)) == [
+        (["--disaggregation-mode", "prefill", "--tp-size", "8", "--dp-size", "8", "--enable-dp-attention", "--page-size", "$EXTRA"], ["$DPA is non-empty", "$EXTRA is non-empty"]),
+        (["--disaggregation-mode", "prefill", "--tp-size", "8", "--dp-size", "8", "--enable-dp-attention"], ["$DPA is non-empty", "$EXTRA is empty"]),
+        (["--disaggregation-mode", "prefill", "--tp-size", "8", "--page-size", "$EXTRA"], ["$DPA is empty", "$EXTRA is non-empty"]),
+        (["--disaggregation-mode", "prefill", "--tp-size", "8"], ["$DPA is empty", "$EXTRA is empty"]),
+    ]
+
+
+def test_the_same_decision_twice_is_one_decision() -> None:
+    # `[ -n "$DPA" ]` and `${DPA:+...}` agree in one run: two paths, not four.
+    script = 'A=\n[ -n "$DPA" ] && A=--enable-dp-attention\npython -m sglang.launch_server $A ${DPA:+--dp-size 8} &\n'
+    assert _variants(analyze_shell("run.sh", script)) == [
+        (["--enable-dp-attention", "--dp-size", "8"], ["$DPA is non-empty"]),
+        ([], ["$DPA is empty"]),
+    ]
+
+
+def test_an_exit_ends_its_path() -> None:
+    script = (
+        'case "$ROLE" in\n  prefill) TP=8 ;;\n  decode) TP=4 ;;\n  *) echo usage; exit 1 ;;\nesac\n'
+        "python -m sglang.launch_server --tp $TP &\n"
+    )
+    assert _variants(analyze_shell("run.sh", script)) == [
+        (["--tp", "8"], ["$ROLE is prefill"]),
+        (["--tp", "4"], ["$ROLE is decode"]),
+    ]
+
+
+PYTHON_LAUNCHER = f"""\
+import os, subprocess, sys
+ROLES = {{"prefill": 8, "decode": 8}}
+def launch(role, tp):
+    cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role, "--tp-size", str(tp), "{UM}"]
+    if role == "decode":
+        cmd.extend(["--dp-size", str(tp), "--enable-dp-attention"])
+    cmd += ["--page-size", "64"] if os.getenv("BIG_PAGES") else []
+    subprocess.Popen(cmd)
+for i, (role, tp) in enumerate(ROLES.items()):
+    launch(role, tp)
+"""
+
+
+def test_the_python_example() -> None:
+    result = analyze_python("launch.py", PYTHON_LAUNCHER)
+    assert _variants(result) == [
+        (["--disaggregation-mode", "prefill", "--tp-size", "8", UM, "--page-size", "64"], ["$BIG_PAGES is non-empty"]),
+        (["--disaggregation-mode", "prefill", "--tp-size", "8", UM], ["$BIG_PAGES is empty or unset"]),
+        (["--disaggregation-mode", "decode", "--tp-size", "8", UM, "--dp-size", "8", "--enable-dp-attention", "--page-size", "64"], ["$BIG_PAGES is non-empty"]),
+        (["--disaggregation-mode", "decode", "--tp-size", "8", UM, "--dp-size", "8", "--enable-dp-attention"], ["$BIG_PAGES is empty or unset"]),
+    ]
+
+
+@pytest.mark.parametrize("big_pages", [None, "1"])
+def test_the_python_example_against_cpython(tmp_path, big_pages) -> None:
+    """What CPython runs (subprocess.Popen replaced by a recorder) under each
+    value of the environment variable is the variant whose condition holds."""
+    recorder = textwrap.dedent(
+        """\
+        import json, subprocess, sys
+        calls = []
+        class Recorder:
+            def __init__(self, argv, *a, **k):
+                calls.append(list(argv[1:]))
+        subprocess.Popen = Recorder
+        exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
+        print(json.dumps(calls))
+        """
+    )
+    (tmp_path / "record.py").write_text(recorder)
+    (tmp_path / "launch.py").write_text(PYTHON_LAUNCHER)
+    env = {"PATH": "/usr/bin:/bin"} | ({"BIG_PAGES": big_pages} if big_pages else {})
+    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(tmp_path / "launch.py")], env=env, capture_output=True, text=True, check=True)
+    ran = [argv[2:] for argv in json.loads(out.stdout)]  # after `-m sglang.launch_server`
+    want = "$BIG_PAGES is non-empty" if big_pages else "$BIG_PAGES is empty or unset"
+    reported = [argv for argv, condition in _variants(analyze_python("launch.py", PYTHON_LAUNCHER)) if condition == [want]]
+    assert ran == reported
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("dpa", [None, "1"])
+def test_the_shell_example_against_bash(tmp_path, dpa) -> None:
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$*" >> "$LOG"\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(ARRAY_IN_BRANCH + "wait\n")
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "LOG": str(tmp_path / "log")} | ({"DPA": dpa} if dpa else {})
+    subprocess.run(["bash", str(tmp_path / "run.sh")], env=env, check=True)
+    ran = sorted((tmp_path / "log").read_text().splitlines())
+    holds = {"$DPA is non-empty": bool(dpa), "$DPA is empty": not dpa, "$KV_DTYPE is empty": True, "$KV_DTYPE is non-empty": False}
+    reported = sorted(
+        " ".join(["-m", "sglang.launch_server", *argv])
+        for argv, condition in _variants(analyze_shell("run.sh", ARRAY_IN_BRANCH))
+        if all(holds[text] for text in condition)
+    )
+    assert ran == reported
+
+
+# -- pairing -------------------------------------------------------------------------
+
+
+def test_variants_pair_only_where_their_paths_can_run_together(tmp_path) -> None:
+    # One environment: $DPA set for the prefill means set for the decode too, so
+    # the prefill with DP attention never meets the decode without it.
+    script = (
+        "launch() {\n"
+        f'  cmd=(python -m sglang.launch_server --disaggregation-mode "$1" --tp-size 8 {UM} --port "$2")\n'
+        '  [ -n "$DPA" ] && cmd+=(--dp-size 8 --enable-dp-attention)\n'
+        '  "${cmd[@]}" &\n'
+        "}\nlaunch prefill 30000\nlaunch decode 30001\n"
+    )
+    result = _lint(tmp_path, "run.sh", script)
+    assert [f.code for f in result.findings] == []
+    (deployment,) = result.deployments
+    assert len(deployment.servers) == 4 and len(deployment.pairs()) == 2
+
+
+def test_role_choosing_decisions_still_pair(tmp_path) -> None:
+    # A script run once per role: prefill and decode come from different runs.
+    script = (
+        'case "$ROLE" in\n'
+        f"  prefill) python -m sglang.launch_server --disaggregation-mode prefill {UM} --tp 8 ;;\n"
+        f"  decode) python -m sglang.launch_server --disaggregation-mode decode {UM} --tp 4 --port 30001 ;;\n"
+        "esac\n"
+    )
+    result = _lint(tmp_path, "run.sh", script)
+    (finding,) = [f for f in result.findings if f.code == "SGL001"]
+    assert finding.severity is Severity.ERROR  # the one pair there is fails
+
+
+def test_sarif_shows_the_path_as_a_code_flow(tmp_path) -> None:
+    result = _lint(tmp_path, "run.sh", ARRAY_IN_BRANCH)
+    log = sarif.sarif_log(result.findings, result.sources)
+    (entry,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "SGL001"]
+    steps = entry["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [step["location"]["message"]["text"] for step in steps][:1] == ["$DPA is non-empty"]
+    assert len(steps) == 2  # the decision, then the finding itself
+    assert steps[1]["location"]["physicalLocation"] == entry["locations"][0]["physicalLocation"]
+
+
+# -- bounds --------------------------------------------------------------------------
+
+
+def test_past_the_path_bound_values_are_merged_with_a_note() -> None:
+    flags = " ".join(f"${{F{i}:+--f{i}}}" for i in range(8))  # 2**8 paths
+    result = analyze_shell("run.sh", f"python -m sglang.launch_server --tp 8 {flags} &\n")
+    assert 1 <= len(result.servers) <= paths.MAX_PATHS
+    assert all(launch.args[:2][1].value.text == "8" for launch in result.servers)  # the rest stays known
+    assert any(f"more than {paths.MAX_PATHS} paths" in note.message for note in result.notes)
+
+
+def test_a_file_without_undecided_branches_runs_once() -> None:
+    runs = []
+
+    def run(p: paths.Paths):
+        runs.append(p)
+        return analyze_shell("run.sh", "python -m sglang.launch_server --tp 8 &\n"), 1
+
+    assert len(paths.explore(run)) == 1 and len(runs) == 1
+
+
+# -- pass-through arguments -------------------------------------------------------------
+
+
+def test_a_pass_through_adds_no_options_and_is_named(tmp_path) -> None:
+    script = (
+        f"python -m sglang.launch_server --disaggregation-mode prefill {UM} --tp 8 &\n"
+        f'python -m sglang.launch_server --disaggregation-mode decode {UM} --tp 4 --port 30001 "$@" &\n'
+    )
+    result = _lint(tmp_path, "run.sh", script)
+    (finding,) = [f for f in result.findings if f.code == "SGL001"]
+    assert finding.severity is Severity.WARNING
+    assert any('unless the arguments passed through ("$@" of the script at' in note for note in finding.notes)
+    strict = lint_paths([str(tmp_path / "run.sh")], LintOptions(cache=False, strict=True))
+    listed = [f for f in strict.findings if f.code == "SGL901" and "passed through" in f.message]
+    assert len(listed) == 1 and listed[0].location.line == 2
+
+
+def test_words_the_file_computes_are_not_pass_throughs(tmp_path) -> None:
+    script = (
+        f"python -m sglang.launch_server --disaggregation-mode prefill {UM} --tp 8 &\n"
+        f"python -m sglang.launch_server --disaggregation-mode decode {UM} --tp 4 --port 30001 $(cat extra.args) &\n"
+    )
+    assert [f.code for f in _lint(tmp_path, "run.sh", script).findings] == []
