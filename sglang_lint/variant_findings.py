@@ -44,10 +44,16 @@ def _shared(conditions: Sequence[tuple[PathStep, ...]]) -> tuple[PathStep, ...]:
     return tuple(step for step in conditions[0] if step in common)
 
 
+def _where(step: PathStep, path: str) -> str:
+    """``$DPA is non-empty (line 4)``; another file's line names the file."""
+    where = f"line {step.location.line}" if step.location.path == path else step.location.short()
+    return f"{step.text} ({where})"
+
+
 def _conditioned(finding: Finding, steps: tuple[PathStep, ...], others: int, severity: Severity) -> Finding:
     if not steps:
         return finding
-    condition = describe_path(steps)
+    condition = " and ".join(_where(step, finding.location.path) for step in steps)
     if others:
         condition += f" (or on {others} other path{'s' if others > 1 else ''})"
     related = tuple(Related(step.location, f"on this path: {step.text}") for step in steps)
