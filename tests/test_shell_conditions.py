@@ -26,6 +26,17 @@ LAUNCH = "python3 -m sglang.launch_server"
 
 # Each script calls its launcher once per role with known arguments.
 SCRIPTS = {
+    # tree-sitter-bash drops the `$` of `$2` after a concatenation of two pieces
+    # (the issue's own example): one word for bash, an assignment and a command
+    # `2""` for the parser. And `$23` is `${2}3`.
+    "quote-concatenation-of-positionals": """
+run() {
+  ARGS="--disaggregation-mode "$1" --tp-size "$2" --port "$3""
+  LAUNCH $ARGS --served-model-name m"-"$2 --page-size "1"$23 &
+}
+run prefill 8 30000
+run decode 4 30001
+""",
     "if-double-bracket": """
 launch() {
   cmd=(LAUNCH --disaggregation-mode "$1" --tp-size 8 --port "$2")

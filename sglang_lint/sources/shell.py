@@ -662,6 +662,50 @@ class ShellAnalyzer:
                 continue
             self._walk(child, text, env, depth + 1)
 
+    def _misparsed_assignment(self, node, text, env: Env, depth: int) -> bool:
+        """``A="--tp "$1" --dp "$2""`` alone on its line: tree-sitter-bash reads an
+        assignment ``A="--tp "$1" --dp "`` and a command ``2""`` (see
+        _lost_dollar_segs). Bash reads one assignment; assign it."""
+        children = [c for c in node.named_children if c.type != "comment"]
+        if len(children) < 2 or children[0].type != "variable_assignment" or children[1].type != "command_name":
+            return False
+        assignment = children[0]
+        # Each `$N` after the first lost one splits the word again: a chain of
+        # pieces, each starting where the one before ends.
+        pieces = [children[1].named_children[0] if children[1].named_children else children[1], *children[2:]]
+        end = assignment.end_byte
+        for piece in pieces:
+            if piece.start_byte != end or not _after_lost_dollar(piece, text):
+                return False
+            end = piece.end_byte
+        target = assignment.child_by_field_name("name")
+        value = assignment.child_by_field_name("value")
+        if target is None or value is None or target.type != "variable_name" or any(c.type == "+=" for c in assignment.children):
+            return False
+        word = tuple(self._eval_parts(value, text, env, True, depth + 1, True)) + tuple(
+            Seg(seg.value, seg.loc, False, True, seg.chars, seg.origin) for piece in pieces for seg in self._lost_dollar_segs(piece, text, env, depth)
+        )
+        variable = _node_text(target, text)
+        self._remember_mentions(variable, assignment, text, [word], False)
+        env.assign(variable, Var(scalar=word, defined_at=self._loc(assignment, text)))
+        return True
+
+    def _lost_dollar_segs(self, part, text, env: Env, depth: int) -> list[Seg]:
+        """tree-sitter-bash drops the ``$`` of a positional parameter that follows
+        a concatenation of two or more pieces: ``"--tp "$1" --dp "$2""`` parses as
+        ``"--tp "$1" --dp "`` and a separate word ``2""``. Bash reads one word;
+        this is the ``$2`` (one digit: ``$23`` is ``${2}3``) and what follows it."""
+        first = part if part.type == "number" else part.named_children[0]
+        digits = _node_text(first, text)
+        loc = self._loc(first, text)
+        segs = list(self._expand_variable(digits[0], env, False, loc) or [])
+        if digits[1:]:
+            segs.append(Seg(Value.known(digits[1:]), loc))
+        if part.type == "concatenation":
+            for child in part.named_children[1:]:
+                segs.extend(self._eval_parts(child, text, env, False, depth + 1, False))
+        return segs
+
     def _stmt_variable_assignment(self, node, text, env, depth, local: bool = False) -> None:
         # Assignments count toward the budget too: a multi-megabyte script of
         # assignments alone took a minute and gigabytes without it.
@@ -1287,6 +1331,8 @@ class ShellAnalyzer:
         name_node = node.child_by_field_name("name")
         if name_node is not None and _node_text(name_node, text) == "exit":
             raise _Exit()
+        if self._misparsed_assignment(node, text, env, depth):
+            return
         # Argument nodes, grouped into the words bash sees: tree-sitter splits
         # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
         # backslash-newline before it splits words, so `8` and `--dp` are one word
@@ -1301,6 +1347,8 @@ class ShellAnalyzer:
                 continue
             if groups and text.data[previous_end : child.start_byte] == b"\\\n":
                 groups[-1].append(child)
+            elif groups and previous_end == child.start_byte and _after_lost_dollar(child, text):
+                groups[-1].append(child)  # see _lost_dollar_segs
             else:
                 groups.append([child])
             previous_end = child.end_byte
@@ -1311,7 +1359,11 @@ class ShellAnalyzer:
             if len(group) == 1:
                 words.extend(self._eval_word_fields(group[0], text, env, depth))
             else:
-                segs = [seg for part in group for seg in self._eval_parts(part, text, env, False, depth, False)]
+                segs = [
+                    seg
+                    for part in group
+                    for seg in (self._lost_dollar_segs(part, text, env, depth) if _after_lost_dollar(part, text) else self._eval_parts(part, text, env, False, depth, False))
+                ]
                 words.extend(_split_fields(segs))
         if not words:
             return
@@ -1717,6 +1769,9 @@ class ShellAnalyzer:
         if not named:
             return [Seg(Value.known("$"), loc, quoted=quoted)]
         name = _node_text(named[0], text)
+        if len(name) > 1 and is_ascii_digits(name):
+            # `$23` is `${2}3`: one digit names a positional parameter.
+            return [*(self._expand_variable(name[0], env, quoted, loc) or []), Seg(Value.known(name[1:]), loc, quoted=quoted)]
         segs = self._expand_variable(name, env, quoted, loc)
         if segs is None:
             return [Seg(Value.symbol("$" + name), loc, split=not quoted)]
@@ -2311,6 +2366,16 @@ def _is_plain_glob(raw: str) -> bool:
 
 def _has_expansion(node) -> bool:
     return any(child.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion") or _has_expansion(child) for child in node.children)
+
+
+def _starts_with_number(node) -> bool:
+    return node.type == "number" or (node.type == "concatenation" and bool(node.named_children) and node.named_children[0].type == "number")
+
+
+def _after_lost_dollar(node, text) -> bool:
+    """A word tree-sitter-bash split off after dropping the ``$`` of ``$2`` (see
+    ShellAnalyzer._lost_dollar_segs)."""
+    return node.start_byte > 0 and text.data[node.start_byte - 1 : node.start_byte] == b"$" and _starts_with_number(node)
 
 
 def _subject(value: Value) -> str | None:
