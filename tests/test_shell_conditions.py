@@ -26,6 +26,18 @@ LAUNCH = "python3 -m sglang.launch_server"
 
 # Each script calls its launcher once per role with known arguments.
 SCRIPTS = {
+    "test-command": """
+launch() {
+  if test "$1" = prefill; then port=30000; else port=30001; fi
+  extra=()
+  test -n "$2" && extra=(--page-size "$2")
+  dp=()
+  if test ! "$1" != decode; then dp=(--dp-size 8 --enable-dp-attention); fi
+  LAUNCH --disaggregation-mode "$1" --port "$port" "${extra[@]}" "${dp[@]}" &
+}
+launch prefill 64
+launch decode
+""",
     # tree-sitter-bash drops the `$` of `$2` after a concatenation of two pieces
     # (the issue's own example): one word for bash, an assignment and a command
     # `2""` for the parser. And `$23` is `${2}3`.

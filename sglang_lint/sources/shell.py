@@ -1151,6 +1151,9 @@ class ShellAnalyzer:
                 self.strict_arith = False
             truths = {value != 0 for value in values}
             return truths.pop() if len(truths) == 1 else None
+        if kind == "command":
+            name = node.child_by_field_name("name")
+            return self._decide_test_command(node, text, env, depth) if name is not None and _node_text(name, text) == "test" else None
         if kind != "test_command":
             return None
         inner = node.named_children
@@ -1176,18 +1179,7 @@ class ShellAnalyzer:
             operands = expression.named_children[1:]
             if operator is None or operator.type != "test_operator" or len(operands) != 1:
                 return None
-            texts = self._condition_texts(operands[0], text, env, depth, split=not double)
-            op = _node_text(operator, text)
-            if op not in ("-n", "-z"):
-                return None
-            if texts is None:
-                symbol = self._condition_subject(operands[0], text, env, depth, split=not double)
-                if symbol is None:
-                    return None
-                nonempty = self._path_decision(f"nonempty\0{symbol}", (f"{symbol} is non-empty", f"{symbol} is empty"), expression, text)
-                return None if nonempty is None else nonempty == (op == "-n")
-            verdicts = {bool(t) == (op == "-n") for t in texts}
-            return verdicts.pop() if len(verdicts) == 1 else None
+            return self._decide_unary(_node_text(operator, text), operands[0], expression, text, env, depth, split=not double)
         if kind != "binary_expression":
             return None
         left = expression.child_by_field_name("left")
@@ -1197,31 +1189,64 @@ class ShellAnalyzer:
             return None
         if operator.type in ("&&", "||") and double:
             return _combine(operator.type, self._decide_test(left, text, env, depth + 1, double), self._decide_test(right, text, env, depth + 1, double))
-        if operator.type not in ("==", "=", "!="):
+        return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=not double, pattern=double)
+
+    def _decide_unary(self, op: str, operand, where, text, env: Env, depth: int, *, split: bool) -> bool | None:
+        """``-n WORD`` / ``-z WORD``; over a value the file does not set, a
+        decision of the path (``where``: the test, for its location)."""
+        if op not in ("-n", "-z"):
             return None
-        lefts = self._condition_texts(left, text, env, depth, split=not double)
-        rights = self._condition_texts(right, text, env, depth, split=not double, pattern=double)
+        texts = self._condition_texts(operand, text, env, depth, split=split)
+        if texts is None:
+            symbol = self._condition_subject(operand, text, env, depth, split=split)
+            if symbol is None:
+                return None
+            nonempty = self._path_decision(f"nonempty\0{symbol}", (f"{symbol} is non-empty", f"{symbol} is empty"), where, text)
+            return None if nonempty is None else nonempty == (op == "-n")
+        verdicts = {bool(t) == (op == "-n") for t in texts}
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    def _decide_binary(self, op: str, left, right, where, text, env: Env, depth: int, *, split: bool, pattern: bool) -> bool | None:
+        """``A = B``, ``A == B`` (B a glob when ``pattern``), ``A != B``."""
+        if op not in ("==", "=", "!="):
+            return None
+        lefts = self._condition_texts(left, text, env, depth, split=split)
+        rights = self._condition_texts(right, text, env, depth, split=split, pattern=pattern)
         if (lefts is None) != (rights is None):
             # A value the file does not set against a word: a decision of the path.
-            symbol = self._condition_subject(left if lefts is None else right, text, env, depth, split=not double)
+            symbol = self._condition_subject(left if lefts is None else right, text, env, depth, split=split)
             words = rights if lefts is None else lefts
             if symbol is None or words is None or len(words) != 1:
                 return None
             word = _plain(next(iter(words)))
             if word.startswith(_GLOB_MARK):
-                pattern = word[len(_GLOB_MARK) :]
-                equal = self._path_decision(f"glob\0{symbol}\0{pattern}", (f"{symbol} matches {pattern}", f"{symbol} does not match {pattern}"), expression, text)
+                glob = word[len(_GLOB_MARK) :]
+                equal = self._path_decision(f"glob\0{symbol}\0{glob}", (f"{symbol} matches {glob}", f"{symbol} does not match {glob}"), where, text)
             else:
                 shown = word or "''"
-                equal = self._path_decision(f"eq\0{symbol}\0{word}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), expression, text)
-            return None if equal is None else equal == (operator.type != "!=")
+                equal = self._path_decision(f"eq\0{symbol}\0{word}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), where, text)
+            return None if equal is None else equal == (op != "!=")
         if lefts is None or rights is None:
             return None
         verdicts = {_case_matches({a}, [{b}]) for a in lefts for b in rights}
         if None in verdicts or len(verdicts) != 1:
             return None
         equal = verdicts.pop()
-        return equal if operator.type != "!=" else not equal
+        return equal if op != "!=" else not equal
+
+    def _decide_test_command(self, node, text, env: Env, depth: int) -> bool | None:
+        """``test -n "$X"``, ``test "$1" = decode``, ``test ! ...``: the
+        command form of ``[ ]`` (its words, split as a command's)."""
+        words = [child for index, child in enumerate(node.children) if node.field_name_for_child(index) == "argument"]
+        negated = bool(words) and _node_text(words[0], text) == "!"
+        if negated:
+            words = words[1:]
+        verdict: bool | None = None
+        if len(words) == 2:
+            verdict = self._decide_unary(_node_text(words[0], text), words[1], node, text, env, depth, split=True)
+        elif len(words) == 3:
+            verdict = self._decide_binary(_node_text(words[1], text), words[0], words[2], node, text, env, depth, split=True, pattern=False)
+        return None if verdict is None else verdict != negated
 
     def _condition_subject(self, node, text, env: Env, depth: int, *, split: bool) -> str | None:
         """The name a condition's operand stands for when it is one value the file
