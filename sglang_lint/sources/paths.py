@@ -194,9 +194,25 @@ def _refined(launch, fixed: dict[str, PathStep]):
     args = [token if (value := _known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
     if all(a is b for a, b in zip(args, launch.args)):
         return launch
-    if isinstance(launch, RouterLaunch):
-        return RouterLaunch(launch.path, launch.location, launch.entry, args, launch.line_ranges, launch.context, launch.scope)
-    return ServerLaunch(launch.path, launch.location, launch.entry, args, launch.line_ranges, launch.context, launch.keywords, launch.scope)
+    return _copy(launch, args=args)
+
+
+def _copy(launch, **changes):
+    """The launch with some fields changed (``args``, ``path_condition``, ``runs``)."""
+    fields = {
+        "path": launch.path,
+        "location": launch.location,
+        "entry": launch.entry,
+        "args": launch.args,
+        "line_ranges": launch.line_ranges,
+        "context": launch.context,
+        "scope": launch.scope,
+        "path_condition": launch.path_condition,
+        "runs": launch.runs,
+    }
+    if isinstance(launch, ServerLaunch):
+        fields["keywords"] = launch.keywords
+    return type(launch)(**{**fields, **changes})
 
 
 def _launch_identity(launch: ServerLaunch | RouterLaunch) -> tuple:
@@ -217,18 +233,9 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
     combined = SourceResult(path=first.path, lines=first.lines)
     combined.continuation_breaks = first.continuation_breaks
     combined.comments = first.comments
-    seen_breaks = set()
-    for _, result in leaves:
-        for item in result.broken_continuations:
-            if item not in seen_breaks:
-                seen_breaks.add(item)
-                combined.broken_continuations.append(item)
-    seen_notes = set()
-    for _, result in leaves:
-        for note in result.notes:
-            if note not in seen_notes:
-                seen_notes.add(note)
-                combined.notes.append(note)
+    # Every path's facts, once each, in the order found.
+    combined.broken_continuations = list(dict.fromkeys(item for _, result in leaves for item in result.broken_continuations))
+    combined.notes = list(dict.fromkeys(note for _, result in leaves for note in result.notes))
     # identity -> signature -> (a launch, the paths that gave it)
     found: dict[tuple, dict[tuple, tuple[ServerLaunch | RouterLaunch, list[int]]]] = {}
     for index, (fixed, result) in enumerate(leaves):
@@ -264,14 +271,4 @@ def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
     equal_subjects = {key.split("\0")[1] for key, step in shared.items() if step.taken and key.startswith("eq\0")}
     shared = {key: step for key, step in shared.items() if step.taken or not key.startswith(("eq\0", "glob\0")) or key.split("\0")[1] not in equal_subjects}
     steps = tuple(sorted(shared.values(), key=lambda step: (step.location, step.key)))
-    if isinstance(launch, RouterLaunch):
-        return RouterLaunch(
-            path=launch.path, location=launch.location, entry=launch.entry, args=launch.args,
-            line_ranges=launch.line_ranges, context=launch.context, scope=launch.scope,
-            path_condition=steps, runs=tuple(runs),
-        )
-    return ServerLaunch(
-        path=launch.path, location=launch.location, entry=launch.entry, args=launch.args,
-        line_ranges=launch.line_ranges, context=launch.context, keywords=launch.keywords, scope=launch.scope,
-        path_condition=steps, runs=tuple(runs),
-    )
+    return _copy(launch, path_condition=steps, runs=tuple(runs))
