@@ -118,13 +118,24 @@ def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
         elif other_kind == "nonempty" and not step.taken:
             value = ""
         else:
+            # What the value is not: `$X` that does not match `decode|d` is not
+            # `decode`; one that matches `p*` is not `decode`; a non-empty one is
+            # not ''.
+            if kind == "eq" and other_kind == "glob" and _matches(rest[0], other_rest[0]) != step.taken:
+                return False
+            if kind == "eq" and other_kind == "nonempty" and step.taken and rest[0] == "":
+                return False
             continue
         if kind == "eq":
             return value == rest[0]
         if kind == "nonempty":
             return value != ""
-        return any(fnmatch.fnmatchcase(value, pattern) for pattern in rest[0].split("|"))
+        return _matches(value, rest[0])
     return None
+
+
+def _matches(value: str, patterns: str) -> bool:
+    return any(fnmatch.fnmatchcase(value, pattern) for pattern in patterns.split("|"))
 
 
 def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tuple[PathStep, PathStep]]:
@@ -261,6 +272,14 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
     return combined
 
 
+def _implied_by_value(key: str, step: PathStep, values: dict[str, str]) -> bool:
+    """A decision that went the way the subject's known value says anyway."""
+    kind, subject, *rest = key.split("\0")
+    if step.taken or subject not in values or kind not in ("eq", "glob"):
+        return False
+    return not (values[subject] == rest[0] if kind == "eq" else _matches(values[subject], rest[0]))
+
+
 def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
     """The launch with the decisions all of ``runs`` share, in the order made."""
     shared = dict(leaves[runs[0]][0])
@@ -268,7 +287,7 @@ def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
         fixed = leaves[index][0]
         shared = {key: step for key, step in shared.items() if key in fixed and fixed[key].taken == step.taken}
     # `$ROLE is not decode` says nothing more next to `$ROLE is prefill`.
-    equal_subjects = {key.split("\0")[1] for key, step in shared.items() if step.taken and key.startswith("eq\0")}
-    shared = {key: step for key, step in shared.items() if step.taken or not key.startswith(("eq\0", "glob\0")) or key.split("\0")[1] not in equal_subjects}
+    values = {key.split("\0")[1]: key.split("\0")[2] for key, step in shared.items() if step.taken and key.startswith("eq\0")}
+    shared = {key: step for key, step in shared.items() if not _implied_by_value(key, step, values)}
     steps = tuple(sorted(shared.values(), key=lambda step: (step.location, step.key)))
     return _copy(launch, path_condition=steps, runs=tuple(runs))
