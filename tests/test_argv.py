@@ -561,13 +561,25 @@ def test_alternatives_naming_one_option():
     assert result.get("tp_size").value == Value.one_of([Value.known("2"), Value.known("4")])
 
 
-def test_unknown_option_word_is_opaque_and_overrides_earlier_settings():
+def test_pass_through_word_is_assumed_to_add_no_options():
+    # Issue 16 part 5: an $EXTRA_FLAGS the file never sets is passed through from
+    # the caller: the options written stay final, and the word is remembered.
     flag = Value.symbol("$EXTRA_FLAGS")
     result = parse_server_args(tokens("--tp", "8", flag, "--dp", "2"), table_0523())
     assert result.opaque == [Location("run.sh", 1, 8)]
+    assert result.passed_through == [(Location("run.sh", 1, 8), "$EXTRA_FLAGS")]
+    assert text(result, "tp_size") == "8"
+    assert result.get("enable_dp_attention").value == Value.known("false")
+
+
+def test_unknown_option_word_is_opaque_and_overrides_earlier_settings():
+    flag = Value.unknown("output of $(cat extra.flags)")
+    result = parse_server_args(tokens("--tp", "8", flag, "--dp", "2"), table_0523())
+    assert result.opaque == [Location("run.sh", 1, 8)]
+    assert result.passed_through == []
     tp = result.get("tp_size")
     assert tp.value.kind is Kind.UNKNOWN
-    assert "$EXTRA_FLAGS" in tp.value.reason and "run.sh:1" in tp.value.reason
+    assert "$(cat extra.flags)" in tp.value.reason and "run.sh:1" in tp.value.reason
     assert tp.written == Value.known("8")
     assert tp.location == Location("run.sh", 1, 1, 1, 6)
     # Defaults are set before everything, so they may be overridden too...

@@ -293,18 +293,18 @@ def test_setting_overridden_by_an_opaque_word_gives_unknown_with_explanation():
     tokens = [
         ArgToken(Value.known("--tp"), Location("run.sh", 2, 1)),
         ArgToken(Value.known("8"), Location("run.sh", 2, 6)),
-        ArgToken(Value.symbol("$EXTRA"), Location("run.sh", 3, 1), spread=True),
+        ArgToken(Value.unknown("output of $(cat extra)"), Location("run.sh", 3, 1), spread=True),
     ]
     derived = attention_tp(parse_server_args(tokens, table_new()))
     assert derived.value.kind is Kind.UNKNOWN
-    assert "may be overridden by $EXTRA at run.sh:3" in derived.explanation
+    assert "may be overridden by <unknown: output of $(cat extra)> at run.sh:3" in derived.explanation
 
 
 def test_dp_attention_flag_unknown_gives_both_branches():
     # The flag may come from an opaque word; every size after it is final.
     # With --tp 8 --dp 8, attention TP is then 8 (flag off) or 1 (flag on).
     def launch(*after: str) -> list[ArgToken]:
-        words = [ArgToken(Value.symbol("$FLAGS"), Location("run.sh", 1, 1), spread=True)]
+        words = [ArgToken(Value.unknown("$FLAGS"), Location("run.sh", 1, 1), spread=True)]
         for column, word in enumerate(after, start=2):
             words.append(ArgToken(Value.known(word), Location("run.sh", 1, column * 5)))
         return words
@@ -312,7 +312,7 @@ def test_dp_attention_flag_unknown_gives_both_branches():
     both = Value.one_of([Value.known("1"), Value.known("8")])
     old = attention_tp(parse_server_args(launch("--tp", "8", "--dp", "8", "--attn-cp-size", "1"), table_old()))
     assert old.value == both
-    assert "if dp-attention is on (may be overridden by $FLAGS at run.sh:1)" in old.explanation
+    assert "if dp-attention is on (may be overridden by <unknown: $FLAGS> at run.sh:1)" in old.explanation
     new_tokens = launch("--tp", "8", "--dp", "8", "--attn-cp-size", "1", "--attn-dp-size", "1")
     assert attention_tp(parse_server_args(new_tokens, table_new())).value == both
     # Without the later sizes, attn-cp (a default) may be overridden too: unknown.
