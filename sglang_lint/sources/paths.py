@@ -41,6 +41,10 @@ MAX_PATHS = 64
 MAX_WORK = 50_000
 
 
+# How the sources' notes about a launch they could not follow begin.
+NOT_FOLLOWED = "launch not analyzed"
+
+
 class Fork(Exception):
     """Raised by the interpreter at the first branch a path has not fixed that
     made a difference."""
@@ -63,14 +67,18 @@ class Paths:
         # Inside the bodies of a branch that may fork itself: a branch nested in
         # them is decided on the paths that fix the outer one first.
         self.suspended = 0
+        # A launch was found inside a branch that was merged.
+        self.conditional = False
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
         return None if step is None else step.taken
 
-    def differs(self, key: str | None, steps: tuple[PathStep, PathStep] | None, where: Location | None) -> None:
+    def differs(self, key: str | None, steps: tuple[PathStep, PathStep] | None, where: Location | None, launched: bool = False) -> None:
         """A branch over ``key`` (None: no key, e.g. a loop) made a difference and
-        was not fixed: fork if this run may, else remember the merge."""
+        was not fixed (``launched``: a launch is inside it): fork if this run
+        may, else remember the merge."""
+        self.conditional = self.conditional or (launched and key is not None)
         if self.suspended:
             return
         if key is not None and steps is not None and self.may_fork:
@@ -146,10 +154,20 @@ def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tu
 def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict[str, PathStep], SourceResult]]:
     """Every path's result, in order (the true outcome first). ``run(paths)``
     interprets the file once and returns its result and the commands it
-    interpreted; it raises ``Fork`` at a branch it must split."""
+    interpreted; it raises ``Fork`` at a branch it must split.
+
+    The first run merges every branch, as a file without variants needs: when no
+    launch came out imprecise (a word that is alternatives or unknown) or inside
+    a branch that made a difference, the merges lost nothing a launch uses, and
+    that run is the answer (most files, and every file that launches nothing:
+    its branches are never forked)."""
+    first_paths = Paths({}, may_fork=False)
+    first, work = run(first_paths)
+    if not first_paths.merged_at or not (first_paths.conditional or _imprecise(first)):
+        return [({}, first)]
     leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
     pending: list[dict[str, PathStep]] = [{}]
-    work = 0
+    noted = False
     while pending:
         fixed = pending.pop()
         may_fork = len(leaves) + len(pending) + 2 <= MAX_PATHS and work < MAX_WORK
@@ -164,19 +182,38 @@ def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict
             pending.append({**fixed, fork.key: when_true})
             continue
         work += cost
-        if paths.merged_at:
-            first = paths.merged_at[0]
+        if paths.merged_at and not noted and (result.servers or result.routers):
+            noted = True
+            where = paths.merged_at[0]
             result.notes.append(
                 Note(
-                    first.path,
+                    where.path,
                     f"more than {MAX_PATHS} paths through the branches of this file: from here on, values that differ"
                     " between branches are merged (and may be unknown) instead of giving launch variants",
-                    first.line,
-                    first.column,
+                    where.line,
+                    where.column,
                 )
             )
         leaves.append((fixed, result))
     return leaves
+
+
+def _imprecise(result: SourceResult) -> bool:
+    """A launch with a word a merge may have made (alternatives or unknown), or
+    one that could not be followed at all (its SGL900 note)."""
+    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes):
+        return True
+    for launch in [*result.servers, *result.routers]:
+        values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
+        if any(_merged_shape(value) for value in values):
+            return True
+    return False
+
+
+def _merged_shape(value: Value) -> bool:
+    if value.kind in (Kind.ALTERNATIVES, Kind.UNKNOWN):
+        return True
+    return value.kind is Kind.CONCAT and any(_merged_shape(part) for part in value.parts)
 
 
 def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:

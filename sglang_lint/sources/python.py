@@ -718,8 +718,9 @@ class PythonAnalyzer:
                 flow, differs = self._run_branches(bodies, depth, exhaustive)
         finally:
             self._branch_depth -= 1
-        if differs or len(self.result.servers) + len(self.result.routers) > launches:
-            self.paths.differs(*(fork or (None, None)), where)
+        launched = len(self.result.servers) + len(self.result.routers) > launches
+        if differs or launched:
+            self.paths.differs(*(fork or (None, None)), where, launched)
         return flow
 
     def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:

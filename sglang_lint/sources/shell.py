@@ -903,7 +903,7 @@ class ShellAnalyzer:
             self.paths.differs(*(fork or (None, None)), where)
         launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
         if self._merge_into(env, results, where) or launched:
-            self.paths.differs(*(fork or (None, None)), where)
+            self.paths.differs(*(fork or (None, None)), where, launched)
 
     def _merge_into(self, env: Env, results: list[Env], where: Location | None = None) -> bool:
         """``where``: the statement that branched (for notes). Whether a variable
