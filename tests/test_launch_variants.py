@@ -279,3 +279,19 @@ def test_words_the_file_computes_are_not_pass_throughs(tmp_path) -> None:
         f"python -m sglang.launch_server --disaggregation-mode decode {UM} --tp 4 --port 30001 $(cat extra.args) &\n"
     )
     assert [f.code for f in _lint(tmp_path, "run.sh", script).findings] == []
+
+
+def test_topology_shows_each_variant_with_its_condition(tmp_path) -> None:
+    from sglang_lint.report import topology, topology_diagram
+
+    result = _lint(tmp_path, "run.sh", ARRAY_IN_BRANCH)
+    version = result.version
+    for shown in (
+        topology.render_text(result.deployments, version),
+        topology_diagram.render_markdown(result.deployments, version),
+        topology_diagram.render_mermaid(result.deployments, version),
+    ):
+        assert "when $KV_DTYPE is empty and $DPA is non-empty" in shown.replace("&#36;", "$"), shown
+    data = json.loads(topology.render_json(result.deployments, version))
+    conditions = [[step["text"] for step in server["path_condition"]] for server in data["deployments"][0]["servers"]]
+    assert ["$KV_DTYPE is empty", "$DPA is non-empty"] in conditions
