@@ -30,7 +30,7 @@ its paths share (``ServerLaunch.path_condition``) and the paths that gave it
 from __future__ import annotations
 
 import fnmatch
-from typing import Callable
+from typing import Callable, Iterable
 
 from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
 
@@ -69,6 +69,9 @@ class Paths:
         self.suspended = 0
         # A launch was found inside a branch that was merged.
         self.conditional = False
+        # Branches that made a difference and were merged on this path, in the
+        # order met: forked only when a launch needs them (``launch``).
+        self.candidates: dict[str, tuple[PathStep, PathStep]] = {}
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
@@ -79,12 +82,28 @@ class Paths:
         was not fixed (``launched``: a launch is inside it): fork if this run
         may, else remember the merge."""
         self.conditional = self.conditional or (launched and key is not None)
-        if self.suspended:
+        if self.suspended or key is None or steps is None:
             return
-        if key is not None and steps is not None and self.may_fork:
-            raise Fork(key, steps)
-        if where is not None and key is not None:
-            self.merged_at.append(where)
+        if not self.may_fork:
+            if where is not None:
+                self.merged_at.append(where)
+            return
+        if launched:
+            raise Fork(key, steps)  # a launch inside: it exists on some paths only
+        # Merged for now: most branches (a log file name, a retry count) change
+        # nothing a launch reads.
+        self.candidates.setdefault(key, steps)
+
+    def launch(self, imprecise: bool, relevant: Iterable[str] | None = None) -> None:
+        """A launch was recorded (or could not be followed). When a word of it
+        is one a merge may have made (``imprecise``), fork on the first merged
+        branch it read (``relevant``: the keys of what it read; None: not
+        known, any merged branch may be)."""
+        if not self.may_fork or not imprecise or not self.candidates:
+            return
+        for key, steps in self.candidates.items():
+            if relevant is None or key in relevant:
+                raise Fork(key, steps)
 
 
 class suspended:
@@ -198,16 +217,18 @@ def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict
     return leaves
 
 
+def imprecise_launch(launch) -> bool:
+    """A word a merge may have made: alternatives, unknown, or within a concat."""
+    values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
+    return any(_merged_shape(value) for value in values)
+
+
 def _imprecise(result: SourceResult) -> bool:
     """A launch with a word a merge may have made (alternatives or unknown), or
     one that could not be followed at all (its SGL900 note)."""
     if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes):
         return True
-    for launch in [*result.servers, *result.routers]:
-        values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
-        if any(_merged_shape(value) for value in values):
-            return True
-    return False
+    return any(imprecise_launch(launch) for launch in [*result.servers, *result.routers])
 
 
 def _merged_shape(value: Value) -> bool:

@@ -76,7 +76,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
     word_value,
 )
-from sglang_lint.sources.paths import Fork, Paths, decision, explore, implied, suspended, variants
+from sglang_lint.sources.paths import NOT_FOLLOWED, Fork, Paths, decision, explore, implied, imprecise_launch, suspended, variants
 from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, entry_mentions, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
@@ -249,6 +249,11 @@ class PythonAnalyzer:
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
         if self._shell is not None:
             self.result.notes.extend(self._shell.notes)
+        # A launch a merged branch may have made imprecise: fork on the first
+        # merged branch (which one it read is not tracked here).
+        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or any(
+            note.message.startswith(NOT_FOLLOWED) for note in self.result.notes
+        ))
         return self.result
 
     def _collect_comments(self) -> None:

@@ -36,7 +36,7 @@ from sglang_lint.model import (
     is_ascii_digits,
 )
 from sglang_lint.records import Record
-from sglang_lint.sources.paths import Fork, Paths, explore, implied, suspended, variants
+from sglang_lint.sources.paths import Fork, Paths, explore, implied, imprecise_launch, suspended, variants
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -58,6 +58,8 @@ MAX_VALUE_CHARS = 1_000_000
 # each level parses its text again.
 MAX_HEREDOC_DEPTH = 2
 _TOO_LARGE = "is too large to follow"
+# The name under which reads of `$1`, `"$@"`, ... are tracked (ShellAnalyzer.taint).
+_POSITIONAL = "\0positional"
 
 _PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
@@ -381,6 +383,14 @@ class ShellAnalyzer:
         # file does not decide and the path has not fixed: (key, (step if true,
         # step if false)).
         self.pending: tuple[str, tuple[PathStep, PathStep]] | None = None
+        # Which merged branches each variable's value depends on (their keys),
+        # and the names the commands being evaluated read: a launch forks only
+        # on a merged branch it read from (paths.Paths.launch).
+        self.taint: dict[str, frozenset[str]] = {}
+        self.reads: list[set[str]] = []
+        # Decisions some ways of which end the script (`*) exit 1 ;;`): a launch
+        # that reads what they touched runs on the other ways only.
+        self.exit_keys: set[str] = set()
         # Values for environment variables the script reads but never sets (the
         # config's `env`): consulted only when the script itself has no value.
         self.configured_env: Mapping[str, str] = env or {}
@@ -494,6 +504,7 @@ class ShellAnalyzer:
         rest = words[index:]
         if any(_word_value(word).is_known and _word_value(word).text in _HELP_WORDS for word in rest):
             return
+        self.paths.launch(True, self._depends(name for reads in self.reads for name in reads))
         mentions = self._mentions(rest)
         names: set[str] = set()
         for node, text in self.running:
@@ -707,6 +718,31 @@ class ShellAnalyzer:
         return segs
 
     def _stmt_variable_assignment(self, node, text, env, depth, local: bool = False) -> None:
+        """An assignment; the variable then depends on the merged branches that
+        what it read depends on (``self.taint``)."""
+        reads: set[str] = set()
+        self.reads.append(reads)
+        try:
+            self._assign_variable(node, text, env, depth, local)
+        finally:
+            self.reads.pop()
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        if name_node.type == "subscript":
+            name_node = name_node.child_by_field_name("name") or name_node
+        name = _node_text(name_node, text)
+        appending = any(child.type == "+=" for child in node.children)
+        depends = self._depends(reads) | (self.taint.get(name, frozenset()) if appending or name_node.type == "subscript" else frozenset())
+        if depends:
+            self.taint[name] = depends
+        else:
+            self.taint.pop(name, None)
+
+    def _depends(self, names: Iterable[str]) -> frozenset[str]:
+        return frozenset().union(*(self.taint.get(name, frozenset()) for name in names))
+
+    def _assign_variable(self, node, text, env, depth, local: bool = False) -> None:
         # Assignments count toward the budget too: a multi-megabyte script of
         # assignments alone took a minute and gigabytes without it.
         self.commands_seen += 1
@@ -901,13 +937,21 @@ class ShellAnalyzer:
             raise _Exit()  # every way through ends the script
         if exited:
             self.paths.differs(*(fork or (None, None)), where)
+            if fork is not None:
+                self.exit_keys.add(fork[0])
+                # Past a branch that exits unless `$1` is prefill, `$1` is prefill.
+                subject = _subject_name(fork[0])
+                if subject is not None:
+                    self._taint(subject, fork[0])
         launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
-        if self._merge_into(env, results, where) or launched:
+        if self._merge_into(env, results, where, fork[0] if fork else None, exited) or launched:
             self.paths.differs(*(fork or (None, None)), where, launched)
 
-    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None) -> bool:
+    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None, key: str | None = None, exited: bool = False) -> bool:
         """``where``: the statement that branched (for notes). Whether a variable
-        differs between the results."""
+        differs between the results. ``exited``: some ways through ended the
+        script, so what the others changed holds only where they ran: it depends
+        on the decision ``key`` too."""
         # The script's positional parameters after branches that `set --` them
         # differently: not known.
         script_words = [r.script.positional for r in results]
@@ -915,6 +959,7 @@ class ShellAnalyzer:
         if any(_positional_key(p) != _positional_key(script_words[0]) for p in script_words):
             env.script.positional = None
             differs = True
+            self._taint(_POSITIONAL, key)
         else:
             env.script.positional = script_words[0]
         names = set()
@@ -927,7 +972,11 @@ class ShellAnalyzer:
                 options.append(var if found else _unset_symbol(name))
             before = env.globals.get(name)
             env.globals[name] = _merge_vars(options, name)
-            differs = differs or not all(_same_words(o, options[0]) for o in options)
+            if not all(_same_words(o, options[0]) for o in options):
+                differs = True
+                self._taint(name, key)
+            elif exited and not _same_words(options[0], before):
+                self._taint(name, key)
             if name in self.name_mentions:
                 self._note_lost(name, before, options, env.globals[name], where)
         for index, frame in enumerate(env.frames):
@@ -938,10 +987,18 @@ class ShellAnalyzer:
                 options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
                 before = frame.locals.get(name)
                 frame.locals[name] = _merge_vars(options, name)
-                differs = differs or not all(_same_words(o, options[0]) for o in options)
+                if not all(_same_words(o, options[0]) for o in options):
+                    differs = True
+                    self._taint(name, key)
+                elif exited and not _same_words(options[0], before):
+                    self._taint(name, key)
                 if name in self.name_mentions:
                     self._note_lost(name, before, options, frame.locals[name], where)
         return differs
+
+    def _taint(self, name: str, key: str | None) -> None:
+        if key is not None:
+            self.taint[name] = self.taint.get(name, frozenset()) | {key}
 
     def _note_lost(self, name: str, before: Var | None, options: list[Var | None], merged: Var | None, where: Location | None) -> None:
         """A variable that names a launch entry point differs between branches:
@@ -1350,6 +1407,13 @@ class ShellAnalyzer:
         self._merge_into(env, [env.snapshot()] + ([] if exited else [loop_env]), self._loc(node, text))
 
     def _stmt_command(self, node, text, env: Env, depth: int) -> None:
+        self.reads.append(set())
+        try:
+            self._run_command(node, text, env, depth)
+        finally:
+            self.reads.pop()
+
+    def _run_command(self, node, text, env: Env, depth: int) -> None:
         self.commands_seen += 1
         if self.commands_seen > MAX_COMMANDS:
             raise _Budget()
@@ -1524,6 +1588,9 @@ class ShellAnalyzer:
             # MAX_CALL_DEPTH (12 copies of the same server).
             return
         body, text = self.functions[name]
+        # `$1`/`"$@"` in the body depend on what the call's words read.
+        saved_taint = self.taint.get(_POSITIONAL)
+        self.taint[_POSITIONAL] = self._depends(self.reads[-1]) if self.reads else frozenset()
         env.frames.append(Frame(name, list(args), call_site=call_loc))
         self.call_stack.append((name, call_loc, (call_loc.line, call_loc.end_line)))
         self.call_depth += 1
@@ -1536,6 +1603,10 @@ class ShellAnalyzer:
             self.call_depth -= 1
             self.call_stack.pop()
             env.frames.pop()
+            if saved_taint is None:
+                self.taint.pop(_POSITIONAL, None)
+            else:
+                self.taint[_POSITIONAL] = saved_taint
 
     # -- words ------------------------------------------------------------------
     def _eval_word_scalar(self, node, text, env: Env, depth: int) -> Word:
@@ -1588,7 +1659,7 @@ class ShellAnalyzer:
                 if _node_text(index, text) == "*" and quoted:
                     return None
                 name = _node_text(base, text)
-                found, var = env.lookup(name)
+                found, var = self._lookup(env, name)
                 if found and var is not None and var.is_array:
                     if var.array is None:
                         return [(Seg(Value.unknown(f"${{{name}[@]}}"), loc, quoted=quoted),)]
@@ -1746,8 +1817,18 @@ class ShellAnalyzer:
             offset += len(char.encode("utf-8", "surrogatepass"))
         return tuple(positions)
 
+    def _lookup(self, env: Env, name: str) -> tuple[bool, Var | None]:
+        """``env.lookup`` of an array read as ``${A[@]}``, noted as read."""
+        for collector in self.reads:
+            collector.add(name)
+        return env.lookup(name)
+
     def _expand_variable(self, name: str, env: Env, quoted: bool, loc: Location) -> list[Seg] | None:
         """Segs of ``$name``, or None when the variable is not set in the script."""
+        if self.reads:
+            read = _POSITIONAL if is_ascii_digits(name) or name in ("@", "*", "#") else name
+            for collector in self.reads:
+                collector.add(read)
         if is_ascii_digits(name):
             frame = env.frames[-1] if env.frames else env.script
             index = int(name)
@@ -1817,7 +1898,7 @@ class ShellAnalyzer:
             index = target.child_by_field_name("index")
             name = _node_text(base, text) if base is not None else ""
             index_text = _node_text(index, text) if index is not None else ""
-            found, var = env.lookup(name)
+            found, var = self._lookup(env, name)
             if len(children) > 3:
                 # An operator (`${A[5]:-x}`, `${A[@]:1}`): not the element itself,
                 # which is what this branch used to return.
@@ -1887,6 +1968,10 @@ class ShellAnalyzer:
                 if taken is None:
                     where = loc if loc.path else self._loc(node, text)
                     self.paths.differs(key, (PathStep(key, True, f"{symbol} is non-empty", where), PathStep(key, False, f"{symbol} is empty", where)), where)
+                    # What reads this word depends on the decision.
+                    self.taint["\0" + key] = frozenset((key,))
+                    for collector in self.reads:
+                        collector.add("\0" + key)
                 elif taken:
                     return self._alternate_word(operand_nodes, text, env, depth, quoted, loc)
                 else:
@@ -2078,6 +2163,8 @@ class ShellAnalyzer:
             self.result.routers.append(launch)
         else:
             self.result.servers.append(launch)
+        relevant = self._depends(name for reads in self.reads for name in reads)
+        self.paths.launch(imprecise_launch(launch) or bool(relevant & self.exit_keys), relevant)
 
     def _token(self, word: Word, fallback: Location) -> ArgToken:
         if not word:
@@ -2391,6 +2478,20 @@ def _is_plain_glob(raw: str) -> bool:
 
 def _has_expansion(node) -> bool:
     return any(child.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion") or _has_expansion(child) for child in node.children)
+
+
+def _subject_name(key: str) -> str | None:
+    """The variable a decision's key is about (``eq\\0$1\\0prefill`` -> the
+    positional parameters), as ShellAnalyzer.taint names it."""
+    kind, subject, *_ = key.split("\0")
+    if kind not in ("eq", "glob", "nonempty") or not subject.startswith("$"):
+        return None
+    name = subject[1:]
+    if name.startswith("{") and ":-" in name:
+        name = name[1:].split(":-", 1)[0]
+    if is_ascii_digits(name) or name in ("@", "*"):
+        return _POSITIONAL
+    return name if _is_identifier(name) else None
 
 
 def _starts_with_number(node) -> bool:
