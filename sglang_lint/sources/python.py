@@ -701,10 +701,7 @@ class PythonAnalyzer:
             where = self._loc(test)
             context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
             key = f"at\0{where.short()}:{where.column}\0{context}"
-            shown = ast.unparse(test) if hasattr(ast, "unparse") else "condition"
-            shown = " ".join(shown.split())
-            if len(shown) > 40:
-                shown = shown[:37] + "..."
+            shown = " ".join(_expr_text(test).split())
             fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
             truth = self.paths.outcome(key)
         return truth, fork
