@@ -1,0 +1,817 @@
+"""The CPython differential oracle (issue 16, part 7, the Python half): the real
+interpreter is the ground truth.
+
+Three pieces, used by tests/test_oracle_python.py (the shell oracle,
+tests/_oracle_shell.py, is the same for bash; ``compare`` and the rest they share
+are in tests/_oracle_common.py):
+
+1. ``generate(seed, depth, exclude)`` writes a Python launcher from a small grammar
+   of the constructs real launchers use (deterministic for a seed). The
+   constructs, by the name each program is tagged with (the per-construct table
+   counts programs that use a construct):
+
+   ``cmd_list``        ``cmd = [sys.executable, "-m", "sglang.launch_server",
+                       "--disaggregation-mode", role, "--tp-size", str(tp)]``
+                       (or ``"python3"`` first)
+   ``list_concat``     ``cmd = BASE + [...]`` and ``cmd = cmd + [...]``
+   ``plus_eq``         ``cmd += [...]``
+   ``append``          ``cmd.append(...)``
+   ``extend``          ``cmd.extend([...])`` (of a list or a tuple)
+   ``insert``          ``cmd.insert(3, "--trust-remote-code")``
+   ``if_chain``        ``if``/``elif``/``else`` on decided conditions, building argv
+   ``ternary``         ``cmd += [...] if cond else [...]`` and ``x = a if cond else b``
+   ``cond_eq``         ``role == "prefill"`` (and ``tp > 4``-like comparisons)
+   ``cond_ne``         ``role != "decode"``
+   ``cond_in``         ``role in ("decode",)`` / ``role not in [...]``
+   ``cond_not``        ``not role == "prefill"``
+   ``cond_bool``       ``and`` / ``or`` of decided conditions
+   ``function``        ``def launch(role, tp, port=...)`` called once per role
+   ``call_keyword``    such a call with keyword arguments
+   ``call_positional`` such a call with positional arguments
+   ``for_enumerate``   ``for i, role in enumerate(ROLES[, start=1]):``
+   ``for_zip``         ``for role, tp in zip(ROLE_LIST, TPS):``
+   ``for_items``       ``for role, cfg in ROLES.items():``
+   ``for_keys``        ``for role in ROLES:`` / ``ROLES.keys()`` then ``ROLES[role]``
+   ``for_values``      ``for cfg in ROLES.values():`` then ``cfg["role"]``
+   ``for_range``       ``for i in range(n):`` indexing a list of roles
+   ``for_tuples``      ``for role, tp, port in (("prefill", 8, 30000), ...):``
+   ``roles_dict``      ``ROLES = {"prefill": {"tp": 8, "port": 30000}, "decode": {...}}``
+   ``fstring``         ``f"--port={port + 1}"``, ``f"--model-path={MODEL}"``
+   ``str_int``         ``str(tp)``, ``str(port + i)``
+   ``env_get``         ``os.environ.get("X", "8")``
+   ``getenv``          ``os.getenv("X", "8")``
+   ``env_or``          ``os.getenv("X") or "8"``
+   ``env_ternary``     ``page = "64" if os.getenv("X") else "16"`` (an undecided
+                       condition choosing a value)
+   ``env_branch_list`` ``if os.getenv("X"): cmd.append(...)`` (an undecided
+                       condition changing the list)
+   ``popen``           ``subprocess.Popen(cmd)`` (kept in a list of processes too)
+   ``subprocess_run``  ``subprocess.run(cmd, check=True)`` / ``subprocess.call(cmd)``
+   ``shell_string``    ``subprocess.Popen(" ".join(cmd), shell=True)``
+   ``os_system``       ``os.system(" ".join(cmd))``
+   ``shlex_split``     ``subprocess.Popen(shlex.split(" ".join(cmd)))``
+   ``main_guard``      ``def main(): ...`` and ``if __name__ == "__main__": main()``
+   ``router``          ``[sys.executable, "-m", "sglang_router.launch_router", ...]``
+
+   The unknowns are environment variables, each unset, empty or a value.
+
+2. ``run_python(programs)`` runs every program with real CPython
+   (``sys.executable``) once per assignment of its unknowns (the covering
+   sample of ``Program.assignments``, every combination with ``full=True``).
+   Programs are batched, one runner process per core, started under ``-I`` with
+   an environment of only ``PATH`` and ``HOME``: the runner (``_RUNNER``)
+   replaces ``subprocess.Popen/run/call/check_call/check_output``,
+   ``os.system``, ``os.popen``, ``os.exec*`` and ``os.spawn*`` with recorders that
+   only append the argv (a shell string split with ``shlex.split``) to the run's
+   record and return a harmless object (a Popen-like one with ``wait()``,
+   ``poll()``, ``pid``, ``returncode`` 0, ``communicate()``; an ``exec`` ends the
+   program), then runs each program with ``runpy.run_path`` as ``__main__`` in a
+   fresh namespace, in a directory of its own, with ``os.environ`` reset to the
+   run's variables. A runner that does not end in time is killed (its process
+   group) and the run that hung is named (``PythonHung``). A program that
+   raises fails the run as a generator bug. Nothing but the programs generated
+   here (and the tests' own) is ever executed.
+
+3. ``check_programs`` compares sglang-lint's launches with the recorded argv
+   (``_oracle_common.compare``: an argv's first word is the interpreter, and
+   what follows ``-m sglang.launch_server`` must be covered by a reported launch;
+   ``$X`` symbols are evaluated under the run's environment).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import shutil
+from typing import Iterable, Sequence
+
+import _oracle_common as _common
+from _oracle_common import Call, Comparison, Program, Run, check
+from sglang_lint.model import ArgToken, EntryPoint
+from sglang_lint.sources.python import analyze_python
+
+CONSTRUCTS = (
+    "cmd_list",
+    "list_concat",
+    "plus_eq",
+    "append",
+    "extend",
+    "insert",
+    "if_chain",
+    "ternary",
+    "cond_eq",
+    "cond_ne",
+    "cond_in",
+    "cond_not",
+    "cond_bool",
+    "function",
+    "call_keyword",
+    "call_positional",
+    "for_enumerate",
+    "for_zip",
+    "for_items",
+    "for_keys",
+    "for_values",
+    "for_range",
+    "for_tuples",
+    "roles_dict",
+    "fstring",
+    "str_int",
+    "env_get",
+    "getenv",
+    "env_or",
+    "env_ternary",
+    "env_branch_list",
+    "popen",
+    "subprocess_run",
+    "shell_string",
+    "os_system",
+    "shlex_split",
+    "main_guard",
+    "router",
+)
+
+# ---------------------------------------------------------------------------------
+# Programs
+
+_ROLES = ("prefill", "decode")
+_ENV_POOLS = {
+    "number": ("TP", "TP_SIZE", "SGL_TP", "DP_SIZE", "PAGE_SIZE", "BASE_PORT", "NUM_GPUS"),
+    "path": ("MODEL", "MODEL_PATH", "MODEL_DIR", "CKPT"),
+    "flag": ("DPA", "ENABLE_DPA", "USE_DP_ATTN", "BIG_PAGES", "DEBUG"),
+}
+_NUMBERS = ("1", "2", "4", "8", "16", "64")
+_PATHS = ("/models/llama", "deepseek-ai/DeepSeek-V3", "/data/ckpt", "Qwen/Qwen2-7B")
+_CMD_NAMES = ("cmd", "args", "argv", "launch_cmd", "server_cmd", "command")
+_FUNC_NAMES = ("launch", "start_server", "run_role", "serve", "launch_one")
+_ROLE_NAMES = ("role", "mode", "r", "role_name")
+_FLAGS = ("--trust-remote-code", "--enable-metrics", "--skip-server-warmup", "--enable-dp-attention", "--log-requests")
+
+
+class _Gen:
+    def __init__(self, seed: int, depth: int, exclude: frozenset[str]) -> None:
+        self.rng = random.Random(seed)
+        self.seed = seed
+        self.max_depth = depth
+        self.exclude = exclude
+        self.used: set[str] = set()
+        self.env: dict[str, tuple[str, str]] = {}  # constant name -> (kind, variable)
+        self.domains: dict[str, tuple[str | None, ...]] = {}
+        self.header: list[str] = []
+        self.fresh = 0
+
+    def ok(self, construct: str) -> bool:
+        return construct not in self.exclude
+
+    def tag(self, *constructs: str) -> None:
+        self.used.update(constructs)
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def pick(self, seq):
+        return seq[self.rng.randrange(len(seq))]
+
+    def new(self, pool) -> str:
+        self.fresh += 1
+        return f"{self.pick(pool)}{self.fresh}"
+
+    # -- the environment -------------------------------------------------------
+    def env_constant(self, kind: str) -> str | None:
+        """A module constant read from an environment variable of ``kind`` (with a
+        default: never None), defined in the header; None when excluded."""
+        for constant, (k, _) in self.env.items():
+            if k == kind and kind != "flag":
+                return constant
+        forms = [f for f in ("env_get", "getenv", "env_or") if self.ok(f)]
+        if not forms or len(self.env) >= 3:
+            return None
+        variable = self.pick(_ENV_POOLS[kind])
+        if variable in self.domains:
+            return None
+        form = self.pick(forms)
+        self.tag(form)
+        default = self.pick(_NUMBERS) if kind == "number" else self.pick(_PATHS)
+        if kind == "number":
+            self.domains[variable] = (None, "", self.pick(("4", "16")))
+        else:
+            self.domains[variable] = (None, "", self.pick(_PATHS))
+        constant = variable if self.chance(0.6) else f"{variable}_VALUE"
+        if form == "env_get":
+            self.header.append(f'{constant} = os.environ.get("{variable}", "{default}")')
+        elif form == "getenv":
+            self.header.append(f'{constant} = os.getenv("{variable}", "{default}")')
+        else:
+            self.header.append(f'{constant} = os.getenv("{variable}") or "{default}"')
+        self.env[constant] = (kind, variable)
+        return constant
+
+    def env_flag(self) -> str | None:
+        """A test of an environment variable (an undecided condition)."""
+        variable = self.pick(_ENV_POOLS["flag"])
+        if variable not in self.domains:
+            if len(self.domains) >= 3:
+                return None
+            self.domains[variable] = (None, "1") if self.chance(0.6) else (None, "", "1")
+        return self.pick(
+            (
+                f'os.getenv("{variable}")',
+                f'os.environ.get("{variable}")',
+                f'os.environ.get("{variable}") == "1"',
+                f'"{variable}" in os.environ',
+            )
+        )
+
+    # -- values and conditions -------------------------------------------------
+    def number_expr(self, ctx: dict) -> str:
+        """An expression whose value is a decimal string."""
+        choices = ["literal"]
+        if ctx.get("tp"):
+            choices += ["tp", "tp"]
+        if ctx.get("port"):
+            choices.append("port")
+        if self.ok("env_get") or self.ok("getenv") or self.ok("env_or"):
+            choices.append("env")
+        choice = self.pick(choices)
+        if choice == "tp" and self.ok("str_int"):
+            self.tag("str_int")
+            return f"str({ctx['tp']})"
+        if choice == "port" and self.ok("str_int"):
+            self.tag("str_int")
+            return f"str({ctx['port']} + {self.rng.randrange(3)})"
+        if choice == "env":
+            constant = self.env_constant("number")
+            if constant is not None:
+                return constant
+        return f'"{self.pick(_NUMBERS)}"'
+
+    def path_expr(self) -> str:
+        if self.chance(0.5):
+            constant = self.env_constant("path")
+            if constant is not None:
+                return constant
+        return f'"{self.pick(_PATHS)}"'
+
+    def option_items(self, ctx: dict, count: int | None = None) -> list[str]:
+        """Items (Python expressions) of a few options."""
+        count = count if count is not None else self.rng.randint(1, 3)
+        items: list[str] = []
+        for _ in range(count):
+            kind = self.rng.randrange(6)
+            if kind == 0:
+                items += ['"--model-path"', self.path_expr()]
+            elif kind == 1:
+                items += [f'"{self.pick(("--dp-size", "--page-size", "--chunked-prefill-size", "--max-running-requests"))}"', self.number_expr(ctx)]
+            elif kind == 2:
+                items.append(f'"{self.pick(_FLAGS)}"')
+            elif kind == 3 and self.ok("fstring"):
+                self.tag("fstring")
+                if ctx.get("port") and self.chance(0.5):
+                    items.append(f'f"--port={{{ctx["port"]} + {self.rng.randrange(1, 4)}}}"')
+                else:
+                    path = self.env_constant("path") if self.chance(0.6) else None
+                    if path is not None:
+                        items.append(f'f"--model-path={{{path}}}"')
+                    else:
+                        items.append(f'f"--host={self.pick(("0.0.0.0", "127.0.0.1"))}"')
+            elif kind == 4:
+                items += ['"--host"', f'"{self.pick(("0.0.0.0", "127.0.0.1"))}"']
+            else:
+                items += ['"--mem-fraction-static"', f'"{self.pick(("0.8", "0.85", "0.9"))}"']
+        return items
+
+    def condition(self, ctx: dict) -> str:
+        """A condition the analyzer can decide (on the role, tp, known values)."""
+        role = ctx["role"]
+        forms = []
+        if self.ok("cond_eq"):
+            forms.append("eq")
+        if self.ok("cond_ne"):
+            forms.append("ne")
+        if self.ok("cond_in"):
+            forms.append("in")
+        if self.ok("cond_not"):
+            forms.append("not")
+        if not forms:
+            forms.append("eq_untagged")
+        form = self.pick(forms)
+        if form == "eq" and ctx.get("tp") and self.chance(0.3):
+            self.tag("cond_eq")
+            text = f"{ctx['tp']} {self.pick(('>', '>=', '<', '=='))} {self.pick((4, 8))}"
+        elif form in ("eq", "eq_untagged"):
+            if form == "eq":
+                self.tag("cond_eq")
+            text = f'{role} == "{self.pick(_ROLES)}"'
+        elif form == "ne":
+            self.tag("cond_ne")
+            text = f'{role} != "{self.pick(_ROLES)}"'
+        elif form == "in":
+            self.tag("cond_in")
+            members = self.pick((('"decode"',), ('"prefill"', '"mixed"'), ('"prefill"', '"decode"')))
+            container = self.pick((f"({', '.join(members)},)", f"[{', '.join(members)}]", "{" + ", ".join(members) + "}"))
+            text = f"{role} {self.pick(('in', 'not in'))} {container}"
+        else:
+            self.tag("cond_not")
+            text = f'not {role} == "{self.pick(_ROLES)}"'
+        if self.ok("cond_bool") and self.chance(0.25):
+            self.tag("cond_bool")
+            other = f'{role} {self.pick(("==", "!="))} "{self.pick(_ROLES)}"'
+            text = f"{text} {self.pick(('and', 'or'))} {other}"
+        return text
+
+    # -- building the argv -----------------------------------------------------
+    def add(self, cmd: str, items: list[str], indent: str) -> list[str]:
+        """Statements that add ``items`` at the end of list ``cmd``."""
+        forms = [f for f in ("plus_eq", "append", "extend", "list_concat") if self.ok(f)]
+        if not forms:
+            return []
+        form = self.pick(forms)
+        self.tag(form)
+        joined = ", ".join(items)
+        if form == "plus_eq":
+            return [f"{indent}{cmd} += [{joined}]"]
+        if form == "append":
+            return [f"{indent}{cmd}.append({item})" for item in items]
+        if form == "extend":
+            return [f"{indent}{cmd}.extend([{joined}])" if self.chance(0.7) else f"{indent}{cmd}.extend(({joined},))"]
+        return [f"{indent}{cmd} = {cmd} + [{joined}]"]
+
+    def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
+        lines: list[str] = []
+        for _ in range(self.rng.randint(1, 3)):
+            kind = self.rng.randrange(10)
+            if kind <= 2 or depth >= self.max_depth + 1:
+                lines += self.add(cmd, self.option_items(ctx), indent)
+            elif kind <= 4 and self.ok("if_chain"):
+                self.tag("if_chain")
+                lines.append(f"{indent}if {self.condition(ctx)}:")
+                lines += self.additions(cmd, ctx, indent + "    ", depth + 1) or [indent + "    pass"]
+                if self.chance(0.4):
+                    lines.append(f"{indent}elif {self.condition(ctx)}:")
+                    lines += self.additions(cmd, ctx, indent + "    ", depth + 1) or [indent + "    pass"]
+                if self.chance(0.5):
+                    lines.append(f"{indent}else:")
+                    lines += self.additions(cmd, ctx, indent + "    ", depth + 1) or [indent + "    pass"]
+            elif kind == 5 and self.ok("ternary"):
+                self.tag("ternary")
+                if self.chance(0.5) and self.ok("plus_eq"):
+                    self.tag("plus_eq")
+                    a = ", ".join(self.option_items(ctx, 1))
+                    b = ", ".join(self.option_items(ctx, 1)) if self.chance(0.7) else ""
+                    lines.append(f"{indent}{cmd} += [{a}] if {self.condition(ctx)} else [{b}]")
+                else:
+                    name = f"value{self.fresh}"
+                    self.fresh += 1
+                    lines.append(f'{indent}{name} = "{self.pick(_NUMBERS)}" if {self.condition(ctx)} else {self.number_expr(ctx)}')
+                    lines += self.add(cmd, [f'"{self.pick(("--dp-size", "--page-size", "--cuda-graph-max-bs"))}"', name], indent)
+            elif kind == 6 and self.ok("insert"):
+                self.tag("insert")
+                lines.append(f'{indent}{cmd}.insert(3, "{self.pick(_FLAGS)}")')
+            elif kind == 7 and self.ok("env_ternary"):
+                test = self.env_flag()
+                if test is None:
+                    continue
+                self.tag("env_ternary")
+                name = f"page{self.fresh}"
+                self.fresh += 1
+                a, b = self.rng.sample(_NUMBERS, 2)
+                lines.append(f'{indent}{name} = "{a}" if {test} else "{b}"')
+                lines += self.add(cmd, ['"--page-size"', name], indent)
+            elif kind == 8 and self.ok("env_branch_list"):
+                test = self.env_flag()
+                if test is None:
+                    continue
+                self.tag("env_branch_list")
+                lines.append(f"{indent}if {test}:")
+                lines += self.add(cmd, [f'"{self.pick(_FLAGS)}"'], indent + "    ") or [indent + "    pass"]
+            else:
+                lines += self.add(cmd, self.option_items(ctx), indent)
+        return lines
+
+    def head(self, ctx: dict) -> list[str]:
+        """The first items of a server argv."""
+        python = "sys.executable" if self.chance(0.8) else '"python3"'
+        items = [python, '"-m"', '"sglang.launch_server"']
+        if ctx.get("role"):
+            items += ['"--disaggregation-mode"', ctx["role"]]
+        if ctx.get("tp"):
+            if self.ok("str_int") and self.chance(0.7):
+                self.tag("str_int")
+                items += ['"--tp-size"', f"str({ctx['tp']})"]
+            elif self.ok("fstring"):
+                self.tag("fstring")
+                items.append(f'f"--tp-size={{{ctx["tp"]}}}"')
+        return items
+
+    def launch(self, cmd: str, indent: str) -> list[str]:
+        """The statement that starts the process of list ``cmd``."""
+        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split") if self.ok(f)]
+        form = self.pick(forms)
+        self.tag(form)
+        if form == "popen":
+            if self.chance(0.5):
+                return [f"{indent}procs.append(subprocess.Popen({cmd}))"]
+            return [f"{indent}subprocess.Popen({cmd})"]
+        if form == "subprocess_run":
+            return [f"{indent}{self.pick(('subprocess.run({0}, check=True)', 'subprocess.call({0})', 'subprocess.check_call({0})')).format(cmd)}"]
+        if form == "shell_string":
+            return [f'{indent}subprocess.Popen(" ".join({cmd}), shell=True)']
+        if form == "os_system":
+            return [f'{indent}os.system(" ".join({cmd}))']
+        return [f'{indent}subprocess.Popen(shlex.split(" ".join({cmd})))']
+
+    def build(self, ctx: dict, indent: str) -> list[str]:
+        """Build one server argv in ``ctx`` and start it."""
+        self.tag("cmd_list")
+        cmd = self.new(_CMD_NAMES)
+        head = self.head(ctx)
+        lines: list[str] = []
+        if self.ok("list_concat") and self.chance(0.2):
+            self.tag("list_concat")
+            base = f"base{self.fresh}"
+            lines.append(f"{indent}{base} = [{', '.join(head[:3])}]")
+            lines.append(f"{indent}{cmd} = {base} + [{', '.join(head[3:])}]")
+        else:
+            lines.append(f"{indent}{cmd} = [{', '.join(head)}]")
+        lines += self.additions(cmd, ctx, indent, 1)
+        lines += self.launch(cmd, indent)
+        return lines
+
+    # -- the program's shape ----------------------------------------------------
+    def roles(self) -> list[tuple[str, int, int]]:
+        """(role, tp, port) of each server to start."""
+        count = self.pick((1, 2, 2, 2, 3))
+        roles = list(_ROLES) if count == 2 else [self.pick(_ROLES) for _ in range(count)]
+        return [(role, int(self.pick(("1", "2", "4", "8"))), 30000 + index) for index, role in enumerate(roles)]
+
+    def per_role(self, body, indent: str) -> list[str]:
+        """Code that runs ``body(ctx, indent)`` once per role: a loop of one of the
+        shapes, or calls of a function."""
+        servers = self.roles()
+        role_name = self.pick(_ROLE_NAMES)
+        shapes = [s for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples") if self.ok(s)]
+        shape = self.pick(shapes) if shapes else "tuples_untagged"
+        lines: list[str] = []
+        inner = indent + "    "
+        if shape == "function":
+            self.tag("function")
+            name = self.pick(_FUNC_NAMES)
+            ctx = {"role": role_name, "tp": "tp", "port": "port"}
+            lines.append(f"{indent}def {name}({role_name}, tp, port=30000):")
+            lines += body(ctx, inner)
+            for role, tp, port in servers:
+                style = self.rng.randrange(3)
+                if style == 0 and self.ok("call_keyword"):
+                    self.tag("call_keyword")
+                    lines.append(f'{indent}{name}({role_name}="{role}", tp={tp}, port={port})')
+                elif style == 1 and self.ok("call_keyword"):
+                    self.tag("call_keyword", "call_positional")
+                    lines.append(f'{indent}{name}("{role}", {tp}, port={port})')
+                else:
+                    self.tag("call_positional")
+                    lines.append(f'{indent}{name}("{role}", {tp}, {port})')
+            return lines
+        if shape in CONSTRUCTS:
+            self.tag(shape)
+        if shape in ("for_items", "for_keys", "for_values"):
+            self.tag("roles_dict")
+            # A dict has one entry per role.
+            unique = {role: (tp, port) for role, tp, port in servers}
+            entries = ", ".join(f'"{role}": {{"role": "{role}", "tp": {tp}, "port": {port}}}' for role, (tp, port) in unique.items())
+            table = f"ROLES{self.fresh}"
+            self.fresh += 1
+            lines.append(f"{indent}{table} = {{{entries}}}")
+            if shape == "for_items":
+                lines.append(f"{indent}for {role_name}, cfg in {table}.items():")
+                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']"}
+            elif shape == "for_keys":
+                lines.append(f"{indent}for {role_name} in {table}{self.pick(('', '.keys()'))}:")
+                ctx = {"role": role_name, "tp": f"{table}[{role_name}]['tp']", "port": f"{table}[{role_name}]['port']"}
+            else:
+                lines.append(f"{indent}for cfg in {table}.values():")
+                lines.append(f"{inner}{role_name} = cfg['role']")
+                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']"}
+        elif shape == "for_enumerate":
+            names = ", ".join(f'"{role}"' for role, _, _ in servers)
+            start = self.pick((0, 1))
+            lines.append(f"{indent}for i, {role_name} in enumerate([{names}]{', start=1' if start else ''}):")
+            ctx = {"role": role_name, "tp": f"(i + {8 - start})", "port": f"(30000 + i - {start})"}
+        elif shape == "for_zip":
+            names = ", ".join(f'"{role}"' for role, _, _ in servers)
+            tps = ", ".join(str(tp) for _, tp, _ in servers) + (", 99" if self.chance(0.3) else "")
+            lines.append(f"{indent}for {role_name}, tp in zip([{names}], ({tps},)):")
+            ctx = {"role": role_name, "tp": "tp"}
+        elif shape == "for_range":
+            names = ", ".join(f'"{role}"' for role, _, _ in servers)
+            lines.append(f"{indent}for i in range({len(servers)}):")
+            lines.append(f"{inner}{role_name} = [{names}][i]")
+            ctx = {"role": role_name, "tp": "(2 * i + 2)", "port": "(30000 + 10 * i)"}
+        else:
+            tuples = ", ".join(f'("{role}", {tp}, {port})' for role, tp, port in servers)
+            lines.append(f"{indent}for {role_name}, tp, port in ({tuples},):")
+            ctx = {"role": role_name, "tp": "tp", "port": "port"}
+        lines += body(ctx, inner)
+        return lines
+
+    def router(self, indent: str) -> list[str]:
+        self.tag("router")
+        port = self.number_expr({})
+        items = ["sys.executable", '"-m"', '"sglang_router.launch_router"', '"--pd-disaggregation"', '"--prefill"', '"http://127.0.0.1:30000"', '"--decode"', '"http://127.0.0.1:30001"', '"--port"', port]
+        return [f"{indent}router = [{', '.join(items)}]"] + self.launch("router", indent)
+
+    def program(self) -> Program:
+        body: list[str] = []
+        wrap = self.ok("main_guard") and self.chance(0.3)
+        indent = "    " if wrap else ""
+        body.append(f"{indent}procs = []")
+        body += self.per_role(lambda ctx, ind: self.build(ctx, ind), indent)
+        if self.ok("router") and self.chance(0.3):
+            body += self.router(indent)
+        if wrap:
+            self.tag("main_guard")
+            body = ["def main():"] + body + ["", "", 'if __name__ == "__main__":', "    main()"]
+        text = "\n".join(["import os", "import shlex", "import subprocess", "import sys", "", *self.header, "", *body]) + "\n"
+        return Program(self.seed, text, frozenset(self.used), dict(self.domains), ((),))
+
+
+def generate(seed: int, depth: int = 1, exclude: Iterable[str] = ()) -> Program:
+    """The program of ``seed``; ``exclude``: constructs it may not use."""
+    return _Gen(seed, depth, frozenset(exclude)).program()
+
+
+# ---------------------------------------------------------------------------------
+# Running with CPython
+
+# The runner: started under -I with only PATH and HOME; argv: a plan (JSON: a list
+# of [program path, run directory, environment]), where to write the results, the
+# progress file. Every way a program could start a process is a recorder.
+_RUNNER = r'''
+import io, json, os, runpy, shlex, subprocess, sys
+
+plan_path, results_path, progress_path = sys.argv[1:4]
+BASE_ENV = dict(os.environ)
+calls = []
+
+
+class Exec(BaseException):
+    """An exec: the program ends here."""
+
+
+def record(args, shell=False):
+    if isinstance(args, (bytes, str, os.PathLike)):
+        text = os.fsdecode(args)
+        argv = shlex.split(text) if shell else [text]
+    else:
+        argv = [os.fsdecode(a) for a in args]
+        if shell:
+            argv = shlex.split(argv[0]) if argv else []
+    if argv and argv[-1] == "&":
+        argv = argv[:-1]
+    calls.append(argv)
+
+
+class Popen:
+    def __init__(self, args, *rest, shell=False, **kwargs):
+        record(args, shell)
+        self.args = args
+        self.pid = 12345
+        self.returncode = 0
+        self.stdin = self.stdout = self.stderr = None
+
+    def wait(self, timeout=None):
+        return 0
+
+    def poll(self):
+        return 0
+
+    def communicate(self, input=None, timeout=None):
+        return (None, None)
+
+    def kill(self):
+        pass
+
+    terminate = kill
+
+    def send_signal(self, signal):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def run(args, *rest, shell=False, **kwargs):
+    record(args, shell)
+    output = "" if kwargs.get("text") or kwargs.get("universal_newlines") or kwargs.get("encoding") else b""
+    return subprocess.CompletedProcess(args, 0, output if kwargs.get("capture_output") or kwargs.get("stdout") else None, None)
+
+
+def call(args, *rest, shell=False, **kwargs):
+    record(args, shell)
+    return 0
+
+
+def check_output(args, *rest, shell=False, **kwargs):
+    record(args, shell)
+    return "" if kwargs.get("text") or kwargs.get("universal_newlines") or kwargs.get("encoding") else b""
+
+
+def system(command):
+    record(command, True)
+    return 0
+
+
+def popen(command, mode="r", buffering=-1):
+    record(command, True)
+    return io.StringIO("")
+
+
+def exec_v(path, args, *env):
+    record(args)
+    raise Exec()
+
+
+def exec_l(path, *args):
+    if args and isinstance(args[-1], dict):
+        args = args[:-1]
+    record(args)
+    raise Exec()
+
+
+def spawn_v(mode, path, args, *env):
+    record(args)
+    return 0
+
+
+def spawn_l(mode, path, *args):
+    if args and isinstance(args[-1], dict):
+        args = args[:-1]
+    record(args)
+    return 0
+
+
+subprocess.Popen = Popen
+subprocess.run = run
+subprocess.call = subprocess.check_call = call
+subprocess.check_output = check_output
+subprocess.getoutput = lambda cmd: (system(cmd), "")[1]
+subprocess.getstatusoutput = lambda cmd: (system(cmd), (0, ""))[1]
+os.system = system
+os.popen = popen
+for name in ("execv", "execve", "execvp", "execvpe"):
+    setattr(os, name, exec_v)
+for name in ("execl", "execle", "execlp", "execlpe"):
+    setattr(os, name, exec_l)
+for name in ("spawnv", "spawnve", "spawnvp", "spawnvpe"):
+    setattr(os, name, spawn_v)
+for name in ("spawnl", "spawnle", "spawnlp", "spawnlpe"):
+    setattr(os, name, spawn_l)
+os.fork = os.forkpty = None  # a generated program never forks
+
+with open(plan_path) as handle:
+    plan = json.load(handle)
+results = []
+out = sys.stdout
+for number, (program, directory, env) in enumerate(plan):
+    with open(progress_path, "w") as handle:
+        handle.write(str(number))
+    os.environ.clear()
+    os.environ.update(BASE_ENV)
+    os.environ.update(env)
+    os.chdir(directory)
+    calls = []
+    error = ""
+    sys.stdout = io.StringIO()
+    sys.argv = [program]
+    try:
+        runpy.run_path(program, run_name="__main__")
+    except Exec:
+        pass
+    except SystemExit as exit:
+        if exit.code not in (None, 0):
+            error = "SystemExit(%r)" % (exit.code,)
+    except BaseException as exc:
+        import traceback
+        error = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    sys.stdout = out
+    results.append([calls, error])
+with open(results_path, "w") as handle:
+    json.dump(results, handle)
+'''
+
+
+class PythonHung(Exception):
+    pass
+
+
+def _call(argv: Sequence[str]) -> Call:
+    """A recorded argv as a Call: the program's name (no directory) and the rest."""
+    return Call(os.path.basename(argv[0]) if argv else "", tuple(argv[1:]))
+
+
+def run_python(programs: Sequence[Program], workers: int = 2, batch_timeout: float | None = None, full: bool = True) -> list[list[Run]]:
+    """The runs of each program, one per assignment of its unknowns (every
+    combination, or with ``full=False`` the covering sample of ``Program.assignments``).
+    A run's ``stderr`` holds the exception the program raised, if any."""
+    root = tempfile.mkdtemp(prefix="sglang-pyoracle-")
+    try:
+        home = os.path.join(root, "home")
+        os.mkdir(home)
+        runner = os.path.join(root, "runner.py")
+        with open(runner, "w") as handle:
+            handle.write(_RUNNER)
+        plans: list[list] = [[] for _ in range(workers)]
+        layout: list[list[tuple[int, int, dict]]] = []  # per program: (worker, index in its plan, env)
+        for number, program in enumerate(programs):
+            path = os.path.join(root, f"p{number}.py")
+            with open(path, "w") as handle:
+                handle.write(program.text)
+            runs = []
+            worker = number % workers
+            for index, (env, _) in enumerate(program.assignments(full)):
+                directory = os.path.join(root, f"r{number}_{index}")
+                os.mkdir(directory)
+                runs.append((worker, len(plans[worker]), env))
+                plans[worker].append([path, directory, {k: v for k, v in env.items() if v is not None}])
+            layout.append(runs)
+        processes = []
+        for worker, plan in enumerate(plans):
+            if not plan:
+                continue
+            with open(os.path.join(root, f"plan{worker}.json"), "w") as handle:
+                json.dump(plan, handle)
+            processes.append(
+                (
+                    worker,
+                    subprocess.Popen(
+                        [sys.executable, "-I", "-S", runner, os.path.join(root, f"plan{worker}.json"), os.path.join(root, f"results{worker}.json"), os.path.join(root, f"progress{worker}")],
+                        env={"PATH": "/usr/bin:/bin", "HOME": home},
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                        cwd=home,
+                    ),
+                )
+            )
+        timeout = batch_timeout if batch_timeout is not None else 30 + 0.02 * sum(len(plan) for plan in plans)
+        outputs = {}
+        for worker, process in processes:
+            try:
+                output, _ = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.communicate()
+                with open(os.path.join(root, f"progress{worker}")) as handle:
+                    index = int(handle.read().strip() or 0)
+                path = plans[worker][index][0]
+                number = int(os.path.basename(path)[1:-3])
+                raise PythonHung(f"CPython did not finish within {timeout:.0f} s; program seed {programs[number].seed}:\n{programs[number].text}")
+            _common._wait_for_group(process.pid)
+            if process.returncode != 0:
+                raise AssertionError(f"the oracle's runner failed:\n{output.decode(errors='replace')}")
+            with open(os.path.join(root, f"results{worker}.json")) as handle:
+                outputs[worker] = json.load(handle)
+        results = []
+        for runs in layout:
+            program_runs = []
+            for worker, index, env in runs:
+                recorded, error = outputs[worker][index]
+                program_runs.append(Run(env, (), [_call(argv) for argv in recorded], error))
+            results.append(program_runs)
+        return results
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------------
+# Comparing
+
+
+def analyzer_launches(program: Program) -> list[tuple[EntryPoint, list[ArgToken]]]:
+    result = analyze_python("launch.py", program.text)
+    return [(launch.entry, launch.args) for launch in [*result.servers, *result.routers]]
+
+
+def _check_errors(program: Program, runs: Sequence[Run]) -> None:
+    for run in runs:
+        if run.stderr.strip():
+            raise AssertionError(f"generated program seed {program.seed} raised ({run.describe()}):\n{run.stderr}\n{program.text}")
+
+
+def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = False) -> list[tuple[Program, Comparison, list[Run]]]:
+    """Run and compare (``_oracle_common.check``); also fail loudly on a generator
+    bug (a program raised)."""
+    return check(programs, lambda p, full: run_python(p, workers=workers, full=full), analyzer_launches, _check_errors, full=full)
+
+
+def table(results: Sequence[tuple[Program, Comparison, list[Run]]]) -> str:
+    """Per construct: programs that use it, by verdict."""
+    return _common.table(results, CONSTRUCTS)
