@@ -551,7 +551,7 @@ def generate(seed: int, depth: int = 1, exclude: Iterable[str] = ()) -> Program:
 # of [program path, run directory, environment]), where to write the results, the
 # progress file. Every way a program could start a process is a recorder.
 _RUNNER = r'''
-import io, json, os, runpy, shlex, subprocess, sys
+import io, json, os, re, runpy, shlex, subprocess, sys
 
 plan_path, results_path, progress_path = sys.argv[1:4]
 BASE_ENV = dict(os.environ)
@@ -563,16 +563,35 @@ class Exec(BaseException):
 
 
 def record(args, shell=False):
+    """Append the argv of a process start: a shell string split by shlex."""
     if isinstance(args, (bytes, str, os.PathLike)):
-        text = os.fsdecode(args)
-        argv = shlex.split(text) if shell else [text]
+        args = [os.fsdecode(args)] if not shell else shell_words(shlex.split(os.fsdecode(args)))
     else:
-        argv = [os.fsdecode(a) for a in args]
+        args = [os.fsdecode(a) for a in args]
         if shell:
-            argv = shlex.split(argv[0]) if argv else []
-    if argv and argv[-1] == "&":
-        argv = argv[:-1]
-    calls.append(argv)
+            args = shell_words(shlex.split(args[0])) if args else []
+    calls.append(args)
+
+
+REDIRECTION = re.compile(r"^[0-9]*(>>|>&|>|<|&>)")
+
+
+def shell_words(words):
+    """The argv of a simple shell command split by shlex: without its
+    redirections (``> log``, ``2>&1``) and a final ``&``."""
+    argv = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        found = REDIRECTION.match(word)
+        if found:
+            index += 2 if found.end() == len(word) and found.group(1) != ">&" else 1
+            continue
+        if word == "&" and index == len(words) - 1:
+            break
+        argv.append(word)
+        index += 1
+    return argv
 
 
 class Popen:
