@@ -134,6 +134,22 @@ CONSTRUCTS = (
     "shlex_split",
     "main_guard",
     "router",
+    "env_int",
+    "str_format",
+    "list_comp",
+    "common_list",
+    "star_list",
+    "list_copy",
+    "dict_get",
+    "skip_role",
+    "loop_counter",
+    "call_defaults",
+    "call_kwargs",
+    "for_enumerate_zip",
+    "for_sorted",
+    "shlex_join",
+    "popen_env",
+    "os_exec",
 )
 
 # ---------------------------------------------------------------------------------
@@ -163,6 +179,7 @@ class _Gen:
         self.env: dict[str, tuple[str, str]] = {}  # constant name -> (kind, variable)
         self.domains: dict[str, tuple[str | None, ...]] = {}
         self.header: list[str] = []
+        self.lists: set[str] = set()  # module-level lists defined in the header
         self.fresh = 0
 
     def ok(self, construct: str) -> bool:
@@ -211,6 +228,26 @@ class _Gen:
         self.env[constant] = (kind, variable)
         return constant
 
+    def env_int(self) -> str | None:
+        """A module constant ``int(os.environ.get("TP", "8"))`` (its variable unset
+        or a number: never empty)."""
+        for constant, (k, _) in self.env.items():
+            if k == "int":
+                return constant
+        if not self.ok("env_int") or len(self.domains) >= 3:
+            return None
+        variable = self.pick(_ENV_POOLS["number"])
+        if variable in self.domains:
+            return None
+        self.tag("env_int")
+        self.domains[variable] = (None, self.pick(("4", "16")))
+        constant = f"{variable}_N"
+        default = self.pick(_NUMBERS)
+        read = self.pick((f'os.environ.get("{variable}", "{default}")', f'os.getenv("{variable}", {default})', f'os.environ.get("{variable}") or {default}'))
+        self.header.append(f"{constant} = int({read})")
+        self.env[constant] = ("int", variable)
+        return constant
+
     def env_flag(self) -> str | None:
         """A test of an environment variable (an undecided condition)."""
         variable = self.pick(_ENV_POOLS["flag"])
@@ -238,6 +275,9 @@ class _Gen:
         if self.ok("env_get") or self.ok("getenv") or self.ok("env_or"):
             choices.append("env")
         choice = self.pick(choices)
+        if choice == "tp" and self.ok("str_format") and self.chance(0.3):
+            self.tag("str_format")
+            return self.pick(('"%d" % {0}', '"{{}}".format({0})', '"%s" % ({0},)', 'f"{{{0}}}"')).format(ctx["tp"])
         if choice == "tp" and self.ok("str_int"):
             self.tag("str_int")
             return f"str({ctx['tp']})"
@@ -245,6 +285,10 @@ class _Gen:
             self.tag("str_int")
             return f"str({ctx['port']} + {self.rng.randrange(3)})"
         if choice == "env":
+            if self.chance(0.3):
+                constant = self.env_int()
+                if constant is not None:
+                    return self.pick((f"str({constant})", f"str({constant} * 2)", f"str({constant} // 2 + 1)", f'f"{{{constant}}}"'))
             constant = self.env_constant("number")
             if constant is not None:
                 return constant
@@ -344,8 +388,10 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(10)
-            if kind <= 2 or depth >= self.max_depth + 1:
+            kind = self.rng.randrange(14)
+            if kind >= 10:
+                lines += self.more(cmd, ctx, indent, kind)
+            elif kind <= 2 or depth >= self.max_depth + 1:
                 lines += self.add(cmd, self.option_items(ctx), indent)
             elif kind <= 4 and self.ok("if_chain"):
                 self.tag("if_chain")
@@ -393,6 +439,42 @@ class _Gen:
                 lines += self.add(cmd, self.option_items(ctx), indent)
         return lines
 
+    def common(self) -> str:
+        """A module-level list of options every server gets."""
+        if "COMMON" not in self.lists:
+            self.lists.add("COMMON")
+            self.header.append(f"COMMON = [{', '.join(self.option_items({}, self.rng.randint(1, 2)))}]")
+        return "COMMON"
+
+    def more(self, cmd: str, ctx: dict, indent: str, kind: int) -> list[str]:
+        """Rarer ways of adding to the argv."""
+        if kind == 10 and self.ok("list_comp"):
+            self.tag("list_comp")
+            number = self.pick(_NUMBERS)
+            return [
+                self.pick(
+                    (
+                        f'{indent}{cmd} += [str(v) for v in ("--dp-size", {number})]',
+                        f'{indent}{cmd}.extend(str(v) for v in ["--page-size", {number}])',
+                        f'{indent}{cmd} += [f"--{{k}}" for k in ("enable-metrics", "log-requests") if k != "log-requests"]',
+                    )
+                )
+            ]
+        if kind == 11 and self.ok("common_list"):
+            self.tag("common_list")
+            common = self.common()
+            if self.ok("star_list") and self.chance(0.4):
+                self.tag("star_list")
+                return [self.pick((f"{indent}{cmd} = [*{cmd}, *{common}]", f'{indent}{cmd} = [*{cmd}, "--log-level", "info", *{common}]'))]
+            return [self.pick((f"{indent}{cmd} += {common}", f"{indent}{cmd}.extend({common})", f"{indent}{cmd} = {cmd} + {common}"))]
+        if kind == 12 and self.ok("dict_get") and ctx.get("cfg"):
+            self.tag("dict_get")
+            return self.add(cmd, ['"--dp-size"', f'str({ctx["cfg"]}.get("dp", 1))'], indent)
+        if kind == 13 and self.ok("str_format") and ctx.get("port"):
+            self.tag("str_format")
+            return self.add(cmd, [self.pick(('"--port=" + str({0})', '"--port=%d" % {0}', '"--port={{}}".format({0})')).format(ctx["port"])], indent)
+        return self.add(cmd, self.option_items(ctx), indent)
+
     def head(self, ctx: dict) -> list[str]:
         """The first items of a server argv."""
         python = "sys.executable" if self.chance(0.8) else '"python3"'
@@ -410,7 +492,7 @@ class _Gen:
 
     def launch(self, cmd: str, indent: str) -> list[str]:
         """The statement that starts the process of list ``cmd``."""
-        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split") if self.ok(f)]
+        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split", "shlex_join", "popen_env") if self.ok(f)]
         form = self.pick(forms)
         self.tag(form)
         if form == "popen":
@@ -423,6 +505,11 @@ class _Gen:
             return [f'{indent}subprocess.Popen(" ".join({cmd}), shell=True)']
         if form == "os_system":
             return [f'{indent}os.system(" ".join({cmd}))']
+        if form == "shlex_join":
+            return [f"{indent}subprocess.{self.pick(('Popen', 'run', 'call'))}(shlex.join({cmd}), shell=True)"]
+        if form == "popen_env":
+            env = self.pick(('{**os.environ, "CUDA_VISIBLE_DEVICES": "0"}', 'dict(os.environ, NCCL_DEBUG="INFO")', "os.environ.copy()"))
+            return [f"{indent}subprocess.Popen({cmd}, env={env})"]
         return [f'{indent}subprocess.Popen(shlex.split(" ".join({cmd})))']
 
     def build(self, ctx: dict, indent: str) -> list[str]:
@@ -431,7 +518,16 @@ class _Gen:
         cmd = self.new(_CMD_NAMES)
         head = self.head(ctx)
         lines: list[str] = []
-        if self.ok("list_concat") and self.chance(0.2):
+        if self.ok("list_copy") and self.chance(0.15):
+            self.tag("list_copy")
+            if "BASE" not in self.lists:
+                self.lists.add("BASE")
+                self.header.append(f"BASE = [{', '.join(head[:3])}]")
+            copy = self.pick(("list(BASE)", "BASE[:]", "BASE.copy()", "[*BASE]"))
+            lines.append(f"{indent}{cmd} = {copy}")
+            if head[3:]:
+                lines += [f"{indent}{cmd} += [{', '.join(head[3:])}]"]
+        elif self.ok("list_concat") and self.chance(0.2):
             self.tag("list_concat")
             base = f"base{self.fresh}"
             lines.append(f"{indent}{base} = [{', '.join(head[:3])}]")
@@ -449,12 +545,23 @@ class _Gen:
         roles = list(_ROLES) if count == 2 else [self.pick(_ROLES) for _ in range(count)]
         return [(role, int(self.pick(("1", "2", "4", "8"))), 30000 + index) for index, role in enumerate(roles)]
 
+    def skip(self, ctx: dict, indent: str, statement: str) -> list[str]:
+        """Maybe skip a role: ``if role == "decode": continue`` (``return`` in a function)."""
+        if not self.ok("skip_role") or not self.chance(0.15):
+            return []
+        self.tag("skip_role")
+        return [f"{indent}if {self.condition(ctx)}:", f"{indent}    {statement}"]
+
     def per_role(self, body, indent: str) -> list[str]:
         """Code that runs ``body(ctx, indent)`` once per role: a loop of one of the
         shapes, or calls of a function."""
         servers = self.roles()
         role_name = self.pick(_ROLE_NAMES)
-        shapes = [s for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples") if self.ok(s)]
+        shapes = [
+            s
+            for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples", "for_enumerate_zip", "for_sorted")
+            if self.ok(s)
+        ]
         shape = self.pick(shapes) if shapes else "tuples_untagged"
         lines: list[str] = []
         inner = indent + "    "
@@ -462,11 +569,19 @@ class _Gen:
             self.tag("function")
             name = self.pick(_FUNC_NAMES)
             ctx = {"role": role_name, "tp": "tp", "port": "port"}
-            lines.append(f"{indent}def {name}({role_name}, tp, port=30000):")
+            defaults = self.ok("call_defaults") and self.chance(0.3)
+            lines.append(f"{indent}def {name}({role_name}, tp{'=2' if defaults else ''}, port=30000):")
+            lines += self.skip(ctx, inner, "return")
             lines += body(ctx, inner)
             for role, tp, port in servers:
-                style = self.rng.randrange(3)
-                if style == 0 and self.ok("call_keyword"):
+                style = self.rng.randrange(5)
+                if defaults and style == 3:
+                    self.tag("call_defaults")
+                    lines.append(f'{indent}{name}("{role}")' if self.chance(0.5) else f'{indent}{name}({role_name}="{role}", port={port})')
+                elif style == 4 and self.ok("call_kwargs"):
+                    self.tag("call_kwargs")
+                    lines.append(f'{indent}{name}(**{{"{role_name}": "{role}", "tp": {tp}, "port": {port}}})')
+                elif style == 0 and self.ok("call_keyword"):
                     self.tag("call_keyword")
                     lines.append(f'{indent}{name}({role_name}="{role}", tp={tp}, port={port})')
                 elif style == 1 and self.ok("call_keyword"):
@@ -478,51 +593,74 @@ class _Gen:
             return lines
         if shape in CONSTRUCTS:
             self.tag(shape)
-        if shape in ("for_items", "for_keys", "for_values"):
+        counter = None
+        if self.ok("loop_counter") and self.chance(0.2):
+            self.tag("loop_counter")
+            counter = f"next_port{self.fresh}"
+            self.fresh += 1
+            lines.append(f"{indent}{counter} = {self.pick((30000, 8000))}")
+        names = ", ".join(f'"{role}"' for role, _, _ in servers)
+        if shape in ("for_items", "for_keys", "for_values", "for_sorted"):
             self.tag("roles_dict")
             # A dict has one entry per role.
             unique = {role: (tp, port) for role, tp, port in servers}
-            entries = ", ".join(f'"{role}": {{"role": "{role}", "tp": {tp}, "port": {port}}}' for role, (tp, port) in unique.items())
+            entries = ", ".join(
+                f'"{role}": {{"role": "{role}", "tp": {tp}, "port": {port}{", " + repr("dp") + ": " + str(tp) if self.chance(0.5) else ""}}}'.replace("'", '"')
+                for role, (tp, port) in unique.items()
+            )
             table = f"ROLES{self.fresh}"
             self.fresh += 1
             lines.append(f"{indent}{table} = {{{entries}}}")
             if shape == "for_items":
                 lines.append(f"{indent}for {role_name}, cfg in {table}.items():")
-                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']"}
-            elif shape == "for_keys":
-                lines.append(f"{indent}for {role_name} in {table}{self.pick(('', '.keys()'))}:")
-                ctx = {"role": role_name, "tp": f"{table}[{role_name}]['tp']", "port": f"{table}[{role_name}]['port']"}
+                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']", "cfg": "cfg"}
+            elif shape in ("for_keys", "for_sorted"):
+                loop = self.pick(("{0}", "{0}.keys()")) if shape == "for_keys" else self.pick(("sorted({0})", "reversed(list({0}))", "sorted({0}, reverse=True)"))
+                lines.append(f"{indent}for {role_name} in {loop.format(table)}:")
+                ctx = {"role": role_name, "tp": f"{table}[{role_name}]['tp']", "port": f"{table}[{role_name}]['port']", "cfg": f"{table}[{role_name}]"}
             else:
                 lines.append(f"{indent}for cfg in {table}.values():")
                 lines.append(f"{inner}{role_name} = cfg['role']")
-                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']"}
+                ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']", "cfg": "cfg"}
         elif shape == "for_enumerate":
-            names = ", ".join(f'"{role}"' for role, _, _ in servers)
             start = self.pick((0, 1))
             lines.append(f"{indent}for i, {role_name} in enumerate([{names}]{', start=1' if start else ''}):")
             ctx = {"role": role_name, "tp": f"(i + {8 - start})", "port": f"(30000 + i - {start})"}
+        elif shape == "for_enumerate_zip":
+            tps = ", ".join(str(tp) for _, tp, _ in servers)
+            lines.append(f"{indent}for i, ({role_name}, tp) in enumerate(zip(({names},), [{tps}])):")
+            ctx = {"role": role_name, "tp": "tp", "port": "(30000 + i)"}
         elif shape == "for_zip":
-            names = ", ".join(f'"{role}"' for role, _, _ in servers)
             tps = ", ".join(str(tp) for _, tp, _ in servers) + (", 99" if self.chance(0.3) else "")
             lines.append(f"{indent}for {role_name}, tp in zip([{names}], ({tps},)):")
             ctx = {"role": role_name, "tp": "tp"}
         elif shape == "for_range":
-            names = ", ".join(f'"{role}"' for role, _, _ in servers)
-            lines.append(f"{indent}for i in range({len(servers)}):")
-            lines.append(f"{inner}{role_name} = [{names}][i]")
+            start = self.pick((0, 1))
+            lines.append(f"{indent}for i in range({start}, {len(servers) + start}):" if start else f"{indent}for i in range({len(servers)}):")
+            lines.append(f"{inner}{role_name} = [{names}][i - {start}]" if start else f"{inner}{role_name} = [{names}][i]")
             ctx = {"role": role_name, "tp": "(2 * i + 2)", "port": "(30000 + 10 * i)"}
         else:
             tuples = ", ".join(f'("{role}", {tp}, {port})' for role, tp, port in servers)
             lines.append(f"{indent}for {role_name}, tp, port in ({tuples},):")
             ctx = {"role": role_name, "tp": "tp", "port": "port"}
+        if counter is not None:
+            ctx["port"] = counter
+        lines += self.skip(ctx, inner, "continue")
         lines += body(ctx, inner)
+        if counter is not None:
+            lines.append(f"{inner}{counter} += {self.pick((1, 2, 10))}")
         return lines
 
     def router(self, indent: str) -> list[str]:
         self.tag("router")
         port = self.number_expr({})
         items = ["sys.executable", '"-m"', '"sglang_router.launch_router"', '"--pd-disaggregation"', '"--prefill"', '"http://127.0.0.1:30000"', '"--decode"', '"http://127.0.0.1:30001"', '"--port"', port]
-        return [f"{indent}router = [{', '.join(items)}]"] + self.launch("router", indent)
+        lines = [f"{indent}router = [{', '.join(items)}]"]
+        if self.ok("os_exec") and self.chance(0.3):
+            # The program's last statement: an exec replaces the process.
+            self.tag("os_exec")
+            return lines + [indent + self.pick(("os.execv(sys.executable, router)", "os.execvp(router[0], router)", "os.execl(sys.executable, *router)"))]
+        return lines + self.launch("router", indent)
 
     def program(self) -> Program:
         body: list[str] = []
