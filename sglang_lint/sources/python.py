@@ -741,6 +741,7 @@ class PythonAnalyzer:
             return self._exec_block(node.orelse, depth + 1)
         # Items we cannot see: the body runs some number of times, maybe none.
         self._assign(node.target, PUnknown(Value.unknown("an item of a loop we cannot unroll"), self._loc(node.target)))
+        self._forget_loop_carried(node)
         flow = self._branches([node.body], depth, exhaustive=False)
         if flow.terminated:
             return _Flow()
@@ -749,9 +750,18 @@ class PythonAnalyzer:
     _stmt_AsyncFor = _stmt_For
 
     def _stmt_While(self, node: ast.While, depth: int) -> _Flow:
+        self._forget_loop_carried(node)
         self._eval(node.test)
         self._branches([node.body], depth, exhaustive=False)
         return _Flow()
+
+    def _forget_loop_carried(self, node: ast.For | ast.While) -> None:
+        """Before the body of a loop that does not unroll (it runs some number of
+        times): a name the body both assigns and reads (``port += 1``) holds, in
+        an iteration after the first, what the one before left: unknown."""
+        loc = self._loc(node)
+        for name in _loop_carried(node.body):
+            self._bind(name, PUnknown(Value.unknown("a value a loop changes"), loc))
 
     def _stmt_With(self, node: ast.With, depth: int) -> _Flow:
         for item in node.items:
@@ -1436,6 +1446,29 @@ class PythonAnalyzer:
             return _unique_keys(contents.entries)
         return None
 
+    def _ordered(self, name: str, value: PyValue, kwargs: dict[str, PyValue]) -> list[PyValue] | None:
+        """The items of ``sorted(value)`` / ``reversed(value)`` when all are seen
+        (sorted: all strings or all numbers; ``reverse=`` decided, no ``key=``)."""
+        items = self._known_items(value)
+        if items is None:
+            return None
+        if name == "reversed":
+            return None if kwargs else items[::-1]
+        if set(kwargs) - {"reverse"}:
+            return None
+        reverse = self._value_truth(kwargs["reverse"]) if "reverse" in kwargs else False
+        keys: list[Any]
+        if all(isinstance(item, PStr) for item in items):
+            keys = [literal_text(item.word) for item in items]  # type: ignore[union-attr]
+        elif all(isinstance(item, PNum) for item in items):
+            keys = [item.number for item in items]  # type: ignore[union-attr]
+        else:
+            return None
+        if reverse is None or any(key is None for key in keys):
+            return None
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
+        return [items[index] for index in order]
+
     def _loop_items(self, value: PyValue) -> list[PyValue] | None:
         items = self._known_items(value)
         if items is None or len(items) > MAX_UNROLL:
@@ -1635,6 +1668,10 @@ class PythonAnalyzer:
                 if text is not None and text.strip().lstrip("+-").isdigit() and text.isascii() and len(text) < 19 and len(args) == 1:
                     return PNum(int(text), first.loc, _origin_of_word(first.word))
             return PUnknown(first.value if isinstance(first, PUnknown) else Value.unknown("int() of a value we cannot see"), loc)
+        if name in ("sorted", "reversed") and first is not None:
+            ordered = self._ordered(name, first, kwargs)
+            if ordered is not None:
+                return PList(self._new_ref(tuple(ordered)), loc)
         if name in ("list", "tuple", "set", "sorted"):
             if first is None:
                 return PList(self._new_ref(()), loc, "tuple" if name == "tuple" else "list")
@@ -2204,6 +2241,31 @@ def _called_names(tree: ast.Module) -> set[str]:
             elif isinstance(value, AST) and type(value) not in leaves:
                 push(value)
     return names
+
+
+def _loop_carried(body: list) -> list[str]:
+    """Names a loop body assigns and also reads (functions and classes it defines
+    aside; nested scopes and comprehension variables are not the loop's)."""
+    stored: dict[str, None] = {}
+    loaded: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in reversed(body)]
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    while stack:
+        node, in_comprehension = stack.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                loaded.add(node.id)  # type: ignore[attr-defined]
+            elif not in_comprehension:
+                stored[node.id] = None  # type: ignore[attr-defined]
+            continue
+        if kind is ast.AugAssign and type(node.target) is ast.Name:  # type: ignore[attr-defined]
+            loaded.add(node.target.id)  # type: ignore[attr-defined]
+        inner = in_comprehension or kind in comprehensions
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return [name for name in stored if name in loaded]
 
 
 _CALL_FREE_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})
