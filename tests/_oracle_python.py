@@ -45,15 +45,38 @@ are in tests/_oracle_common.py):
                        condition choosing a value)
    ``env_branch_list`` ``if os.getenv("X"): cmd.append(...)`` (an undecided
                        condition changing the list)
+   ``env_ternary_symbol`` such a choice between a literal and an environment value
+                       (``"64" if os.getenv("X") else PAGE``)
+   ``env_int``         ``TP_N = int(os.environ.get("TP", "8"))`` then ``str(TP_N * 2)``,
+                       ``f"{TP_N}"``
+   ``str_format``      ``"%d" % tp``, ``"{}".format(tp)``, ``"--port=" + str(port)``
+   ``list_comp``       ``cmd += [str(v) for v in ("--dp-size", 4)]`` (and a generator,
+                       a filtered comprehension)
+   ``common_list``     a module-level ``COMMON = [...]`` added with ``+=``/``extend``/``+``
+   ``star_list``       ``cmd = [*cmd, *COMMON]``
+   ``list_copy``       ``cmd = list(BASE)`` / ``BASE[:]`` / ``BASE.copy()`` / ``[*BASE]``
+   ``dict_get``        ``cfg.get("dp", 1)`` of a role's config (the key there or not)
+   ``skip_role``       ``if <cond>: continue`` in a loop, ``return`` in a function
+   ``loop_counter``    ``port = 30000`` before a loop, ``port += 10`` at the end of its body
+   ``call_defaults``   ``def launch(role, tp=2, port=30000)`` called without some
+   ``call_kwargs``     ``launch(**{"role": "decode", "tp": 8, "port": 30001})``
+   ``for_enumerate_zip`` ``for i, (role, tp) in enumerate(zip(ROLES, TPS)):``
+   ``for_sorted``      ``for role in sorted(ROLES[, reverse=True])`` / ``reversed(list(ROLES))``
+   ``env_loop``        ``for role in os.getenv("ROLES", "prefill,decode").split(","):``
+                       (a loop sglang-lint cannot unroll; no conditions on the role)
    ``popen``           ``subprocess.Popen(cmd)`` (kept in a list of processes too)
    ``subprocess_run``  ``subprocess.run(cmd, check=True)`` / ``subprocess.call(cmd)``
    ``shell_string``    ``subprocess.Popen(" ".join(cmd), shell=True)``
    ``os_system``       ``os.system(" ".join(cmd))``
    ``shlex_split``     ``subprocess.Popen(shlex.split(" ".join(cmd)))``
+   ``shlex_join``      ``subprocess.Popen(shlex.join(cmd), shell=True)`` (and run/call)
+   ``popen_env``       ``subprocess.Popen(cmd, env={**os.environ, ...})``
+   ``os_exec``         ``os.execv(sys.executable, router)`` / ``execvp`` / ``execl``, last
    ``main_guard``      ``def main(): ...`` and ``if __name__ == "__main__": main()``
    ``router``          ``[sys.executable, "-m", "sglang_router.launch_router", ...]``
 
-   The unknowns are environment variables, each unset, empty or a value.
+   The unknowns are environment variables, each unset, empty or a value (one read
+   by ``int()``: unset or a number).
 
 2. ``run_python(programs)`` runs every program with real CPython
    (``sys.executable``) once per assignment of its unknowns (the covering
@@ -150,6 +173,8 @@ CONSTRUCTS = (
     "shlex_join",
     "popen_env",
     "os_exec",
+    "env_loop",
+    "env_ternary_symbol",
 )
 
 # ---------------------------------------------------------------------------------
@@ -391,7 +416,7 @@ class _Gen:
             kind = self.rng.randrange(14)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
-            elif kind <= 2 or depth >= self.max_depth + 1:
+            elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
                 lines += self.add(cmd, self.option_items(ctx), indent)
             elif kind <= 4 and self.ok("if_chain"):
                 self.tag("if_chain")
@@ -425,8 +450,13 @@ class _Gen:
                 self.tag("env_ternary")
                 name = f"page{self.fresh}"
                 self.fresh += 1
-                a, b = self.rng.sample(_NUMBERS, 2)
-                lines.append(f'{indent}{name} = "{a}" if {test} else "{b}"')
+                a, b = (f'"{n}"' for n in self.rng.sample(_NUMBERS, 2))
+                if self.ok("env_ternary_symbol") and self.chance(0.3):
+                    constant = self.env_constant("number")
+                    if constant is not None:
+                        self.tag("env_ternary_symbol")
+                        b = constant
+                lines.append(f"{indent}{name} = {a} if {test} else {b}")
                 lines += self.add(cmd, ['"--page-size"', name], indent)
             elif kind == 8 and self.ok("env_branch_list"):
                 test = self.env_flag()
@@ -547,7 +577,7 @@ class _Gen:
 
     def skip(self, ctx: dict, indent: str, statement: str) -> list[str]:
         """Maybe skip a role: ``if role == "decode": continue`` (``return`` in a function)."""
-        if not self.ok("skip_role") or not self.chance(0.15):
+        if not self.ok("skip_role") or ctx.get("undecided") or not self.chance(0.15):
             return []
         self.tag("skip_role")
         return [f"{indent}if {self.condition(ctx)}:", f"{indent}    {statement}"]
@@ -559,10 +589,12 @@ class _Gen:
         role_name = self.pick(_ROLE_NAMES)
         shapes = [
             s
-            for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples", "for_enumerate_zip", "for_sorted")
+            for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples", "for_enumerate_zip", "for_sorted", "env_loop")
             if self.ok(s)
         ]
         shape = self.pick(shapes) if shapes else "tuples_untagged"
+        if shape == "env_loop" and ("ROLES" in self.domains or len(self.domains) >= 3):
+            shape = "for_tuples" if self.ok("for_tuples") else "tuples_untagged"
         lines: list[str] = []
         inner = indent + "    "
         if shape == "function":
@@ -622,6 +654,17 @@ class _Gen:
                 lines.append(f"{indent}for cfg in {table}.values():")
                 lines.append(f"{inner}{role_name} = cfg['role']")
                 ctx = {"role": role_name, "tp": "cfg['tp']", "port": "cfg['port']", "cfg": "cfg"}
+        elif shape == "env_loop":
+            # Roles from the environment: a loop the analyzer cannot unroll, and
+            # conditions on the role it cannot decide (the body has none).
+            self.domains["ROLES"] = (None, "decode", "prefill,decode")
+            split = self.pick(('os.getenv("ROLES", "prefill,decode").split(",")', 'os.environ.get("ROLES", "prefill,decode").split(",")'))
+            if self.chance(0.5):
+                lines.append(f"{indent}for i, {role_name} in enumerate({split}):")
+                ctx = {"role": role_name, "port": "(30000 + i)", "undecided": True}
+            else:
+                lines.append(f"{indent}for {role_name} in {split}:")
+                ctx = {"role": role_name, "undecided": True}
         elif shape == "for_enumerate":
             start = self.pick((0, 1))
             lines.append(f"{indent}for i, {role_name} in enumerate([{names}]{', start=1' if start else ''}):")
