@@ -12,7 +12,7 @@ import os
 import random
 import signal
 import time
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from sglang_lint.model import ArgToken, EntryPoint, Kind, Value
 
@@ -322,3 +322,111 @@ def table(results: Sequence[tuple[Program, Comparison, list[Run]]], constructs: 
         lines.append(f"{construct:16} {row[0]:7} {row[1]:7} {row[2]:7} {row[3]:8}")
     lines.append(f"{'ALL PROGRAMS':16} {totals[0]:7} {totals[1]:7} {totals[2]:7} {totals[3]:8}")
     return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------
+# What the oracle tests share
+
+
+def launches_of(result) -> list[tuple[EntryPoint, list[ArgToken]]]:
+    """A source's reported launches (servers and routers) as compare() takes them."""
+    return [(launch.entry, launch.args) for launch in [*result.servers, *result.routers]]
+
+
+def quiet(complaint: str) -> Callable[[Program, Sequence[Run]], None]:
+    """A ``check_run`` for ``check``: a run that wrote to its ``stderr`` (a
+    generator bug) fails with ``complaint``."""
+
+    def check_run(program: Program, runs: Sequence[Run]) -> None:
+        for run in runs:
+            if run.stderr.strip():
+                raise AssertionError(f"{complaint} (generated program seed {program.seed}, {run.describe()}):\n{run.stderr}\n{program.text}")
+
+    return check_run
+
+
+class Gap:
+    """A construct sglang-lint gets wrong today: a minimal reproducer (a program
+    the oracle runs under ``env_domains`` and ``arg_vectors``) and what is wrong."""
+
+    def __init__(self, construct: str, text: str, env_domains: dict, wrong: str, arg_vectors: tuple = ((),)) -> None:
+        self.construct = construct
+        self.program = Program(-1, text, frozenset((construct,)), env_domains, arg_vectors)
+        self.wrong = wrong
+
+
+def describe(program: Program, comparison: Comparison) -> str:
+    return f"--- program seed {program.seed} ({', '.join(sorted(program.constructs))}):\n{program.text}" + "\n".join(comparison.problems[:6])
+
+
+def assert_all_agree(label: str, results: Sequence[tuple[Program, Comparison, list[Run]]], constructs: Sequence[str], gaps: Iterable[str], elapsed: float) -> None:
+    """The default run's verdict: print the per-construct table, fail on any
+    disagreement, and on a construct outside ``gaps`` that no program used."""
+    programs = [program for program, _, _ in results]
+    runs = sum(len(r) for _, _, r in results)
+    print(f"\n{label} oracle: {len(programs)} programs, {runs} runs, {elapsed:.1f} s")
+    print(table(results, constructs))
+    disagreeing = [(program, comparison) for program, comparison, _ in results if comparison.verdict == DISAGREE]
+    assert not disagreeing, (
+        f"{len(disagreeing)} of {len(programs)} generated programs disagree with {label} "
+        "(make each a fixed regression case, or a KNOWN_GAPS entry with its reproducer):\n"
+        + "\n".join(describe(p, c) for p, c in disagreeing[:5])
+    )
+    # Every construct outside the gaps was exercised.
+    used = set().union(*(program.constructs for program in programs))
+    assert set(constructs) - set(gaps) <= used or len(programs) < 500
+
+
+def dropped_launches_caught(programs: Sequence[Program], all_runs: Sequence[Sequence[Run]], analyze: Callable[[Program], list]) -> int:
+    """Drop each agreeing program's first reported launch (when no other one
+    duplicates it) and require the comparison to notice; how many were caught."""
+    caught = 0
+    for program, runs in zip(programs, all_runs):
+        launches = analyze(program)
+        if not launches or compare(launches, runs).verdict >= IMPRECISE:
+            continue  # an imprecise launch (an unknown word) may cover another's argv
+
+        def shape(launch):
+            return launch[0], [(token.value, token.spread) for token in launch[1]]
+
+        dropped, rest = launches[0], launches[1:]
+        if any(shape(other) == shape(dropped) for other in rest):
+            continue  # the same launch reported twice (a function called twice)
+        assert compare(rest, runs).verdict == DISAGREE, program.text
+        caught += 1
+    return caught
+
+
+def assert_gaps_generated(generate: Callable[..., Program], gaps: Iterable[str], constructs: Sequence[str], seeds: int, depth: int) -> None:
+    """A gap stays in the grammar: without ``exclude`` the generator produces it."""
+    seen: set[str] = set()
+    for seed in range(seeds):
+        seen |= generate(seed, depth=depth).constructs
+    assert set(gaps) <= seen and set(gaps) <= set(constructs), sorted(set(gaps) - seen)
+
+
+def planted_bugs(right: list[tuple[EntryPoint, list[ArgToken]]], changes: dict[str, tuple[int, Value]]) -> dict[str, list]:
+    """Deliberately wrong versions of sglang-lint's ``right`` launches (a
+    comparison that cannot fail is worthless): ``changes`` names the value put at
+    an index of the first launch's tokens; the rest drop, add or move words and
+    launches."""
+    (entry, tokens), rest = right[0], right[1:]
+
+    def changed(index: int, value: Value) -> list[ArgToken]:
+        result = list(tokens)
+        result[index] = ArgToken(value, tokens[index].location)
+        return result
+
+    extra = ArgToken(Value.known("--port"), tokens[0].location)
+    planted = {name: [(entry, changed(index, value))] + rest for name, (index, value) in changes.items()}
+    planted.update(
+        {
+            "a known word changed": [(entry, changed(0, Value.known("--tp")))] + rest,
+            "a word dropped": [(entry, tokens[:-1])] + rest,
+            "a word added": [(entry, [*tokens, extra])] + rest,
+            "a launch dropped": rest,
+            "the wrong entry point": [(EntryPoint.ROUTER, tokens)] + rest,
+            "a false launch": right + [(EntryPoint.LAUNCH_SERVER, [extra])],
+        }
+    )
+    return planted

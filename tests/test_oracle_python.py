@@ -28,23 +28,13 @@ import time
 import pytest
 
 import _oracle_python as oracle
-from _oracle_common import AGREE, DISAGREE, IMPRECISE, SPLIT, Comparison, Program, compare
-from sglang_lint.model import ArgToken, EntryPoint, Value
+from _oracle_common import AGREE, DISAGREE, IMPRECISE, SPLIT, Gap, Program, assert_all_agree, compare, describe, dropped_launches_caught, assert_gaps_generated, planted_bugs
+from sglang_lint.model import Value
 
 PROGRAMS = int(os.environ.get("SGLANG_LINT_ORACLE_PROGRAMS", "3000"))
 SEED = int(os.environ.get("SGLANG_LINT_ORACLE_SEED", "0"))
 DEPTH = int(os.environ.get("SGLANG_LINT_ORACLE_DEPTH", "1" if PROGRAMS <= 3000 else "2"))
 FULL = os.environ.get("SGLANG_LINT_ORACLE_FULL") == "1"
-
-
-class Gap:
-    """A construct sglang-lint gets wrong today: a minimal reproducer (a program
-    the oracle runs under ``env_domains``) and what is wrong."""
-
-    def __init__(self, construct: str, program: str, env_domains: dict, wrong: str) -> None:
-        self.construct = construct
-        self.program = Program(-1, program, frozenset((construct,)), env_domains, ((),))
-        self.wrong = wrong
 
 
 KNOWN_GAPS = {
@@ -78,27 +68,12 @@ KNOWN_GAPS = {
 }
 
 
-def _describe(program: Program, comparison: Comparison) -> str:
-    return f"--- program seed {program.seed} ({', '.join(sorted(program.constructs))}):\n{program.text}" + "\n".join(comparison.problems[:6])
-
-
 def test_generated_programs_agree_with_cpython() -> None:
     """The default run: 100% agreement on every construct outside KNOWN_GAPS."""
     start = time.monotonic()
     programs = [oracle.generate(SEED + index, depth=DEPTH, exclude=KNOWN_GAPS) for index in range(PROGRAMS)]
     results = oracle.check_programs(programs, full=FULL)
-    elapsed = time.monotonic() - start
-    runs = sum(len(r) for _, _, r in results)
-    print(f"\nCPython oracle: {len(programs)} programs, {runs} runs, {elapsed:.1f} s")
-    print(oracle.table(results))
-    disagreeing = [(program, comparison) for program, comparison, _ in results if comparison.verdict == DISAGREE]
-    assert not disagreeing, (
-        f"{len(disagreeing)} of {len(programs)} generated programs disagree with CPython "
-        "(make each a fixed regression case, or a KNOWN_GAPS entry with its reproducer):\n"
-        + "\n".join(_describe(p, c) for p, c in disagreeing[:5])
-    )
-    used = set().union(*(program.constructs for program in programs))
-    assert set(oracle.CONSTRUCTS) - set(KNOWN_GAPS) <= used or PROGRAMS < 500
+    assert_all_agree("CPython", results, oracle.CONSTRUCTS, KNOWN_GAPS, time.monotonic() - start)
 
 
 @pytest.mark.parametrize("construct", sorted(KNOWN_GAPS))
@@ -106,16 +81,12 @@ def test_generated_programs_agree_with_cpython() -> None:
 def test_known_gap_reproducer(construct: str) -> None:
     gap = KNOWN_GAPS[construct]
     (program, comparison, _), = oracle.check_programs([gap.program], full=True)
-    assert comparison.verdict != DISAGREE, f"{gap.wrong}\n{_describe(program, comparison)}"
+    assert comparison.verdict != DISAGREE, f"{gap.wrong}\n{describe(program, comparison)}"
 
 
 def test_known_gaps_are_still_generated() -> None:
     """A gap stays in the grammar: without ``exclude`` the generator produces it."""
-    seen: set[str] = set()
-    for seed in range(300):
-        seen |= oracle.generate(seed, depth=DEPTH).constructs
-    assert set(KNOWN_GAPS) <= seen
-    assert set(KNOWN_GAPS) <= set(oracle.CONSTRUCTS)
+    assert_gaps_generated(oracle.generate, KNOWN_GAPS, oracle.CONSTRUCTS, 300, DEPTH)
 
 
 def test_generator_is_deterministic_and_excludes() -> None:
@@ -208,12 +179,6 @@ def test_oracle_agrees_on_a_handwritten_program() -> None:
     assert comparison.verdict in (AGREE, SPLIT), comparison.problems
 
 
-def _wrong(tokens: list[ArgToken], index: int, value: Value) -> list[ArgToken]:
-    tokens = list(tokens)
-    tokens[index] = ArgToken(value, tokens[index].location)
-    return tokens
-
-
 def test_oracle_catches_planted_bugs() -> None:
     """A comparison that cannot fail is worthless: each deliberately wrong version
     of sglang-lint's answer must be caught."""
@@ -223,17 +188,14 @@ def test_oracle_catches_planted_bugs() -> None:
     assert compare(right, runs).verdict < IMPRECISE
     (entry, tokens) = right[0]
     assert [t.value.describe() for t in tokens] == ["--tp-size", "$TP (default 8)"]
-    planted = {
-        "a known word changed": [(entry, _wrong(tokens, 0, Value.known("--tp")))] + right[1:],
-        "a default changed": [(entry, _wrong(tokens, 1, Value.symbol("$TP", "16")))] + right[1:],
-        "a symbol renamed": [(entry, _wrong(tokens, 1, Value.symbol("$DP", "8")))] + right[1:],
-        "alternatives missing one": [(entry, _wrong(tokens, 1, Value.one_of([Value.known("8"), Value.known("16")])))] + right[1:],
-        "a word dropped": [(entry, tokens[:-1])] + right[1:],
-        "a word added": [(entry, [*tokens, ArgToken(Value.known("--port"), tokens[0].location)])] + right[1:],
-        "a launch dropped": right[1:],
-        "the wrong entry point": [(EntryPoint.ROUTER, tokens)] + right[1:],
-        "a false launch": right + [(EntryPoint.LAUNCH_SERVER, [ArgToken(Value.known("--port"), tokens[0].location)])],
-    }
+    planted = planted_bugs(
+        right,
+        {
+            "a default changed": (1, Value.symbol("$TP", "16")),
+            "a symbol renamed": (1, Value.symbol("$DP", "8")),
+            "alternatives missing one": (1, Value.one_of([Value.known("8"), Value.known("16")])),
+        },
+    )
     for name, launches in planted.items():
         assert compare(launches, runs).verdict == DISAGREE, name
 
@@ -242,18 +204,5 @@ def test_oracle_catches_a_planted_bug_in_generated_programs() -> None:
     """On generated programs too: drop one reported launch that no other one
     duplicates, and the oracle must notice."""
     programs = [oracle.generate(seed, exclude=KNOWN_GAPS) for seed in range(60)]
-    caught = 0
-    for program, runs in zip(programs, oracle.run_python(programs)):
-        launches = oracle.analyzer_launches(program)
-        if not launches or compare(launches, runs).verdict >= IMPRECISE:
-            continue
-
-        def shape(launch):
-            return launch[0], [(token.value, token.spread) for token in launch[1]]
-
-        dropped, rest = launches[0], launches[1:]
-        if any(shape(other) == shape(dropped) for other in rest):
-            continue
-        assert compare(rest, runs).verdict == DISAGREE, program.text
-        caught += 1
+    caught = dropped_launches_caught(programs, oracle.run_python(programs), oracle.analyzer_launches)
     assert caught >= 20
