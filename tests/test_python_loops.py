@@ -135,6 +135,25 @@ def test_a_loop_we_cannot_unroll_runs_its_body_more_than_once() -> None:
     assert while_loop.args[1].value.kind is Kind.UNKNOWN, while_loop.args[1].value.describe()
 
 
+def test_a_filter_we_cannot_decide_keeps_the_launch() -> None:
+    """Found by the CPython oracle: ``cmd = [a for a in cmd if a is not None]``
+    over a list holding a value we cannot see (the role from the environment)
+    gave up on the whole comprehension, and the launch it starts disappeared. The
+    item the condition may drop stands for zero or one word; the rest stays."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", os.environ["ROLE"], "--tp-size", "8"]
+        cmd = [a for a in cmd if a is not None]
+        subprocess.Popen(cmd)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    values = [token.value for token in launch.args]
+    assert values[0] == Value.known("--disaggregation-mode") and values[-2:] == [Value.known("--tp-size"), Value.known("8")]
+    assert launch.args[1].spread and values[1].kind is Kind.UNKNOWN
+
+
 def test_nested_loops_unroll_within_one_bound() -> None:
     from sglang_lint.sources.python import MAX_UNROLL
 

@@ -676,3 +676,23 @@ def test_attribute_command_that_differs_between_branches_is_named():
     notes = _notes(source)
     assert [(line, column) for line, column, _ in notes] == [(6, 44)]
     assert notes[0][2].startswith("launch not analyzed: line 11 runs `self.cmd`, ")
+
+
+def test_shlex_join_of_a_list_with_items_we_cannot_see_keeps_the_launch():
+    """Found by the CPython oracle: ``subprocess.Popen(shlex.join(cmd), shell=True)``
+    with a spread in ``cmd`` (here what a filter we cannot decide may drop)
+    gave up on the whole string, and the launch disappeared; the spread is a
+    quoted value we cannot see, like any other unknown item."""
+    source = textwrap.dedent(
+        """
+        import os, shlex, subprocess, sys
+        extra = sys.argv[1:]
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8", *extra, "--port", "30000"]
+        subprocess.Popen(shlex.join(cmd), shell=True)
+        """
+    )
+    (server,) = analyze_python("launch.py", source).servers
+    values = [token.value for token in server.args]
+    assert values[:2] == [Value.known("--tp-size"), Value.known("8")]
+    assert values[-2:] == [Value.known("--port"), Value.known("30000")]
+    assert values[2].kind is Kind.UNKNOWN

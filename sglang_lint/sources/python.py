@@ -1149,7 +1149,9 @@ class PythonAnalyzer:
 
     def _expr_ListComp(self, node) -> PyValue:
         loc = self._loc(node)
-        items = self._comprehension(node, lambda: [self._eval(node.elt)])
+        # An item a condition we cannot decide may drop is zero or one item.
+        maybe = PSpread(Value.unknown("an item a condition we cannot decide may drop"), loc)
+        items = self._comprehension(node, lambda: [self._eval(node.elt)], maybe)
         if items is None:
             return PList(self._new_ref((PSpread(Value.unknown("a comprehension we cannot unroll"), loc),)), loc)
         return PList(self._new_ref(tuple(items)), loc)
@@ -1164,20 +1166,22 @@ class PythonAnalyzer:
             return PDict(self._new_ref(DictContents((), Value.unknown("a comprehension we cannot unroll"))), loc)
         return PDict(self._new_ref(DictContents(tuple(pairs))), loc)
 
-    def _comprehension(self, node, element: Callable[[], list]) -> list | None:
-        """Unroll ``[f(x) for x in KNOWN if cond]``; None when it cannot be."""
+    def _comprehension(self, node, element: Callable[[], list], maybe: PyValue | None = None) -> list | None:
+        """Unroll ``[f(x) for x in KNOWN if cond]``; None when it cannot be.
+        ``maybe``: what stands for the items of a condition we cannot decide (None:
+        give up)."""
         scope = self._new_ref({})
         frame = self.frames[-1]
         self.frames.append(Frame((scope, *frame.scopes), frame.name, owner=frame.owner, receiver=frame.receiver))
         try:
             results: list = []
-            if not self._unroll(node.generators, 0, element, results):
+            if not self._unroll(node.generators, 0, element, results, maybe):
                 return None
             return results
         finally:
             self.frames.pop()
 
-    def _unroll(self, generators, index: int, element, results: list) -> bool:
+    def _unroll(self, generators, index: int, element, results: list, maybe: PyValue | None = None) -> bool:
         if index == len(generators):
             results.extend(element())
             return len(results) <= MAX_ITEMS
@@ -1189,9 +1193,14 @@ class PythonAnalyzer:
             self._step()
             self._assign(generator.target, item)
             truths = [self._truth(condition) for condition in generator.ifs]
-            if any(t is None for t in truths):
-                return False
-            if all(truths) and not self._unroll(generators, index + 1, element, results):
+            if False in truths:
+                continue
+            if None in truths:
+                if maybe is None:
+                    return False
+                results.append(maybe)
+                continue
+            if not self._unroll(generators, index + 1, element, results, maybe):
                 return False
         return True
 
@@ -1910,9 +1919,8 @@ class PythonAnalyzer:
         if qualname == "shlex.split" and args:
             return self._shlex_split(args[0], loc)
         if qualname == "shlex.join" and args:
+            # A spread item is a quoted value we cannot see, like any unknown one.
             items = self._iter_items(args[0], loc)
-            if any(isinstance(i, PSpread) for i in items):
-                return unknown
             words = [self._quoted(self._word_of_item(i, loc), loc) for i in items]
             word = join_words((known_seg(" ", loc),), words)
             return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
