@@ -64,6 +64,22 @@ are in tests/_oracle_common.py):
    ``for_sorted``      ``for role in sorted(ROLES[, reverse=True])`` / ``reversed(list(ROLES))``
    ``env_loop``        ``for role in os.getenv("ROLES", "prefill,decode").split(","):``
                        (a loop sglang-lint cannot unroll; no conditions on the role)
+   ``helper_mutate``   ``def add_common_args(c): c.extend([...])`` called on the list
+   ``helper_return``   ``def make_cmd(): ...; return cmd`` (a closure) started right away
+   ``list_alias``      ``cmd = SHARED`` without a copy, then ``cmd += [...]``: the module's
+                       list grows, and the next server gets the options before it
+   ``string_methods``  ``"-".join(["model", role])``, ``role.upper()``, ``.replace``,
+                       ``.strip()``, ``.lower()``
+   ``filter_items``    ``[a for a in ("--x", None, "") if a]``, ``[a for a in cmd if a is
+                       not None]``, ``cmd += [...] if tp > 2 else []``
+   ``path_join``       ``os.path.join("/models", "llama")``
+   ``path_join_env``   ``os.path.join(MODEL_DIR, "llama")`` of an environment value
+   ``tuple_return``    ``tp, port = settings(role)`` (a function returning a tuple per role)
+   ``dict_merge``      ``{**DEFAULTS, "page": 64}``, ``dict(DEFAULTS, page=32)``
+   ``dict_to_flags``   ``for k, v in flags.items(): cmd += [f"--{k.replace('_', '-')}", str(v)]``
+   ``class_launcher``  a class per server: ``__init__`` keeps role/tp/port, ``command()``
+                       builds the argv from ``self.role``, ``start()`` starts it
+   ``global_counter``  ``global NEXT_PORT`` ... ``NEXT_PORT += 1`` in the per-role function
    ``popen``           ``subprocess.Popen(cmd)`` (kept in a list of processes too)
    ``subprocess_run``  ``subprocess.run(cmd, check=True)`` / ``subprocess.call(cmd)``
    ``shell_string``    ``subprocess.Popen(" ".join(cmd), shell=True)``
@@ -175,6 +191,18 @@ CONSTRUCTS = (
     "os_exec",
     "env_loop",
     "env_ternary_symbol",
+    "helper_mutate",
+    "helper_return",
+    "list_alias",
+    "string_methods",
+    "filter_items",
+    "path_join",
+    "tuple_return",
+    "dict_merge",
+    "dict_to_flags",
+    "class_launcher",
+    "global_counter",
+    "path_join_env",
 )
 
 # ---------------------------------------------------------------------------------
@@ -413,7 +441,7 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(14)
+            kind = self.rng.randrange(21)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
             elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
@@ -503,6 +531,70 @@ class _Gen:
         if kind == 13 and self.ok("str_format") and ctx.get("port"):
             self.tag("str_format")
             return self.add(cmd, [self.pick(('"--port=" + str({0})', '"--port=%d" % {0}', '"--port={{}}".format({0})')).format(ctx["port"])], indent)
+        if kind == 14 and self.ok("helper_mutate"):
+            self.tag("helper_mutate")
+            if "add_common_args" not in self.lists:
+                self.lists.add("add_common_args")
+                body = self.pick(("c.extend([{0}])", "c += [{0}]", "c[len(c):] = [{0}]" if False else "c.append({1})"))
+                items = self.option_items({}, 1)
+                self.header += ["", "", "def add_common_args(c):", "    " + body.format(", ".join(items), items[0]), "", ""]
+            return [f"{indent}add_common_args({cmd})"]
+        if kind == 15 and self.ok("string_methods"):
+            self.tag("string_methods")
+            role = ctx.get("role") or '"server"'
+            return self.add(
+                cmd,
+                self.pick(
+                    (
+                        ['"--served-model-name"', f'"-".join(["model", {role}])'],
+                        [f'f"--served-model-name={{{role}.upper()}}"'],
+                        ['"--log-level"', '"INFO".lower()'],
+                        ['"--served-model-name"', f'{role}.replace("de", "DE").strip()'],
+                    )
+                ),
+                indent,
+            )
+        if kind == 16 and self.ok("filter_items"):
+            self.tag("filter_items")
+            flag = self.pick(_FLAGS)
+            if ctx.get("tp") and not ctx.get("undecided") and self.chance(0.5):
+                return [f'{indent}{cmd} += ["--dp-size", str({ctx["tp"]})] if {ctx["tp"]} > 2 else []']
+            return [f'{indent}{cmd} += [a for a in ("{flag}", None, "") if a]', f"{indent}{cmd} = [a for a in {cmd} if a is not None]"][: self.rng.randint(1, 2)]
+        if kind == 17 and self.ok("path_join"):
+            self.tag("path_join")
+            directory = self.env_constant("path") if self.ok("path_join_env") and self.chance(0.4) else None
+            if directory is not None:
+                self.tag("path_join_env")
+            directory = directory or f'"{self.pick(("/models", "/data/ckpt"))}"'
+            return self.add(cmd, ['"--model-path"', f'os.path.join({directory}, "{self.pick(("llama", "DeepSeek-V3"))}")'], indent)
+        if kind == 18 and self.ok("tuple_return") and ctx.get("role"):
+            self.tag("tuple_return")
+            if "settings" not in self.lists:
+                self.lists.add("settings")
+                self.header += ["", "", "def settings(role):", '    if role == "prefill":', "        return 8, 30000", '    return (4, 30001) if role == "decode" else (1, 30002)', "", ""]
+            a, b = f"tp{self.fresh}", f"port{self.fresh}"
+            self.fresh += 1
+            return [f"{indent}{a}, {b} = settings({ctx['role']})"] + self.add(cmd, ['"--cuda-graph-max-bs"', f"str({a})", f'f"--port={{{b}}}"'], indent)
+        if kind == 19 and self.ok("dict_merge"):
+            self.tag("dict_merge")
+            if "DEFAULTS" not in self.lists:
+                self.lists.add("DEFAULTS")
+                self.header.append('DEFAULTS = {"mem": "0.8", "page": 16}')
+            opts = f"opts{self.fresh}"
+            self.fresh += 1
+            merged = self.pick(("{**DEFAULTS, \"page\": 64}", "dict(DEFAULTS, page=32)", "{**DEFAULTS}", "{**DEFAULTS, **{\"mem\": \"0.9\"}}"))
+            return [f"{indent}{opts} = {merged}"] + self.add(cmd, ['"--page-size"', f'str({opts}["page"])', '"--mem-fraction-static"', f'{opts}["mem"]'], indent)
+        if kind == 20 and self.ok("dict_to_flags"):
+            self.tag("dict_to_flags")
+            flags = f"flags{self.fresh}"
+            self.fresh += 1
+            entries = self.pick(('{"page_size": 16, "dp_size": 2}', '{"mem_fraction_static": "0.8"}', '{"chunked_prefill_size": 4096, "page_size": 64}'))
+            key = self.pick(("k", "key", "name"))
+            return [
+                f"{indent}{flags} = {entries}",
+                f"{indent}for {key}, v in {flags}.items():",
+                self.pick((f'{indent}    {cmd} += [f"--{{{key}.replace(\'_\', \'-\')}}", str(v)]', f'{indent}    {cmd}.extend(["--" + {key}.replace("_", "-"), str(v)])')),
+            ]
         return self.add(cmd, self.option_items(ctx), indent)
 
     def head(self, ctx: dict) -> list[str]:
@@ -542,13 +634,29 @@ class _Gen:
             return [f"{indent}subprocess.Popen({cmd}, env={env})"]
         return [f'{indent}subprocess.Popen(shlex.split(" ".join({cmd})))']
 
-    def build(self, ctx: dict, indent: str) -> list[str]:
-        """Build one server argv in ``ctx`` and start it."""
+    def build(self, ctx: dict, indent: str, start: bool = True) -> list[str]:
+        """Build one server argv in ``ctx`` and start it (``start=False``: return it)."""
+        if start and self.ok("helper_return") and self.chance(0.15):
+            # A function that builds the list, called right away.
+            self.tag("helper_return")
+            name = f"make_cmd{self.fresh}"
+            self.fresh += 1
+            lines = [f"{indent}def {name}():"] + self.build(ctx, indent + "    ", start=False)
+            return lines + self.launch(f"{name}()", indent)
         self.tag("cmd_list")
         cmd = self.new(_CMD_NAMES)
         head = self.head(ctx)
         lines: list[str] = []
-        if self.ok("list_copy") and self.chance(0.15):
+        if self.ok("list_alias") and self.chance(0.05):
+            # No copy: every `+=` goes to the module's list too, and the next
+            # server's argv has the last one's options (as CPython runs it).
+            self.tag("list_alias")
+            shared = f"SHARED{self.fresh}"
+            self.fresh += 1
+            self.header.append(f"{shared} = [{', '.join(head[:3])}]")
+            lines.append(f"{indent}{cmd} = {shared}")
+            lines.append(f"{indent}{cmd} += [{', '.join(head[3:])}]")
+        elif self.ok("list_copy") and self.chance(0.15):
             self.tag("list_copy")
             if "BASE" not in self.lists:
                 self.lists.add("BASE")
@@ -565,8 +673,7 @@ class _Gen:
         else:
             lines.append(f"{indent}{cmd} = [{', '.join(head)}]")
         lines += self.additions(cmd, ctx, indent, 1)
-        lines += self.launch(cmd, indent)
-        return lines
+        return lines + (self.launch(cmd, indent) if start else [f"{indent}return {cmd}"])
 
     # -- the program's shape ----------------------------------------------------
     def roles(self) -> list[tuple[str, int, int]]:
@@ -602,9 +709,20 @@ class _Gen:
             name = self.pick(_FUNC_NAMES)
             ctx = {"role": role_name, "tp": "tp", "port": "port"}
             defaults = self.ok("call_defaults") and self.chance(0.3)
+            counter = None
+            if self.ok("global_counter") and self.chance(0.15):
+                self.tag("global_counter")
+                counter = f"NEXT_PORT{self.fresh}"
+                self.fresh += 1
+                self.header.append(f"{counter} = {self.pick((30000, 8000))}")
             lines.append(f"{indent}def {name}({role_name}, tp{'=2' if defaults else ''}, port=30000):")
+            if counter is not None:
+                lines.append(f"{inner}global {counter}")
+                ctx = dict(ctx, port=counter)
             lines += self.skip(ctx, inner, "return")
             lines += body(ctx, inner)
+            if counter is not None:
+                lines.append(f"{inner}{counter} += 1")
             for role, tp, port in servers:
                 style = self.rng.randrange(5)
                 if defaults and style == 3:
@@ -623,6 +741,10 @@ class _Gen:
                     self.tag("call_positional")
                     lines.append(f'{indent}{name}("{role}", {tp}, {port})')
             return lines
+        if shape == "function" or not self.ok("class_launcher") or not self.chance(0.1):
+            pass
+        else:
+            return self.class_launcher(servers, indent)
         if shape in CONSTRUCTS:
             self.tag(shape)
         counter = None
@@ -692,6 +814,28 @@ class _Gen:
         lines += body(ctx, inner)
         if counter is not None:
             lines.append(f"{inner}{counter} += {self.pick((1, 2, 10))}")
+        return lines
+
+    def class_launcher(self, servers, indent: str) -> list[str]:
+        """A class per server: ``__init__`` keeps the role, a method builds the argv,
+        another starts it."""
+        self.tag("class_launcher")
+        name = f"Server{self.fresh}"
+        self.fresh += 1
+        ctx = {"role": "self.role", "tp": "self.tp", "port": "self.port"}
+        lines = [
+            f"{indent}class {name}:",
+            f"{indent}    def __init__(self, role, tp, port=30000):",
+            f"{indent}        self.role = role",
+            f"{indent}        self.tp = tp",
+            f"{indent}        self.port = port",
+            "",
+            f"{indent}    def command(self):",
+        ]
+        lines += self.build(ctx, indent + "        ", start=False)
+        lines += ["", f"{indent}    def start(self):"] + self.launch("self.command()", indent + "        ")
+        objects = ", ".join(f'{name}("{role}", {tp}, port={port})' for role, tp, port in servers)
+        lines += [f"{indent}servers = [{objects}]", f"{indent}for server in servers:", f"{indent}    server.start()"]
         return lines
 
     def router(self, indent: str) -> list[str]:

@@ -64,6 +64,16 @@ KNOWN_GAPS = {
             "(`\"64\" if os.getenv(\"BIG\") else PAGE`) becomes the alternatives {16, 64}: Value.one_of counts "
             "a symbol's default as its value (design.md), where CPython passes PAGE's value (32) when it is set",
         ),
+        Gap(
+            "path_join_env",
+            "import os, subprocess, sys\n"
+            'MODEL_DIR = os.environ.get("MODEL_DIR", "/models")\n'
+            'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--model-path", os.path.join(MODEL_DIR, "llama")])\n',
+            {"MODEL_DIR": (None, "")},
+            "os.path.join of an environment value is `$MODEL_DIR/llama`, but with MODEL_DIR set and empty "
+            "CPython passes `llama` (and with a trailing / no second one): the value model has no "
+            "'a separator unless empty'",
+        ),
     )
 }
 
