@@ -1186,10 +1186,20 @@ class PythonAnalyzer:
             results.extend(element())
             return len(results) <= MAX_ITEMS
         generator = generators[index]
-        items = self._loop_items(self._eval(generator.iter))
+        iterable = self._eval(generator.iter)
+        items = self._loop_items(iterable)
+        if items is None and maybe is not None and isinstance(iterable, PList):
+            # A list with items we cannot see (a spread): each stands for its own
+            # results, any number of them; the others unroll.
+            items = list(self.heap.get(iterable.ref, ()))
+            if len(items) > MAX_UNROLL:
+                return False
         if items is None:
             return False
         for item in items:
+            if isinstance(item, PSpread):
+                results.append(maybe)
+                continue
             self._step()
             self._assign(generator.target, item)
             truths = [self._truth(condition) for condition in generator.ifs]
