@@ -80,6 +80,15 @@ are in tests/_oracle_common.py):
    ``class_launcher``  a class per server: ``__init__`` keeps role/tp/port, ``command()``
                        builds the argv from ``self.role``, ``start()`` starts it
    ``global_counter``  ``global NEXT_PORT`` ... ``NEXT_PORT += 1`` in the per-role function
+   ``with_log``        ``with open("server.log", "w") as log: subprocess.Popen(cmd, stdout=log, ...)``
+   ``two_phase``       every argv built first (``cmds.append(cmd)``), then
+                       ``for c in cmds: subprocess.Popen(c)``
+   ``env_loop_collect`` ``two_phase`` over roles from the environment (``env_loop``)
+   ``comprehension_launch`` ``procs += [subprocess.Popen(build_cmd(r, tp, port)) for r, tp, port in ...]``
+   ``string_cmd``      the command as one string: ``f"{sys.executable} -m sglang.launch_server
+                       --tp-size {tp}"``, ``+= " " + " ".join([...])`` (under a decided
+                       condition too), then ``shell=True``/``os.system``/``shlex.split``
+   ``env_launch_choice`` ``if os.getenv("X"):`` around the router's launch
    ``popen``           ``subprocess.Popen(cmd)`` (kept in a list of processes too)
    ``subprocess_run``  ``subprocess.run(cmd, check=True)`` / ``subprocess.call(cmd)``
    ``shell_string``    ``subprocess.Popen(" ".join(cmd), shell=True)``
@@ -203,6 +212,12 @@ CONSTRUCTS = (
     "class_launcher",
     "global_counter",
     "path_join_env",
+    "with_log",
+    "two_phase",
+    "comprehension_launch",
+    "string_cmd",
+    "env_launch_choice",
+    "env_loop_collect",
 )
 
 # ---------------------------------------------------------------------------------
@@ -233,6 +248,7 @@ class _Gen:
         self.domains: dict[str, tuple[str | None, ...]] = {}
         self.header: list[str] = []
         self.lists: set[str] = set()  # module-level lists defined in the header
+        self.collecting = False  # building the argv of every server before starting any
         self.fresh = 0
 
     def ok(self, construct: str) -> bool:
@@ -614,7 +630,7 @@ class _Gen:
 
     def launch(self, cmd: str, indent: str) -> list[str]:
         """The statement that starts the process of list ``cmd``."""
-        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split", "shlex_join", "popen_env") if self.ok(f)]
+        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split", "shlex_join", "popen_env", "with_log") if self.ok(f)]
         form = self.pick(forms)
         self.tag(form)
         if form == "popen":
@@ -629,20 +645,27 @@ class _Gen:
             return [f'{indent}os.system(" ".join({cmd}))']
         if form == "shlex_join":
             return [f"{indent}subprocess.{self.pick(('Popen', 'run', 'call'))}(shlex.join({cmd}), shell=True)"]
+        if form == "with_log":
+            return [f'{indent}with open("server.log", "w") as log:', f"{indent}    subprocess.Popen({cmd}, stdout=log, stderr=subprocess.STDOUT)"]
         if form == "popen_env":
             env = self.pick(('{**os.environ, "CUDA_VISIBLE_DEVICES": "0"}', 'dict(os.environ, NCCL_DEBUG="INFO")', "os.environ.copy()"))
             return [f"{indent}subprocess.Popen({cmd}, env={env})"]
         return [f'{indent}subprocess.Popen(shlex.split(" ".join({cmd})))']
 
-    def build(self, ctx: dict, indent: str, start: bool = True) -> list[str]:
-        """Build one server argv in ``ctx`` and start it (``start=False``: return it)."""
+    def build(self, ctx: dict, indent: str, start: bool = True, finish=None) -> list[str]:
+        """Build one server argv in ``ctx`` and start it (``start=False``: return it;
+        ``finish(cmd, indent)``: the statements that end it instead)."""
+        if finish is None:
+            finish = self.launch if start else (lambda cmd, ind: [f"{ind}return {cmd}"])
+        if start and self.ok("string_cmd") and self.chance(0.1):
+            return self.string_cmd(ctx, indent, finish)
         if start and self.ok("helper_return") and self.chance(0.15):
             # A function that builds the list, called right away.
             self.tag("helper_return")
             name = f"make_cmd{self.fresh}"
             self.fresh += 1
             lines = [f"{indent}def {name}():"] + self.build(ctx, indent + "    ", start=False)
-            return lines + self.launch(f"{name}()", indent)
+            return lines + finish(f"{name}()", indent)
         self.tag("cmd_list")
         cmd = self.new(_CMD_NAMES)
         head = self.head(ctx)
@@ -673,7 +696,29 @@ class _Gen:
         else:
             lines.append(f"{indent}{cmd} = [{', '.join(head)}]")
         lines += self.additions(cmd, ctx, indent, 1)
-        return lines + (self.launch(cmd, indent) if start else [f"{indent}return {cmd}"])
+        return lines + finish(cmd, indent)
+
+    def string_cmd(self, ctx: dict, indent: str, finish) -> list[str]:
+        """The command as one string: an f-string head, ``+=`` of more options
+        (some under a decided condition), started through a shell or shlex.split."""
+        self.tag("string_cmd")
+        cmd = self.new(("cmd_str", "command_line", "launch_str"))
+        head = "{sys.executable} -m sglang.launch_server"
+        if ctx.get("role"):
+            head += f" --disaggregation-mode {{{ctx['role']}}}"
+        if ctx.get("tp"):
+            head += f" --tp-size {{{ctx['tp']}}}"
+        lines = [f'{indent}{cmd} = f"{head}"']
+        for _ in range(self.rng.randint(1, 3)):
+            items = self.option_items(ctx, 1)
+            added = self.pick((f'{indent}{cmd} += " " + " ".join([{", ".join(items)}])', f'{indent}{cmd} = {cmd} + " " + ' + ' + " " + '.join(items)))
+            if ctx.get("role") and not ctx.get("undecided") and self.chance(0.3):
+                lines += [f"{indent}if {self.condition(ctx)}:", "    " + added]
+            else:
+                lines.append(added)
+        if finish.__name__ != "launch":
+            return lines + finish(f"shlex.split({cmd})", indent)
+        return lines + [indent + self.pick((f"subprocess.Popen({cmd}, shell=True)", f"os.system({cmd})", f"subprocess.Popen(shlex.split({cmd}))", f"subprocess.run({cmd} + ' &', shell=True)"))]
 
     # -- the program's shape ----------------------------------------------------
     def roles(self) -> list[tuple[str, int, int]]:
@@ -700,8 +745,10 @@ class _Gen:
             if self.ok(s)
         ]
         shape = self.pick(shapes) if shapes else "tuples_untagged"
-        if shape == "env_loop" and ("ROLES" in self.domains or len(self.domains) >= 3):
+        if shape == "env_loop" and ("ROLES" in self.domains or len(self.domains) >= 3 or (self.collecting and not self.ok("env_loop_collect"))):
             shape = "for_tuples" if self.ok("for_tuples") else "tuples_untagged"
+        if shape == "env_loop" and self.collecting:
+            self.tag("env_loop_collect")
         lines: list[str] = []
         inner = indent + "    "
         if shape == "function":
@@ -741,10 +788,10 @@ class _Gen:
                     self.tag("call_positional")
                     lines.append(f'{indent}{name}("{role}", {tp}, {port})')
             return lines
-        if shape == "function" or not self.ok("class_launcher") or not self.chance(0.1):
-            pass
-        else:
+        if shape != "function" and self.ok("class_launcher") and self.chance(0.1):
             return self.class_launcher(servers, indent)
+        if shape != "function" and self.ok("comprehension_launch") and self.chance(0.08):
+            return self.comprehension_launch(servers, role_name, indent)
         if shape in CONSTRUCTS:
             self.tag(shape)
         counter = None
@@ -816,6 +863,17 @@ class _Gen:
             lines.append(f"{inner}{counter} += {self.pick((1, 2, 10))}")
         return lines
 
+    def comprehension_launch(self, servers, role_name: str, indent: str) -> list[str]:
+        """``procs = [subprocess.Popen(build_cmd(*s)) for s in SERVERS]``."""
+        self.tag("comprehension_launch", "function")
+        name = f"build_cmd{self.fresh}"
+        self.fresh += 1
+        ctx = {"role": role_name, "tp": "tp", "port": "port"}
+        lines = [f"{indent}def {name}({role_name}, tp, port):"] + self.build(ctx, indent + "    ", start=False)
+        tuples = ", ".join(f'("{role}", {tp}, {port})' for role, tp, port in servers)
+        call = self.pick((f"subprocess.Popen({name}(r, tp, port))", f"subprocess.Popen({name}(r, tp, port=port))"))
+        return lines + [f"{indent}procs += [{call} for r, tp, port in ({tuples},)]"]
+
     def class_launcher(self, servers, indent: str) -> list[str]:
         """A class per server: ``__init__`` keeps the role, a method builds the argv,
         another starts it."""
@@ -854,9 +912,25 @@ class _Gen:
         wrap = self.ok("main_guard") and self.chance(0.3)
         indent = "    " if wrap else ""
         body.append(f"{indent}procs = []")
-        body += self.per_role(lambda ctx, ind: self.build(ctx, ind), indent)
+        if self.ok("two_phase") and self.chance(0.1):
+            # Build every argv first, start them after.
+            self.tag("two_phase")
+            self.collecting = True
+            body.append(f"{indent}cmds = []")
+            body += self.per_role(lambda ctx, ind: self.build(ctx, ind, finish=lambda cmd, i: [f"{i}cmds.append({cmd})"]), indent)
+            body += [f"{indent}for c in cmds:"] + self.launch("c", indent + "    ")
+        else:
+            body += self.per_role(lambda ctx, ind: self.build(ctx, ind), indent)
         if self.ok("router") and self.chance(0.3):
-            body += self.router(indent)
+            if self.ok("env_launch_choice") and self.chance(0.3):
+                test = self.env_flag()
+                if test is not None:
+                    self.tag("env_launch_choice")
+                    body += [f"{indent}if {test}:"] + self.router(indent + "    ")
+                else:
+                    body += self.router(indent)
+            else:
+                body += self.router(indent)
         if wrap:
             self.tag("main_guard")
             body = ["def main():"] + body + ["", "", 'if __name__ == "__main__":', "    main()"]

@@ -74,6 +74,20 @@ KNOWN_GAPS = {
             "CPython passes `llama` (and with a trailing / no second one): the value model has no "
             "'a separator unless empty'",
         ),
+        Gap(
+            "env_loop_collect",
+            "import os, subprocess, sys\n"
+            "cmds = []\n"
+            'for role in os.getenv("ROLES", "prefill,decode").split(","):\n'
+            '    cmds.append([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role])\n'
+            "for c in cmds:\n"
+            "    subprocess.Popen(c)\n",
+            {"ROLES": (None, "decode")},
+            "argv lists collected in a loop sglang-lint cannot unroll (or under an undecided condition) "
+            "and started by a later loop: the list of lists becomes 'items differ between branches', the "
+            "later loop does not unroll, and no launch is reported (the branch merge issue 16 replaces "
+            "with launch variants)",
+        ),
     )
 }
 
