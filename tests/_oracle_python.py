@@ -113,9 +113,9 @@ are in tests/_oracle_common.py):
    only append the argv (a shell string split with ``shlex.split``) to the run's
    record and return a harmless object (a Popen-like one with ``wait()``,
    ``poll()``, ``pid``, ``returncode`` 0, ``communicate()``; an ``exec`` ends the
-   program), then runs each program with ``runpy.run_path`` as ``__main__`` in a
-   fresh namespace, in a directory of its own, with ``os.environ`` reset to the
-   run's variables. A runner that does not end in time is killed (its process
+   program), then runs each program as ``__main__`` (as ``runpy.run_path``, compiled once) in a
+   fresh namespace, in the runner's own directory, with ``os.environ`` reset to
+   the run's variables. A runner that does not end in time is killed (its process
    group) and the run that hung is named (``PythonHung``). A program that
    raises fails the run as a generator bug. Nothing but the programs generated
    here (and the tests' own) is ever executed.
@@ -946,13 +946,15 @@ def generate(seed: int, depth: int = 1, exclude: Iterable[str] = ()) -> Program:
 # ---------------------------------------------------------------------------------
 # Running with CPython
 
-# The runner: started under -I with only PATH and HOME; argv: a plan (JSON: a list
-# of [program path, run directory, environment]), where to write the results, the
-# progress file. Every way a program could start a process is a recorder.
+# The runner: started under -I with only PATH and HOME, in a directory of its own;
+# argv: a plan (JSON: the programs' texts, and the runs as [program number,
+# environment]), where to write the results. It prints the number of each run
+# as it starts it (what hung, if one does). Every way a program could start a
+# process is a recorder.
 _RUNNER = r'''
-import io, json, os, re, runpy, shlex, subprocess, sys
+import builtins, io, json, os, re, shlex, subprocess, sys
 
-plan_path, results_path, progress_path = sys.argv[1:4]
+plan_path, results_path = sys.argv[1:3]
 BASE_ENV = dict(os.environ)
 calls = []
 
@@ -1097,19 +1099,24 @@ with open(plan_path) as handle:
     plan = json.load(handle)
 results = []
 out = sys.stdout
-for number, (program, directory, env) in enumerate(plan):
-    with open(progress_path, "w") as handle:
-        handle.write(str(number))
+compiled = {}
+for run, (number, env) in enumerate(plan["runs"]):
+    out.write("%d\n" % run)
+    out.flush()
     os.environ.clear()
     os.environ.update(BASE_ENV)
     os.environ.update(env)
-    os.chdir(directory)
     calls = []
     error = ""
     sys.stdout = io.StringIO()
-    sys.argv = [program]
+    path = os.path.abspath("p%d.py" % number)
+    sys.argv = [path]
     try:
-        runpy.run_path(program, run_name="__main__")
+        # As runpy.run_path(path, run_name="__main__"): a fresh namespace per run;
+        # a program's code is compiled once for all its runs.
+        if number not in compiled:
+            compiled[number] = compile(plan["programs"][str(number)], path, "exec")
+        exec(compiled[number], {"__name__": "__main__", "__file__": path, "__builtins__": builtins, "__package__": None, "__spec__": None, "__loader__": None})
     except Exec:
         pass
     except SystemExit as exit:
@@ -1145,56 +1152,52 @@ def run_python(programs: Sequence[Program], workers: int = 2, batch_timeout: flo
         runner = os.path.join(root, "runner.py")
         with open(runner, "w") as handle:
             handle.write(_RUNNER)
-        plans: list[list] = [[] for _ in range(workers)]
+        plans: list[dict] = [{"programs": {}, "runs": []} for _ in range(workers)]
         layout: list[list[tuple[int, int, dict]]] = []  # per program: (worker, index in its plan, env)
         for number, program in enumerate(programs):
-            path = os.path.join(root, f"p{number}.py")
-            with open(path, "w") as handle:
-                handle.write(program.text)
-            runs = []
             worker = number % workers
-            for index, (env, _) in enumerate(program.assignments(full)):
-                directory = os.path.join(root, f"r{number}_{index}")
-                os.mkdir(directory)
-                runs.append((worker, len(plans[worker]), env))
-                plans[worker].append([path, directory, {k: v for k, v in env.items() if v is not None}])
+            plans[worker]["programs"][str(number)] = program.text
+            runs = []
+            for env, _ in program.assignments(full):
+                runs.append((worker, len(plans[worker]["runs"]), env))
+                plans[worker]["runs"].append([number, {k: v for k, v in env.items() if v is not None}])
             layout.append(runs)
         processes = []
         for worker, plan in enumerate(plans):
-            if not plan:
+            if not plan["runs"]:
                 continue
+            directory = os.path.join(root, f"worker{worker}")
+            os.mkdir(directory)
             with open(os.path.join(root, f"plan{worker}.json"), "w") as handle:
                 json.dump(plan, handle)
             processes.append(
                 (
                     worker,
                     subprocess.Popen(
-                        [sys.executable, "-I", "-S", runner, os.path.join(root, f"plan{worker}.json"), os.path.join(root, f"results{worker}.json"), os.path.join(root, f"progress{worker}")],
+                        [sys.executable, "-I", "-S", runner, os.path.join(root, f"plan{worker}.json"), os.path.join(root, f"results{worker}.json")],
                         env={"PATH": "/usr/bin:/bin", "HOME": home},
                         stdin=subprocess.DEVNULL,
                         stdout=subprocess.PIPE,
-                        stderr=subprocess.STDOUT,
+                        stderr=subprocess.PIPE,
                         start_new_session=True,
-                        cwd=home,
+                        cwd=directory,
                     ),
                 )
             )
-        timeout = batch_timeout if batch_timeout is not None else 30 + 0.02 * sum(len(plan) for plan in plans)
+        timeout = batch_timeout if batch_timeout is not None else 30 + 0.02 * sum(len(plan["runs"]) for plan in plans)
         outputs = {}
         for worker, process in processes:
             try:
-                output, _ = process.communicate(timeout=timeout)
+                output, errors = process.communicate(timeout=timeout)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-                process.communicate()
-                with open(os.path.join(root, f"progress{worker}")) as handle:
-                    index = int(handle.read().strip() or 0)
-                path = plans[worker][index][0]
-                number = int(os.path.basename(path)[1:-3])
+                output, _ = process.communicate()
+                started = output.split()
+                number = plans[worker]["runs"][int(started[-1]) if started else 0][0]
                 raise PythonHung(f"CPython did not finish within {timeout:.0f} s; program seed {programs[number].seed}:\n{programs[number].text}")
             _common._wait_for_group(process.pid)
             if process.returncode != 0:
-                raise AssertionError(f"the oracle's runner failed:\n{output.decode(errors='replace')}")
+                raise AssertionError(f"the oracle's runner failed:\n{errors.decode(errors='replace')}")
             with open(os.path.join(root, f"results{worker}.json")) as handle:
                 outputs[worker] = json.load(handle)
         results = []
