@@ -44,15 +44,20 @@ KNOWN_GAPS = {
         Gap(
             "env_branch_list",
             "import os, subprocess, sys\n"
-            'cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8"]\n'
-            'if os.getenv("DPA"):\n'
-            '    cmd.append("--enable-dp-attention")\n'
-            'cmd.insert(3, "--trust-remote-code")\n'
-            "subprocess.Popen(cmd)\n",
+            'SHARED = [sys.executable, "-m", "sglang.launch_server"]\n'
+            'for role, port in (("prefill", "30000"), ("decode", "30001")):\n'
+            "    cmd = SHARED\n"
+            '    cmd += ["--disaggregation-mode", role]\n'
+            '    if os.getenv("DPA"):\n'
+            '        cmd = cmd + ["--enable-dp-attention"]\n'
+            '    cmd += ["--port", port]\n'
+            "    subprocess.Popen(cmd)\n",
             {"DPA": (None, "1")},
             "a list that differs between the branches of an undecided condition (`if os.getenv(\"X\"):` "
-            "appending to it) collapses to one unknown 'items differ between branches' item, and what "
-            "is done to the list afterwards (an insert) is lost; to become launch variants (issue 16)",
+            "changing it) becomes one new list with an 'items differ between branches' spread: mostly "
+            "imprecise, but wrong when the branch not taken leaves `cmd` an alias of a module list that "
+            "later `+=` keeps growing (CPython's second server gets `--port 30000` too); the branch merge "
+            "issue 16 is replacing with launch variants",
         ),
         Gap(
             "env_ternary_symbol",

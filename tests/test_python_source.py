@@ -696,3 +696,31 @@ def test_shlex_join_of_a_list_with_items_we_cannot_see_keeps_the_launch():
     assert values[:2] == [Value.known("--tp-size"), Value.known("8")]
     assert values[-2:] == [Value.known("--port"), Value.known("30000")]
     assert values[2].kind is Kind.UNKNOWN
+
+
+def test_insert_into_a_list_with_items_we_cannot_see_keeps_the_launch():
+    """Found by the CPython oracle: ``cmd.insert(3, "--x")`` on a list with a
+    spread anywhere (what a filter we cannot decide may drop) made the whole
+    list unknown, and the launch disappeared. Items before the index (or, for a
+    negative one, after it) that are all seen say where the new one goes."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.getenv("M", "x"), "--tp-size", "8"]
+        cmd = [a for a in cmd if a is not None]
+        cmd.insert(3, "--enable-dp-attention")
+        cmd.insert(-2, "--port")
+        cmd.insert(-2, "30000")
+        subprocess.Popen(cmd)
+        extra = sys.argv[1:]
+        cmd = [sys.executable, "-m", "sglang.launch_server", *extra]
+        cmd.insert(4, "--port")  # past what we can see: the items before stay
+        subprocess.Popen(cmd)
+        """
+    )
+    launch, past = analyze_python("launch.py", source).servers
+    assert len(past.args) == 1 and past.args[0].spread
+    values = [token.value for token in launch.args]
+    assert values[:2] == [Value.known("--enable-dp-attention"), Value.known("--model-path")]
+    assert values[-4:] == [Value.known("--port"), Value.known("30000"), Value.known("--tp-size"), Value.known("8")]
+    assert launch.args[2].spread

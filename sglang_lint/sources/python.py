@@ -1763,12 +1763,7 @@ class PythonAnalyzer:
                 return PNone(loc)
             if name == "insert" and len(args) == 2:
                 index = _int(args[0])
-                if index is not None and not any(isinstance(i, PSpread) for i in items):
-                    updated = list(items)
-                    updated.insert(index, args[1])
-                    self._set(receiver.ref, tuple(updated))
-                else:
-                    self._set(receiver.ref, (PSpread(Value.unknown("an item inserted where we cannot see"), loc),))
+                self._set(receiver.ref, _inserted(items, index, args[1], loc))
                 return PNone(loc)
             if name == "copy":
                 return PList(self._new_ref(items), loc)
@@ -2259,6 +2254,25 @@ def _called_names(tree: ast.Module) -> set[str]:
             elif isinstance(value, AST) and type(value) not in leaves:
                 push(value)
     return names
+
+
+def _inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
+    """``items`` after ``.insert(index, item)``. Around a spread (items we cannot
+    count), the seen items before a non-negative index, or after a negative one,
+    still say where it goes; past them, the items before the first spread stay."""
+    spread = [position for position, existing in enumerate(items) if isinstance(existing, PSpread)]
+    if index is not None:
+        if not spread:
+            updated = list(items)
+            updated.insert(index, item)
+            return tuple(updated)
+        if 0 <= index <= spread[0]:
+            return (*items[:index], item, *items[index:])
+        if index < 0 and -index <= len(items) - 1 - spread[-1]:
+            return (*items[:index], item, *items[index:])
+        if index > spread[0]:
+            return (*items[: spread[0]], PSpread(Value.unknown("an item inserted where we cannot see"), loc))
+    return (PSpread(Value.unknown("an item inserted where we cannot see"), loc),)
 
 
 def _loop_carried(body: list) -> list[str]:
