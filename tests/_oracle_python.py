@@ -100,8 +100,13 @@ are in tests/_oracle_common.py):
    ``main_guard``      ``def main(): ...`` and ``if __name__ == "__main__": main()``
    ``router``          ``[sys.executable, "-m", "sglang_router.launch_router", ...]``
 
+   ``argparse``        ``cli = parser.parse_args()`` (``--tp``, ``--model`` with defaults),
+                       then ``str(cli.tp)``, ``cli.model``
+   ``script_args``     ``sys.argv[1] if len(sys.argv) > 1 else "30100"`` (the router's port)
+
    The unknowns are environment variables, each unset, empty or a value (one read
-   by ``int()``: unset or a number).
+   by ``int()``: unset or a number), and the script's arguments (none, or a few
+   options for the argparse parser).
 
 2. ``run_python(programs)`` runs every program with real CPython
    (``sys.executable``) once per assignment of its unknowns (the covering
@@ -218,6 +223,8 @@ CONSTRUCTS = (
     "string_cmd",
     "env_launch_choice",
     "env_loop_collect",
+    "argparse",
+    "script_args",
 )
 
 # ---------------------------------------------------------------------------------
@@ -249,6 +256,8 @@ class _Gen:
         self.header: list[str] = []
         self.lists: set[str] = set()  # module-level lists defined in the header
         self.collecting = False  # building the argv of every server before starting any
+        self.cli = False  # an argparse parser in the header
+        self.argv = False  # sys.argv read
         self.fresh = 0
 
     def ok(self, construct: str) -> bool:
@@ -343,7 +352,13 @@ class _Gen:
             choices.append("port")
         if self.ok("env_get") or self.ok("getenv") or self.ok("env_or"):
             choices.append("env")
+        if self.ok("argparse") and self.chance(0.1):
+            choices.append("cli")
         choice = self.pick(choices)
+        if choice == "cli":
+            self.tag("argparse")
+            self.parser()
+            return self.pick(("str(cli.tp)", "str(cli.tp * 2)", 'f"{cli.tp}"'))
         if choice == "tp" and self.ok("str_format") and self.chance(0.3):
             self.tag("str_format")
             return self.pick(('"%d" % {0}', '"{{}}".format({0})', '"%s" % ({0},)', 'f"{{{0}}}"')).format(ctx["tp"])
@@ -363,7 +378,24 @@ class _Gen:
                 return constant
         return f'"{self.pick(_NUMBERS)}"'
 
+    def parser(self) -> None:
+        """An argparse parser of the script's own arguments (the runs pass none,
+        ``--tp 4``, ``--model /data/ckpt --tp 2``)."""
+        if not self.cli:
+            self.cli = True
+            self.header += [
+                "import argparse",
+                "parser = argparse.ArgumentParser()",
+                'parser.add_argument("--tp", type=int, default=8)',
+                'parser.add_argument("--model", default="/models/llama")',
+                "cli = parser.parse_args()",
+            ]
+
     def path_expr(self) -> str:
+        if self.ok("argparse") and self.chance(0.1):
+            self.tag("argparse")
+            self.parser()
+            return "cli.model"
         if self.chance(0.5):
             constant = self.env_constant("path")
             if constant is not None:
@@ -899,6 +931,11 @@ class _Gen:
     def router(self, indent: str) -> list[str]:
         self.tag("router")
         port = self.number_expr({})
+        if self.ok("script_args") and self.chance(0.15) and not self.cli:
+            # The script's own first argument, when it has one.
+            self.tag("script_args")
+            self.argv = True
+            port = self.pick(('sys.argv[1] if len(sys.argv) > 1 else "30100"', '(sys.argv[1:] or ["30100"])[0]'))
         items = ["sys.executable", '"-m"', '"sglang_router.launch_router"', '"--pd-disaggregation"', '"--prefill"', '"http://127.0.0.1:30000"', '"--decode"', '"http://127.0.0.1:30001"', '"--port"', port]
         lines = [f"{indent}router = [{', '.join(items)}]"]
         if self.ok("os_exec") and self.chance(0.3):
@@ -935,7 +972,12 @@ class _Gen:
             self.tag("main_guard")
             body = ["def main():"] + body + ["", "", 'if __name__ == "__main__":', "    main()"]
         text = "\n".join(["import os", "import shlex", "import subprocess", "import sys", "", *self.header, "", *body]) + "\n"
-        return Program(self.seed, text, frozenset(self.used), dict(self.domains), ((),))
+        arg_vectors: tuple[tuple[str, ...], ...] = ((),)
+        if self.cli:
+            arg_vectors = ((), ("--tp", "4"), ("--model", "/data/ckpt", "--tp", "2"))
+        elif self.argv:
+            arg_vectors = ((), ("30200",))
+        return Program(self.seed, text, frozenset(self.used), dict(self.domains), arg_vectors)
 
 
 def generate(seed: int, depth: int = 1, exclude: Iterable[str] = ()) -> Program:
@@ -1100,7 +1142,7 @@ with open(plan_path) as handle:
 results = []
 out = sys.stdout
 compiled = {}
-for run, (number, env) in enumerate(plan["runs"]):
+for run, (number, env, arguments) in enumerate(plan["runs"]):
     out.write("%d\n" % run)
     out.flush()
     os.environ.clear()
@@ -1110,7 +1152,7 @@ for run, (number, env) in enumerate(plan["runs"]):
     error = ""
     sys.stdout = io.StringIO()
     path = os.path.abspath("p%d.py" % number)
-    sys.argv = [path]
+    sys.argv = [path, *arguments]
     try:
         # As runpy.run_path(path, run_name="__main__"): a fresh namespace per run;
         # a program's code is compiled once for all its runs.
@@ -1153,14 +1195,14 @@ def run_python(programs: Sequence[Program], workers: int = 2, batch_timeout: flo
         with open(runner, "w") as handle:
             handle.write(_RUNNER)
         plans: list[dict] = [{"programs": {}, "runs": []} for _ in range(workers)]
-        layout: list[list[tuple[int, int, dict]]] = []  # per program: (worker, index in its plan, env)
+        layout: list[list[tuple[int, int, dict, tuple]]] = []  # per program: (worker, index in its plan, env, arguments)
         for number, program in enumerate(programs):
             worker = number % workers
             plans[worker]["programs"][str(number)] = program.text
             runs = []
-            for env, _ in program.assignments(full):
-                runs.append((worker, len(plans[worker]["runs"]), env))
-                plans[worker]["runs"].append([number, {k: v for k, v in env.items() if v is not None}])
+            for env, arguments in program.assignments(full):
+                runs.append((worker, len(plans[worker]["runs"]), env, arguments))
+                plans[worker]["runs"].append([number, {k: v for k, v in env.items() if v is not None}, list(arguments)])
             layout.append(runs)
         processes = []
         for worker, plan in enumerate(plans):
@@ -1203,9 +1245,9 @@ def run_python(programs: Sequence[Program], workers: int = 2, batch_timeout: flo
         results = []
         for runs in layout:
             program_runs = []
-            for worker, index, env in runs:
+            for worker, index, env, arguments in runs:
                 recorded, error = outputs[worker][index]
-                program_runs.append(Run(env, (), [_call(argv) for argv in recorded], error))
+                program_runs.append(Run(env, arguments, [_call(argv) for argv in recorded], error))
             results.append(program_runs)
         return results
     finally:
