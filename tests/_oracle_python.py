@@ -83,7 +83,8 @@ are in tests/_oracle_common.py):
    ``with_log``        ``with open("server.log", "w") as log: subprocess.Popen(cmd, stdout=log, ...)``
    ``two_phase``       every argv built first (``cmds.append(cmd)``), then
                        ``for c in cmds: subprocess.Popen(c)``
-   ``env_loop_collect`` ``two_phase`` over roles from the environment (``env_loop``)
+   ``collect_unknown_loop`` ``two_phase`` in a loop sglang-lint does not unroll
+                       (``env_loop``, ``while_loop``)
    ``comprehension_launch`` ``procs += [subprocess.Popen(build_cmd(r, tp, port)) for r, tp, port in ...]``
    ``string_cmd``      the command as one string: ``f"{sys.executable} -m sglang.launch_server
                        --tp-size {tp}"``, ``+= " " + " ".join([...])`` (under a decided
@@ -100,6 +101,10 @@ are in tests/_oracle_common.py):
    ``main_guard``      ``def main(): ...`` and ``if __name__ == "__main__": main()``
    ``router``          ``[sys.executable, "-m", "sglang_router.launch_router", ...]``
 
+   ``env_split``       ``cmd += os.getenv("EXTRA_ARGS", "--log-level info").split()``
+   ``lambda_opt``      ``opt = lambda k, v: [f"--{k}", str(v)]`` then ``cmd += opt("dp-size", tp)``
+   ``while_loop``      ``n = 0; while n < 2: role = [...][n]; n += 1; ...`` (not unrolled)
+   ``loop_break``      ``if <cond>: break`` after a server started in a loop
    ``argparse``        ``cli = parser.parse_args()`` (``--tp``, ``--model`` with defaults),
                        then ``str(cli.tp)``, ``cli.model``
    ``script_args``     ``sys.argv[1] if len(sys.argv) > 1 else "30100"`` (the router's port)
@@ -222,9 +227,13 @@ CONSTRUCTS = (
     "comprehension_launch",
     "string_cmd",
     "env_launch_choice",
-    "env_loop_collect",
+    "collect_unknown_loop",
     "argparse",
     "script_args",
+    "env_split",
+    "lambda_opt",
+    "while_loop",
+    "loop_break",
 )
 
 # ---------------------------------------------------------------------------------
@@ -489,7 +498,7 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(21)
+            kind = self.rng.randrange(23)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
             elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
@@ -632,6 +641,18 @@ class _Gen:
             self.fresh += 1
             merged = self.pick(("{**DEFAULTS, \"page\": 64}", "dict(DEFAULTS, page=32)", "{**DEFAULTS}", "{**DEFAULTS, **{\"mem\": \"0.9\"}}"))
             return [f"{indent}{opts} = {merged}"] + self.add(cmd, ['"--page-size"', f'str({opts}["page"])', '"--mem-fraction-static"', f'{opts}["mem"]'], indent)
+        if kind == 21 and self.ok("env_split") and "EXTRA_ARGS" not in self.domains and len(self.domains) < 3:
+            self.tag("env_split")
+            self.domains["EXTRA_ARGS"] = (None, "", "--page-size 32 --enable-metrics")
+            default = self.pick(("", "--log-level info", "--trust-remote-code"))
+            return [f'{indent}{cmd} += os.getenv("EXTRA_ARGS", "{default}").split()']
+        if kind == 22 and self.ok("lambda_opt"):
+            self.tag("lambda_opt")
+            if "opt" not in self.lists:
+                self.lists.add("opt")
+                self.header.append('opt = lambda k, v: [f"--{k}", str(v)]')
+            value = ctx.get("tp") or self.pick(_NUMBERS)
+            return [f'{indent}{cmd} += opt("{self.pick(("dp-size", "page-size", "cuda-graph-max-bs"))}", {value})']
         if kind == 20 and self.ok("dict_to_flags"):
             self.tag("dict_to_flags")
             flags = f"flags{self.fresh}"
@@ -773,14 +794,17 @@ class _Gen:
         role_name = self.pick(_ROLE_NAMES)
         shapes = [
             s
-            for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples", "for_enumerate_zip", "for_sorted", "env_loop")
+            for s in ("function", "for_enumerate", "for_zip", "for_items", "for_keys", "for_values", "for_range", "for_tuples", "for_enumerate_zip", "for_sorted", "env_loop", "while_loop")
             if self.ok(s)
         ]
         shape = self.pick(shapes) if shapes else "tuples_untagged"
-        if shape == "env_loop" and ("ROLES" in self.domains or len(self.domains) >= 3 or (self.collecting and not self.ok("env_loop_collect"))):
+        if shape == "env_loop" and ("ROLES" in self.domains or len(self.domains) >= 3):
             shape = "for_tuples" if self.ok("for_tuples") else "tuples_untagged"
-        if shape == "env_loop" and self.collecting:
-            self.tag("env_loop_collect")
+        if shape in ("env_loop", "while_loop") and self.collecting:
+            if self.ok("collect_unknown_loop"):
+                self.tag("collect_unknown_loop")
+            else:
+                shape = "for_tuples" if self.ok("for_tuples") else "tuples_untagged"
         lines: list[str] = []
         inner = indent + "    "
         if shape == "function":
@@ -866,6 +890,15 @@ class _Gen:
             else:
                 lines.append(f"{indent}for {role_name} in {split}:")
                 ctx = {"role": role_name, "undecided": True}
+        elif shape == "while_loop":
+            # A loop sglang-lint runs some number of times (it does not unroll a while).
+            index = f"n{self.fresh}"
+            self.fresh += 1
+            lines.append(f"{indent}{index} = 0")
+            lines.append(f"{indent}while {index} < {len(servers)}:")
+            lines.append(f"{inner}{role_name} = [{names}][{index}]")
+            lines.append(f"{inner}{index} += 1")
+            ctx = {"role": role_name, "tp": f"({index} * 2)", "undecided": True}
         elif shape == "for_enumerate":
             start = self.pick((0, 1))
             lines.append(f"{indent}for i, {role_name} in enumerate([{names}]{', start=1' if start else ''}):")
@@ -893,6 +926,9 @@ class _Gen:
         lines += body(ctx, inner)
         if counter is not None:
             lines.append(f"{inner}{counter} += {self.pick((1, 2, 10))}")
+        if self.ok("loop_break") and not ctx.get("undecided") and self.chance(0.1):
+            self.tag("loop_break")
+            lines += [f"{inner}if {self.condition(ctx)}:", f"{inner}    break"]
         return lines
 
     def comprehension_launch(self, servers, role_name: str, indent: str) -> list[str]:

@@ -81,7 +81,7 @@ KNOWN_GAPS = {
             "'a separator unless empty'",
         ),
         Gap(
-            "env_loop_collect",
+            "collect_unknown_loop",
             "import os, subprocess, sys\n"
             "cmds = []\n"
             'for role in os.getenv("ROLES", "prefill,decode").split(","):\n'
@@ -89,7 +89,8 @@ KNOWN_GAPS = {
             "for c in cmds:\n"
             "    subprocess.Popen(c)\n",
             {"ROLES": (None, "decode")},
-            "argv lists collected in a loop sglang-lint cannot unroll (or under an undecided condition) "
+            "argv lists collected in a loop sglang-lint does not unroll (over items it cannot see, a while; "
+            "or under an undecided condition) "
             "and started by a later loop: the list of lists becomes 'items differ between branches', the "
             "later loop does not unroll, and no launch is reported (the branch merge issue 16 replaces "
             "with launch variants)",
