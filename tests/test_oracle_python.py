@@ -132,6 +132,10 @@ def test_generator_is_deterministic_and_excludes() -> None:
         assert program.constructs <= set(oracle.CONSTRUCTS)
 
 
+def test_every_construct_is_documented() -> None:
+    assert all(f"``{construct}``" in oracle.__doc__ for construct in oracle.CONSTRUCTS)
+
+
 # -- the instrument itself ---------------------------------------------------------
 
 _PROGRAM = """import os, shlex, subprocess, sys
@@ -188,6 +192,12 @@ def test_runner_does_not_leak_the_environment(monkeypatch) -> None:
     (call,) = runs[0].calls
     assert call.argv[0] == "none"
     assert call.argv[1] != os.getcwd() and call.argv[2] != os.environ.get("HOME")
+
+
+def test_runner_passes_the_script_its_arguments() -> None:
+    program = Program(0, 'import subprocess, sys\nsubprocess.run(["python3", *sys.argv[1:]])\n', frozenset(), {}, ((), ("--tp", "4")))
+    (runs,) = oracle.run_python([program])
+    assert [(run.args, run.calls[0].argv) for run in runs] == [((), ()), (("--tp", "4"), ("--tp", "4"))]
 
 
 def test_runner_reports_a_program_that_raises() -> None:
