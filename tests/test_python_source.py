@@ -724,3 +724,46 @@ def test_insert_into_a_list_with_items_we_cannot_see_keeps_the_launch():
     assert values[:2] == [Value.known("--enable-dp-attention"), Value.known("--model-path")]
     assert values[-4:] == [Value.known("--port"), Value.known("30000"), Value.known("--tp-size"), Value.known("8")]
     assert launch.args[2].spread
+
+
+def test_list_changes_by_del_slices_pop_and_remove_are_followed():
+    """Found while extending the CPython oracle: ``del cmd[3:5]`` was ignored (the
+    launch kept the words CPython had deleted), and ``.pop()``, ``.remove()``,
+    ``cmd[3:3] = [...]`` made the whole list unknown, so the launch disappeared.
+    The argv below is what CPython passes."""
+    source = textwrap.dedent(
+        """
+        import subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp", "8", "--x", "--port", "1"]
+        del cmd[3:5]
+        cmd.pop()
+        cmd.pop(-1)
+        cmd.remove("--x")
+        cmd[3:3] = ["--tp-size", "4"]
+        cmd += ["--a", "--b", "--c"]
+        del cmd[-3]
+        cmd.reverse()
+        cmd.reverse()
+        cmd.append(cmd.pop(5))
+        subprocess.Popen(cmd)
+        gone = [sys.executable, "-m", "sglang.launch_server", "--tp", "8"]
+        gone.clear()
+        subprocess.Popen(gone)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert [token.value for token in launch.args] == [Value.known(w) for w in ("--tp-size", "4", "--c", "--b")]
+
+
+def test_pop_and_remove_around_items_we_cannot_see_keep_the_launch():
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.environ["M"], *sys.argv[1:], "--x", "--tmp"]
+        cmd.pop()
+        cmd.remove("--x")  # may be in what we cannot see: the items before stay
+        subprocess.Popen(cmd)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert launch.args[0].value == Value.known("--model-path") and launch.args[-1].spread

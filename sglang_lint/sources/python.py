@@ -594,6 +594,40 @@ class PythonAnalyzer:
             if isinstance(target, ast.Name):
                 scope = self._target_scope(target.id)
                 self._del_attr(scope, target.id)
+            elif isinstance(target, ast.Subscript):
+                container = self._eval(target.value)
+                if isinstance(container, PList):
+                    # `del cmd[i]` / `del cmd[a:b]`
+                    items = self.heap.get(container.ref, ())
+                    where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else _int(self._eval(target.slice))
+                    updated = None
+                    if where is not None and not any(isinstance(i, PSpread) for i in items):
+                        updated = list(items)
+                        try:
+                            del updated[where]
+                        except IndexError:
+                            updated = None
+                    self._set(container.ref, tuple(updated) if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
+                elif isinstance(container, PDict):
+                    contents = self.heap.get(container.ref, DictContents(()))
+                    wanted = _key(self._eval(target.slice))
+                    if wanted is None:
+                        self._set(container.ref, DictContents((), Value.unknown("a dict a key we cannot see was deleted from")))
+                    else:
+                        self._set(container.ref, DictContents(tuple((k, v) for k, v in contents.entries if _key(k) != wanted), contents.open))
+
+    def _slice_of(self, node: ast.Slice) -> slice | None:
+        """The ``slice`` of ``a:b:c`` when its bounds are known numbers."""
+        bounds = []
+        for part in (node.lower, node.upper, node.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            number = _int(self._eval(part))
+            if number is None:
+                return None
+            bounds.append(number)
+        return None if bounds[2] == 0 else slice(*bounds)
 
     def _stmt_Import(self, node: ast.Import, depth: int) -> None:
         for alias in node.names:
@@ -860,7 +894,11 @@ class PythonAnalyzer:
         elif isinstance(container, PList):
             items = list(self.heap.get(container.ref, ()))
             index = _int(key)
-            if index is not None and not any(isinstance(i, PSpread) for i in items) and -len(items) <= index < len(items):
+            where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else None
+            new = self._known_items(value) if where is not None else None
+            if new is not None and where is not None and where.step in (None, 1) and not any(isinstance(i, PSpread) for i in items):
+                items[where] = new  # `cmd[3:3] = [...]`
+            elif index is not None and not any(isinstance(i, PSpread) for i in items) and -len(items) <= index < len(items):
                 items[index] = value
             else:
                 items = [PSpread(Value.unknown("an item set at an index we cannot see"), self._loc(target))]
@@ -1767,6 +1805,12 @@ class PythonAnalyzer:
                 return PNone(loc)
             if name == "copy":
                 return PList(self._new_ref(items), loc)
+            if name in ("pop", "remove", "clear", "reverse"):
+                changed = _list_changed(name, list(items), args, loc)
+                if changed is not None:
+                    updated, result = changed
+                    self._set(receiver.ref, tuple(updated))
+                    return result if result is not None else PNone(loc)
             if name in ("pop", "remove", "clear", "sort", "reverse"):
                 self._set(receiver.ref, (PSpread(Value.unknown(f"a list changed by .{name}()"), loc),))
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
@@ -2254,6 +2298,43 @@ def _called_names(tree: ast.Module) -> set[str]:
             elif isinstance(value, AST) and type(value) not in leaves:
                 push(value)
     return names
+
+
+def _list_changed(name: str, items: list, args: list, loc: Location) -> tuple[list, PyValue | None] | None:
+    """(the items after, what it returns) of ``.pop([i])`` / ``.remove(x)`` /
+    ``.clear()`` / ``.reverse()``; None when we cannot say. Around a spread
+    (items we cannot count) the seen items before it stay, and those an index
+    from the end still reaches."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    first = spreads[0] if spreads else len(items)
+    rest = PSpread(Value.unknown(f"a list changed by .{name}()"), loc)
+    if name == "clear" and not args:
+        return [], None
+    if name == "reverse" and not args:
+        return (items[::-1], None) if not spreads else None
+    if name == "pop" and len(args) <= 1:
+        index = _int(args[0]) if args else -1
+        if index is None:
+            return None
+        if 0 <= index < first or (index < 0 and -index <= len(items) - 1 - (spreads[-1] if spreads else -1)):
+            popped = items.pop(index)
+            return items, popped
+        if index >= first:
+            return items[:first] + [rest], PUnknown(Value.unknown("an item .pop() took from where we cannot see"), loc)
+        return None
+    if name == "remove" and len(args) == 1:
+        wanted = _key(args[0])
+        if wanted is None:
+            return None
+        for position, item in enumerate(items):
+            key = _key(item)
+            if key == wanted:
+                return items[:position] + items[position + 1 :], None
+            if key is None:
+                # It may be this one: what comes before stays.
+                return items[:position] + [rest], None
+        return None
+    return None
 
 
 def _inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
