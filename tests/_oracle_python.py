@@ -105,6 +105,8 @@ are in tests/_oracle_common.py):
    ``lambda_opt``      ``opt = lambda k, v: [f"--{k}", str(v)]`` then ``cmd += opt("dp-size", tp)``
    ``while_loop``      ``n = 0; while n < 2: role = [...][n]; n += 1; ...`` (not unrolled)
    ``loop_break``      ``if <cond>: break`` after a server started in a loop
+   ``list_edit``       ``cmd.pop()``, ``cmd.pop(-2)``, ``del cmd[-2:]``, ``del cmd[1]``,
+                       ``cmd.remove(flag)``, ``cmd[3:3] = [flag]``, ``cmd[1] = "-m"``
    ``argparse``        ``cli = parser.parse_args()`` (``--tp``, ``--model`` with defaults),
                        then ``str(cli.tp)``, ``cli.model``
    ``script_args``     ``sys.argv[1] if len(sys.argv) > 1 else "30100"`` (the router's port)
@@ -234,6 +236,7 @@ CONSTRUCTS = (
     "lambda_opt",
     "while_loop",
     "loop_break",
+    "list_edit",
 )
 
 # ---------------------------------------------------------------------------------
@@ -498,7 +501,7 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(23)
+            kind = self.rng.randrange(24)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
             elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
@@ -653,6 +656,23 @@ class _Gen:
                 self.header.append('opt = lambda k, v: [f"--{k}", str(v)]')
             value = ctx.get("tp") or self.pick(_NUMBERS)
             return [f'{indent}{cmd} += opt("{self.pick(("dp-size", "page-size", "cuda-graph-max-bs"))}", {value})']
+        if kind == 23 and self.ok("list_edit"):
+            self.tag("list_edit")
+            flag = self.pick(_FLAGS)
+            return [
+                f"{indent}{line}"
+                for line in self.pick(
+                    (
+                        [f'{cmd}.append("--tmp")', f"{cmd}.pop()"],
+                        [f'{cmd} += ["--tmp", "1"]', f"del {cmd}[-2:]"],
+                        [f'{cmd} += ["--tmp", "1", "{flag}"]', f"del {cmd}[-3]", f"{cmd}.pop(-2)"],
+                        [f'{cmd}.append("{flag}")', f'{cmd}.remove("{flag}")'],
+                        [f'{cmd}[3:3] = ["{flag}"]'],
+                        [f'{cmd}.insert(1, "-u")', f"del {cmd}[1]"],
+                        [f'{cmd}[1] = "-m"'],
+                    )
+                )
+            ]
         if kind == 20 and self.ok("dict_to_flags"):
             self.tag("dict_to_flags")
             flags = f"flags{self.fresh}"

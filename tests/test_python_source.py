@@ -767,3 +767,22 @@ def test_pop_and_remove_around_items_we_cannot_see_keep_the_launch():
     )
     (launch,) = analyze_python("launch.py", source).servers
     assert launch.args[0].value == Value.known("--model-path") and launch.args[-1].spread
+    source = textwrap.dedent(
+        """
+        import subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", *sys.argv[1:], "--tmp", "1", "--x"]
+        del cmd[-3]
+        cmd.pop(-2)
+        cmd.insert(1, "-u")
+        del cmd[1]
+        cmd[3:3] = ["--tp-size", "8"]
+        del cmd[-1:]
+        cmd[1] = "-m"
+        cmd.append("--y")
+        cmd[-1] = "--z"
+        subprocess.Popen(cmd)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert [token.value for token in launch.args[:2]] == [Value.known("--tp-size"), Value.known("8")]
+    assert len(launch.args) == 4 and launch.args[2].spread and launch.args[3].value == Value.known("--z")

@@ -600,14 +600,8 @@ class PythonAnalyzer:
                     # `del cmd[i]` / `del cmd[a:b]`
                     items = self.heap.get(container.ref, ())
                     where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else _int(self._eval(target.slice))
-                    updated = None
-                    if where is not None and not any(isinstance(i, PSpread) for i in items):
-                        updated = list(items)
-                        try:
-                            del updated[where]
-                        except IndexError:
-                            updated = None
-                    self._set(container.ref, tuple(updated) if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
+                    updated = _without(items, where, self._loc(target)) if where is not None else None
+                    self._set(container.ref, updated if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
                 elif isinstance(container, PDict):
                     contents = self.heap.get(container.ref, DictContents(()))
                     wanted = _key(self._eval(target.slice))
@@ -896,10 +890,11 @@ class PythonAnalyzer:
             index = _int(key)
             where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else None
             new = self._known_items(value) if where is not None else None
-            if new is not None and where is not None and where.step in (None, 1) and not any(isinstance(i, PSpread) for i in items):
-                items[where] = new  # `cmd[3:3] = [...]`
-            elif index is not None and not any(isinstance(i, PSpread) for i in items) and -len(items) <= index < len(items):
-                items[index] = value
+            first = next((position for position, item in enumerate(items) if isinstance(item, PSpread)), len(items))
+            if new is not None and where is not None and where.step in (None, 1) and 0 <= (where.start or 0) and where.stop is not None and 0 <= where.stop <= first:
+                items[where] = new  # `cmd[3:3] = [...]`, before any spread
+            elif index is not None and (0 <= index < first or (index < 0 and -index <= len(items) - 1 - max((p for p, i in enumerate(items) if isinstance(i, PSpread)), default=-1))):
+                items[index] = value  # before any spread, or from the end within the seen tail
             else:
                 items = [PSpread(Value.unknown("an item set at an index we cannot see"), self._loc(target))]
             self._set(container.ref, tuple(items))
@@ -2335,6 +2330,35 @@ def _list_changed(name: str, items: list, args: list, loc: Location) -> tuple[li
                 return items[:position] + [rest], None
         return None
     return None
+
+
+def _without(items: tuple, where: int | slice, loc: Location) -> tuple | None:
+    """``items`` after ``del items[where]``; None when we cannot say. Around a
+    spread, an index before it or one from the end that reaches only the seen
+    tail is exact; otherwise the seen items before what may be deleted stay."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    updated = list(items)
+    if not spreads:
+        try:
+            del updated[where]
+        except IndexError:
+            return None
+        return tuple(updated)
+    if isinstance(where, int):
+        changed = _list_changed("pop", updated, [PNum(where, loc)], loc)
+        return tuple(changed[0]) if changed is not None else None
+    first, tail = spreads[0], len(items) - 1 - spreads[-1]
+    start, stop = where.start, where.stop
+    if where.step in (None, 1):
+        if (start is None or start >= 0) and stop is not None and 0 <= stop <= first:
+            del updated[where]
+            return tuple(updated)
+        if start is not None and -tail <= start < 0 and (stop is None or start <= stop < 0):
+            del updated[where]
+            return tuple(updated)
+    seen = len(items) - len(spreads)  # the list has at least these many items
+    low = 0 if start is None else (min(first, start) if start >= 0 else min(first, max(0, seen + start)))
+    return (*items[:low], PSpread(Value.unknown("a list items were deleted from"), loc))
 
 
 def _inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
