@@ -288,6 +288,11 @@ class _Gen:
         self.fresh += 1
         return f"{self.pick(pool)}{self.fresh}"
 
+    def fresh_name(self, prefix: str) -> str:
+        """A name no other part of the program uses."""
+        self.fresh += 1
+        return f"{prefix}{self.fresh - 1}"
+
     # -- the environment -------------------------------------------------------
     def env_constant(self, kind: str) -> str | None:
         """A module constant read from an environment variable of ``kind`` (with a
@@ -524,8 +529,7 @@ class _Gen:
                     b = ", ".join(self.option_items(ctx, 1)) if self.chance(0.7) else ""
                     lines.append(f"{indent}{cmd} += [{a}] if {self.condition(ctx)} else [{b}]")
                 else:
-                    name = f"value{self.fresh}"
-                    self.fresh += 1
+                    name = self.fresh_name("value")
                     lines.append(f'{indent}{name} = "{self.pick(_NUMBERS)}" if {self.condition(ctx)} else {self.number_expr(ctx)}')
                     lines += self.add(cmd, [f'"{self.pick(("--dp-size", "--page-size", "--cuda-graph-max-bs"))}"', name], indent)
             elif kind == 6 and self.ok("insert"):
@@ -536,8 +540,7 @@ class _Gen:
                 if test is None:
                     continue
                 self.tag("env_ternary")
-                name = f"page{self.fresh}"
-                self.fresh += 1
+                name = self.fresh_name("page")
                 a, b = (f'"{n}"' for n in self.rng.sample(_NUMBERS, 2))
                 if self.ok("env_ternary_symbol") and self.chance(0.3):
                     constant = self.env_constant("number")
@@ -640,8 +643,7 @@ class _Gen:
             if "DEFAULTS" not in self.lists:
                 self.lists.add("DEFAULTS")
                 self.header.append('DEFAULTS = {"mem": "0.8", "page": 16}')
-            opts = f"opts{self.fresh}"
-            self.fresh += 1
+            opts = self.fresh_name("opts")
             merged = self.pick(("{**DEFAULTS, \"page\": 64}", "dict(DEFAULTS, page=32)", "{**DEFAULTS}", "{**DEFAULTS, **{\"mem\": \"0.9\"}}"))
             return [f"{indent}{opts} = {merged}"] + self.add(cmd, ['"--page-size"', f'str({opts}["page"])', '"--mem-fraction-static"', f'{opts}["mem"]'], indent)
         if kind == 21 and self.ok("env_split") and "EXTRA_ARGS" not in self.domains and len(self.domains) < 3:
@@ -675,8 +677,7 @@ class _Gen:
             ]
         if kind == 20 and self.ok("dict_to_flags"):
             self.tag("dict_to_flags")
-            flags = f"flags{self.fresh}"
-            self.fresh += 1
+            flags = self.fresh_name("flags")
             entries = self.pick(('{"page_size": 16, "dp_size": 2}', '{"mem_fraction_static": "0.8"}', '{"chunked_prefill_size": 4096, "page_size": 64}'))
             key = self.pick(("k", "key", "name"))
             return [
@@ -735,8 +736,7 @@ class _Gen:
         if start and self.ok("helper_return") and self.chance(0.15):
             # A function that builds the list, called right away.
             self.tag("helper_return")
-            name = f"make_cmd{self.fresh}"
-            self.fresh += 1
+            name = self.fresh_name("make_cmd")
             lines = [f"{indent}def {name}():"] + self.build(ctx, indent + "    ", start=False)
             return lines + finish(f"{name}()", indent)
         self.tag("cmd_list")
@@ -747,8 +747,7 @@ class _Gen:
             # No copy: every `+=` goes to the module's list too, and the next
             # server's argv has the last one's options (as CPython runs it).
             self.tag("list_alias")
-            shared = f"SHARED{self.fresh}"
-            self.fresh += 1
+            shared = self.fresh_name("SHARED")
             self.header.append(f"{shared} = [{', '.join(head[:3])}]")
             lines.append(f"{indent}{cmd} = {shared}")
             lines.append(f"{indent}{cmd} += [{', '.join(head[3:])}]")
@@ -835,8 +834,7 @@ class _Gen:
             counter = None
             if self.ok("global_counter") and self.chance(0.15):
                 self.tag("global_counter")
-                counter = f"NEXT_PORT{self.fresh}"
-                self.fresh += 1
+                counter = self.fresh_name("NEXT_PORT")
                 self.header.append(f"{counter} = {self.pick((30000, 8000))}")
             lines.append(f"{indent}def {name}({role_name}, tp{'=2' if defaults else ''}, port=30000):")
             if counter is not None:
@@ -873,8 +871,7 @@ class _Gen:
         counter = None
         if self.ok("loop_counter") and self.chance(0.2):
             self.tag("loop_counter")
-            counter = f"next_port{self.fresh}"
-            self.fresh += 1
+            counter = self.fresh_name("next_port")
             lines.append(f"{indent}{counter} = {self.pick((30000, 8000))}")
         names = ", ".join(f'"{role}"' for role, _, _ in servers)
         if shape in ("for_items", "for_keys", "for_values", "for_sorted"):
@@ -885,8 +882,7 @@ class _Gen:
                 f'"{role}": {{"role": "{role}", "tp": {tp}, "port": {port}{", " + repr("dp") + ": " + str(tp) if self.chance(0.5) else ""}}}'.replace("'", '"')
                 for role, (tp, port) in unique.items()
             )
-            table = f"ROLES{self.fresh}"
-            self.fresh += 1
+            table = self.fresh_name("ROLES")
             lines.append(f"{indent}{table} = {{{entries}}}")
             if shape == "for_items":
                 lines.append(f"{indent}for {role_name}, cfg in {table}.items():")
@@ -912,8 +908,7 @@ class _Gen:
                 ctx = {"role": role_name, "undecided": True}
         elif shape == "while_loop":
             # A loop sglang-lint runs some number of times (it does not unroll a while).
-            index = f"n{self.fresh}"
-            self.fresh += 1
+            index = self.fresh_name("n")
             lines.append(f"{indent}{index} = 0")
             lines.append(f"{indent}while {index} < {len(servers)}:")
             lines.append(f"{inner}{role_name} = [{names}][{index}]")
@@ -954,8 +949,7 @@ class _Gen:
     def comprehension_launch(self, servers, role_name: str, indent: str) -> list[str]:
         """``procs = [subprocess.Popen(build_cmd(*s)) for s in SERVERS]``."""
         self.tag("comprehension_launch", "function")
-        name = f"build_cmd{self.fresh}"
-        self.fresh += 1
+        name = self.fresh_name("build_cmd")
         ctx = {"role": role_name, "tp": "tp", "port": "port"}
         lines = [f"{indent}def {name}({role_name}, tp, port):"] + self.build(ctx, indent + "    ", start=False)
         tuples = ", ".join(f'("{role}", {tp}, {port})' for role, tp, port in servers)
@@ -966,8 +960,7 @@ class _Gen:
         """A class per server: ``__init__`` keeps the role, a method builds the argv,
         another starts it."""
         self.tag("class_launcher")
-        name = f"Server{self.fresh}"
-        self.fresh += 1
+        name = self.fresh_name("Server")
         ctx = {"role": "self.role", "tp": "self.tp", "port": "self.port"}
         lines = [
             f"{indent}class {name}:",
