@@ -1316,7 +1316,3 @@ def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = F
     bug (a program raised)."""
     return check(programs, lambda p, full: run_python(p, workers=workers, full=full), analyzer_launches, _common.quiet("CPython raised"), full=full)
 
-
-def table(results: Sequence[tuple[Program, Comparison, list[Run]]]) -> str:
-    """Per construct: programs that use it, by verdict."""
-    return _common.table(results, CONSTRUCTS)

@@ -943,7 +943,3 @@ def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = F
     bug (bash wrote to stderr)."""
     return check(programs, lambda p, full: run_bash(p, workers=workers, full=full), analyzer_launches, _common.quiet("bash complained"), full=full)
 
-
-def table(results: Sequence[tuple[Program, Comparison, list[Run]]]) -> str:
-    """Per construct: programs that use it, by verdict."""
-    return _common.table(results, CONSTRUCTS)
