@@ -94,6 +94,10 @@ are in tests/_oracle_common.py):
    ``subprocess_run``  ``subprocess.run(cmd, check=True)`` / ``subprocess.call(cmd)``
    ``shell_string``    ``subprocess.Popen(" ".join(cmd), shell=True)``
    ``os_system``       ``os.system(" ".join(cmd))``
+   ``shell_extras``    a shell string with ``CUDA_VISIBLE_DEVICES=0,1``/``nohup``/``exec`` in
+                       front and ``&``/``> server.log 2>&1 &`` behind (``os.system`` or an
+                       f-string with ``shell=True``)
+   ``bash_c``          ``subprocess.Popen(["bash", "-c", " ".join(cmd)])``
    ``shlex_split``     ``subprocess.Popen(shlex.split(" ".join(cmd)))``
    ``shlex_join``      ``subprocess.Popen(shlex.join(cmd), shell=True)`` (and run/call)
    ``popen_env``       ``subprocess.Popen(cmd, env={**os.environ, ...})``
@@ -122,7 +126,9 @@ are in tests/_oracle_common.py):
    an environment of only ``PATH`` and ``HOME``: the runner (``_RUNNER``)
    replaces ``subprocess.Popen/run/call/check_call/check_output``,
    ``os.system``, ``os.popen``, ``os.exec*`` and ``os.spawn*`` with recorders that
-   only append the argv (a shell string split with ``shlex.split``) to the run's
+   only append the argv (a shell string split with ``shlex.split``, without its
+   redirections, final ``&``, leading assignments and ``nohup``/``exec``; the
+   string of ``["bash", "-c", ...]`` likewise) to the run's
    record and return a harmless object (a Popen-like one with ``wait()``,
    ``poll()``, ``pid``, ``returncode`` 0, ``communicate()``; an ``exec`` ends the
    program), then runs each program as ``__main__`` (as ``runpy.run_path``, compiled once) in a
@@ -237,6 +243,8 @@ CONSTRUCTS = (
     "while_loop",
     "loop_break",
     "list_edit",
+    "shell_extras",
+    "bash_c",
 )
 
 # ---------------------------------------------------------------------------------
@@ -704,7 +712,7 @@ class _Gen:
 
     def launch(self, cmd: str, indent: str) -> list[str]:
         """The statement that starts the process of list ``cmd``."""
-        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split", "shlex_join", "popen_env", "with_log") if self.ok(f)]
+        forms = [f for f in ("popen", "subprocess_run", "shell_string", "os_system", "shlex_split", "shlex_join", "popen_env", "with_log", "shell_extras", "bash_c") if self.ok(f)]
         form = self.pick(forms)
         self.tag(form)
         if form == "popen":
@@ -719,6 +727,14 @@ class _Gen:
             return [f'{indent}os.system(" ".join({cmd}))']
         if form == "shlex_join":
             return [f"{indent}subprocess.{self.pick(('Popen', 'run', 'call'))}(shlex.join({cmd}), shell=True)"]
+        if form == "shell_extras":
+            prefix = self.pick(("", "CUDA_VISIBLE_DEVICES=0,1 ", "nohup ", "exec ", 'NCCL_DEBUG=INFO nohup '))
+            suffix = self.pick(("", " &", " > server.log 2>&1 &", " >/dev/null 2>&1"))
+            if self.chance(0.5):
+                return [f'{indent}os.system("{prefix}" + " ".join({cmd}) + "{suffix}")']
+            return [f'{indent}subprocess.Popen(f"{prefix}{{\' \'.join({cmd})}}{suffix}", shell=True)']
+        if form == "bash_c":
+            return [f'{indent}subprocess.Popen(["{self.pick(("bash", "/bin/bash", "sh"))}", "-c", " ".join({cmd})])']
         if form == "with_log":
             return [f'{indent}with open("server.log", "w") as log:', f"{indent}    subprocess.Popen({cmd}, stdout=log, stderr=subprocess.STDOUT)"]
         if form == "popen_env":
@@ -1062,6 +1078,8 @@ def record(args, shell=False):
         args = [os.fsdecode(a) for a in args]
         if shell:
             args = shell_words(shlex.split(args[0])) if args else []
+        elif len(args) >= 3 and os.path.basename(args[0]) in ("bash", "sh") and args[1] == "-c":
+            args = shell_words(shlex.split(args[2]))  # what the shell runs
     calls.append(args)
 
 
@@ -1070,7 +1088,10 @@ REDIRECTION = re.compile(r"^[0-9]*(>>|>&|>|<|&>)")
 
 def shell_words(words):
     """The argv of a simple shell command split by shlex: without its
-    redirections (``> log``, ``2>&1``) and a final ``&``."""
+    redirections (``> log``, ``2>&1``), a final ``&``, leading ``NAME=value``
+    assignments and an ``exec``/``nohup`` in front."""
+    while words and (re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]) or words[0] in ("exec", "nohup")):
+        words = words[1:]
     argv = []
     index = 0
     while index < len(words):
