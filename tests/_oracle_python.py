@@ -68,6 +68,7 @@ are in tests/_oracle_common.py):
    ``helper_return``   ``def make_cmd(): ...; return cmd`` (a closure) started right away
    ``list_alias``      ``cmd = SHARED`` without a copy, then ``cmd += [...]``: the module's
                        list grows, and the next server gets the options before it
+   ``alias_unknown_loop`` ``list_alias`` in a loop sglang-lint does not unroll
    ``string_methods``  ``"-".join(["model", role])``, ``role.upper()``, ``.replace``,
                        ``.strip()``, ``.lower()``
    ``filter_items``    ``[a for a in ("--x", None, "") if a]``, ``[a for a in cmd if a is
@@ -245,6 +246,7 @@ CONSTRUCTS = (
     "list_edit",
     "shell_extras",
     "bash_c",
+    "alias_unknown_loop",
 )
 
 # ---------------------------------------------------------------------------------
@@ -759,10 +761,12 @@ class _Gen:
         cmd = self.new(_CMD_NAMES)
         head = self.head(ctx)
         lines: list[str] = []
-        if self.ok("list_alias") and self.chance(0.05):
+        if self.ok("list_alias") and (not ctx.get("undecided") or self.ok("alias_unknown_loop")) and self.chance(0.05):
             # No copy: every `+=` goes to the module's list too, and the next
             # server's argv has the last one's options (as CPython runs it).
             self.tag("list_alias")
+            if ctx.get("undecided"):
+                self.tag("alias_unknown_loop")
             shared = self.fresh_name("SHARED")
             self.header.append(f"{shared} = [{', '.join(head[:3])}]")
             lines.append(f"{indent}{cmd} = {shared}")

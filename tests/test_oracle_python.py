@@ -95,6 +95,25 @@ KNOWN_GAPS = {
             "later loop does not unroll, and no launch is reported (the branch merge issue 16 replaces "
             "with launch variants)",
         ),
+        Gap(
+            "alias_unknown_loop",
+            "import subprocess, sys\n"
+            'SHARED = ["python3", "-m", "sglang.launch_server"]\n'
+            "n = 0\n"
+            "while n < 2:\n"
+            '    role = ["prefill", "decode"][n]\n'
+            "    n += 1\n"
+            "    cmd = SHARED\n"
+            '    cmd += ["--disaggregation-mode", role]\n'
+            '    cmd.insert(3, "--trust-remote-code")\n'
+            "    subprocess.Popen(cmd)\n",
+            {},
+            "a loop sglang-lint does not unroll runs its body once for the lists it changes in place: a "
+            "module list the body grows through an alias (`cmd = SHARED; cmd += [...]`) keeps its first "
+            "iteration's items, where CPython's second server gets both roles' options and two "
+            "`--trust-remote-code` (names the body "
+            "rebinds are forgotten; objects it mutates are not)",
+        ),
     )
 }
 
