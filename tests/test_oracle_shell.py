@@ -29,7 +29,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import _oracle_shell as oracle
-from sglang_lint.model import ArgToken, EntryPoint, Location, Value
+from _oracle_common import Gap, assert_all_agree, describe, dropped_launches_caught, assert_gaps_generated, planted_bugs
+from sglang_lint.model import ArgToken, Location, Value
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the oracle needs bash")
 
@@ -41,16 +42,6 @@ SEED = int(os.environ.get("SGLANG_LINT_ORACLE_SEED", "0"))
 DEPTH = int(os.environ.get("SGLANG_LINT_ORACLE_DEPTH", "1" if PROGRAMS <= 2000 else "2"))
 
 
-class Gap:
-    """A construct sglang-lint gets wrong today: a minimal reproducer (a program
-    the oracle runs under ``env_domains`` and ``arg_vectors``) and what is wrong."""
-
-    def __init__(self, construct: str, script: str, env_domains: dict, arg_vectors: tuple, wrong: str) -> None:
-        self.construct = construct
-        self.program = oracle.Program(-1, script, frozenset((construct,)), env_domains, arg_vectors)
-        self.wrong = wrong
-
-
 KNOWN_GAPS = {
     gap.construct: gap
     for gap in (
@@ -58,7 +49,6 @@ KNOWN_GAPS = {
             "positional_default",
             'serve() {\n  python3 -m sglang.launch_server --tp-size "${1:-8}" &\n}\nserve "$TP"\n',
             {"TP": (None, "4")},
-            ((),),
             "issue 16 part 3 (`${X:-word}` exact): a default of a parameter whose value is itself a "
             "variable that may be unset or empty (`serve \"$TP\"` with `${1:-8}`) reads `$TP`, where "
             "bash passes 8 when TP is empty; the value model has no 'this symbol, or the default when "
@@ -68,28 +58,12 @@ KNOWN_GAPS = {
 }
 
 
-def _describe(program: oracle.Program, comparison: oracle.Comparison) -> str:
-    return f"--- program seed {program.seed} ({', '.join(sorted(program.constructs))}):\n{program.text}" + "\n".join(comparison.problems[:6])
-
-
 def test_generated_programs_agree_with_bash() -> None:
     """The default run: 100% agreement on every construct outside KNOWN_GAPS."""
     start = time.monotonic()
     programs = [oracle.generate(SEED + index, depth=DEPTH, exclude=KNOWN_GAPS) for index in range(PROGRAMS)]
     results = oracle.check_programs(programs)
-    elapsed = time.monotonic() - start
-    runs = sum(len(r) for _, _, r in results)
-    print(f"\nshell oracle: {len(programs)} programs, {runs} bash runs, {elapsed:.1f} s")
-    print(oracle.table(results))
-    disagreeing = [(program, comparison) for program, comparison, _ in results if comparison.verdict == oracle.DISAGREE]
-    assert not disagreeing, (
-        f"{len(disagreeing)} of {len(programs)} generated programs disagree with bash "
-        "(make each a fixed regression case, or a KNOWN_GAPS entry with its reproducer):\n"
-        + "\n".join(_describe(p, c) for p, c in disagreeing[:5])
-    )
-    # Every construct outside the gaps was exercised.
-    used = set().union(*(program.constructs for program in programs))
-    assert set(oracle.CONSTRUCTS) - set(KNOWN_GAPS) <= used or PROGRAMS < 500
+    assert_all_agree("bash", results, oracle.CONSTRUCTS, KNOWN_GAPS, time.monotonic() - start)
 
 
 @pytest.mark.parametrize("construct", sorted(KNOWN_GAPS))
@@ -97,16 +71,12 @@ def test_generated_programs_agree_with_bash() -> None:
 def test_known_gap_reproducer(construct: str) -> None:
     gap = KNOWN_GAPS[construct]
     (program, comparison, _), = oracle.check_programs([gap.program])
-    assert comparison.verdict != oracle.DISAGREE, f"{gap.wrong}\n{_describe(program, comparison)}"
+    assert comparison.verdict != oracle.DISAGREE, f"{gap.wrong}\n{describe(program, comparison)}"
 
 
 def test_known_gaps_are_still_generated() -> None:
     """A gap stays in the grammar: without ``exclude`` the generator produces it."""
-    seen: set[str] = set()
-    for seed in range(400):
-        seen |= oracle.generate(seed, depth=DEPTH).constructs
-    assert set(KNOWN_GAPS) <= seen
-    assert set(KNOWN_GAPS) <= set(oracle.CONSTRUCTS)
+    assert_gaps_generated(oracle.generate, KNOWN_GAPS, oracle.CONSTRUCTS, 400, DEPTH)
 
 
 def test_generator_is_deterministic_and_excludes() -> None:
@@ -177,12 +147,6 @@ def test_oracle_agrees_on_a_handwritten_script() -> None:
     assert result[1].verdict in (oracle.AGREE, oracle.SPLIT), result[1].problems
 
 
-def _wrong(tokens: list[ArgToken], index: int, value: Value) -> list[ArgToken]:
-    tokens = list(tokens)
-    tokens[index] = ArgToken(value, tokens[index].location)
-    return tokens
-
-
 def test_oracle_catches_planted_bugs() -> None:
     """A comparison that cannot fail is worthless: each deliberately wrong version
     of sglang-lint's answer must be caught."""
@@ -192,17 +156,14 @@ def test_oracle_catches_planted_bugs() -> None:
     assert oracle.compare(right, runs).verdict < oracle.IMPRECISE
     (entry, tokens, _) = right[0]
     assert [t.value.describe() for t in tokens] == ["--tp-size", "$TP (default 8)", "--disaggregation-mode", "$1"]
-    planted = {
-        "a known word changed": [(entry, _wrong(tokens, 0, Value.known("--tp")))] + right[1:],
-        "a default changed": [(entry, _wrong(tokens, 1, Value.symbol("$TP", "16")))] + right[1:],
-        "a symbol renamed": [(entry, _wrong(tokens, 3, Value.symbol("$2")))] + right[1:],
-        "alternatives missing one": [(entry, _wrong(tokens, 3, Value.one_of([Value.known("prefill"), Value.known("mixed")])))] + right[1:],
-        "a word dropped": [(entry, tokens[:-1])] + right[1:],
-        "a word added": [(entry, [*tokens, ArgToken(Value.known("--port"), tokens[0].location)])] + right[1:],
-        "a launch dropped": right[1:],
-        "the wrong entry point": [(EntryPoint.ROUTER, tokens)] + right[1:],
-        "a false launch": right + [(EntryPoint.LAUNCH_SERVER, [ArgToken(Value.known("--port"), tokens[0].location)])],
-    }
+    planted = planted_bugs(
+        right,
+        {
+            "a default changed": (1, Value.symbol("$TP", "16")),
+            "a symbol renamed": (3, Value.symbol("$2")),
+            "alternatives missing one": (3, Value.one_of([Value.known("prefill"), Value.known("mixed")])),
+        },
+    )
     for name, launches in planted.items():
         assert oracle.compare(launches, runs).verdict == oracle.DISAGREE, name
 
@@ -211,19 +172,7 @@ def test_oracle_catches_a_planted_bug_in_generated_programs() -> None:
     """On generated programs too: drop one reported launch that no other one
     duplicates, and the oracle must notice."""
     programs = [oracle.generate(seed, exclude=KNOWN_GAPS) for seed in range(50)]
-    caught = 0
-    for program, runs in zip(programs, oracle.run_bash(programs)):
-        launches = oracle.analyzer_launches(program)
-        if not launches or oracle.compare(launches, runs).verdict >= oracle.IMPRECISE:
-            continue  # an imprecise launch (an unknown word) may cover another's argv
-        dropped, rest = launches[0], launches[1:]
-        def shape(launch):
-            return launch[0], [(token.value, token.spread) for token in launch[1]], launch[2]
-
-        if any(shape(other) == shape(dropped) for other in rest):
-            continue  # the same launch reported twice (a function called twice)
-        assert oracle.compare(rest, runs).verdict == oracle.DISAGREE, program.text
-        caught += 1
+    caught = dropped_launches_caught(programs, oracle.run_bash(programs), oracle.analyzer_launches)
     assert caught >= 8
 
 

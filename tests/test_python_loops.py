@@ -17,7 +17,7 @@ import textwrap
 
 import pytest
 
-from sglang_lint.model import Kind
+from sglang_lint.model import Kind, Value
 
 from _argv import known_argvs
 from sglang_lint.sources.python import analyze_python
@@ -54,6 +54,18 @@ PROGRAMS = {
             mode = NODES[key]
             subprocess.Popen([sys.executable, "-m", "sglang.launch_server",
                               "--disaggregation-mode", mode, "--node-rank", str(rank - 1)])
+    """,
+    "sorted-and-reversed": """
+        import subprocess, sys
+        ROLES = {"prefill": {"tp": 8}, "decode": {"tp": 4}, "mixed": {"tp": 2}}
+        for role in sorted(ROLES):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role, "--tp-size", str(ROLES[role]["tp"])])
+        for role in sorted(ROLES.keys(), reverse=True):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role, "--port", "1"])
+        for i, role in enumerate(reversed(list(ROLES))):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role, "--port", str(30000 + i)])
+        for tp in reversed(sorted([8, 2, 4])):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp-size", str(tp)])
     """,
 }
 
@@ -96,6 +108,53 @@ def test_enumerate_of_items_we_cannot_see_stays_unknown() -> None:
     )
     (launch,) = analyze_python("launch.py", source).servers
     assert launch.args[1].value.kind is not Kind.KNOWN
+
+
+def test_a_loop_we_cannot_unroll_runs_its_body_more_than_once() -> None:
+    """Found by the CPython oracle: the body of a loop over items we cannot see
+    ran once with the values from before the loop, so a counter the body advances
+    (``port += 1``) was reported as its first value alone, where CPython starts
+    servers on 30000, 30001, ... A value the body changes is unknown in it."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        port = 30000
+        host = "127.0.0.1"
+        for role in os.environ["ROLES"].split(","):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--port", str(port), "--host", host])
+            port += 1
+        gpu = 0
+        while gpu < int(os.environ["N"]):
+            subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--base-gpu-id", str(gpu)])
+            gpu = gpu + 8
+        """
+    )
+    loop, while_loop = analyze_python("launch.py", source).servers
+    assert loop.args[1].value.kind is Kind.UNKNOWN, loop.args[1].value.describe()
+    assert loop.args[3].value == Value.known("127.0.0.1")  # the body does not change it
+    assert while_loop.args[1].value.kind is Kind.UNKNOWN, while_loop.args[1].value.describe()
+
+
+def test_a_filter_we_cannot_decide_keeps_the_launch() -> None:
+    """Found by the CPython oracle: ``cmd = [a for a in cmd if a is not None]``
+    over a list holding a value we cannot see (the role from the environment)
+    gave up on the whole comprehension, and the launch it starts disappeared. The
+    item the condition may drop stands for zero or one word; the rest stays."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", os.environ["ROLE"], "--tp-size", "8"]
+        cmd = [a for a in cmd if a is not None]
+        subprocess.Popen(cmd)
+        cmd = [a for a in cmd if a is not None]  # again, over the item that may be gone
+        subprocess.Popen(cmd)
+        """
+    )
+    for launch in analyze_python("launch.py", source).servers:
+        values = [token.value for token in launch.args]
+        assert values[0] == Value.known("--disaggregation-mode") and values[-2:] == [Value.known("--tp-size"), Value.known("8")]
+        assert launch.args[1].spread and values[1].kind is Kind.UNKNOWN
+    assert len(analyze_python("launch.py", source).servers) == 2
 
 
 def test_nested_loops_unroll_within_one_bound() -> None:

@@ -681,3 +681,113 @@ def test_attribute_command_that_differs_between_branches_is_named():
     notes = _notes(source)
     assert [(line, column) for line, column, _ in notes] == [(6, 44)]
     assert notes[0][2].startswith("launch not analyzed: line 11 runs `self.cmd`, ")
+
+
+def test_shlex_join_of_a_list_with_items_we_cannot_see_keeps_the_launch():
+    """Found by the CPython oracle: ``subprocess.Popen(shlex.join(cmd), shell=True)``
+    with a spread in ``cmd`` (here what a filter we cannot decide may drop)
+    gave up on the whole string, and the launch disappeared; the spread is a
+    quoted value we cannot see, like any other unknown item."""
+    source = textwrap.dedent(
+        """
+        import os, shlex, subprocess, sys
+        extra = sys.argv[1:]
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", "8", *extra, "--port", "30000"]
+        subprocess.Popen(shlex.join(cmd), shell=True)
+        """
+    )
+    (server,) = analyze_python("launch.py", source).servers
+    values = [token.value for token in server.args]
+    assert values[:2] == [Value.known("--tp-size"), Value.known("8")]
+    assert values[-2:] == [Value.known("--port"), Value.known("30000")]
+    assert values[2].kind is Kind.UNKNOWN
+
+
+def test_insert_into_a_list_with_items_we_cannot_see_keeps_the_launch():
+    """Found by the CPython oracle: ``cmd.insert(3, "--x")`` on a list with a
+    spread anywhere (what a filter we cannot decide may drop) made the whole
+    list unknown, and the launch disappeared. Items before the index (or, for a
+    negative one, after it) that are all seen say where the new one goes."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.getenv("M", "x"), "--tp-size", "8"]
+        cmd = [a for a in cmd if a is not None]
+        cmd.insert(3, "--enable-dp-attention")
+        cmd.insert(-2, "--port")
+        cmd.insert(-2, "30000")
+        subprocess.Popen(cmd)
+        extra = sys.argv[1:]
+        cmd = [sys.executable, "-m", "sglang.launch_server", *extra]
+        cmd.insert(4, "--port")  # past what we can see: the items before stay
+        subprocess.Popen(cmd)
+        """
+    )
+    launch, past = analyze_python("launch.py", source).servers
+    assert len(past.args) == 1 and past.args[0].spread
+    values = [token.value for token in launch.args]
+    assert values[:2] == [Value.known("--enable-dp-attention"), Value.known("--model-path")]
+    assert values[-4:] == [Value.known("--port"), Value.known("30000"), Value.known("--tp-size"), Value.known("8")]
+    assert launch.args[2].spread
+
+
+def test_list_changes_by_del_slices_pop_and_remove_are_followed():
+    """Found while extending the CPython oracle: ``del cmd[3:5]`` was ignored (the
+    launch kept the words CPython had deleted), and ``.pop()``, ``.remove()``,
+    ``cmd[3:3] = [...]`` made the whole list unknown, so the launch disappeared.
+    The argv below is what CPython passes."""
+    source = textwrap.dedent(
+        """
+        import subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--tp", "8", "--x", "--port", "1"]
+        del cmd[3:5]
+        cmd.pop()
+        cmd.pop(-1)
+        cmd.remove("--x")
+        cmd[3:3] = ["--tp-size", "4"]
+        cmd += ["--a", "--b", "--c"]
+        del cmd[-3]
+        cmd.reverse()
+        cmd.reverse()
+        cmd.append(cmd.pop(5))
+        subprocess.Popen(cmd)
+        gone = [sys.executable, "-m", "sglang.launch_server", "--tp", "8"]
+        gone.clear()
+        subprocess.Popen(gone)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert [token.value for token in launch.args] == [Value.known(w) for w in ("--tp-size", "4", "--c", "--b")]
+
+
+def test_pop_and_remove_around_items_we_cannot_see_keep_the_launch():
+    source = textwrap.dedent(
+        """
+        import os, subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.environ["M"], *sys.argv[1:], "--x", "--tmp"]
+        cmd.pop()
+        cmd.remove("--x")  # may be in what we cannot see: the items before stay
+        subprocess.Popen(cmd)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert launch.args[0].value == Value.known("--model-path") and launch.args[-1].spread
+    source = textwrap.dedent(
+        """
+        import subprocess, sys
+        cmd = [sys.executable, "-m", "sglang.launch_server", *sys.argv[1:], "--tmp", "1", "--x"]
+        del cmd[-3]
+        cmd.pop(-2)
+        cmd.insert(1, "-u")
+        del cmd[1]
+        cmd[3:3] = ["--tp-size", "8"]
+        del cmd[-1:]
+        cmd[1] = "-m"
+        cmd.append("--y")
+        cmd[-1] = "--z"
+        subprocess.Popen(cmd)
+        """
+    )
+    (launch,) = analyze_python("launch.py", source).servers
+    assert [token.value for token in launch.args[:2]] == [Value.known("--tp-size"), Value.known("8")]
+    assert len(launch.args) == 4 and launch.args[2].spread and launch.args[3].value == Value.known("--z")

@@ -359,6 +359,11 @@ class PythonAnalyzer:
             return PUnknown(Value.unknown("set in only some branches"), loc)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, _loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
+            # A `${X:-d}`-like value counts as its default alone, not merged with
+            # others: the variants give it exactly (found by the CPython oracle:
+            # `"2" if os.getenv("A") else TP` merged to 2 where TP was 16).
+            if any(s.value.uses_default for s in strings):
+                return PUnknown(Value.unknown("one of several branches is a value the environment sets"), loc)
             merged = Value.one_of(s.value for s in strings)
             return PStr((Seg(merged, loc),), loc)
         if all(isinstance(v, PList) for v in values):
@@ -607,6 +612,34 @@ class PythonAnalyzer:
             if isinstance(target, ast.Name):
                 scope = self._target_scope(target.id)
                 self._del_attr(scope, target.id)
+            elif isinstance(target, ast.Subscript):
+                container = self._eval(target.value)
+                if isinstance(container, PList):
+                    # `del cmd[i]` / `del cmd[a:b]`
+                    items = self.heap.get(container.ref, ())
+                    where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else _int(self._eval(target.slice))
+                    updated = _without(items, where, self._loc(target)) if where is not None else None
+                    self._set(container.ref, updated if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
+                elif isinstance(container, PDict):
+                    contents = self.heap.get(container.ref, DictContents(()))
+                    wanted = _key(self._eval(target.slice))
+                    if wanted is None:
+                        self._set(container.ref, DictContents((), Value.unknown("a dict a key we cannot see was deleted from")))
+                    else:
+                        self._set(container.ref, DictContents(tuple((k, v) for k, v in contents.entries if _key(k) != wanted), contents.open))
+
+    def _slice_of(self, node: ast.Slice) -> slice | None:
+        """The ``slice`` of ``a:b:c`` when its bounds are known numbers."""
+        bounds = []
+        for part in (node.lower, node.upper, node.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            number = _int(self._eval(part))
+            if number is None:
+                return None
+            bounds.append(number)
+        return None if bounds[2] == 0 else slice(*bounds)
 
     def _stmt_Import(self, node: ast.Import, depth: int) -> None:
         for alias in node.names:
@@ -789,6 +822,7 @@ class PythonAnalyzer:
             return self._exec_block(node.orelse, depth + 1)
         # Items we cannot see: the body runs some number of times, maybe none.
         self._assign(node.target, PUnknown(Value.unknown("an item of a loop we cannot unroll"), self._loc(node.target)))
+        self._forget_loop_carried(node)
         flow = self._branches([node.body], depth, exhaustive=False)
         if flow.terminated:
             return _Flow()
@@ -797,9 +831,18 @@ class PythonAnalyzer:
     _stmt_AsyncFor = _stmt_For
 
     def _stmt_While(self, node: ast.While, depth: int) -> _Flow:
+        self._forget_loop_carried(node)
         self._eval(node.test)
         self._branches([node.body], depth, exhaustive=False)
         return _Flow()
+
+    def _forget_loop_carried(self, node: ast.For | ast.While) -> None:
+        """Before the body of a loop that does not unroll (it runs some number of
+        times): a name the body both assigns and reads (``port += 1``) holds, in
+        an iteration after the first, what the one before left: unknown."""
+        loc = self._loc(node)
+        for name in _loop_carried(node.body):
+            self._bind(name, PUnknown(Value.unknown("a value a loop changes"), loc))
 
     def _stmt_With(self, node: ast.With, depth: int) -> _Flow:
         for item in node.items:
@@ -898,8 +941,13 @@ class PythonAnalyzer:
         elif isinstance(container, PList):
             items = list(self.heap.get(container.ref, ()))
             index = _int(key)
-            if index is not None and not any(isinstance(i, PSpread) for i in items) and -len(items) <= index < len(items):
-                items[index] = value
+            where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else None
+            new = self._known_items(value) if where is not None else None
+            first = next((position for position, item in enumerate(items) if isinstance(item, PSpread)), len(items))
+            if new is not None and where is not None and where.step in (None, 1) and 0 <= (where.start or 0) and where.stop is not None and 0 <= where.stop <= first:
+                items[where] = new  # `cmd[3:3] = [...]`, before any spread
+            elif index is not None and (0 <= index < first or (index < 0 and -index <= len(items) - 1 - max((p for p, i in enumerate(items) if isinstance(i, PSpread)), default=-1))):
+                items[index] = value  # before any spread, or from the end within the seen tail
             else:
                 items = [PSpread(Value.unknown("an item set at an index we cannot see"), self._loc(target))]
             self._set(container.ref, tuple(items))
@@ -1187,7 +1235,9 @@ class PythonAnalyzer:
 
     def _expr_ListComp(self, node) -> PyValue:
         loc = self._loc(node)
-        items = self._comprehension(node, lambda: [self._eval(node.elt)])
+        # An item a condition we cannot decide may drop is zero or one item.
+        maybe = PSpread(Value.unknown("an item a condition we cannot decide may drop"), loc)
+        items = self._comprehension(node, lambda: [self._eval(node.elt)], maybe)
         if items is None:
             return PList(self._new_ref((PSpread(Value.unknown("a comprehension we cannot unroll"), loc),)), loc)
         return PList(self._new_ref(tuple(items)), loc)
@@ -1202,34 +1252,51 @@ class PythonAnalyzer:
             return PDict(self._new_ref(DictContents((), Value.unknown("a comprehension we cannot unroll"))), loc)
         return PDict(self._new_ref(DictContents(tuple(pairs))), loc)
 
-    def _comprehension(self, node, element: Callable[[], list]) -> list | None:
-        """Unroll ``[f(x) for x in KNOWN if cond]``; None when it cannot be."""
+    def _comprehension(self, node, element: Callable[[], list], maybe: PyValue | None = None) -> list | None:
+        """Unroll ``[f(x) for x in KNOWN if cond]``; None when it cannot be.
+        ``maybe``: what stands for the items of a condition we cannot decide (None:
+        give up)."""
         scope = self._new_ref({})
         frame = self.frames[-1]
         self.frames.append(Frame((scope, *frame.scopes), frame.name, owner=frame.owner, receiver=frame.receiver))
         try:
             results: list = []
-            if not self._unroll(node.generators, 0, element, results):
+            if not self._unroll(node.generators, 0, element, results, maybe):
                 return None
             return results
         finally:
             self.frames.pop()
 
-    def _unroll(self, generators, index: int, element, results: list) -> bool:
+    def _unroll(self, generators, index: int, element, results: list, maybe: PyValue | None = None) -> bool:
         if index == len(generators):
             results.extend(element())
             return len(results) <= MAX_ITEMS
         generator = generators[index]
-        items = self._loop_items(self._eval(generator.iter))
+        iterable = self._eval(generator.iter)
+        items = self._loop_items(iterable)
+        if items is None and maybe is not None and isinstance(iterable, PList):
+            # A list with items we cannot see (a spread): each stands for its own
+            # results, any number of them; the others unroll.
+            items = list(self.heap.get(iterable.ref, ()))
+            if len(items) > MAX_UNROLL:
+                return False
         if items is None:
             return False
         for item in items:
+            if isinstance(item, PSpread):
+                results.append(maybe)
+                continue
             self._step()
             self._assign(generator.target, item)
             truths = [self._truth(condition) for condition in generator.ifs]
-            if any(t is None for t in truths):
-                return False
-            if all(truths) and not self._unroll(generators, index + 1, element, results):
+            if False in truths:
+                continue
+            if None in truths:
+                if maybe is None:
+                    return False
+                results.append(maybe)
+                continue
+            if not self._unroll(generators, index + 1, element, results, maybe):
                 return False
         return True
 
@@ -1505,6 +1572,29 @@ class PythonAnalyzer:
             return _unique_keys(contents.entries)
         return None
 
+    def _ordered(self, name: str, value: PyValue, kwargs: dict[str, PyValue]) -> list[PyValue] | None:
+        """The items of ``sorted(value)`` / ``reversed(value)`` when all are seen
+        (sorted: all strings or all numbers; ``reverse=`` decided, no ``key=``)."""
+        items = self._known_items(value)
+        if items is None:
+            return None
+        if name == "reversed":
+            return None if kwargs else items[::-1]
+        if set(kwargs) - {"reverse"}:
+            return None
+        reverse = self._value_truth(kwargs["reverse"]) if "reverse" in kwargs else False
+        keys: list[Any]
+        if all(isinstance(item, PStr) for item in items):
+            keys = [literal_text(item.word) for item in items]  # type: ignore[union-attr]
+        elif all(isinstance(item, PNum) for item in items):
+            keys = [item.number for item in items]  # type: ignore[union-attr]
+        else:
+            return None
+        if reverse is None or any(key is None for key in keys):
+            return None
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
+        return [items[index] for index in order]
+
     def _loop_items(self, value: PyValue) -> list[PyValue] | None:
         items = self._known_items(value)
         if items is None or len(items) > MAX_UNROLL:
@@ -1704,6 +1794,10 @@ class PythonAnalyzer:
                 if text is not None and text.strip().lstrip("+-").isdigit() and text.isascii() and len(text) < 19 and len(args) == 1:
                     return PNum(int(text), first.loc, _origin_of_word(first.word))
             return PUnknown(first.value if isinstance(first, PUnknown) else Value.unknown("int() of a value we cannot see"), loc)
+        if name in ("sorted", "reversed") and first is not None:
+            ordered = self._ordered(name, first, kwargs)
+            if ordered is not None:
+                return PList(self._new_ref(tuple(ordered)), loc)
         if name in ("list", "tuple", "set", "sorted"):
             if first is None:
                 return PList(self._new_ref(()), loc, "tuple" if name == "tuple" else "list")
@@ -1776,15 +1870,16 @@ class PythonAnalyzer:
                 return PNone(loc)
             if name == "insert" and len(args) == 2:
                 index = _int(args[0])
-                if index is not None and not any(isinstance(i, PSpread) for i in items):
-                    updated = list(items)
-                    updated.insert(index, args[1])
-                    self._set(receiver.ref, tuple(updated))
-                else:
-                    self._set(receiver.ref, (PSpread(Value.unknown("an item inserted where we cannot see"), loc),))
+                self._set(receiver.ref, _inserted(items, index, args[1], loc))
                 return PNone(loc)
             if name == "copy":
                 return PList(self._new_ref(items), loc)
+            if name in ("pop", "remove", "clear", "reverse"):
+                changed = _list_changed(name, list(items), args, loc)
+                if changed is not None:
+                    updated, result = changed
+                    self._set(receiver.ref, tuple(updated))
+                    return result if result is not None else PNone(loc)
             if name in ("pop", "remove", "clear", "sort", "reverse"):
                 self._set(receiver.ref, (PSpread(Value.unknown(f"a list changed by .{name}()"), loc),))
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
@@ -1942,9 +2037,8 @@ class PythonAnalyzer:
         if qualname == "shlex.split" and args:
             return self._shlex_split(args[0], loc)
         if qualname == "shlex.join" and args:
+            # A spread item is a quoted value we cannot see, like any unknown one.
             items = self._iter_items(args[0], loc)
-            if any(isinstance(i, PSpread) for i in items):
-                return unknown
             words = [self._quoted(self._word_of_item(i, loc), loc) for i in items]
             word = join_words((known_seg(" ", loc),), words)
             return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
@@ -2273,6 +2367,116 @@ def _called_names(tree: ast.Module) -> set[str]:
             elif isinstance(value, AST) and type(value) not in leaves:
                 push(value)
     return names
+
+
+def _list_changed(name: str, items: list, args: list, loc: Location) -> tuple[list, PyValue | None] | None:
+    """(the items after, what it returns) of ``.pop([i])`` / ``.remove(x)`` /
+    ``.clear()`` / ``.reverse()``; None when we cannot say. Around a spread
+    (items we cannot count) the seen items before it stay, and those an index
+    from the end still reaches."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    first = spreads[0] if spreads else len(items)
+    rest = PSpread(Value.unknown(f"a list changed by .{name}()"), loc)
+    if name == "clear" and not args:
+        return [], None
+    if name == "reverse" and not args:
+        return (items[::-1], None) if not spreads else None
+    if name == "pop" and len(args) <= 1:
+        index = _int(args[0]) if args else -1
+        if index is None:
+            return None
+        if 0 <= index < first or (index < 0 and -index <= len(items) - 1 - (spreads[-1] if spreads else -1)):
+            popped = items.pop(index)
+            return items, popped
+        if index >= first:
+            return items[:first] + [rest], PUnknown(Value.unknown("an item .pop() took from where we cannot see"), loc)
+        return None
+    if name == "remove" and len(args) == 1:
+        wanted = _key(args[0])
+        if wanted is None:
+            return None
+        for position, item in enumerate(items):
+            key = _key(item)
+            if key == wanted:
+                return items[:position] + items[position + 1 :], None
+            if key is None:
+                # It may be this one: what comes before stays.
+                return items[:position] + [rest], None
+        return None
+    return None
+
+
+def _without(items: tuple, where: int | slice, loc: Location) -> tuple | None:
+    """``items`` after ``del items[where]``; None when we cannot say. Around a
+    spread, an index before it or one from the end that reaches only the seen
+    tail is exact; otherwise the seen items before what may be deleted stay."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    updated = list(items)
+    if not spreads:
+        try:
+            del updated[where]
+        except IndexError:
+            return None
+        return tuple(updated)
+    if isinstance(where, int):
+        changed = _list_changed("pop", updated, [PNum(where, loc)], loc)
+        return tuple(changed[0]) if changed is not None else None
+    first, tail = spreads[0], len(items) - 1 - spreads[-1]
+    start, stop = where.start, where.stop
+    if where.step in (None, 1):
+        if (start is None or start >= 0) and stop is not None and 0 <= stop <= first:
+            del updated[where]
+            return tuple(updated)
+        if start is not None and -tail <= start < 0 and (stop is None or start <= stop < 0):
+            del updated[where]
+            return tuple(updated)
+    seen = len(items) - len(spreads)  # the list has at least these many items
+    low = 0 if start is None else (min(first, start) if start >= 0 else min(first, max(0, seen + start)))
+    return (*items[:low], PSpread(Value.unknown("a list items were deleted from"), loc))
+
+
+def _inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
+    """``items`` after ``.insert(index, item)``. Around a spread (items we cannot
+    count), the seen items before a non-negative index, or after a negative one,
+    still say where it goes; past them, the items before the first spread stay."""
+    spread = [position for position, existing in enumerate(items) if isinstance(existing, PSpread)]
+    if index is not None:
+        if not spread:
+            updated = list(items)
+            updated.insert(index, item)
+            return tuple(updated)
+        if 0 <= index <= spread[0]:
+            return (*items[:index], item, *items[index:])
+        if index < 0 and -index <= len(items) - 1 - spread[-1]:
+            return (*items[:index], item, *items[index:])
+        if index > spread[0]:
+            return (*items[: spread[0]], PSpread(Value.unknown("an item inserted where we cannot see"), loc))
+    return (PSpread(Value.unknown("an item inserted where we cannot see"), loc),)
+
+
+def _loop_carried(body: list) -> list[str]:
+    """Names a loop body assigns and also reads (functions and classes it defines
+    aside; nested scopes and comprehension variables are not the loop's)."""
+    stored: dict[str, None] = {}
+    loaded: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in reversed(body)]
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    while stack:
+        node, in_comprehension = stack.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                loaded.add(node.id)  # type: ignore[attr-defined]
+            elif not in_comprehension:
+                stored[node.id] = None  # type: ignore[attr-defined]
+            continue
+        if kind is ast.AugAssign and type(node.target) is ast.Name:  # type: ignore[attr-defined]
+            loaded.add(node.target.id)  # type: ignore[attr-defined]
+        inner = in_comprehension or kind in comprehensions
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return [name for name in stored if name in loaded]
 
 
 _CALL_FREE_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})

@@ -265,6 +265,10 @@ def _merge_vars(options: list[Var | None], name: str) -> Var | None:
         if option is None or option.is_array:
             return Var(scalar=(Seg(Value.unknown(f"${name} differs between branches"), _NOWHERE),))
         values.append(_word_value(option.scalar or ()))
+    if any(value.uses_default for value in values):
+        # `${X:-d}` counts as d alone, not merged with other branches' values:
+        # the launch variants give it exactly.
+        return Var(scalar=(Seg(Value.unknown(f"${name} differs between branches"), _NOWHERE),))
     merged = Value.one_of(values)
     return Var(scalar=(Seg(merged, _NOWHERE),))
 
