@@ -2899,9 +2899,10 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -
             result = analyzer.run()
         except Fork as fork:
             fork.cost = analyzer.steps  # type: ignore[attr-defined]
+            raise
+        finally:
             if analyzer.tree is not None and not trees:
                 trees.append(analyzer.tree)
-            raise
         return result, analyzer.steps
 
     return variants(explore(run))

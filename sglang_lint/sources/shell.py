@@ -681,8 +681,11 @@ class ShellAnalyzer:
         """``A="--tp "$1" --dp "$2""`` alone on its line: tree-sitter-bash reads an
         assignment ``A="--tp "$1" --dp "`` and a command ``2""`` (see
         _lost_dollar_segs). Bash reads one assignment; assign it."""
+        first = node.named_child(0) if node.named_child_count > 1 else None
+        if first is None or first.type != "variable_assignment":
+            return False
         children = [c for c in node.named_children if c.type != "comment"]
-        if len(children) < 2 or children[0].type != "variable_assignment" or children[1].type != "command_name":
+        if len(children) < 2 or children[1].type != "command_name":
             return False
         assignment = children[0]
         # Each `$N` after the first lost one splits the word again: a chain of
