@@ -257,7 +257,7 @@ def _extract_in_pool(
     # platform's default (spawn), which imports afresh.
     context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
     if context is not None:
-        from sglang_lint.lint import _source
+        from sglang_lint.sources import source_for as _source
 
         for kind in {read.kind for read in pending}:
             _source(kind)
@@ -279,7 +279,7 @@ def _extract_in_pool(
 
 
 def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, str | None]:
-    from sglang_lint.lint import extract
+    from sglang_lint.sources import extract
 
     path, text, kind, env, encode = item
     result = extract(path, text, kind, env)

@@ -22,196 +22,14 @@ from sglang_lint.files import (
     source_kind,
 )
 from sglang_lint.model import Finding, Note, SourceResult
-from sglang_lint.prefilter import may_launch
+from sglang_lint.options import LintOptions, LintResult, run_version  # noqa: F401 - the API's records, re-exported
 from sglang_lint.records import Record, replace
+from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
+
+_source = source_for  # the name the tests and older callers use
 
 if TYPE_CHECKING:
-    from sglang_lint.topology import Deployment, Server
-
-# The source module and function of each file kind, imported on first use: a run
-# over files that launch nothing never loads tree-sitter, PyYAML or the Python
-# interpreter.
-SOURCES: dict[FileKind, tuple[str, str]] = {
-    FileKind.SHELL: ("sglang_lint.sources.shell", "analyze_shell"),
-    FileKind.PYTHON: ("sglang_lint.sources.python", "analyze_python"),
-    FileKind.YAML: ("sglang_lint.sources.yaml_manifest", "analyze_yaml"),
-    FileKind.MARKDOWN: ("sglang_lint.sources.markdown", "analyze_markdown"),
-}
-
-
-def _source(kind: FileKind) -> Callable[..., SourceResult] | None:
-    where = SOURCES.get(kind)
-    if where is None:
-        return None
-    import importlib
-
-    return getattr(importlib.import_module(where[0]), where[1])
-
-
-class LintOptions(Record):
-    target_version: str | None
-    select: frozenset[str] | None  # None: every default rule
-    ignore: frozenset[str]
-    respect_gitignore: bool
-    # --exclude: gitignore-style patterns (relative to the working directory) that
-    # replace the config's `exclude` and the default excluded directories;
-    # --extend-exclude adds to them. None: not given.
-    exclude: tuple[str, ...] | None
-    extend_exclude: tuple[str, ...]
-    # Apply the excludes to files named explicitly too (pre-commit passes every
-    # changed file, excluded or not).
-    force_exclude: bool
-    # Report findings even where a `# noqa` / disable directive silences them
-    # (flake8's --disable-noqa).
-    ignore_noqa: bool
-    # Run the opt-in rules too (SGL901 unresolved-value).
-    strict: bool
-    # Codes (or prefixes) added to whichever selection is in force: --extend-select,
-    # joined by each config's extend-select (selection.with_config_selection). An
-    # opt-in rule is switched on by its exact code only.
-    extend_select: frozenset[str]
-    # Keep the sources' per-file results in an on-disk cache (the CLI's default;
-    # --no-cache). cache_dir: where (default: the config's cache-dir, else
-    # $SGLANG_LINT_CACHE_DIR, else .sglang-lint-cache at the project root).
-    cache: bool
-    cache_dir: str | None
-    # Worker processes for extraction; None: one per available CPU, 1: none.
-    jobs: int | None
-    # With the cache: answer a run whose every input is unchanged with the
-    # findings it had (cache.FindingsCache). Off for the topology command, which
-    # needs the deployments themselves.
-    reuse_findings: bool
-    # Read the deployment context of files named one by one (pre-commit, flake8,
-    # --stdin-filename): the files of their directories and of the manifest
-    # entries naming them, reported on only where a finding concerns a named
-    # file (--no-context turns it off).
-    context: bool
-    # The configuration for every file (--config FILE; its topology manifest groups
-    # servers first). None: lint_paths uses, for each file, the nearest
-    # sglang-lint.toml / pyproject.toml [tool.sglang-lint] above it; Config(): no
-    # config file.
-    config: Config | None
-
-    def __init__(
-        self,
-        target_version: str | None = None,
-        select: frozenset[str] | None = None,
-        ignore: frozenset[str] = frozenset(),
-        respect_gitignore: bool = True,
-        exclude: tuple[str, ...] | None = None,
-        extend_exclude: tuple[str, ...] = (),
-        force_exclude: bool = False,
-        ignore_noqa: bool = False,
-        strict: bool = False,
-        extend_select: frozenset[str] = frozenset(),
-        cache: bool = False,
-        cache_dir: str | None = None,
-        jobs: int | None = None,
-        reuse_findings: bool = True,
-        context: bool = True,
-        config: Config | None = None,
-    ) -> None:
-        self.target_version = target_version
-        self.select = select
-        self.ignore = ignore
-        self.respect_gitignore = respect_gitignore
-        self.exclude = exclude
-        self.extend_exclude = extend_exclude
-        self.force_exclude = force_exclude
-        self.ignore_noqa = ignore_noqa
-        self.strict = strict
-        self.extend_select = extend_select
-        self.cache = cache
-        self.cache_dir = cache_dir
-        self.jobs = jobs
-        self.reuse_findings = reuse_findings
-        self.context = context
-        self.config = config
-
-
-class LintResult(Record):
-    findings: list[Finding]
-    deployments: list[Deployment]
-    # path -> lines, for snippets
-    sources: dict[str, list[str]]
-    files_checked: int
-    version: str
-    config: Config | None
-    # (prefill, decode, codes): the codes of the reported (not suppressed)
-    # pair-rule findings of each prefill x decode pair with any, for the
-    # topology diagrams.
-    pair_findings: list[tuple[Server, Server, tuple[str, ...]]]
-    # The extraction cache's hits and misses, the worker processes used, and why
-    # the cache could not be written (None: written, or nothing to write).
-    cache_hits: int
-    cache_misses: int
-    workers: int
-    cache_error: str | None
-    # The findings came from the findings cache: no deployments were built.
-    from_findings_cache: bool
-    # Files read only as the deployment context of the files named (never
-    # reported on by themselves).
-    context_files: list[str]
-
-    def __init__(
-        self,
-        findings: list[Finding] | None = None,
-        deployments: list[Deployment] | None = None,
-        sources: dict[str, list[str]] | None = None,
-        files_checked: int = 0,
-        version: str = "",
-        config: Config | None = None,
-        pair_findings: list[tuple[Server, Server, tuple[str, ...]]] | None = None,
-        cache_hits: int = 0,
-        cache_misses: int = 0,
-        workers: int = 0,
-        cache_error: str | None = None,
-        from_findings_cache: bool = False,
-        context_files: list[str] | None = None,
-    ) -> None:
-        self.findings = [] if findings is None else findings
-        self.deployments = [] if deployments is None else deployments
-        self.sources = {} if sources is None else sources
-        self.files_checked = files_checked
-        self.version = version
-        self.config = config
-        self.pair_findings = [] if pair_findings is None else pair_findings
-        self.cache_hits = cache_hits
-        self.cache_misses = cache_misses
-        self.workers = workers
-        self.cache_error = cache_error
-        self.from_findings_cache = from_findings_cache
-        self.context_files = [] if context_files is None else context_files
-
-
-def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
-    """Run one source on one file; an internal error becomes a note, never an
-    exception, so one odd file never loses the others' results. ``env``: the
-    config's values for environment variables the file reads.
-
-    A file without a marker of an SGLang launch (prefilter.may_launch) is not
-    parsed: its result is empty, its lines not even split."""
-    if not may_launch(kind.value, text, env):
-        return SourceResult(path=path)
-    source = _source(kind)
-    if source is None:
-        return SourceResult(path=path, lines=text.split("\n"))
-    try:
-        return source(path, text, env) if env else source(path, text)
-    except RecursionError:
-        result = SourceResult(path=path, lines=text.split("\n"))
-        result.notes.append(Note(path, "file is nested too deeply to analyze"))
-        return result
-    except Exception as error:  # noqa: BLE001 - the promise is: never crash
-        result = SourceResult(path=path, lines=text.split("\n"))
-        import traceback  # only for an internal error: not at startup
-
-        frame = traceback.extract_tb(error.__traceback__)[-1]
-        result.notes.append(
-            Note(path, f"internal error while analyzing this file ({type(error).__name__}: {error} at {os.path.basename(frame.filename)}:{frame.lineno}); please report it")
-        )
-        return result
-
+    from sglang_lint.topology import Deployment
 
 def analyze_results(
     results: list[SourceResult],
@@ -258,15 +76,6 @@ def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[Sourc
 
 def _is_empty(result: SourceResult) -> bool:
     return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
-
-
-def run_version(options: LintOptions) -> str:
-    """The SGLang release a run judges with: --target-version, else the
-    config's target-version, else the newest release with a table."""
-    from sglang_lint.catalog.tables import default_version
-
-    configured = options.config.target_version if options.config is not None else None
-    return options.target_version or configured or default_version()
 
 
 def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapping[str, Config], notes: list[Note]) -> LintResult:

@@ -12,7 +12,7 @@ from sglang_lint.records import replace
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config
-    from sglang_lint.lint import LintOptions
+    from sglang_lint.options import LintOptions
 
 DOCS_URL = "https://github.com/sglang-lint/sglang-lint/blob/main/docs/rules.md#{code}"
 

@@ -12,14 +12,16 @@ directory).
 from __future__ import annotations
 
 import os
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
-from sglang_lint.config import ManifestDeployment
 from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
 from sglang_lint.records import Record
+
+if TYPE_CHECKING:
+    from sglang_lint.config import ManifestDeployment
 
 PREFILL = "prefill"
 DECODE = "decode"

@@ -1,0 +1,60 @@
+"""The sources: one per kind of file, each turning a file's text into the
+launches it starts (``SourceResult``). ``SOURCES`` is the registry of which
+module reads which kind; ``extract`` runs the right one and never raises."""
+
+from __future__ import annotations
+
+import os
+from typing import Callable, Mapping
+
+from sglang_lint.files import FileKind
+from sglang_lint.model import Note, SourceResult
+from sglang_lint.prefilter import may_launch
+
+# The source module and function of each file kind, imported on first use: a run
+# over files that launch nothing never loads tree-sitter, PyYAML or the Python
+# interpreter.
+SOURCES: dict[FileKind, tuple[str, str]] = {
+    FileKind.SHELL: ("sglang_lint.sources.shell", "analyze_shell"),
+    FileKind.PYTHON: ("sglang_lint.sources.python", "analyze_python"),
+    FileKind.YAML: ("sglang_lint.sources.yaml_manifest", "analyze_yaml"),
+    FileKind.MARKDOWN: ("sglang_lint.sources.markdown", "analyze_markdown"),
+}
+
+
+def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:
+    where = SOURCES.get(kind)
+    if where is None:
+        return None
+    import importlib
+
+    return getattr(importlib.import_module(where[0]), where[1])
+
+
+def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
+    """Run one source on one file; an internal error becomes a note, never an
+    exception, so one odd file never loses the others' results. ``env``: the
+    config's values for environment variables the file reads.
+
+    A file without a marker of an SGLang launch (prefilter.may_launch) is not
+    parsed: its result is empty, its lines not even split."""
+    if not may_launch(kind.value, text, env):
+        return SourceResult(path=path)
+    source = source_for(kind)
+    if source is None:
+        return SourceResult(path=path, lines=text.split("\n"))
+    try:
+        return source(path, text, env) if env else source(path, text)
+    except RecursionError:
+        result = SourceResult(path=path, lines=text.split("\n"))
+        result.notes.append(Note(path, "file is nested too deeply to analyze"))
+        return result
+    except Exception as error:  # noqa: BLE001 - the promise is: never crash
+        result = SourceResult(path=path, lines=text.split("\n"))
+        import traceback  # only for an internal error: not at startup
+
+        frame = traceback.extract_tb(error.__traceback__)[-1]
+        result.notes.append(
+            Note(path, f"internal error while analyzing this file ({type(error).__name__}: {error} at {os.path.basename(frame.filename)}:{frame.lineno}); please report it")
+        )
+        return result
