@@ -15,10 +15,10 @@ from typing import Callable, Iterable, Mapping
 
 from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
 from sglang_lint.catalog.router import parse_router_args
-from sglang_lint.catalog.tables import load_table
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.options import LintOptions, LintResult, run_version
+from sglang_lint.catalog.tables import load_table, run_version
+from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.model import Finding, Location, Note, SourceResult
 from sglang_lint.records import Record
 from sglang_lint.rules import ALL_RULES

@@ -22,7 +22,8 @@ from sglang_lint.files import (
     source_kind,
 )
 from sglang_lint.model import Finding, Note, SourceResult
-from sglang_lint.options import LintOptions, LintResult, run_version  # noqa: F401 - the API's records, re-exported
+from sglang_lint.catalog.tables import run_version  # noqa: F401 - re-exported
+from sglang_lint.options import LintOptions, LintResult  # noqa: F401 - the API's records, re-exported
 from sglang_lint.records import Record, replace
 from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
 

@@ -148,12 +148,3 @@ class LintResult(Record):
         self.cache_error = cache_error
         self.from_findings_cache = from_findings_cache
         self.context_files = [] if context_files is None else context_files
-
-
-def run_version(options: LintOptions) -> str:
-    """The SGLang release a run judges with: --target-version, else the
-    config's target-version, else the newest release with a table."""
-    from sglang_lint.catalog.tables import default_version
-
-    configured = options.config.target_version if options.config is not None else None
-    return options.target_version or configured or default_version()

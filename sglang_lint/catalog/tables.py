@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import functools
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sglang_lint.records import Record
+
+if TYPE_CHECKING:
+    from sglang_lint.options import LintOptions
 
 
 class Option(Record, frozen=True):
@@ -182,3 +185,10 @@ def load_table(version: str) -> OptionTable:
     with open(os.path.join(_DATA, f"sglang-{version}.json"), encoding="utf-8") as stream:
         raw = json.load(stream)
     return OptionTable(version=raw["version"], options=[_option_from_json(o) for o in raw["options"]])
+
+
+def run_version(options: LintOptions) -> str:
+    """The SGLang release a run judges with: --target-version, else the
+    config's target-version, else the newest release with a table."""
+    configured = options.config.target_version if options.config is not None else None
+    return options.target_version or configured or default_version()
