@@ -48,6 +48,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
+from sglang_lint.names import OUTPUT_FORMATS, RULE_CODES
 from sglang_lint.records import Record
 
 
@@ -471,10 +472,8 @@ def _parse_target_version(path: Path, prefix: str, value: object) -> str:
     return value
 
 
-def _known_codes() -> set[str]:
-    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
-
-    return {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
+def _known_codes() -> frozenset[str]:
+    return RULE_CODES
 
 
 def _codes(path: Path, where: str, value: object) -> frozenset[str]:
@@ -549,11 +548,9 @@ def _parse_cache_dir(path: Path, prefix: str, value: object) -> Path:
 
 
 def _parse_output_format(path: Path, prefix: str, value: object) -> str:
-    from sglang_lint.report import FORMATS
-
-    if not isinstance(value, str) or value not in FORMATS:
+    if not isinstance(value, str) or value not in OUTPUT_FORMATS:
         shown = repr(value) if isinstance(value, str) else _type_name(value)
-        raise ConfigError(f"{display_path(path)}: {prefix}output-format = {shown} is not an output format; expected one of: {', '.join(FORMATS)}")
+        raise ConfigError(f"{display_path(path)}: {prefix}output-format = {shown} is not an output format; expected one of: {', '.join(OUTPUT_FORMATS)}")
     return value
 
 

@@ -84,3 +84,14 @@ def test_the_architecture_page_names_every_module_and_only_real_ones() -> None:
     assert sorted(modules - named) == [], "modules the page does not name"
     unreal = [name for name in table | nested if not ((package / f"{name}.py").exists() or (package / name).is_dir())]
     assert sorted(unreal) == [], "names the page gives that are not modules (or packages, or data directories)"
+
+
+def test_the_names_a_config_may_use_are_the_rules_and_formats() -> None:
+    """names.py is data (config may not import the rules or the formats): it
+    must list exactly what they define."""
+    from sglang_lint.names import OUTPUT_FORMATS, RULE_CODES
+    from sglang_lint.report import FORMATS
+    from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE
+
+    assert RULE_CODES == {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
+    assert OUTPUT_FORMATS == tuple(FORMATS)
