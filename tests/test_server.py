@@ -1,7 +1,8 @@
-"""The language server (issue 9), driven over stdio as an editor drives it:
-lifecycle, diagnostics (code, URL, severity, source, UTF-16 positions, related
-peer in another file), cross-file re-checks from unsaved buffers, config errors
-as diagnostics, and quick fixes that really fix."""
+"""The language server (issue 9), driven over stdio as an editor drives it, by a
+hand-written client: unsaved buffers and closing them, config errors as
+diagnostics, quick fixes that really fix, watched files and workspace folders.
+The lifecycle, the diagnostics' metadata, UTF-16 positions and cross-file
+re-checks are in tests/test_server_lsp.py (pytest-lsp), where these move next."""
 
 from __future__ import annotations
 
@@ -58,45 +59,6 @@ def client(workspace):
     client.kill()
 
 
-def test_lifecycle_and_capabilities(workspace) -> None:
-    client = LspClient(workspace)
-    try:
-        result = client.initialize(workspace)
-        capabilities = result["capabilities"]
-        assert capabilities["textDocumentSync"]["change"] == 1  # full sync
-        assert capabilities["textDocumentSync"]["openClose"] is True
-        assert capabilities["textDocumentSync"]["save"]
-        assert capabilities["codeActionProvider"]["codeActionKinds"] == ["quickfix"]
-        assert result["serverInfo"]["name"] == "sglang-lint"
-        assert client.shutdown() == 0
-    finally:
-        client.kill()
-
-
-def test_the_mismatch_is_published_with_its_metadata_and_the_peer_in_another_file(client, workspace) -> None:
-    client.initialize(workspace)
-    decode = client.open(workspace / "decode.sh")
-    (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds))
-    assert diagnostic["code"] == "SGL001"
-    assert diagnostic["source"] == "sglang-lint"
-    assert diagnostic["severity"] == 1
-    assert diagnostic["codeDescription"]["href"].endswith("docs/rules.md#sgl001")
-    assert "attention TP" in diagnostic["message"]
-    # The message, its help and its notes, one a line (issue 23 part 4).
-    lines = diagnostic["message"].split("\n")
-    assert lines[0].startswith("attention TP differs across the pair: prefill ") and len(lines[0]) < 120
-    assert lines[1].startswith("help: give the decode attention TP ")
-    assert [l for l in lines[2:] if l.startswith("note: decode attention TP 4 = --tp-size 4")]
-    assert all(l.startswith("note: ") for l in lines[2:])
-    line = DECODE.format(tp=4).split("\n")[2]
-    assert diagnostic["range"]["start"] == {"line": 2, "character": line.index("--tp-size")}
-    (related,) = diagnostic["relatedInformation"]
-    assert related["location"]["uri"] == uri(workspace / "prefill.sh")
-    prefill_line = PREFILL.split("\n")[2]
-    assert related["location"]["range"]["start"] == {"line": 2, "character": prefill_line.index("--tp-size")}
-    assert "prefill" in related["message"]
-
-
 def test_an_unsaved_change_rechecks_the_pair_and_clears_the_diagnostic(client, workspace) -> None:
     client.initialize(workspace)
     decode = client.open(workspace / "decode.sh")
@@ -113,44 +75,6 @@ def test_an_unsaved_change_rechecks_the_pair_and_clears_the_diagnostic(client, w
     client.close(workspace / "decode.sh")
     (diagnostic,) = client.diagnostics(decode, lambda ds: bool(ds), after=mark)
     assert "decode 4" in diagnostic["message"]
-
-
-def test_editing_the_prefill_rechecks_the_decode_in_its_own_file(client, workspace) -> None:
-    client.initialize(workspace)
-    client.open(workspace / "prefill.sh")
-    decode = uri(workspace / "decode.sh")
-    assert codes(client.diagnostics(decode, lambda ds: bool(ds))) == ["SGL001"]
-    mark = client.mark()
-    client.change(workspace / "prefill.sh", PREFILL.replace("--tp-size 8", "--tp-size 4"))
-    assert client.diagnostics(decode, lambda ds: not ds, after=mark) == []
-
-
-def test_positions_are_utf16_code_units(client, workspace) -> None:
-    # "𝔘" is one code point but two UTF-16 code units; "é" one of each.
-    text = DECODE.format(tp=4).replace("--enable-unified-memory", "--enable-unified-memory --served-model-name é𝔘𝔘")
-    decode, diagnostic = open_decode_with_one_diagnostic(client, workspace, text)
-    line = text.split("\n")[2]
-    code_points = line.index("--tp-size")
-    utf16 = len(line[:code_points].encode("utf-16-le")) // 2
-    assert utf16 == code_points + 2
-    assert diagnostic["range"]["start"] == {"line": 2, "character": utf16}
-    assert diagnostic["range"]["end"]["character"] - utf16 == len("--tp-size 4")
-
-
-def test_other_file_kinds_get_diagnostics(client, workspace) -> None:
-    (workspace / "decode.sh").unlink()
-    manifest = workspace / "decode.yaml"
-    manifest.write_text(
-        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: decode\nspec:\n  containers:\n    - name: decode\n      image: lmsysorg/sglang\n"
-        "      command: [python3, -m, sglang.launch_server]\n"
-        "      args: [--model-path, /models/m, --disaggregation-mode, decode, --enable-unified-memory,\n"
-        "             --disaggregation-transfer-backend, mooncake, --tp-size, '2', --port, '30001']\n"
-    )
-    client.initialize(workspace)
-    document = client.open(manifest, language="yaml")
-    (diagnostic,) = client.diagnostics(document, lambda ds: bool(ds))
-    assert diagnostic["code"] == "SGL001"
-    assert diagnostic["range"]["start"]["line"] == 10
 
 
 def test_a_broken_config_is_a_diagnostic_on_the_config_file_and_the_server_lives(client, workspace) -> None:

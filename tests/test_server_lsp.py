@@ -1,8 +1,9 @@
 """The language server driven by pytest-lsp (issue 17, part 4): pygls's own
 end-to-end harness, a real client speaking the protocol over stdio to
 `sglang-lint server` in a subprocess, with message validation. These cover the
-lifecycle and diagnostics; tests/test_server.py (the hand-written driver) still
-covers the rest until it is moved here."""
+lifecycle, diagnostics and re-checks across files; tests/test_server.py (the
+hand-written driver) still covers the rest (quick fixes, config errors, watched
+files, workspace folders) until it is moved here."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def workspace(tmp_path):
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "sglang_lint", "server"]))
 async def client(lsp_client: LanguageClient, workspace: Path):
-    await lsp_client.initialize_session(
+    lsp_client.initialize_result = await lsp_client.initialize_session(
         types.InitializeParams(
             capabilities=types.ClientCapabilities(
                 text_document=types.TextDocumentClientCapabilities(
@@ -70,10 +71,31 @@ async def _diagnostics(client: LanguageClient, uri: str, want) -> list:
     raise AssertionError(f"no publication for {uri} satisfied the test: {client.diagnostics.get(uri)}")
 
 
-def _open(client: LanguageClient, path: Path, version: int = 1) -> str:
+def _open(client: LanguageClient, path: Path, version: int = 1, language: str = "shellscript") -> str:
     uri = path.as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id="shellscript", version=version, text=path.read_text())))
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(uri=uri, language_id=language, version=version, text=path.read_text())))
     return uri
+
+
+def _change(client: LanguageClient, path: Path, text: str, version: int) -> None:
+    """A full-text change of an open buffer, not saved."""
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=path.as_uri(), version=version),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+
+
+@pytest.mark.asyncio
+async def test_lifecycle_and_capabilities(client: LanguageClient) -> None:
+    result = client.initialize_result
+    sync = result.capabilities.text_document_sync
+    assert sync.change == types.TextDocumentSyncKind.Full
+    assert sync.open_close is True
+    assert sync.save
+    assert list(result.capabilities.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix]
+    assert result.server_info.name == "sglang-lint"
 
 
 @pytest.mark.asyncio
@@ -84,8 +106,18 @@ async def test_an_opened_file_gets_its_pair_finding(client: LanguageClient, work
     assert diagnostic.source == "sglang-lint"
     assert diagnostic.severity == types.DiagnosticSeverity.Error
     assert diagnostic.code_description.href.endswith("docs/rules.md#sgl001")
-    # The peer launch is related information, in the other file.
-    assert any(related.location.uri == (workspace / "prefill.sh").as_uri() for related in diagnostic.related_information)
+    # The message, its help and its notes, one a line (issue 23 part 4).
+    lines = diagnostic.message.split("\n")
+    assert lines[0].startswith("attention TP differs across the pair: prefill ") and len(lines[0]) < 120
+    assert lines[1].startswith("help: give the decode attention TP ")
+    assert [line for line in lines[2:] if line.startswith("note: decode attention TP 4 = --tp-size 4")]
+    assert all(line.startswith("note: ") for line in lines[2:])
+    # The peer launch is related information, in the other file, at its --tp-size.
+    (related,) = diagnostic.related_information
+    assert related.location.uri == (workspace / "prefill.sh").as_uri()
+    prefill_line = PREFILL.split("\n")[2]
+    assert (related.location.range.start.line, related.location.range.start.character) == (2, prefill_line.index("--tp-size"))
+    assert "prefill" in related.message
 
 
 @pytest.mark.asyncio
@@ -97,16 +129,37 @@ async def test_positions_are_utf16_code_units(client: LanguageClient, workspace:
     line = DECODE.format(tp=4).splitlines()[2]
     assert diagnostic.range.start.line == 2
     assert diagnostic.range.start.character == line.index("--tp-size 4") + 1
+    assert diagnostic.range.end.character - diagnostic.range.start.character == len("--tp-size 4")
 
 
 @pytest.mark.asyncio
 async def test_a_fixed_buffer_is_republished_empty(client: LanguageClient, workspace: Path) -> None:
     decode = _open(client, workspace / "decode.sh")
     await _diagnostics(client, decode, lambda found: bool(found))
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=decode, version=2),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=DECODE.format(tp=8))],
-        )
-    )
+    _change(client, workspace / "decode.sh", DECODE.format(tp=8), 2)
     assert list(await _diagnostics(client, decode, lambda found: len(found) == 0)) == []
+    assert (workspace / "decode.sh").read_text() == DECODE.format(tp=4)  # the buffer is not saved
+
+
+@pytest.mark.asyncio
+async def test_editing_the_prefill_rechecks_the_decode_in_its_own_file(client: LanguageClient, workspace: Path) -> None:
+    _open(client, workspace / "prefill.sh")
+    decode = (workspace / "decode.sh").as_uri()
+    (diagnostic,) = await _diagnostics(client, decode, lambda found: bool(found))
+    assert diagnostic.code == "SGL001"
+    _change(client, workspace / "prefill.sh", PREFILL.replace("--tp-size 8", "--tp-size 4"), 2)
+    assert list(await _diagnostics(client, decode, lambda found: len(found) == 0)) == []
+
+
+@pytest.mark.asyncio
+async def test_other_file_kinds_get_diagnostics(client: LanguageClient, workspace: Path) -> None:
+    manifest = workspace / "decode.yaml"
+    manifest.write_text(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: decode\nspec:\n  containers:\n    - name: decode\n      image: lmsysorg/sglang\n"
+        "      command: [python3, -m, sglang.launch_server]\n"
+        "      args: [--model-path, /models/m, --disaggregation-mode, decode, --enable-unified-memory,\n"
+        "             --disaggregation-transfer-backend, mooncake, --tp-size, '2', --port, '30001']\n"
+    )
+    document = _open(client, manifest, language="yaml")
+    found = await _diagnostics(client, document, lambda found: bool(found))
+    assert [(d.code, d.range.start.line) for d in found] == [("SGL001", 10)]
