@@ -1,9 +1,10 @@
 """The language server driven by pytest-lsp (issue 17, part 4): pygls's own
 end-to-end harness, a real client speaking the protocol over stdio to
 `sglang-lint server` in a subprocess, with message validation. These cover the
-lifecycle, diagnostics and re-checks across files; tests/test_server.py (the
-hand-written driver) still covers the rest (quick fixes, config errors, watched
-files, workspace folders) until it is moved here."""
+lifecycle, diagnostics, re-checks across files and quick fixes (applied in UTF-16
+columns, as an editor does); tests/test_server.py (the hand-written driver) still
+covers the rest (config errors, watched files, workspace folders, closing a
+buffer) until it is moved here."""
 
 from __future__ import annotations
 
@@ -163,3 +164,85 @@ async def test_other_file_kinds_get_diagnostics(client: LanguageClient, workspac
     document = _open(client, manifest, language="yaml")
     found = await _diagnostics(client, document, lambda found: bool(found))
     assert [(d.code, d.range.start.line) for d in found] == [("SGL001", 10)]
+
+
+async def _actions(client: LanguageClient, document: str, diagnostic) -> list:
+    return list(
+        await client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=document),
+                range=diagnostic.range,
+                context=types.CodeActionContext(diagnostics=[diagnostic]),
+            )
+        )
+        or []
+    )
+
+
+def _index(line: str, utf16: int) -> int:
+    """The Python index of a UTF-16 column (the rocket is two code units)."""
+    units = 0
+    for index, char in enumerate(line):
+        if units >= utf16:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(line)
+
+
+def _apply(text: str, edits) -> str:
+    """Apply an edit's text edits as an editor does, in UTF-16 columns."""
+    lines = text.split("\n")
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        start, end = edit.range.start, edit.range.end
+        assert start.line == end.line
+        line = lines[start.line]
+        lines[start.line] = line[: _index(line, start.character)] + edit.new_text + line[_index(line, end.character) :]
+    return "\n".join(lines)
+
+
+async def _open_with_one_diagnostic(client: LanguageClient, workspace: Path, text: str):
+    (workspace / "decode.sh").write_text(text)
+    decode = _open(client, workspace / "decode.sh")
+    (diagnostic,) = await _diagnostics(client, decode, lambda found: len(found) == 1 and found[0].code != "SGL001")
+    return decode, diagnostic
+
+
+async def _fixed_and_clean(client: LanguageClient, workspace: Path, decode: str, fixed: str) -> None:
+    _change(client, workspace / "decode.sh", fixed, 2)
+    assert list(await _diagnostics(client, decode, lambda found: len(found) == 0)) == []
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_replaces_an_ambiguous_abbreviation(client: LanguageClient, workspace: Path) -> None:
+    text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --pp 1")
+    decode, diagnostic = await _open_with_one_diagnostic(client, workspace, text)
+    assert diagnostic.code == "SGL201"
+    preferred = [a for a in await _actions(client, decode, diagnostic) if a.is_preferred]
+    assert [a.title for a in preferred] == ["Replace --pp with --pp-size"]
+    fixed = _apply(text, preferred[0].edit.changes[decode])
+    assert "--pp-size 1" in fixed and "--pp 1" not in fixed
+    await _fixed_and_clean(client, workspace, decode, fixed)
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_replaces_a_typo_with_the_suggestion(client: LanguageClient, workspace: Path) -> None:
+    text = DECODE.format(tp=8).replace("--port 30001", "--port 30001 --mem-fraction-statc 0.8")
+    decode, diagnostic = await _open_with_one_diagnostic(client, workspace, text)
+    assert diagnostic.code == "SGL202"
+    (fix,) = [a for a in await _actions(client, decode, diagnostic) if a.title.startswith("Replace")]
+    assert fix.title == "Replace --mem-fraction-statc with --mem-fraction-static"
+    assert fix.kind == types.CodeActionKind.QuickFix and fix.diagnostics[0].code == "SGL202"
+    fixed = _apply(text, fix.edit.changes[decode])
+    assert "--mem-fraction-static 0.8" in fixed
+    await _fixed_and_clean(client, workspace, decode, fixed)
+
+
+@pytest.mark.asyncio
+async def test_quick_fix_inserts_noqa_where_it_silences(client: LanguageClient, workspace: Path) -> None:
+    decode = _open(client, workspace / "decode.sh")
+    (diagnostic,) = await _diagnostics(client, decode, lambda found: bool(found))
+    (noqa,) = [a for a in await _actions(client, decode, diagnostic) if "noqa" in a.title]
+    fixed = _apply(DECODE.format(tp=4), noqa.edit.changes[decode])
+    # Not on the line ending in a backslash: that would end the command (SGL205).
+    assert fixed.split("\n")[2].endswith("--port 30001 &  # noqa: SGL001")
+    await _fixed_and_clean(client, workspace, decode, fixed)
