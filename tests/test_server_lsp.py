@@ -1,10 +1,10 @@
 """The language server driven by pytest-lsp (issue 17, part 4): pygls's own
 end-to-end harness, a real client speaking the protocol over stdio to
 `sglang-lint server` in a subprocess, with message validation. These cover the
-lifecycle, diagnostics, re-checks across files and quick fixes (applied in UTF-16
-columns, as an editor does); tests/test_server.py (the hand-written driver) still
-covers the rest (config errors, watched files, workspace folders, closing a
-buffer) until it is moved here."""
+lifecycle, diagnostics, unsaved buffers and closing them, re-checks across
+files, config errors and quick fixes (applied in UTF-16 columns, as an editor
+does); tests/test_server.py (the hand-written driver) still covers the rest
+(watched files, workspace folders, the workspace config) until it moves here."""
 
 from __future__ import annotations
 
@@ -246,3 +246,44 @@ async def test_quick_fix_inserts_noqa_where_it_silences(client: LanguageClient, 
     # Not on the line ending in a backslash: that would end the command (SGL205).
     assert fixed.split("\n")[2].endswith("--port 30001 &  # noqa: SGL001")
     await _fixed_and_clean(client, workspace, decode, fixed)
+
+
+@pytest.mark.asyncio
+async def test_an_unsaved_change_rechecks_the_pair_and_closing_restores_the_file(client: LanguageClient, workspace: Path) -> None:
+    decode = _open(client, workspace / "decode.sh")
+    assert [d.code for d in await _diagnostics(client, decode, lambda found: bool(found))] == ["SGL001"]
+    _change(client, workspace / "decode.sh", DECODE.format(tp=8), 2)  # not saved
+    await _diagnostics(client, decode, lambda found: len(found) == 0)
+    assert (workspace / "decode.sh").read_text() == DECODE.format(tp=4)
+    _change(client, workspace / "decode.sh", DECODE.format(tp=2), 3)
+    assert [d.code for d in await _diagnostics(client, decode, lambda found: bool(found))] == ["SGL001"]
+    # Closing the buffer: the file on disk (tp 4) counts again.
+    client.text_document_did_close(types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=decode)))
+    (diagnostic,) = await _diagnostics(client, decode, lambda found: bool(found) and "decode 4" in found[0].message)
+    assert diagnostic.code == "SGL001"
+
+
+@pytest.mark.asyncio
+async def test_a_broken_config_is_a_diagnostic_on_the_config_file_and_the_server_lives(client: LanguageClient, workspace: Path) -> None:
+    config = workspace / "sglang-lint.toml"
+    config.write_text('select = ["SGL001"]\ntarget-version = \n')
+    decode = _open(client, workspace / "decode.sh")
+    (diagnostic,) = await _diagnostics(client, config.as_uri(), lambda found: bool(found))
+    assert diagnostic.severity == types.DiagnosticSeverity.Error and diagnostic.source == "sglang-lint"
+    assert "invalid TOML" in diagnostic.message
+    assert diagnostic.range.start.line == 1  # where the TOML parser stopped
+    # Fixed on disk and saved: the findings come back, the config diagnostic goes.
+    config.write_text('select = ["SGL001"]\n')
+    client.text_document_did_save(types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=config.as_uri())))
+    assert [d.code for d in await _diagnostics(client, decode, lambda found: bool(found))] == ["SGL001"]
+    assert list(await _diagnostics(client, config.as_uri(), lambda found: len(found) == 0)) == []
+
+
+@pytest.mark.asyncio
+async def test_an_unknown_config_key_is_shown_where_the_key_is(client: LanguageClient, workspace: Path) -> None:
+    config = workspace / "pyproject.toml"
+    config.write_text('[project]\nname = "x"\n\n[tool.sglang-lint]\nselect = ["SGL001"]\nslect = ["SGL002"]\n')
+    _open(client, workspace / "decode.sh")
+    (diagnostic,) = await _diagnostics(client, config.as_uri(), lambda found: bool(found))
+    assert "unknown key tool.sglang-lint.slect" in diagnostic.message
+    assert (diagnostic.range.start.line, diagnostic.range.start.character) == (5, 0)
