@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from sglang_lint.model import Finding, PathStep, Related, Severity, describe_path
+from sglang_lint.records import replace
 from sglang_lint.topology import Server, base_launch
 
 
@@ -57,18 +58,11 @@ def _conditioned(finding: Finding, steps: tuple[PathStep, ...], others: int, sev
     if others:
         condition += f" (or on {others} other path{'s' if others > 1 else ''})"
     related = tuple(Related(step.location, f"on this path: {step.text}") for step in steps)
-    return Finding(
-        code=finding.code,
-        name=finding.name,
+    return replace(
+        finding,
         message=f"when {condition}, {finding.message}",
-        location=finding.location,
         severity=severity,
         related=finding.related + tuple(r for r in related if r not in finding.related),
-        url=finding.url,
-        noqa_ranges=finding.noqa_ranges,
-        fixes=finding.fixes,
-        help=finding.help,
-        notes=finding.notes,
         path=steps,
     )
 
@@ -100,6 +94,7 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
             continue
         total = len(combos)
         conditions = [_steps(servers) for servers, _ in combos]
+        everywhere_steps = set(_shared(conditions))
         # code -> (location, message) -> (the finding, the combinations it holds in)
         by_code: dict[str, dict[tuple, tuple[Finding, list[int]]]] = {}
         for index, (_, found) in enumerate(combos):
@@ -120,7 +115,6 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
                     first = _with_notes(first, ("this holds on every path through the branches; the first is shown",) + tuple(others))
                 result.append(first)
                 continue
-            everywhere_steps = set(_shared(conditions))
             for finding, indexes in distinct.values():
                 shared = _shared([conditions[i] for i in indexes])
                 # What the paths where it holds share that the others do not.
@@ -139,17 +133,4 @@ def _condition(conditions: list[tuple[PathStep, ...]], indexes: list[int]) -> tu
 
 
 def _with_notes(finding: Finding, notes: tuple[str, ...], severity: Severity | None = None) -> Finding:
-    return Finding(
-        code=finding.code,
-        name=finding.name,
-        message=finding.message,
-        location=finding.location,
-        severity=finding.severity if severity is None else severity,
-        related=finding.related,
-        url=finding.url,
-        noqa_ranges=finding.noqa_ranges,
-        fixes=finding.fixes,
-        help=finding.help,
-        notes=finding.notes + notes,
-        path=finding.path,
-    )
+    return replace(finding, notes=finding.notes + notes, severity=finding.severity if severity is None else severity)

@@ -33,6 +33,7 @@ import fnmatch
 from typing import Callable, Iterable
 
 from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
+from sglang_lint.records import replace
 
 # Paths per file: each is a run of the file's interpreter, so this bounds the work
 # a file with many independent branches costs (2**6 launches variants at most).
@@ -53,6 +54,7 @@ class Fork(Exception):
         super().__init__(key)
         self.key = key
         self.steps = steps  # (the step when true, the step when false)
+        self.cost = 0  # the commands the run interpreted before it (set by the runner)
 
 
 class Paths:
@@ -165,6 +167,18 @@ def _matches(value: str, patterns: str) -> bool:
     return any(fnmatch.fnmatchcase(value, pattern) for pattern in patterns.split("|"))
 
 
+def subject(value: Value) -> str | None:
+    """A value the run's environment or caller decides (a symbol), named as the
+    decisions over it name it: ``$DPA``, ``$1``, ``${ROLE:-prefill}``."""
+    if value.kind is not Kind.SYMBOL:
+        return None
+    if value.default in (None, ""):
+        return value.name
+    if value.name.startswith("$"):
+        return "${" + value.name[1:] + ":-" + value.default + "}"
+    return f"{value.name}:-{value.default}"
+
+
 def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tuple[PathStep, PathStep]]:
     """A branch to fork on: its key and its two steps (true, false)."""
     return key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where))
@@ -194,7 +208,7 @@ def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict
         try:
             result, cost = run(paths)
         except Fork as fork:
-            work += getattr(fork, "cost", 0)
+            work += fork.cost
             when_true, when_false = fork.steps
             # Popped from the end: the true outcome runs first.
             pending.append({**fixed, fork.key: when_false})
@@ -243,8 +257,7 @@ def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:
     split further (non-empty, no blanks) replaces a symbol, so the argv keeps
     its words."""
     if value.kind is Kind.SYMBOL:
-        subject = value.name if value.default in (None, "") else "${" + value.name.lstrip("$") + ":-" + value.default + "}"
-        prefix = f"eq\0{subject}\0"
+        prefix = f"eq\0{subject(value)}\0"
         for key, step in fixed.items():
             if step.taken and key.startswith(prefix):
                 text = key[len(prefix) :]
@@ -263,25 +276,7 @@ def _refined(launch, fixed: dict[str, PathStep]):
     args = [token if (value := _known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
     if all(a is b for a, b in zip(args, launch.args)):
         return launch
-    return _copy(launch, args=args)
-
-
-def _copy(launch, **changes):
-    """The launch with some fields changed (``args``, ``path_condition``, ``runs``)."""
-    fields = {
-        "path": launch.path,
-        "location": launch.location,
-        "entry": launch.entry,
-        "args": launch.args,
-        "line_ranges": launch.line_ranges,
-        "context": launch.context,
-        "scope": launch.scope,
-        "path_condition": launch.path_condition,
-        "runs": launch.runs,
-    }
-    if isinstance(launch, ServerLaunch):
-        fields["keywords"] = launch.keywords
-    return type(launch)(**{**fields, **changes})
+    return replace(launch, args=args)
 
 
 def _launch_identity(launch: ServerLaunch | RouterLaunch) -> tuple:
@@ -348,4 +343,4 @@ def _variant(launch, runs: list[int], leaves) -> ServerLaunch | RouterLaunch:
     values = {key.split("\0")[1]: key.split("\0")[2] for key, step in shared.items() if step.taken and key.startswith("eq\0")}
     shared = {key: step for key, step in shared.items() if not _implied_by_value(key, step, values)}
     steps = tuple(sorted(shared.values(), key=lambda step: (step.location, step.key)))
-    return _copy(launch, path_condition=steps, runs=tuple(runs))
+    return replace(launch, path_condition=steps, runs=tuple(runs))

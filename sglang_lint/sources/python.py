@@ -2898,7 +2898,7 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -
         try:
             result = analyzer.run()
         except Fork as fork:
-            fork.cost = analyzer.steps  # type: ignore[attr-defined]
+            fork.cost = analyzer.steps
             raise
         finally:
             if analyzer.tree is not None and not trees:

@@ -36,7 +36,8 @@ from sglang_lint.model import (
     is_ascii_digits,
 )
 from sglang_lint.records import Record
-from sglang_lint.sources.paths import Fork, Paths, explore, implied, imprecise_launch, suspended, variants
+from sglang_lint.sources.paths import Fork, Paths, decision, explore, implied, imprecise_launch, suspended, variants
+from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.textpos import EmbeddedText, FileText
 from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
 
@@ -1075,7 +1076,7 @@ class ShellAnalyzer:
             if len(shown) > 40:
                 shown = shown[:37] + "..."
             texts = (f"`{shown}` succeeds", f"`{shown}` fails")
-        return key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where))
+        return decision(key, texts, where)
 
     def _path_decision(self, key: str, texts: tuple[str, str], node, text) -> bool | None:
         """The outcome of a test over a value the file does not set (``-n
@@ -1084,7 +1085,7 @@ class ShellAnalyzer:
         verdict = self._implied(key)
         if verdict is None and self.pending is None:
             where = self._loc(node, text)
-            self.pending = (key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where)))
+            self.pending = decision(key, texts, where)
         return verdict
 
     def _implied(self, key: str) -> bool | None:
@@ -1136,7 +1137,7 @@ class ShellAnalyzer:
             if verdict is not None:
                 return verdict
             where = self._loc(values[0], text) if values else self._loc(item, text)
-            fork = (key, (PathStep(key, True, shown[0], where), PathStep(key, False, shown[1], where)))
+            fork = decision(key, shown, where)
         else:
             shown_subject = " ".join(_node_text(subject_node, text).split())[:30] if subject_node is not None else "the subject"
             shown_patterns = "|".join(_node_text(v, text) for v in values)[:30]
@@ -1318,7 +1319,7 @@ class ShellAnalyzer:
         fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
         if len(fields) != 1:
             return None
-        return _subject(_word_value(fields[0]))
+        return path_subject(_word_value(fields[0]))
 
     def _condition_texts(self, node, text, env: Env, depth: int, *, split: bool, pattern: bool = False) -> set[str] | None:
         """Every text an operand can be in this run (a glob pattern, marked, when
@@ -1966,7 +1967,7 @@ class ShellAnalyzer:
             return [Seg(Value.symbol("$" + name, default), loc, split=not quoted)]
         if op in (":+", "+"):
             segs = self._expand_variable(name, env, quoted, loc)
-            symbol = f"${name}" if segs is None else _subject(_word_value(tuple(segs)))
+            symbol = f"${name}" if segs is None else path_subject(_word_value(tuple(segs)))
             if symbol is not None and op == ":+" and not (is_ascii_digits(name) and segs is None):
                 # `${DPA:+--enable-dp-attention}` of a variable the file does not
                 # set: a decision of the path, as `[ -n "$DPA" ]` (paths.py).
@@ -1974,7 +1975,7 @@ class ShellAnalyzer:
                 taken = self._implied(key)
                 if taken is None:
                     where = loc if loc.path else self._loc(node, text)
-                    self.paths.differs(key, (PathStep(key, True, f"{symbol} is non-empty", where), PathStep(key, False, f"{symbol} is empty", where)), where)
+                    self.paths.differs(*decision(key, (f"{symbol} is non-empty", f"{symbol} is empty"), where), where)
                     # What reads this word depends on the decision.
                     self.taint["\0" + key] = frozenset((key,))
                     for collector in self.reads:
@@ -2511,17 +2512,6 @@ def _after_lost_dollar(node, text) -> bool:
     return node.start_byte > 0 and text.data[node.start_byte - 1 : node.start_byte] == b"$" and _starts_with_number(node)
 
 
-def _subject(value: Value) -> str | None:
-    """A value the run's environment or caller decides, named for path decisions."""
-    if value.kind is not Kind.SYMBOL:
-        return None
-    if value.default in (None, ""):
-        return value.name
-    if value.name.startswith("$"):
-        return "${" + value.name[1:] + ":-" + value.default + "}"
-    return f"{value.name}:-{value.default}"
-
-
 def _plain(pattern: str) -> str:
     """A glob pattern without special characters is the text it matches."""
     if pattern.startswith(_GLOB_MARK) and not any(c in pattern[len(_GLOB_MARK) :] for c in "*?[\\"):
@@ -3033,7 +3023,7 @@ def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None) ->
         try:
             return analyzer.run(), analyzer.commands_seen
         except Fork as fork:
-            fork.cost = analyzer.commands_seen  # type: ignore[attr-defined]
+            fork.cost = analyzer.commands_seen
             raise
 
     return variants(explore(run))
