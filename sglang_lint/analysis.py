@@ -20,7 +20,7 @@ from sglang_lint.files import read_sglang_config
 from sglang_lint.catalog.tables import load_table, run_version
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.model import Finding, Location, Note, SourceResult
-from sglang_lint.records import Record
+from msgspec import Struct
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
@@ -51,30 +51,16 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
     return read
 
 
-class CatalogedFile(Record):
+class CatalogedFile(Struct):
     """One file's launches through the catalog stage: its servers (argv parsed
     for the run's version) and routers, the notes of launches that could not be
     read, its suppression directives, and the --config files it read (probes)."""
 
     directives: Directives
-    servers: list[Server]
-    routers: list[Router]
-    notes: list[Note]
-    probes: list[tuple[str, str | None]]
-
-    def __init__(
-        self,
-        directives: Directives,
-        servers: list[Server] | None = None,
-        routers: list[Router] | None = None,
-        notes: list[Note] | None = None,
-        probes: list[tuple[str, str | None]] | None = None,
-    ) -> None:
-        self.directives = directives
-        self.servers = [] if servers is None else servers
-        self.routers = [] if routers is None else routers
-        self.notes = [] if notes is None else notes
-        self.probes = [] if probes is None else probes
+    servers: list[Server] = []
+    routers: list[Router] = []
+    notes: list[Note] = []
+    probes: list[tuple[str, str | None]] = []
 
 
 def catalog_file(result: SourceResult, table) -> CatalogedFile:
@@ -206,7 +192,7 @@ def analyze_results(
     findings = [f for f in findings if selection.keeps(f)]
     by_pair = [(p, d, [f for f in found if selection.keeps(f)]) for p, d, found in by_pair]
     lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
-    lint.findings = sorted(set(findings), key=Finding.sort_key)
+    lint.findings = sorted(dict.fromkeys(findings), key=Finding.sort_key)
     return lint
 
 

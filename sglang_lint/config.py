@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from sglang_lint.names import OUTPUT_FORMATS, RULE_CODES
-from sglang_lint.records import Record
+from msgspec import Struct
 
 
 __all__ = [
@@ -92,7 +92,7 @@ class ConfigError(Exception):
         self.column = column
 
 
-class ManifestDeployment(Record, frozen=True):
+class ManifestDeployment(Struct, frozen=True):
     """One ``[[deployment]]`` entry of the topology manifest.
 
     ``base`` is the absolute directory the globs are relative to (the config file's),
@@ -101,30 +101,11 @@ class ManifestDeployment(Record, frozen=True):
     name: str
     prefill: tuple[str, ...]
     decode: tuple[str, ...]
-    router: tuple[str, ...]
-    base: str
-    source: str
+    router: tuple[str, ...] = ()
+    base: str = ""
+    source: str = ""
     # The config file that holds the entry (absolute).
-    config_file: str
-
-    def __init__(
-        self,
-        name: str,
-        prefill: tuple[str, ...],
-        decode: tuple[str, ...],
-        router: tuple[str, ...] = (),
-        base: str = "",
-        source: str = "",
-        config_file: str = "",
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["name"] = name
-        fields["prefill"] = prefill
-        fields["decode"] = decode
-        fields["router"] = router
-        fields["base"] = base
-        fields["source"] = source
-        fields["config_file"] = config_file
+    config_file: str = ""
 
     def globs(self, key: str) -> tuple[str, ...]:
         return getattr(self, key)
@@ -140,62 +121,33 @@ class ManifestDeployment(Record, frozen=True):
         return f'deployment "{self.name}" in {self.source}'
 
 
-class Config(Record, frozen=True):
+class Config(Struct, frozen=True):
     """A loaded configuration; ``Config()`` is "no config file"."""
 
-    path: Path | None
-    deployments: tuple[ManifestDeployment, ...]
+    path: Path | None = None
+    deployments: tuple[ManifestDeployment, ...] = ()
     # The SGLang release to judge with when the command line names none.
-    target_version: str | None
+    target_version: str | None = None
     # Rule selection, overridden by --select / --ignore (ruff's semantics: select
     # replaces the default set, extend-select adds to it, ignore removes).
-    select: frozenset[str] | None
-    extend_select: frozenset[str]
-    ignore: frozenset[str]
+    select: frozenset[str] | None = None
+    extend_select: frozenset[str] = frozenset()
+    ignore: frozenset[str] = frozenset()
     # (glob relative to the config file, codes) pairs.
-    per_file_ignores: tuple[tuple[str, frozenset[str]], ...]
+    per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = ()
     # gitignore-style patterns relative to the config file's directory. `exclude`
     # replaces the default excluded directories (ruff's semantics; .git, .hg and
     # .svn stay excluded), `extend-exclude` adds to them. None: not set.
-    exclude: tuple[str, ...] | None
-    extend_exclude: tuple[str, ...]
+    exclude: tuple[str, ...] | None = None
+    extend_exclude: tuple[str, ...] = ()
     # Values for environment variables the scripts read without setting them.
-    env: tuple[tuple[str, str], ...]
+    env: tuple[tuple[str, str], ...] = ()
     # Where the extraction cache lives (absolute; relative in the file to its
     # directory). None: the default.
-    cache_dir: Path | None
+    cache_dir: Path | None = None
     # The report format of `check` when the command line names none (ruff's
     # output-format; the run's root config's). None: full.
-    output_format: str | None
-
-    def __init__(
-        self,
-        path: Path | None = None,
-        deployments: tuple[ManifestDeployment, ...] = (),
-        target_version: str | None = None,
-        select: frozenset[str] | None = None,
-        extend_select: frozenset[str] = frozenset(),
-        ignore: frozenset[str] = frozenset(),
-        per_file_ignores: tuple[tuple[str, frozenset[str]], ...] = (),
-        exclude: tuple[str, ...] | None = None,
-        extend_exclude: tuple[str, ...] = (),
-        env: tuple[tuple[str, str], ...] = (),
-        cache_dir: Path | None = None,
-        output_format: str | None = None,
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["deployments"] = deployments
-        fields["target_version"] = target_version
-        fields["select"] = select
-        fields["extend_select"] = extend_select
-        fields["ignore"] = ignore
-        fields["per_file_ignores"] = per_file_ignores
-        fields["exclude"] = exclude
-        fields["extend_exclude"] = extend_exclude
-        fields["env"] = env
-        fields["cache_dir"] = cache_dir
-        fields["output_format"] = output_format
+    output_format: str | None = None
 
     @property
     def env_map(self) -> dict[str, str]:

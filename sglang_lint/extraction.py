@@ -17,7 +17,8 @@ from typing import Callable, Mapping, Sequence
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch, may_launch_bytes
-from sglang_lint.records import Record, replace
+from msgspec import Struct
+from msgspec.structs import replace
 
 # Bytes enough for a shebang line (a file named without a suffix).
 _HEAD = 512
@@ -30,22 +31,16 @@ MIN_FILES_PER_WORKER = 8
 Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None"], SourceResult]
 
 
-class FileJob(Record, frozen=True):
+class FileJob(Struct, frozen=True):
     """One file to analyze: its path as shown and the config env it reads."""
 
     path: str
-    env: Mapping[str, str] | None
+    env: Mapping[str, str] | None = None
     # The file's text when it is not read from disk (an editor's unsaved buffer).
-    text: str | None
-
-    def __init__(self, path: str, env: Mapping[str, str] | None = None, text: str | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["env"] = env
-        fields["text"] = text
+    text: str | None = None
 
 
-class ReadFile(Record):
+class ReadFile(Struct):
     """A file read and classified: the prefilter's verdict (``candidate``) and,
     for a candidate, the digests that key its cache entry."""
 
@@ -54,41 +49,16 @@ class ReadFile(Record):
     kind: FileKind
     env: Mapping[str, str] | None
     candidate: bool
-    digest: str
-    env_key: str
-
-    def __init__(
-        self,
-        path: str,
-        text: str,
-        kind: FileKind,
-        env: Mapping[str, str] | None,
-        candidate: bool,
-        digest: str = "",
-        env_key: str = "",
-    ) -> None:
-        self.path = path
-        self.text = text
-        self.kind = kind
-        self.env = env
-        self.candidate = candidate
-        self.digest = digest
-        self.env_key = env_key
+    digest: str = ""
+    env_key: str = ""
 
 
-class Extracted(Record):
+class Extracted(Struct):
     results: list[SourceResult]
     notes: list[Note]
-    cache_hits: int
-    cache_misses: int
-    workers: int
-
-    def __init__(self, results: list[SourceResult], notes: list[Note], cache_hits: int = 0, cache_misses: int = 0, workers: int = 0) -> None:
-        self.results = results
-        self.notes = notes
-        self.cache_hits = cache_hits
-        self.cache_misses = cache_misses
-        self.workers = workers
+    cache_hits: int = 0
+    cache_misses: int = 0
+    workers: int = 0
 
 
 def available_cpus() -> int:
@@ -242,7 +212,7 @@ def _extract_in_pool(
     *,
     encode: bool = False,
     on_result: Callable[[SourceResult], None] | None = None,
-) -> list[tuple[SourceResult, str | None]]:
+) -> list[tuple[SourceResult, bytes | None]]:
     """Extract in ``workers`` processes: each file's SourceResult and, with
     ``encode``, its cache entry as JSON text (encoding in the workers: done here after the
     pool, it was ~10% of a cold run). The text travels to the worker with the
@@ -263,7 +233,7 @@ def _extract_in_pool(
             _source(kind)
     items = [(read.path, read.text, read.kind, read.env, encode) for read in pending]
     chunk = max(1, min(32, len(items) // (workers * 4)))
-    done: list[tuple[SourceResult, str | None]] = []
+    done: list[tuple[SourceResult, bytes | None]] = []
     try:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             for result, had_lines, encoded in pool.map(_extract_job, items, chunksize=chunk):
@@ -278,7 +248,7 @@ def _extract_in_pool(
     return done
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, str | None]:
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, bytes | None]:
     from sglang_lint.sources import extract
 
     path, text, kind, env, encode = item

@@ -26,7 +26,7 @@ import stat
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from sglang_lint.records import Record
+from msgspec import Struct
 
 from .model import Note
 
@@ -612,19 +612,14 @@ def _file_identity(path: str, info: os.stat_result) -> object:
     return os.path.realpath(path)  # pragma: no cover - file systems without inodes
 
 
-class ExcludeSet(Record, frozen=True):
+class ExcludeSet(Struct, frozen=True):
     """The exclusions in force in one directory: gitignore-style ``patterns``, each
     group relative to its absolute base directory, and whether the
     :data:`DEFAULT_EXCLUDED_DIRS` apply (a config's ``exclude`` replaces them; the
     :data:`ALWAYS_EXCLUDED_DIRS` stay excluded whatever is configured)."""
 
-    patterns: tuple[tuple[str, tuple[str, ...]], ...]
-    default_dirs: bool
-
-    def __init__(self, patterns: tuple[tuple[str, tuple[str, ...]], ...] = (), default_dirs: bool = True) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["patterns"] = patterns
-        fields["default_dirs"] = default_dirs
+    patterns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    default_dirs: bool = True
 
 
 @functools.lru_cache(maxsize=256)

@@ -15,7 +15,7 @@ import re
 from typing import Mapping
 
 from sglang_lint.model import Finding, Fix
-from sglang_lint.records import Record
+from msgspec import Struct
 
 # Characters that continue an option name: a match must not be part of a longer word.
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_.-]")
@@ -23,7 +23,7 @@ _NOQA_CODES = re.compile(r"#\s*noqa\s*:\s*(?P<codes>[A-Z]+\d+(?:\s*,\s*[A-Z]+\d+
 _BARE_NOQA = re.compile(r"#\s*noqa(?!\s*:)", re.IGNORECASE)
 
 
-class TextEdit(Record, frozen=True):
+class TextEdit(Struct, frozen=True):
     """Replace the text from (line, column) to (end_line, end_column) (1-based,
     code points, end exclusive) of ``path`` with ``new_text``."""
 
@@ -33,15 +33,6 @@ class TextEdit(Record, frozen=True):
     end_line: int
     end_column: int
     new_text: str
-
-    def __init__(self, path: str, line: int, column: int, end_line: int, end_column: int, new_text: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["line"] = line
-        fields["column"] = column
-        fields["end_line"] = end_line
-        fields["end_column"] = end_column
-        fields["new_text"] = new_text
 
 
 def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:

@@ -24,7 +24,8 @@ from sglang_lint.files import (
 from sglang_lint.model import Finding, Note, SourceResult
 from sglang_lint.catalog.tables import run_version  # noqa: F401 - re-exported
 from sglang_lint.options import LintOptions, LintResult  # noqa: F401 - the API's records, re-exported
-from sglang_lint.records import Record, replace
+from msgspec import Struct
+from msgspec.structs import replace
 from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
 
 _source = source_for  # the name the tests and older callers use
@@ -92,7 +93,7 @@ def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapp
     lint.sources = {result.path: result.lines for result in results}
     selection = Selection(options, configs, distinct_configs([options.config, *configs.values()]), {})
     findings = [finding for finding in map(internal_finding, notes) if selection.keeps(finding)]
-    lint.findings = sorted(set(findings), key=Finding.sort_key)
+    lint.findings = sorted(dict.fromkeys(findings), key=Finding.sort_key)
     return lint
 
 
@@ -115,33 +116,19 @@ def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> 
 STDIN = "-"
 
 
-class StdinFile(Record):
+class StdinFile(Struct):
     """Standard input given as ``-``: its bytes and the name it is analyzed and
     reported under (``--stdin-filename``; ``-`` when there is none). Also a
     file a caller has read already (the flake8 plugin: ``text``, and ``kind``
     when the caller, not the name, decides what the file is)."""
 
     data: bytes | None
-    filename: str | None
+    filename: str | None = None
     # A Note instead of data (too large, unreadable).
-    note: Note | None
+    note: Note | None = None
     # The decoded text, when the caller decoded it (``data`` is then unused).
-    text: str | None
-    kind: FileKind | None
-
-    def __init__(
-        self,
-        data: bytes | None,
-        filename: str | None = None,
-        note: Note | None = None,
-        text: str | None = None,
-        kind: FileKind | None = None,
-    ) -> None:
-        self.data = data
-        self.filename = filename
-        self.note = note
-        self.text = text
-        self.kind = kind
+    text: str | None = None
+    kind: FileKind | None = None
 
     @property
     def display(self) -> str:
@@ -172,7 +159,7 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tup
     return extract(display, text, kind, env), note
 
 
-class RunFiles(Record):
+class RunFiles(Struct):
     """What a run over some paths reads, found before reading any of it
     (:func:`discover_run`): ``sglang-lint check --show-files`` and
     ``--show-settings`` print it, :func:`lint_paths` goes on from it."""
@@ -189,25 +176,7 @@ class RunFiles(Record):
     files: list[str]
     notes: list[Note]
     # The --stdin-filename is excluded and --force-exclude given: standard input is not analyzed.
-    stdin_excluded: bool
-
-    def __init__(
-        self,
-        options: LintOptions,
-        resolver: ConfigResolver,
-        exclusions: Callable[[str], ExcludeSet],
-        roots: list[str],
-        files: list[str],
-        notes: list[Note],
-        stdin_excluded: bool = False,
-    ) -> None:
-        self.options = options
-        self.resolver = resolver
-        self.exclusions = exclusions
-        self.roots = roots
-        self.files = files
-        self.notes = notes
-        self.stdin_excluded = stdin_excluded
+    stdin_excluded: bool = False
 
     def configs(self) -> dict[str, Config]:
         """The config that governs each file."""

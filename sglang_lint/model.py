@@ -5,7 +5,14 @@ sources -> (ServerLaunch / RouterLaunch with ArgTokens of Values)
         -> topology (Deployments, pairs)
         -> rules (Findings) -> suppression -> report
 
-Everything here is plain data: no parsing, no rule logic.
+Everything here is plain data: no parsing, no rule logic. The records are
+``msgspec.Struct`` classes (issue 17): their ``__init__``, equality, ordering,
+hashing (frozen ones) and pickling are written in C, at class creation without
+``exec``; the frozen records made by the hundred thousand (``Location``,
+``Value``, ``ArgToken``) are slotted and left out of the cyclic garbage
+collector (``gc=False``: they hold only immutable values, so never a cycle).
+``array_like`` records encode as JSON arrays in field order: the on-disk cache
+(sglang_lint.cache) stores them with ``msgspec.json`` and decodes them typed.
 
 Positions: ``line`` is 1-based, ``column`` is a 1-based count of Unicode code points
 (what ruff's JSON output shows). Output formats that need bytes or UTF-16 convert from
@@ -18,7 +25,8 @@ import enum
 import itertools
 from typing import Iterable
 
-from sglang_lint.records import Record, set_field
+from msgspec import Struct
+from msgspec.structs import force_setattr
 
 # A value that could be any of more than this many strings is treated as unknown:
 # the alternatives of nested branches multiply, and past this bound listing them
@@ -26,24 +34,19 @@ from sglang_lint.records import Record, set_field
 MAX_ALTERNATIVES = 64
 
 
-class Location(Record, frozen=True, order=True):
-    __slots__ = ("path", "line", "column", "end_line", "end_column")
-
+class Location(Struct, frozen=True, order=True, gc=False, array_like=True):
     path: str
     line: int
     column: int
-    end_line: int
-    end_column: int
+    # A span of 0 is a point: it ends where it starts (set in __post_init__).
+    end_line: int = 0
+    end_column: int = 0
 
-    def __init__(self, path: str, line: int, column: int, end_line: int = 0, end_column: int = 0) -> None:
-        set_field(self, "path", path)
-        set_field(self, "line", line)
-        set_field(self, "column", column)
-        # A span of 0 is a point: it ends where it starts.
-        if end_line == 0:
-            end_line = line
-        set_field(self, "end_line", end_line)
-        set_field(self, "end_column", column if end_column == 0 and end_line == line else end_column)
+    def __post_init__(self) -> None:
+        if self.end_line == 0:
+            force_setattr(self, "end_line", self.line)
+        if self.end_column == 0 and self.end_line == self.line:
+            force_setattr(self, "end_column", self.column)
 
     def short(self) -> str:
         return f"{self.path}:{self.line}"
@@ -60,7 +63,7 @@ class Kind(enum.Enum):
     UNKNOWN = "unknown"
 
 
-class Value(Record, frozen=True):
+class Value(Struct, frozen=True, gc=False, array_like=True):
     """A statically evaluated string.
 
     - KNOWN: ``text``.
@@ -76,33 +79,13 @@ class Value(Record, frozen=True):
     so that equal values compare equal.
     """
 
-    __slots__ = ("kind", "text", "alternatives", "name", "default", "parts", "reason")
-
     kind: Kind
-    text: str
-    alternatives: tuple[str, ...]
-    name: str
-    default: str | None
-    parts: tuple[Value, ...]
-    reason: str
-
-    def __init__(
-        self,
-        kind: Kind,
-        text: str = "",
-        alternatives: tuple[str, ...] = (),
-        name: str = "",
-        default: str | None = None,
-        parts: tuple[Value, ...] = (),
-        reason: str = "",
-    ) -> None:
-        set_field(self, "kind", kind)
-        set_field(self, "text", text)
-        set_field(self, "alternatives", alternatives)
-        set_field(self, "name", name)
-        set_field(self, "default", default)
-        set_field(self, "parts", parts)
-        set_field(self, "reason", reason)
+    text: str = ""
+    alternatives: tuple[str, ...] = ()
+    name: str = ""
+    default: str | None = None
+    parts: tuple[Value, ...] = ()
+    reason: str = ""
 
     def __reduce_ex__(self, protocol):  # type: ignore[override]
         # Worker processes send tens of thousands of values, mostly the same
@@ -335,7 +318,7 @@ def provably_different(a: Value, b: Value) -> bool:
 # What sources produce
 
 
-class ArgToken(Record, frozen=True):
+class ArgToken(Struct, frozen=True, gc=False, array_like=True):
     """One argv word of a launch.
 
     ``location`` is where the word appears in the command; ``origin`` is where its
@@ -344,18 +327,10 @@ class ArgToken(Record, frozen=True):
     unknown caller, an unknown array): options after it are not known to be final.
     """
 
-    __slots__ = ("value", "location", "origin", "spread")
-
     value: Value
     location: Location
-    origin: Location | None
-    spread: bool
-
-    def __init__(self, value: Value, location: Location, origin: Location | None = None, spread: bool = False) -> None:
-        set_field(self, "value", value)
-        set_field(self, "location", location)
-        set_field(self, "origin", origin)
-        set_field(self, "spread", spread)
+    origin: Location | None = None
+    spread: bool = False
 
     def describe(self) -> str:
         return self.value.describe()
@@ -385,7 +360,7 @@ class EntryPoint(enum.Enum):
     SERVER_ARGS = "ServerArgs"
 
 
-class KeywordArg(Record, frozen=True):
+class KeywordArg(Struct, frozen=True, gc=False, array_like=True):
     """One keyword argument of ``sglang.Engine(...)`` / ``ServerArgs(...)``.
 
     ``name`` is the ServerArgs field (``tp_size``), None for a ``**mapping`` whose
@@ -393,21 +368,13 @@ class KeywordArg(Record, frozen=True):
     option would carry on a command line: ``8``, ``true``/``false`` for booleans.
     """
 
-    __slots__ = ("name", "value", "location", "origin")
-
     name: str | None
     value: Value
     location: Location
-    origin: Location | None
-
-    def __init__(self, name: str | None, value: Value, location: Location, origin: Location | None = None) -> None:
-        set_field(self, "name", name)
-        set_field(self, "value", value)
-        set_field(self, "location", location)
-        set_field(self, "origin", origin)
+    origin: Location | None = None
 
 
-class PathStep(Record, frozen=True):
+class PathStep(Struct, frozen=True, gc=False, array_like=True):
     """One decision on the way to a launch variant (issue 16): the branch at
     ``location`` went the way ``text`` says ("$DPA is non-empty").
 
@@ -421,13 +388,6 @@ class PathStep(Record, frozen=True):
     text: str
     location: Location
 
-    def __init__(self, key: str, taken: bool, text: str, location: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["key"] = key
-        fields["taken"] = taken
-        fields["text"] = text
-        fields["location"] = location
-
     def describe(self) -> str:
         return f"{self.text} ({self.location.short()})"
 
@@ -437,7 +397,7 @@ def describe_path(steps: Iterable[PathStep]) -> str:
     return " and ".join(step.describe() for step in steps)
 
 
-class ServerLaunch(Record):
+class ServerLaunch(Struct, array_like=True):
     """An SGLang server start found in a file, with the arguments as written."""
 
     path: str
@@ -446,77 +406,31 @@ class ServerLaunch(Record):
     args: list[ArgToken]
     # Line ranges (first, last) of the command and of every call site that led to
     # it (a function called once per role), for `# noqa` comments on any of them.
-    line_ranges: tuple[tuple[int, int], ...]
+    line_ranges: tuple[tuple[int, int], ...] = ()
     # How the launch was reached, e.g. "serve() called at run.sh:12".
-    context: str
+    context: str = ""
     # For ENGINE / SERVER_ARGS entries: the keyword arguments (``args`` is empty).
-    keywords: tuple[KeywordArg, ...]
+    keywords: tuple[KeywordArg, ...] = ()
     # A deployment scope inside the file: "" for the file itself; a Python test
     # class (each runs its own servers) gets its name.
-    scope: str
+    scope: str = ""
     # A variant of a launch whose argv differs between paths (issue 16): the
     # decisions every path to this argv made, and the paths (numbered per file)
     # that gave it. Both empty for a launch that is the same on every path.
-    path_condition: tuple[PathStep, ...]
-    runs: tuple[int, ...]
-
-    def __init__(
-        self,
-        path: str,
-        location: Location,
-        entry: EntryPoint,
-        args: list[ArgToken],
-        line_ranges: tuple[tuple[int, int], ...] = (),
-        context: str = "",
-        keywords: tuple[KeywordArg, ...] = (),
-        scope: str = "",
-        path_condition: tuple[PathStep, ...] = (),
-        runs: tuple[int, ...] = (),
-    ) -> None:
-        self.path = path
-        self.location = location
-        self.entry = entry
-        self.args = args
-        self.line_ranges = line_ranges
-        self.context = context
-        self.keywords = keywords
-        self.scope = scope
-        self.path_condition = path_condition
-        self.runs = runs
+    path_condition: tuple[PathStep, ...] = ()
+    runs: tuple[int, ...] = ()
 
 
-class RouterLaunch(Record):
+class RouterLaunch(Struct, array_like=True):
     path: str
     location: Location
     entry: EntryPoint
     args: list[ArgToken]
-    line_ranges: tuple[tuple[int, int], ...]
-    context: str
-    scope: str
-    path_condition: tuple[PathStep, ...]  # as for ServerLaunch
-    runs: tuple[int, ...]
-
-    def __init__(
-        self,
-        path: str,
-        location: Location,
-        entry: EntryPoint,
-        args: list[ArgToken],
-        line_ranges: tuple[tuple[int, int], ...] = (),
-        context: str = "",
-        scope: str = "",
-        path_condition: tuple[PathStep, ...] = (),
-        runs: tuple[int, ...] = (),
-    ) -> None:
-        self.path = path
-        self.location = location
-        self.entry = entry
-        self.args = args
-        self.line_ranges = line_ranges
-        self.context = context
-        self.scope = scope
-        self.path_condition = path_condition
-        self.runs = runs
+    line_ranges: tuple[tuple[int, int], ...] = ()
+    context: str = ""
+    scope: str = ""
+    path_condition: tuple[PathStep, ...] = ()  # as for ServerLaunch
+    runs: tuple[int, ...] = ()
 
 
 class Severity(enum.Enum):
@@ -525,24 +439,17 @@ class Severity(enum.Enum):
     INFO = "info"
 
 
-class Note(Record, frozen=True):
+class Note(Struct, frozen=True, gc=False, array_like=True):
     """Something about a file the user should know that is not a rule finding:
     skipped, unreadable, parse trouble. Shown as SGL900 findings by the CLI."""
 
     path: str
     message: str
-    line: int
-    column: int
-
-    def __init__(self, path: str, message: str, line: int = 1, column: int = 1) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["message"] = message
-        fields["line"] = line
-        fields["column"] = column
+    line: int = 1
+    column: int = 1
 
 
-class BrokenContinuation(Record, frozen=True):
+class BrokenContinuation(Struct, frozen=True, gc=False, array_like=True):
     """A backslash meant to continue a launch's command line but followed by
     blanks (and maybe a comment) before the line's end: bash reads an escaped
     blank, the command ends at this line, and the next line runs on its own
@@ -557,68 +464,36 @@ class BrokenContinuation(Record, frozen=True):
 
     location: Location
     trailing: str
-    extra: tuple[str, ...]
-    orphaned: Location | None
-
-    def __init__(self, location: Location, trailing: str, extra: tuple[str, ...] = (), orphaned: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["location"] = location
-        fields["trailing"] = trailing
-        fields["extra"] = extra
-        fields["orphaned"] = orphaned
+    extra: tuple[str, ...] = ()
+    orphaned: Location | None = None
 
 
-class SourceResult(Record):
+class SourceResult(Struct, array_like=True):
     """Everything one source extracted from one file."""
 
     path: str
-    servers: list[ServerLaunch]
-    routers: list[RouterLaunch]
-    notes: list[Note]
+    servers: list[ServerLaunch] = []
+    routers: list[RouterLaunch] = []
+    notes: list[Note] = []
     # Per-line text, kept for noqa and snippets (index 0 is line 1).
-    lines: list[str]
+    lines: list[str] = []
     # Comment lines that ended a backslash continuation, each with the location of
     # the orphaned option words that follow it (facts for rule SGL205).
-    continuation_breaks: list[tuple[Location, Location]]
+    continuation_breaks: list[tuple[Location, Location]] = []
     # Comment text by line (real comments only, not `#` inside strings), for
     # suppression directives.
-    comments: dict[int, str]
+    comments: dict[int, str] = {}
     # Backslashes followed by blanks (or a comment) inside a launch's command:
     # facts for rule SGL207.
-    broken_continuations: list[BrokenContinuation]
-
-    def __init__(
-        self,
-        path: str,
-        servers: list[ServerLaunch] | None = None,
-        routers: list[RouterLaunch] | None = None,
-        notes: list[Note] | None = None,
-        lines: list[str] | None = None,
-        continuation_breaks: list[tuple[Location, Location]] | None = None,
-        comments: dict[int, str] | None = None,
-        broken_continuations: list[BrokenContinuation] | None = None,
-    ) -> None:
-        self.path = path
-        self.servers = [] if servers is None else servers
-        self.routers = [] if routers is None else routers
-        self.notes = [] if notes is None else notes
-        self.lines = [] if lines is None else lines
-        self.continuation_breaks = [] if continuation_breaks is None else continuation_breaks
-        self.comments = {} if comments is None else comments
-        self.broken_continuations = [] if broken_continuations is None else broken_continuations
+    broken_continuations: list[BrokenContinuation] = []
 
 
-class Related(Record, frozen=True):
+class Related(Struct, frozen=True, gc=False, array_like=True):
     location: Location
     message: str
 
-    def __init__(self, location: Location, message: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["location"] = location
-        fields["message"] = message
 
-
-class Fix(Record, frozen=True):
+class Fix(Struct, frozen=True, gc=False, array_like=True):
     """A replacement a rule proposes (a quick fix): the text ``old``, written
     inside ``location``, becomes ``new``. Rules know options, not source text;
     whoever applies a fix finds ``old`` in the file (sglang_lint.fixes) and drops
@@ -629,69 +504,32 @@ class Fix(Record, frozen=True):
     old: str
     new: str
     # The one to offer first when a finding has several (the likely intent).
-    preferred: bool
-
-    def __init__(self, title: str, location: Location, old: str, new: str, preferred: bool = False) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["title"] = title
-        fields["location"] = location
-        fields["old"] = old
-        fields["new"] = new
-        fields["preferred"] = preferred
+    preferred: bool = False
 
 
-class Finding(Record, frozen=True):
+class Finding(Struct, frozen=True, gc=False, array_like=True):
     code: str
     name: str
     message: str
     location: Location
-    severity: Severity
-    related: tuple[Related, ...]
-    url: str
+    severity: Severity = Severity.ERROR
+    related: tuple[Related, ...] = ()
+    url: str = ""
     # (path, first line, last line) where a `# noqa` comment silences this
     # finding: every line of the launch it is about (and the calls that led to
     # it). The path is the launch's file, which need not be the primary
     # location's (a value set in a --config YAML file).
-    noqa_ranges: tuple[tuple[str, int, int], ...]
+    noqa_ranges: tuple[tuple[str, int, int], ...] = ()
     # Quick fixes, when the fix is certain (or one of a few listed choices).
-    fixes: tuple[Fix, ...]
+    fixes: tuple[Fix, ...] = ()
     # What to do, one sentence ("" when there is nothing to add to the message).
-    help: str
+    help: str = ""
     # The why: how each value was derived, what SGLang does with it, version
     # history. One line each; ``message`` stays a single short line.
-    notes: tuple[str, ...]
+    notes: tuple[str, ...] = ()
     # The decisions along the path where the finding holds, when it does not
     # hold on every path (issue 16): shown as SARIF codeFlows.
-    path: tuple[PathStep, ...]
-
-    def __init__(
-        self,
-        code: str,
-        name: str,
-        message: str,
-        location: Location,
-        severity: Severity = Severity.ERROR,
-        related: tuple[Related, ...] = (),
-        url: str = "",
-        noqa_ranges: tuple[tuple[str, int, int], ...] = (),
-        fixes: tuple[Fix, ...] = (),
-        help: str = "",
-        notes: tuple[str, ...] = (),
-        path: tuple[PathStep, ...] = (),
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["code"] = code
-        fields["name"] = name
-        fields["message"] = message
-        fields["location"] = location
-        fields["severity"] = severity
-        fields["related"] = related
-        fields["url"] = url
-        fields["noqa_ranges"] = noqa_ranges
-        fields["fixes"] = fixes
-        fields["help"] = help
-        fields["notes"] = notes
-        fields["path"] = path
+    path: tuple[PathStep, ...] = ()
 
     def text_lines(self) -> list[str]:
         """The message, then ``help: ...`` and one ``note: ...`` per note: the

@@ -160,6 +160,10 @@ class Record:
 
 def replace(record: R, /, **changes: Any) -> R:
     """A copy of ``record`` with some fields changed (``dataclasses.replace``)."""
+    if not isinstance(record, Record):  # a msgspec Struct (transition, issue 17)
+        import msgspec.structs
+
+        return msgspec.structs.replace(record, **changes)
     unknown = changes.keys() - record._fields
     if unknown:
         raise TypeError(f"{record.__class__.__qualname__} has no field {min(unknown)!r}")

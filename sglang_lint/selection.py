@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from sglang_lint.model import Finding, Location, Note, Severity
-from sglang_lint.records import replace
+from msgspec.structs import replace
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config

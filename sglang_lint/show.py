@@ -11,7 +11,7 @@ from typing import Iterable
 from sglang_lint.config import Config, display_path, distinct_configs
 from sglang_lint.files import ALWAYS_EXCLUDED_DIRS, DEFAULT_EXCLUDED_DIRS, display_name
 from sglang_lint.lint import LintOptions, RunFiles, cache_directory, run_version
-from sglang_lint.records import replace
+from msgspec.structs import replace
 from sglang_lint.selection import is_selected, with_config_selection
 
 

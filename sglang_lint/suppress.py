@@ -11,7 +11,7 @@ import re
 from typing import Mapping
 
 from sglang_lint.model import Finding, Location, Note
-from sglang_lint.records import Record
+from msgspec import Struct
 
 _CODE = re.compile(r"SGL\d{3}")
 # `noqa` must be the comment's own word: "# noqa", "# noqa: X", "# ... # noqa: X".
@@ -19,25 +19,13 @@ _NOQA = re.compile(r"#\s*noqa(?P<colon>\s*:\s*(?P<codes>[^#]*))?", re.IGNORECASE
 _DISABLE = re.compile(r"#\s*sglang-lint\s*:\s*disable\s*=\s*(?P<codes>[^#]*)", re.IGNORECASE)
 
 
-class Directives(Record):
+class Directives(Struct):
     # line -> codes (None: every code)
     noqa: dict[int, frozenset[str] | None]
     file_disabled: frozenset[str]
     notes: list[Note]
     # code -> line of the `# sglang-lint: disable=` naming it (the first one).
-    disabled_at: dict[str, int]
-
-    def __init__(
-        self,
-        noqa: dict[int, frozenset[str] | None],
-        file_disabled: frozenset[str],
-        notes: list[Note],
-        disabled_at: dict[str, int] | None = None,
-    ) -> None:
-        self.noqa = noqa
-        self.file_disabled = file_disabled
-        self.notes = notes
-        self.disabled_at = {} if disabled_at is None else disabled_at
+    disabled_at: dict[str, int] = {}
 
 
 # A directive that silenced a finding: (path, line, code). For a bare `# noqa`,
@@ -141,19 +129,13 @@ def suppressing(finding: Finding, directives_by_path: Mapping[str, Directives]) 
     return uses
 
 
-class UnusedSuppression(Record, frozen=True):
+class UnusedSuppression(Struct, frozen=True):
     """A code in a directive that silenced no finding of this run."""
 
     location: Location
     code: str
     # "noqa" or "disable"
     directive: str
-
-    def __init__(self, location: Location, code: str, directive: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["location"] = location
-        fields["code"] = code
-        fields["directive"] = directive
 
 
 def unused_suppressions(

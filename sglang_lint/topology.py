@@ -18,7 +18,7 @@ from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
-from sglang_lint.records import Record
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from sglang_lint.config import ManifestDeployment
@@ -31,28 +31,14 @@ _WILDCARD_HOSTS = {"0.0.0.0", "::", "[::]", ""}
 _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
-class Server(Record):
+class Server(Struct):
     launch: ServerLaunch
     settings: ServerSettings
     role: str  # "prefill" | "decode" | "null" | "unknown"
     attn_tp: Derived
     # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
     # derived once per server for the rules that read them.
-    sizes: ParallelSizes | None
-
-    def __init__(
-        self,
-        launch: ServerLaunch,
-        settings: ServerSettings,
-        role: str,
-        attn_tp: Derived,
-        sizes: ParallelSizes | None = None,
-    ) -> None:
-        self.launch = launch
-        self.settings = settings
-        self.role = role
-        self.attn_tp = attn_tp
-        self.sizes = sizes
+    sizes: ParallelSizes | None = None
 
     @property
     def label(self) -> str:
@@ -74,11 +60,8 @@ class Server(Record):
         return self.settings.get(dest)
 
 
-class Router(Record):
+class Router(Struct):
     settings: RouterSettings
-
-    def __init__(self, settings: RouterSettings) -> None:
-        self.settings = settings
 
     @property
     def label(self) -> str:
@@ -86,31 +69,15 @@ class Router(Record):
         return f"{location.path}:{location.line}"
 
 
-class Deployment(Record):
+class Deployment(Struct):
     name: str
     how: str  # "router" | "file" | "directory" | "manifest"
-    servers: list[Server]
-    routers: list[Router]
+    servers: list[Server] = []
+    routers: list[Router] = []
     # how == "manifest": the config file the entry came from, as displayed.
-    source: str
+    source: str = ""
     # Things about the grouping the user should know (shown as SGL900 notes).
-    notes: list[Note]
-
-    def __init__(
-        self,
-        name: str,
-        how: str,
-        servers: list[Server] | None = None,
-        routers: list[Router] | None = None,
-        source: str = "",
-        notes: list[Note] | None = None,
-    ) -> None:
-        self.name = name
-        self.how = how
-        self.servers = [] if servers is None else servers
-        self.routers = [] if routers is None else routers
-        self.source = source
-        self.notes = [] if notes is None else notes
+    notes: list[Note] = []
 
     @property
     def prefills(self) -> list[Server]:

@@ -14,26 +14,16 @@ from sglang_lint.config import ConfigError
 from sglang_lint.files import is_inside, source_kind
 from sglang_lint.lint import LintOptions, LintResult, extract, lint_paths
 from sglang_lint.model import Finding
-from sglang_lint.records import Record
+from msgspec import Struct
 
 
-class Outcome(Record):
+class Outcome(Struct):
     """One analysis of the workspace: findings by absolute path, the lines of
     every file analyzed (for positions), or the config error that stopped it."""
 
-    findings: dict[str, list[Finding]]
-    lines: dict[str, list[str]]
-    config_error: ConfigError | None
-
-    def __init__(
-        self,
-        findings: dict[str, list[Finding]] | None = None,
-        lines: dict[str, list[str]] | None = None,
-        config_error: ConfigError | None = None,
-    ) -> None:
-        self.findings = {} if findings is None else findings
-        self.lines = {} if lines is None else lines
-        self.config_error = config_error
+    findings: dict[str, list[Finding]] = {}
+    lines: dict[str, list[str]] = {}
+    config_error: ConfigError | None = None
 
 
 class WorkspaceLinter:

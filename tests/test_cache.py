@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from sglang_lint import cache as cache_module
-from sglang_lint.cache import ExtractionCache, _decode_result, encode_result
+from sglang_lint.cache import ExtractionCache, decode_result_json, encode_result_json
 from sglang_lint.cli import main
 from sglang_lint.files import read_source, source_kind
 from sglang_lint.lint import LintOptions, _source, lint_paths
@@ -60,8 +60,7 @@ def test_every_fixture_survives_the_codec() -> None:
         if kind is None:
             continue
         result = _source(kind)(str(path), text)
-        data = json.loads(json.dumps(encode_result(result)))
-        assert _decode_result(str(path), text, data) == result, path
+        assert decode_result_json(str(path), text, encode_result_json(result)) == result, path
         checked += 1
     assert checked > 80
 
@@ -296,7 +295,7 @@ def test_an_entry_of_the_wrong_shape_is_a_miss(tmp_path) -> None:
     (cache_file,) = cache_dir.glob("extract-*.json")
     data = json.loads(cache_file.read_text())
     for entry in data["entries"].values():
-        entry[3]["servers"] = [["garbage"]]
+        entry[3][1][1] = [["garbage"]]  # the result's servers
     cache_file.write_text(json.dumps(data))
     again = run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))
     assert summary(again) == expected and again.cache_misses == 1
@@ -370,7 +369,9 @@ def test_the_findings_cache_key_covers_files_configs_and_options(tmp_path, monke
 def test_findings_cache_carries_help_and_notes(tmp_path: Path) -> None:
     """Issue 23 part 4: a whole run answered from the findings cache gives the
     same help and notes as the run that filled it."""
-    from sglang_lint.cache import _decode_finding, _encode_finding
+    import msgspec
+
+    from sglang_lint.model import Finding
 
     root = tmp_path / "tree"
     root.mkdir()
@@ -378,6 +379,6 @@ def test_findings_cache_carries_help_and_notes(tmp_path: Path) -> None:
     first = run(root)
     (finding,) = [f for f in first.findings if f.code == "SGL001"]
     assert finding.help and finding.notes
-    decoded = _decode_finding(json.loads(json.dumps(_encode_finding(finding))))
+    (decoded,) = msgspec.json.decode(msgspec.json.encode([finding]), type=list[Finding])
     assert decoded == finding
     assert (decoded.help, decoded.notes) == (finding.help, finding.notes)

@@ -10,10 +10,12 @@ model's own promises: forking, joining, the bounds, pairing and the findings.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +27,7 @@ from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell
 
 UM = "--enable-unified-memory"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _variants(result) -> list[tuple[list[str], list[str]]]:
@@ -295,3 +298,21 @@ def test_topology_shows_each_variant_with_its_condition(tmp_path) -> None:
     data = json.loads(topology.render_json(result.deployments, version))
     conditions = [[step["text"] for step in server["path_condition"]] for server in data["deployments"][0]["servers"]]
     assert ["$KV_DTYPE is empty", "$DPA is non-empty"] in conditions
+
+
+def test_the_report_does_not_depend_on_the_hash_seed() -> None:
+    # Findings with the same position, code and message but different notes
+    # (the variants of serve_pd.sh's SGL103) were ordered by a set's iteration,
+    # which follows the per-process string hash seed: the same tree gave two
+    # different reports depending on PYTHONHASHSEED.
+    fixture = ROOT / "fixtures" / "variants-hicache-offload"
+    outputs = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed)}
+        done = subprocess.run(
+            [sys.executable, "-m", "sglang_lint", "check", "--no-cache", "--output-format", "json", str(fixture)],
+            capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+        )
+        assert done.returncode == 1, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1

@@ -40,7 +40,8 @@ from sglang_lint.catalog.argv import flag_state
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Kind, Value, provably_equal
-from sglang_lint.records import Record, set_field
+from msgspec import Struct
+from msgspec.structs import force_setattr
 
 __all__ = ["Derived", "ParallelSizes", "attention_tp", "parallel_sizes"]
 
@@ -56,24 +57,17 @@ _PP_DESTS = ("pp_size", "pipeline_parallel_size")
 _DP_ATTENTION_DESTS = ("enable_dp_attention",)
 
 
-class Derived(Record, frozen=True):
+class Derived(Struct, frozen=True, gc=False):
     """A number SGLang computes from settings: its value, how it was derived in the
     user's words (``--tp-size 8 / --dp-size 8 with --enable-dp-attention``), and the
     settings it was computed from (for locations)."""
-
-    __slots__ = ("value", "explanation", "inputs")
 
     value: Value
     explanation: str
     inputs: tuple[Setting, ...]
 
-    def __init__(self, value: Value, explanation: str, inputs: tuple[Setting, ...]) -> None:
-        set_field(self, "value", value)
-        set_field(self, "explanation", explanation)
-        set_field(self, "inputs", inputs)
 
-
-class ParallelSizes(Record, frozen=True):
+class ParallelSizes(Struct, frozen=True):
     """The parallel layout of one server after SGLang's own resolution.
 
     ``dp`` counts data-parallel replicas (each a full TP group); ``attn_dp`` the
@@ -86,15 +80,6 @@ class ParallelSizes(Record, frozen=True):
     attn_cp: Derived
     pp: Derived
     attn_tp: Derived
-
-    def __init__(self, tp: Derived, dp: Derived, attn_dp: Derived, attn_cp: Derived, pp: Derived, attn_tp: Derived) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["tp"] = tp
-        fields["dp"] = dp
-        fields["attn_dp"] = attn_dp
-        fields["attn_cp"] = attn_cp
-        fields["pp"] = pp
-        fields["attn_tp"] = attn_tp
 
 
 def attention_tp(settings: ServerSettings) -> Derived:

@@ -10,10 +10,10 @@ store_true flag. Only these and ``--host``/``--port`` matter to sglang-lint.
 from __future__ import annotations
 
 from sglang_lint.model import ArgToken, Kind, Location, RouterLaunch, Value
-from sglang_lint.records import Record
+from msgspec import Struct
 
 
-class Endpoint(Record, frozen=True):
+class Endpoint(Struct, frozen=True):
     """A server URL the router was given."""
 
     url: Value
@@ -21,48 +21,17 @@ class Endpoint(Record, frozen=True):
     port: Value
     location: Location
     # Only for --prefill: the bootstrap port the router will use (None: not given).
-    bootstrap_port: Value | None
-    bootstrap_location: Location | None
-
-    def __init__(
-        self,
-        url: Value,
-        host: Value,
-        port: Value,
-        location: Location,
-        bootstrap_port: Value | None = None,
-        bootstrap_location: Location | None = None,
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["url"] = url
-        fields["host"] = host
-        fields["port"] = port
-        fields["location"] = location
-        fields["bootstrap_port"] = bootstrap_port
-        fields["bootstrap_location"] = bootstrap_location
+    bootstrap_port: Value | None = None
+    bootstrap_location: Location | None = None
 
 
-class RouterSettings(Record):
+class RouterSettings(Struct):
     launch: RouterLaunch
-    pd_disaggregation: bool
-    prefills: list[Endpoint]
-    decodes: list[Endpoint]
+    pd_disaggregation: bool = False
+    prefills: list[Endpoint] = []
+    decodes: list[Endpoint] = []
     # Words we cannot see ("$@"): the router may have more endpoints than listed.
-    opaque: bool
-
-    def __init__(
-        self,
-        launch: RouterLaunch,
-        pd_disaggregation: bool = False,
-        prefills: list[Endpoint] | None = None,
-        decodes: list[Endpoint] | None = None,
-        opaque: bool = False,
-    ) -> None:
-        self.launch = launch
-        self.pd_disaggregation = pd_disaggregation
-        self.prefills = [] if prefills is None else prefills
-        self.decodes = [] if decodes is None else decodes
-        self.opaque = opaque
+    opaque: bool = False
 
 
 def _option_name(token: ArgToken) -> str | None:

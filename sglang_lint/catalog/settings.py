@@ -8,7 +8,8 @@ from __future__ import annotations
 from typing import Iterator, Mapping, MutableMapping
 
 from sglang_lint.model import Location, Value
-from sglang_lint.records import Record, set_field
+from msgspec import Struct
+from msgspec.structs import force_setattr
 
 
 # Up to 0.5.13 the first long spelling (--tensor-parallel-size) named the argparse
@@ -24,7 +25,7 @@ LEGACY_DESTS = {
 }
 
 
-class Setting(Record, frozen=True):
+class Setting(Struct, frozen=True, gc=False):
     """The final value of one option (argparse ``dest``) of one server.
 
     ``location`` is the token (or ``--config`` YAML key) that set it, None when the
@@ -35,24 +36,12 @@ class Setting(Record, frozen=True):
     ``value`` UNKNOWN and keeps what was written in ``written``.
     """
 
-    __slots__ = ("dest", "value", "location", "spelling", "origin", "written")
-
     dest: str
     value: Value
-    location: Location | None
-    spelling: str
-    origin: Location | None
-    written: Value | None
-
-    def __init__(
-        self, dest: str, value: Value, location: Location | None = None, spelling: str = "", origin: Location | None = None, written: Value | None = None
-    ) -> None:
-        set_field(self, "dest", dest)
-        set_field(self, "value", value)
-        set_field(self, "location", location)
-        set_field(self, "spelling", spelling)
-        set_field(self, "origin", origin)
-        set_field(self, "written", written)
+    location: Location | None = None
+    spelling: str = ""
+    origin: Location | None = None
+    written: Value | None = None
 
     @property
     def is_default(self) -> bool:
@@ -131,25 +120,17 @@ class Overlay(MutableMapping[str, "Setting"]):
         return len(self.own) + sum(1 for dest in self.defaults if dest not in self.own)
 
 
-class ArgProblem(Record, frozen=True):
+class ArgProblem(Struct, frozen=True):
     """Something argparse would reject, kept for rules SGL201-SGL203 and SGL206."""
 
     kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file"
     message: str
     location: Location
-    option: str
-    candidates: tuple[str, ...]
-
-    def __init__(self, kind: str, message: str, location: Location, option: str = "", candidates: tuple[str, ...] = ()) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["kind"] = kind
-        fields["message"] = message
-        fields["location"] = location
-        fields["option"] = option
-        fields["candidates"] = candidates
+    option: str = ""
+    candidates: tuple[str, ...] = ()
 
 
-class ServerSettings(Record):
+class ServerSettings(Struct):
     """Settings of one server for one target version.
 
     ``values`` maps argparse dest -> Setting for every option of the version's table
@@ -159,29 +140,15 @@ class ServerSettings(Record):
 
     version: str
     # Usually an Overlay of this launch's settings over the table's shared defaults.
-    values: MutableMapping[str, Setting]
-    problems: list[ArgProblem]
+    values: MutableMapping[str, Setting] = {}
+    problems: list[ArgProblem] = []
     # Positions of words whose content we cannot see ("$@", unknown arrays).
-    opaque: list[Location]
+    opaque: list[Location] = []
     # Of those, the arguments passed through from whoever runs the file (the
     # script's "$@", sys.argv[1:], an $EXTRA_ARGS it never sets), as (where,
     # what): assumed to add no options (issue 16, part 5), so they override
     # nothing; the findings on this launch name them.
-    passed_through: list[tuple[Location, str]]
-
-    def __init__(
-        self,
-        version: str,
-        values: MutableMapping[str, Setting] | None = None,
-        problems: list[ArgProblem] | None = None,
-        opaque: list[Location] | None = None,
-        passed_through: list[tuple[Location, str]] | None = None,
-    ) -> None:
-        self.version = version
-        self.values = {} if values is None else values
-        self.problems = [] if problems is None else problems
-        self.opaque = [] if opaque is None else opaque
-        self.passed_through = [] if passed_through is None else passed_through
+    passed_through: list[tuple[Location, str]] = []
 
     def get(self, dest: str) -> Setting:
         """The setting for ``dest``; an option absent from this version reads as its

@@ -36,51 +36,24 @@ import functools
 import os
 from typing import TYPE_CHECKING, Any
 
-from sglang_lint.records import Record
+from msgspec import Struct
 
 if TYPE_CHECKING:
     from sglang_lint.options import LintOptions
 
 
-class Option(Record, frozen=True):
+class Option(Struct, frozen=True):
     names: tuple[str, ...]
     dest: str
-    action: str
-    type: str | None
-    default: Any
-    default_source: str | None
-    choices: tuple[Any, ...] | None
-    nargs: str | int | None
-    const: Any
-    deprecated: bool
-    file: str
-
-    def __init__(
-        self,
-        names: tuple[str, ...],
-        dest: str,
-        action: str = "store",
-        type: str | None = None,
-        default: Any = None,
-        default_source: str | None = None,
-        choices: tuple[Any, ...] | None = None,
-        nargs: str | int | None = None,
-        const: Any = None,
-        deprecated: bool = False,
-        file: str = "",
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["names"] = names
-        fields["dest"] = dest
-        fields["action"] = action
-        fields["type"] = type
-        fields["default"] = default
-        fields["default_source"] = default_source
-        fields["choices"] = choices
-        fields["nargs"] = nargs
-        fields["const"] = const
-        fields["deprecated"] = deprecated
-        fields["file"] = file
+    action: str = "store"
+    type: str | None = None
+    default: Any = None
+    default_source: str | None = None
+    choices: tuple[Any, ...] | None = None
+    nargs: str | int | None = None
+    const: Any = None
+    deprecated: bool = False
+    file: str = ""
 
     @property
     def is_flag(self) -> bool:
@@ -89,17 +62,16 @@ class Option(Record, frozen=True):
         return self.action in ("store_true", "store_false", "store_const", "count", "help", "boolean_optional")
 
 
-class OptionTable(Record):
+class OptionTable(Struct, dict=True):
+    """One release's options, indexed by name and by dest (the indexes are
+    derived, not fields: built once, never compared)."""
+
     version: str
     options: list[Option]
-    by_name: dict[str, Option]
-    by_dest: dict[str, Option]
 
-    def __init__(self, version: str, options: list[Option]) -> None:
-        self.version = version
-        self.options = options
-        self.by_name = {}
-        self.by_dest = {}
+    def __post_init__(self) -> None:
+        self.by_name: dict[str, Option] = {}
+        self.by_dest: dict[str, Option] = {}
         for option in self.options:
             for name in option.names:
                 self.by_name[name] = option

@@ -12,45 +12,27 @@ from typing import ClassVar, Iterable, Sequence
 
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Fix, Location, Related, Severity, SourceResult
-from sglang_lint.records import Record
+from msgspec import Struct
 from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
 
 
 
-class Example(Record, frozen=True):
+class Example(Struct, frozen=True):
     """Files of a small deployment (name -> text) for a rule's tests and docs."""
 
     files: dict[str, str]
-    findings: int
+    findings: int = 0
     # Text that must appear in every finding's text (message, help or notes).
-    message_contains: str
-    target_version: str | None
+    message_contains: str = ""
+    target_version: str | None = None
     # Other rules the example needs running (SGL902 judges other rules' directives).
-    also_select: tuple[str, ...]
-
-    def __init__(
-        self,
-        files: dict[str, str],
-        findings: int = 0,
-        message_contains: str = "",
-        target_version: str | None = None,
-        also_select: tuple[str, ...] = (),
-    ) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["files"] = files
-        fields["findings"] = findings
-        fields["message_contains"] = message_contains
-        fields["target_version"] = target_version
-        fields["also_select"] = also_select
+    also_select: tuple[str, ...] = ()
 
 
-class RuleContext(Record):
+class RuleContext(Struct):
     version: str
-
-    def __init__(self, version: str) -> None:
-        self.version = version
 
 
 class Rule:

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from sglang_lint.catalog.argv import is_default_none
 from sglang_lint.model import Finding, Related, Severity, provably_equal
-from sglang_lint.records import replace
+from msgspec.structs import replace
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from sglang_lint.catalog.argv import flag_state
 from sglang_lint.model import Finding
-from sglang_lint.records import Record
+from msgspec import Struct
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
 from sglang_lint.rules.pd_pair import value_text
@@ -140,18 +140,11 @@ _AUX_RESET = {"0.5.23": "arg_groups/validation_hook.py:697"}
 _MOONCAKE = frozenset({"mooncake", "mooncake_tcp"})  # mooncake_tcp is rewritten first (pd_disaggregation_hook.py:30, 0.5.21-0.5.23)
 
 
-class _FlagCheck(Record, frozen=True):
+class _FlagCheck(Struct, frozen=True):
     key: str
     dest: str
     pd_only: bool
     why: str
-
-    def __init__(self, key: str, dest: str, pd_only: bool, why: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["key"] = key
-        fields["dest"] = dest
-        fields["pd_only"] = pd_only
-        fields["why"] = why
 
 
 # Store_true flags the unified-memory checks reject outright (where VERSION_CHECKS

@@ -80,7 +80,8 @@ from sglang_lint.model import (
     SourceResult,
     Value,
 )
-from sglang_lint.records import Record, replace
+from msgspec import Struct
+from msgspec.structs import replace
 from sglang_lint.sources.python import analyze_python, parse_python
 from sglang_lint.sources.shell import analyze_shell, parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml
@@ -105,7 +106,7 @@ MAX_SEPARATE_BLOCKS = 16
 # Blocks (CommonMark)
 
 
-class Block(Record):
+class Block(Struct):
     """A fenced code block of a language we read.
 
     ``lines``: for each content line, (1-based Markdown line, characters cut from
@@ -115,15 +116,8 @@ class Block(Record):
     family: str
     tag: str
     fence_line: int
-    lines: list[tuple[int, int, str]]
-    session: bool
-
-    def __init__(self, family: str, tag: str, fence_line: int, lines: list[tuple[int, int, str]] | None = None, session: bool = False) -> None:
-        self.family = family
-        self.tag = tag
-        self.fence_line = fence_line
-        self.lines = [] if lines is None else lines
-        self.session = session
+    lines: list[tuple[int, int, str]] = []
+    session: bool = False
 
     @property
     def last_line(self) -> int:
@@ -209,33 +203,21 @@ def _advance(line: str, pos: int, col: int, limit: int | None = None) -> tuple[i
     return pos, col
 
 
-class _Container(Record):
+class _Container(Struct):
     quote: bool
     # List items: how far right of their container's content theirs starts.
-    width: int
+    width: int = 0
     # List items: whether a line other than blank ones has been in it (an item
     # that starts with a blank line ends at the next blank line).
-    has_content: bool
-
-    def __init__(self, quote: bool, width: int = 0, has_content: bool = True) -> None:
-        self.quote = quote
-        self.width = width
-        self.has_content = has_content
+    has_content: bool = True
 
 
-class _OpenFence(Record):
+class _OpenFence(Struct):
     char: str
     length: int
     depth: int
     indent: int
     block: Block | None
-
-    def __init__(self, char: str, length: int, depth: int, indent: int, block: Block | None) -> None:
-        self.char = char
-        self.length = length
-        self.depth = depth
-        self.indent = indent
-        self.block = block
 
 
 class _Scanner:
@@ -623,15 +605,11 @@ class _Placeholders:
 # Language texts
 
 
-class _Prepared(Record):
+class _Prepared(Struct):
     """A block as its language's source reads it: (line, cut, text) per line."""
 
     block: Block
     lines: list[tuple[int, int, str]]
-
-    def __init__(self, block: Block, lines: list[tuple[int, int, str]]) -> None:
-        self.block = block
-        self.lines = lines
 
 
 def _prepare_shell(block: Block, placeholders: _Placeholders) -> _Prepared:

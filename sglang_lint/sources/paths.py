@@ -33,7 +33,7 @@ import fnmatch
 from typing import Callable, Iterable
 
 from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
-from sglang_lint.records import replace
+from msgspec.structs import replace
 
 # Paths per file: each is a run of the file's interpreter, so this bounds the work
 # a file with many independent branches costs (2**6 launches variants at most).

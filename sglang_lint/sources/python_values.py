@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from sglang_lint.model import Kind, Location, Value
-from sglang_lint.records import Record
+from msgspec import Struct
 from sglang_lint.sources.shell import Seg, SpreadSeg, Word
 
 # Longest string the interpreter builds; longer results are unknown (`"x" * 10**9`).
@@ -30,20 +30,14 @@ MAX_STRING = 100_000
 MAX_ITEMS = 10_000
 
 
-class PyValue(Record, frozen=True):
+class PyValue(Struct, frozen=True):
     """Base of every abstract value."""
 
-    __slots__ = ()
 
 
 class PStr(PyValue, frozen=True, eq=False):
     word: Word
     loc: Location
-
-    def __init__(self, word: Word, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["word"] = word
-        fields["loc"] = loc
 
     @property
     def value(self) -> Value:
@@ -55,21 +49,11 @@ class PNum(PyValue, frozen=True):
 
     number: int | float | bool
     loc: Location
-    origin: Location | None
-
-    def __init__(self, number: float | bool, loc: Location, origin: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["number"] = number
-        fields["loc"] = loc
-        fields["origin"] = origin
+    origin: Location | None = None
 
 
 class PNone(PyValue, frozen=True):
     loc: Location
-
-    def __init__(self, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["loc"] = loc
 
 
 class PUnknown(PyValue, frozen=True):
@@ -79,13 +63,7 @@ class PUnknown(PyValue, frozen=True):
 
     value: Value
     loc: Location
-    origin: Location | None
-
-    def __init__(self, value: Value, loc: Location, origin: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value"] = value
-        fields["loc"] = loc
-        fields["origin"] = origin
+    origin: Location | None = None
 
 
 class PSpread(PyValue, frozen=True):
@@ -94,43 +72,22 @@ class PSpread(PyValue, frozen=True):
     value: Value
     loc: Location
 
-    def __init__(self, value: Value, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value"] = value
-        fields["loc"] = loc
-
 
 class PList(PyValue, frozen=True):
     ref: int
     loc: Location
-    kind: str  # list | tuple | set
-
-    def __init__(self, ref: int, loc: Location, kind: str = "list") -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["ref"] = ref
-        fields["loc"] = loc
-        fields["kind"] = kind
+    kind: str = "list"  # list | tuple | set
 
 
 class PDict(PyValue, frozen=True):
     ref: int
     loc: Location
 
-    def __init__(self, ref: int, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["ref"] = ref
-        fields["loc"] = loc
 
-
-class DictContents(Record, frozen=True):
+class DictContents(Struct, frozen=True):
     entries: tuple[tuple[PyValue, PyValue], ...]
     # Set when the dict may hold keys we cannot see (``**unknown``).
-    open: Value | None
-
-    def __init__(self, entries: tuple[tuple[PyValue, PyValue], ...], open: Value | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["entries"] = entries
-        fields["open"] = open
+    open: Value | None = None
 
 
 class PClass(PyValue, frozen=True):
@@ -138,15 +95,7 @@ class PClass(PyValue, frozen=True):
     name: str
     bases: tuple[PyValue, ...]
     loc: Location
-    node: Any
-
-    def __init__(self, ref: int, name: str, bases: tuple[PyValue, ...], loc: Location, node: Any = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["ref"] = ref
-        fields["name"] = name
-        fields["bases"] = bases
-        fields["loc"] = loc
-        fields["node"] = node
+    node: Any = None
 
 
 class PObject(PyValue, frozen=True):
@@ -154,29 +103,14 @@ class PObject(PyValue, frozen=True):
     cls: PClass | None
     loc: Location
 
-    def __init__(self, ref: int, cls: PClass | None, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["ref"] = ref
-        fields["cls"] = cls
-        fields["loc"] = loc
-
 
 class PFunc(PyValue, frozen=True):
     node: Any  # ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
     scopes: tuple[int, ...]  # enclosing function scopes, innermost first
     name: str
-    kind: str  # function | classmethod | staticmethod | property
-    owner: PClass | None  # the class whose body defined it (for super())
-    bound: PyValue | None  # self / cls once looked up through one
-
-    def __init__(self, node: Any, scopes: tuple[int, ...], name: str, kind: str = "function", owner: PClass | None = None, bound: PyValue | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["node"] = node
-        fields["scopes"] = scopes
-        fields["name"] = name
-        fields["kind"] = kind
-        fields["owner"] = owner
-        fields["bound"] = bound
+    kind: str = "function"  # function | classmethod | staticmethod | property
+    owner: PClass | None = None  # the class whose body defined it (for super())
+    bound: PyValue | None = None  # self / cls once looked up through one
 
 
 class PExternal(PyValue, frozen=True):
@@ -185,18 +119,9 @@ class PExternal(PyValue, frozen=True):
     qualname: str
     loc: Location
 
-    def __init__(self, qualname: str, loc: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["qualname"] = qualname
-        fields["loc"] = loc
-
 
 class PBuiltin(PyValue, frozen=True):
     name: str
-
-    def __init__(self, name: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["name"] = name
 
 
 class PMethod(PyValue, frozen=True):
@@ -205,20 +130,10 @@ class PMethod(PyValue, frozen=True):
     receiver: PyValue
     name: str
 
-    def __init__(self, receiver: PyValue, name: str) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["receiver"] = receiver
-        fields["name"] = name
-
 
 class PSuper(PyValue, frozen=True):
     cls: PClass
     receiver: PyValue
-
-    def __init__(self, cls: PClass, receiver: PyValue) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["cls"] = cls
-        fields["receiver"] = receiver
 
 
 # ---------------------------------------------------------------------------------

@@ -9,32 +9,23 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from sglang_lint.records import Record
+from msgspec import Struct
 
 
-class Wrapper(Record, frozen=True):
+class Wrapper(Struct, frozen=True):
     # Options whose value is the next word.
-    value_options: frozenset[str]
+    value_options: frozenset[str] = frozenset()
     # Positional words the wrapper takes before the command (timeout's DURATION).
-    positionals: int
+    positionals: int = 0
     # Words of the form NAME=VALUE before the command are environment settings.
-    assignments: bool
+    assignments: bool = False
     # Options that end the wrapper's own options for good (taskset -p takes a pid).
-    refuses: frozenset[str]
+    refuses: frozenset[str] = frozenset()
     # taskset takes a CPU mask positional unless -c/--cpu-list gave the list.
-    positional_unless: frozenset[str]
+    positional_unless: frozenset[str] = frozenset()
     # A subcommand word that comes first (`uv run`, `conda run`); without it the
     # command is not a wrapper at all.
-    subcommand: str
-
-    def __init__(self, value_options: frozenset[str] = frozenset(), positionals: int = 0, assignments: bool = False, refuses: frozenset[str] = frozenset(), positional_unless: frozenset[str] = frozenset(), subcommand: str = "") -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value_options"] = value_options
-        fields["positionals"] = positionals
-        fields["assignments"] = assignments
-        fields["refuses"] = refuses
-        fields["positional_unless"] = positional_unless
-        fields["subcommand"] = subcommand
+    subcommand: str = ""
 
     def skip(self, words: Sequence, index: int, value_of: Callable) -> int:
         """Index of the wrapped command's first word (len(words) when none)."""

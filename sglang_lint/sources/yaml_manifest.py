@@ -42,7 +42,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
-from sglang_lint.records import Record
+from msgspec import Struct
 from sglang_lint.sources.shell import EmbeddedShell, Seg, Word
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
@@ -61,13 +61,9 @@ _PLACEHOLDER_NOTE = (
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
-class _EnvVar(Record):
+class _EnvVar(Struct):
     value: Value
     seg: Seg | None  # the literal's piece, positions included
-
-    def __init__(self, value: Value, seg: Seg | None) -> None:
-        self.value = value
-        self.seg = seg
 
 
 class YamlAnalyzer:
