@@ -13,7 +13,8 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
-from sglang_lint.catalog.argv import ConfigFile, load_config_yaml, parse_server_args
+from sglang_lint.catalog.argv import parse_server_args
+from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config

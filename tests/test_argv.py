@@ -1,4 +1,5 @@
-"""Tests of sglang_lint.catalog.argv: SGLang's argv as argparse reads it.
+"""Tests of sglang_lint.catalog.argv (and config_merge, argv_words,
+argparse_emulation, option_values below it): SGLang's argv as argparse reads it.
 
 Facts encoded here were read from the released wheels (paths inside the wheel):
 - argparse: CPython 3.11 ``argparse.py`` ``_parse_optional``, ``_get_option_tuples``,
@@ -19,15 +20,9 @@ import sys
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
-from sglang_lint.catalog.argv import (
-    DEFAULT_NONE_REASON,
-    ConfigEntry,
-    ConfigFile,
-    flag_state,
-    is_default_none,
-    load_config_yaml,
-    parse_server_args,
-)
+from sglang_lint.catalog.argv import parse_server_args
+from sglang_lint.catalog.config_merge import ConfigEntry, ConfigFile, load_config_yaml
+from sglang_lint.catalog.option_values import DEFAULT_NONE_REASON, flag_state, is_default_none
 from sglang_lint.catalog.tables import Option, OptionTable, known_versions, load_table
 from sglang_lint.model import ArgToken, EntryPoint, Kind, Location, Value, provably_equal
 

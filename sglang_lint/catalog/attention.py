@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import itertools
 
-from sglang_lint.catalog.argv import flag_state
+from sglang_lint.catalog.option_values import flag_state
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Kind, Value, provably_equal

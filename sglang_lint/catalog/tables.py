@@ -110,6 +110,14 @@ def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(p) for p in parts)
 
 
+def version_at_least(version: str, minimum: tuple[int, ...]) -> bool:
+    """Whether ``version`` is ``minimum`` or later (for what a release's SGLang does)."""
+    try:
+        return version_key(version) >= minimum
+    except ValueError:
+        return True  # not a release number: behave like the newest release
+
+
 # The option tables ship inside the package (package data, installed as files:
 # read with plain os calls, which cost nothing to import, unlike importlib.resources).
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")

@@ -23,8 +23,9 @@ def table_of(server: Server) -> OptionTable | None:
 
 def is_stray_flag_value(problem: ArgProblem) -> bool:
     """``--enable-dp-attention true``: argparse reports the stray word as an
-    unrecognized argument; argv.py marks it with "(--x takes no value)". It is a
-    value given to a flag (SGL203), not an unknown option (SGL202)."""
+    unrecognized argument; catalog/argparse_emulation.py marks it with "(--x
+    takes no value)". It is a value given to a flag (SGL203), not an unknown
+    option (SGL202)."""
     return problem.kind == "unknown" and problem.message.endswith(" takes no value)")
 
 

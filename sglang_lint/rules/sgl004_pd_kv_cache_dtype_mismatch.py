@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.catalog.argv import is_default_none
+from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.model import Finding, Related
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides

@@ -5,8 +5,8 @@ from __future__ import annotations
 import itertools
 from typing import Iterable
 
-from sglang_lint.catalog.argv import is_default_none
 from sglang_lint.catalog.attention import Derived
+from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding, Location, Value

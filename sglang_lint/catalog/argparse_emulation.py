@@ -1,0 +1,407 @@
+"""The argparse pass over a launch's classified words (:mod:`~sglang_lint.catalog.argv_words`):
+each option takes the values its ``nargs`` allows and its action stores a
+:class:`~sglang_lint.catalog.settings.Setting`; what argparse would exit on becomes an
+:class:`~sglang_lint.catalog.settings.ArgProblem`.
+
+This mirrors CPython 3.11's ``argparse.py`` (the same in 3.10 and 3.12.1 for
+everything used here; sglang's wheels are built for 3.11):
+
+- an option takes the run of argument words after it that its ``nargs`` allows
+  (``consume_optional``); option words are never taken as values;
+- argument words no option takes are "unrecognized arguments" (SGLang's parser has
+  no positionals).
+
+A word that may be a value (``$TP``, ``${TP:-8}``) is taken as the value of an
+option that wants one, keeping the Value as it is (symbol, default, ...). The words
+left over that we cannot see are recorded as opaque (``_Parse.opaque``): what they
+do to the settings is decided in :mod:`~sglang_lint.catalog.argv`.
+"""
+
+from __future__ import annotations
+
+from sglang_lint.catalog.argv_words import Role, _Classified, _OptionWord, _Word
+from sglang_lint.catalog.option_values import (
+    DEFAULT_NONE_REASON,
+    default_value,
+    is_default_none,
+    literal_text,
+    normalized_value,
+    takes_no_value,
+    value_problem,
+)
+from sglang_lint.catalog.settings import ArgProblem, Setting
+from sglang_lint.catalog.tables import Option, OptionTable
+from sglang_lint.model import Location, Value, is_ascii_digits
+from sglang_lint.records import Record
+
+# =================================================================================
+# Value words
+
+
+def _joined(values: list[Value]) -> Value:
+    """Several value words (nargs) as one Value: the words joined by spaces."""
+    if not values:
+        return Value.known("")
+    pieces: list[Value] = []
+    for index, value in enumerate(values):
+        if index:
+            pieces.append(Value.known(" "))
+        pieces.append(value)
+    return Value.concat(pieces)
+
+
+def _span(first: Location, last: Location) -> Location:
+    if last.path != first.path or (last.line, last.column) < (first.line, first.column):
+        return first
+    return Location(first.path, first.line, first.column, last.end_line, last.end_column)
+
+
+# =================================================================================
+# The argparse pass
+
+
+class _Assignment(Record):
+    """A setting made by a word, with the index of that word in argv order."""
+
+    index: int
+    setting: Setting
+
+    def __init__(self, index: int, setting: Setting) -> None:
+        self.index = index
+        self.setting = setting
+
+
+class _Parse(Record):
+    table: OptionTable
+    words: list[_Word]
+    roles: list[_Classified]
+    problems: list[ArgProblem]
+    assignments: dict[str, _Assignment]
+    opaque: list[int]
+
+    def __init__(
+        self,
+        table: OptionTable,
+        words: list[_Word],
+        roles: list[_Classified],
+        problems: list[ArgProblem],
+        assignments: dict[str, _Assignment] | None = None,
+        opaque: list[int] | None = None,
+    ) -> None:
+        self.table = table
+        self.words = words
+        self.roles = roles
+        self.problems = problems
+        self.assignments = {} if assignments is None else assignments
+        self.opaque = [] if opaque is None else opaque
+
+    # -- the main loop ------------------------------------------------------------
+    def run(self) -> None:
+        """Parse every word, then keep only what argparse would report.
+
+        argparse exits at the first error it meets, and it meets an ambiguous
+        option first of all: ``_parse_known_args`` classifies every word
+        (``_parse_optional``, which raises "ambiguous option") before it consumes
+        any (values are converted in ``consume_optional``; "unrecognized
+        arguments" come last, from ``parse_args``). Nothing after an ambiguous
+        option is reported: what its words would have meant is a guess (which
+        match, how many values), and reporting them would cascade (issue 23:
+        ``--cuda-graph-bs 8 16`` is one ambiguous option, not also an
+        unrecognized ``16``). Problems before it are kept: they are real, and
+        argparse shows them once the option is spelled out."""
+        start = len(self.problems)
+        self._run()
+        for position in range(start, len(self.problems)):
+            if self.problems[position].kind == "ambiguous":
+                del self.problems[position + 1 :]
+                break
+
+    def _run(self) -> None:
+        index = 0
+        previous_unseen = False  # the last word left over was one we cannot see
+        previous_flag: str | None = None  # a value-less option right before
+        while index < len(self.words):
+            role = self.roles[index]
+            if role.role == Role.OPTION:
+                index, previous_flag = self._consume_option(index)
+                previous_unseen = False
+                continue
+            if role.role == Role.ARGUMENT:
+                if not previous_unseen:  # after an unseen word it may be that word's value
+                    self._unrecognized(index, previous_flag)
+                index += 1
+                continue
+            if role.role == Role.DOUBLE_DASH:
+                self._after_double_dash(index)
+                return
+            # MAYBE_ARGUMENT, OPAQUE, SPREAD left over: we cannot tell what they do.
+            self.opaque.append(index)
+            previous_unseen = True
+            previous_flag = None
+            index += 1
+
+    def _after_double_dash(self, index: int) -> None:
+        """Every word from "--" on is an argument, and SGLang takes none: "--"
+        itself and each later word are unrecognized. Unseen words there cannot set
+        options, so they are not opaque."""
+        for position in range(index, len(self.words)):
+            if not self.words[position].token.spread:  # a spread may be no word at all
+                self._unrecognized(position, None)
+
+    def _unrecognized(self, index: int, previous_flag: str | None) -> None:
+        word = self.words[index]
+        text = word.value.describe()
+        hint = f" ({previous_flag} takes no value)" if previous_flag else ""
+        if word.config_key is not None:
+            hint = f" (from config key {word.config_key!r})"
+        self.problems.append(
+            ArgProblem("unknown", f"unrecognized argument: {text!r}{hint}", word.location, option="")
+        )
+
+    # -- options ------------------------------------------------------------------
+    def _value_words(self, start: int) -> tuple[list[int], str | None]:
+        """The run of words after an option that can be its values, and what ends
+        the run: None (end of argv or an option word, "--") or the describe() of an
+        unseen word that might hold more values."""
+        taken: list[int] = []
+        position = start
+        while position < len(self.words):
+            role = self.roles[position].role
+            if role in (Role.ARGUMENT, Role.MAYBE_ARGUMENT):
+                taken.append(position)
+                position += 1
+                continue
+            if role in (Role.SPREAD, Role.OPAQUE):
+                return taken, self.words[position].value.describe()
+            break
+        return taken, None
+
+    def _consume_option(self, index: int) -> tuple[int, str | None]:
+        """``consume_optional``: returns the next index and, for an option that
+        takes no value, its spelling (for the hint on a stray value after it)."""
+        word = self.words[index]
+        parsed = self.roles[index].option_word
+        assert parsed is not None
+        spelling = self._spelling(word, parsed)
+        if parsed.ambiguous:
+            self.problems.append(
+                ArgProblem(
+                    "ambiguous",
+                    f"ambiguous option: {parsed.written} could match {', '.join(parsed.ambiguous)}",
+                    word.location,
+                    option=parsed.written,
+                    candidates=parsed.ambiguous,
+                )
+            )
+            # argparse stops here; go on as if the option took what it most likely takes.
+            candidates = [self._argparse_option(name) for name in parsed.ambiguous]
+            if parsed.explicit is not None or all(c is not None and takes_no_value(c) for c in candidates):
+                return index + 1, None
+            values, _ = self._value_words(index + 1)
+            return index + 1 + min(1, len(values)), None
+        if parsed.option is None:
+            config_hint = ""
+            if word.config_key is not None and "_" in word.config_key:
+                config_hint = f" (config keys are used verbatim as --KEY: write {word.config_key.replace('_', '-')})"
+            elif word.config_key is not None:
+                config_hint = f" (from config key {word.config_key!r})"
+            self.problems.append(
+                ArgProblem("unknown", f"unrecognized option: {parsed.written}{config_hint}", word.location, option=parsed.written)
+            )
+            # The words right after it are most likely its value: one problem is enough.
+            values, _ = self._value_words(index + 1)
+            return index + 1 + len(values), None
+        option = parsed.option
+        if option.action == "help" and parsed.explicit is None:
+            return index + 1, None  # prints the help and exits: no server, nothing to check
+        if parsed.explicit is not None:
+            return self._consume_explicit(index, word, parsed, spelling), None
+        return self._consume_following(index, word, option, parsed.option_string, spelling)
+
+    def _argparse_option(self, name: str) -> Option | None:
+        return self.table.by_name.get(name)
+
+    def _consume_explicit(self, index: int, word: _Word, parsed: _OptionWord, spelling: str) -> int:
+        """``consume_optional`` for ``--name=VALUE`` and ``-xVALUE``.
+
+        A value-less short option chains (``-ab`` is ``-a -b``); anything else takes
+        exactly the explicit value. argparse applies the actions only when the whole
+        word is valid, so on an error nothing is set."""
+        option: Option | None = parsed.option
+        option_string = parsed.option_string
+        explicit: Value | None = parsed.explicit
+        pending: list[tuple[Option, str, str, list[tuple[Value, _Word]]]] = []
+        while option is not None:
+            if explicit is None:
+                # The last of chained short options: it takes the following words.
+                for flag, flag_string, flag_spelling, _ in pending:
+                    if flag.action != "help":
+                        self._store(index, word, flag, flag_string, flag_spelling, [], word.location)
+                next_index, _ = self._consume_following(index, word, option, option_string, option_string)
+                return next_index
+            if takes_no_value(option):
+                chains = option_string[1] != "-" and not (explicit.is_known and explicit.text == "")
+                if chains and explicit.is_known:
+                    pending.append((option, option_string, option_string, []))
+                    option_string = "-" + explicit.text[0]
+                    rest = explicit.text[1:]
+                    if option_string in self.table.by_name:
+                        option = self.table.by_name[option_string]
+                        explicit = Value.known(rest) if rest else None
+                        continue
+                    self._ignored_explicit(word, option_string, explicit.describe())
+                    return index + 1
+                if chains:
+                    return index + 1  # "-x$Y": we cannot tell which short options follow
+                self._ignored_explicit(word, option_string, explicit.describe(), takes_none=spelling)
+                return index + 1
+            if isinstance(option.nargs, int) and option.nargs > 1:
+                self.problems.append(
+                    ArgProblem(
+                        "invalid-value",
+                        f"argument {option_string}: expected {option.nargs} arguments",
+                        word.location,
+                        option=spelling,
+                    )
+                )
+                return index + 1
+            pending.append((option, option_string, spelling if not pending else option_string, [(explicit, word)]))
+            break
+        for each_option, each_string, each_spelling, values in pending:
+            if each_option.action != "help":
+                self._store(index, word, each_option, each_string, each_spelling, values, word.location)
+        return index + 1
+
+    def _ignored_explicit(self, word: _Word, option_string: str, explicit_text: str, takes_none: str = "") -> None:
+        hint = f" ({takes_none} takes no value)" if takes_none else ""
+        self.problems.append(
+            ArgProblem(
+                "invalid-value",
+                f"argument {option_string}: ignored explicit argument {explicit_text!r}{hint}",
+                word.location,
+                option=takes_none or option_string,
+            )
+        )
+
+    def _consume_following(
+        self, index: int, word: _Word, option: Option, option_string: str, spelling: str
+    ) -> tuple[int, str | None]:
+        """``consume_optional`` without an explicit value: the option takes the run
+        of argument words after it that its nargs allows."""
+        if option.action == "help":
+            return index + 1, None
+        if takes_no_value(option):
+            self._store(index, word, option, option_string, spelling, [], word.location)
+            return index + 1, spelling
+        available, unseen_after = self._value_words(index + 1)
+        nargs = option.nargs
+        if nargs is None or nargs == "?":
+            wanted = min(1, len(available))
+        elif isinstance(nargs, int):
+            wanted = min(nargs, len(available))
+        else:  # "*", "+" and anything else that takes a list
+            wanted = len(available)
+        needed = 1 if nargs in (None, "+") else (nargs if isinstance(nargs, int) else 0)
+        taken = available[:wanted]
+        # Were the values cut short by a word we cannot see, which may hold more?
+        cut_by_unseen = unseen_after is not None and len(taken) == len(available)
+        if len(taken) < needed:
+            if cut_by_unseen:
+                # "--tp-size $@": the value is in a word we cannot see; no error.
+                value = Value.unknown(f"value in {unseen_after}")
+                self._assign(index, option, Setting(option.dest, value, word.location, spelling, word.token.origin))
+                return index + 1 + len(taken), None
+            expected = {None: "expected one argument", "+": "expected at least one argument"}.get(
+                nargs, f"expected {nargs} argument{'s' if nargs != 1 else ''}"  # type: ignore[arg-type]
+            )
+            self.problems.append(
+                ArgProblem("invalid-value", f"argument {option_string}: {expected}", word.location, option=spelling)
+            )
+            return index + 1 + len(taken), None
+        values = [(self.words[p].value, self.words[p]) for p in taken]
+        last_location = self.words[taken[-1]].location if taken else word.location
+        open_ended = cut_by_unseen and (nargs in ("*", "+") or (nargs == "?" and not taken))
+        self._store(
+            index,
+            word,
+            option,
+            option_string,
+            spelling,
+            values,
+            _span(word.location, last_location),
+            unseen_after if open_ended else None,
+        )
+        return index + 1 + len(taken), None
+
+    # -- actions ------------------------------------------------------------------
+    def _store(
+        self,
+        index: int,
+        word: _Word,
+        option: Option,
+        option_string: str,
+        spelling: str,
+        values: list[tuple[Value, _Word]],
+        location: Location,
+        more_values_from: str | None = None,
+    ) -> None:
+        """Check the value words (``_get_values``) and apply the action."""
+        # _get_values first drops one "--" from the strings (only "--x=--" gets here).
+        for position, (value, _) in enumerate(values):
+            if value.is_known and value.text == "--":
+                values = values[:position] + values[position + 1 :]
+                break
+        checked: list[Value] = []
+        for value, value_word in values:
+            problem = value_problem(option, spelling, value, value_word.location)
+            if problem is not None:
+                self.problems.append(problem)
+            checked.append(normalized_value(option, value))
+        origin = next((w.token.origin for _, w in values if w.token.origin is not None), None)
+        action = option.action
+        if action in ("store_true",):
+            result = Value.known("true")
+        elif action == "store_false":
+            result = Value.known("false")
+        elif action == "boolean_optional":
+            result = Value.known("false" if option_string.startswith("--no-") else "true")
+        elif action == "store_const" and (option.const is not None or not values):
+            # (With a value word, SGLang's DeprecatedStoreConstAction still stores its constant.)
+            text = literal_text(option.const)
+            result = Value.known(text) if text is not None else Value.unknown(f"constant {option.const!r}")
+        elif action == "count":
+            result = self._counted(option)
+        elif not values and option.nargs == "?":
+            text = literal_text(option.const)
+            result = Value.known(text) if text is not None else Value.unknown(DEFAULT_NONE_REASON)
+        elif option.nargs in (None, "?") and len(checked) == 1:
+            result = checked[0]
+        else:
+            result = _joined(checked)
+        if more_values_from is not None:
+            result = Value.unknown(f"more values may come from {more_values_from}")
+        if action == "append":
+            previous = self.assignments.get(option.dest)
+            if previous is not None:
+                result = _joined([previous.setting.written or previous.setting.value, result])
+        setting = Setting(option.dest, result, location, spelling, origin)
+        self._assign(index, option, setting)
+
+    def _counted(self, option: Option) -> Value:
+        previous = self.assignments.get(option.dest)
+        before = previous.setting.value if previous is not None else default_value(option)
+        if before.is_known and is_ascii_digits(before.text.lstrip("-")):
+            return Value.known(str(int(before.text) + 1))
+        if previous is None and is_default_none(Setting(option.dest, before)):
+            return Value.known("1")
+        return Value.unknown("counted from an unknown start")
+
+    def _assign(self, index: int, option: Option, setting: Setting) -> None:
+        self.assignments[option.dest] = _Assignment(index, setting)
+
+    def _spelling(self, word: _Word, parsed: _OptionWord) -> str:
+        if word.spelling is not None:
+            return word.spelling
+        if word.config_key is not None:
+            return f"{word.config_key}:"
+        return parsed.written
