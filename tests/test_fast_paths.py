@@ -219,24 +219,24 @@ SHELL_COMMENT_CASES = [
 
 
 def test_shell_comment_nodes_match_a_tree_sitter_query() -> None:
-    from sglang_lint.sources.shell import _comment_nodes, parse_bash
+    from sglang_lint.sources.shell_syntax import comment_nodes, parse_bash
 
     texts = list(SHELL_COMMENT_CASES) + [p.read_text(encoding="utf-8", errors="replace") for p in sorted(FIXTURES.rglob("*.sh"))]
     assert len(texts) > 20
     for text in texts:
         data = text.encode("utf-8", "surrogatepass")
         root = parse_bash(data).root_node
-        assert [(n.start_byte, n.end_byte) for n in _comment_nodes(root, data)] == _comments_by_query(root), text[:80]
+        assert [(n.start_byte, n.end_byte) for n in comment_nodes(root, data)] == _comments_by_query(root), text[:80]
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(["#", " ", "\n", "'", '"', "$", "{", "}", "(", ")", "echo", "x=", "\\", "<<E", "E", ";", "`"]), max_size=60))
 def test_shell_comment_nodes_match_a_tree_sitter_query_on_random_text(pieces: list[str]) -> None:
-    from sglang_lint.sources.shell import _comment_nodes, parse_bash
+    from sglang_lint.sources.shell_syntax import comment_nodes, parse_bash
 
     data = "".join(pieces).encode()
     root = parse_bash(data).root_node
-    assert [(n.start_byte, n.end_byte) for n in _comment_nodes(root, data)] == _comments_by_query(root)
+    assert [(n.start_byte, n.end_byte) for n in comment_nodes(root, data)] == _comments_by_query(root)
 
 
 # -- values sent by worker processes ----------------------------------------------------

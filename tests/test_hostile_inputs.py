@@ -415,7 +415,8 @@ def test_a_script_of_assignments_stops_at_the_budget() -> None:
     and gigabytes before; now the analysis stops at MAX_COMMANDS with a note."""
     import time
 
-    from sglang_lint.sources.shell import MAX_COMMANDS, analyze_shell
+    from sglang_lint.sources.shell import analyze_shell
+    from sglang_lint.sources.shell_walk import MAX_COMMANDS
 
     text = "python -m sglang.launch_server --tp 8 &\n" + "".join(f"V{i}=v{i}\n" for i in range(MAX_COMMANDS + 10))
     started = time.perf_counter()

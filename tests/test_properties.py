@@ -723,9 +723,9 @@ def test_python_compiler_warnings_neither_escape_nor_lose_the_file() -> None:
 def test_shell_variable_doubling_is_bounded() -> None:
     """`A=$A$A` doubles A's value on every line: 20 lines took 197 s and 40 lines
     ran out of memory (24 GB). Found by test_repeated_fragments_end_within_the_bound.
-    A variable now holds at most shell.MAX_VALUE_SEGS pieces of words; a larger
+    A variable now holds at most shell_walk.MAX_VALUE_SEGS pieces of words; a larger
     value (and every value built from it) is unknown."""
-    from sglang_lint.sources.shell import MAX_VALUE_SEGS
+    from sglang_lint.sources.shell_walk import MAX_VALUE_SEGS
 
     for line in ("A=$A$A", 'A="$A $A"', "A+=$A", "export A=$A$A"):
         # 2**12 pieces: over the bound, and quick to build even without it.

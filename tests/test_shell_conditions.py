@@ -262,7 +262,7 @@ def test_nested_loops_unroll_within_one_bound() -> None:
     """Nested loops multiply launches (and the pairs of launches grow as their
     square): past MAX_UNROLLED_ITERATIONS runs of a body in all, a loop's values
     are alternatives of one iteration. 2^11 iterations here ran for minutes."""
-    from sglang_lint.sources.shell import MAX_UNROLLED_ITERATIONS
+    from sglang_lint.sources.shell_walk import MAX_UNROLLED_ITERATIONS
 
     script = "".join(f"for n{i} in 1 2; do\n" for i in range(11)) + f"{LAUNCH} --port $n0 --tp $n10 &\n" + "done\n" * 11
     launches = analyze_shell("run.sh", script).servers

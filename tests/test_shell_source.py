@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sglang_lint.model import EntryPoint, Kind, Location, RouterLaunch, ServerLaunch, SourceResult, Value
-from sglang_lint.sources import shell
+from sglang_lint.sources import shell, shell_syntax, shell_walk
 from sglang_lint.sources.shell import analyze_shell
+from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH
 
 P = "run.sh"
 LS = "python3 -m sglang.launch_server"
@@ -1067,7 +1068,7 @@ def test_deeply_nested_if():
     deep = "if true; then\n" * 200 + LS + " --tp 1\n" + "fi\n" * 200
     result = analyze(deep)
     assert result.servers == []
-    assert [n.message for n in result.notes] == [f"nesting deeper than {shell.MAX_TREE_DEPTH} levels is not analyzed"]
+    assert [n.message for n in result.notes] == [f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed"]
     shallow = "if true; then\n" * 60 + LS + " --tp 1\n" + "fi\n" * 60
     assert [argv(s) for s in servers(shallow)] == [["--tp", "1"]]
 
@@ -1106,7 +1107,7 @@ def test_deep_caller_stack_still_does_not_raise():
 
 def test_exponential_calls_stop_at_the_budget(monkeypatch):
     # 4**10 (= 2**20) calls within the call-depth limit: the command budget stops it.
-    monkeypatch.setattr(shell, "MAX_COMMANDS", 3000)
+    monkeypatch.setattr(shell_walk, "MAX_COMMANDS", 3000)
     script = "f0() { python3 -m sglang.launch_server --tp 1; }\n"
     for i in range(1, 11):
         script += f"f{i}() {{ f{i - 1}; f{i - 1}; f{i - 1}; f{i - 1}; }}\n"
@@ -1219,17 +1220,15 @@ def test_the_parser_never_sees_non_ascii_bytes(monkeypatch) -> None:
     255 after `{` and segfaulted the suite at random (found by the never-crash
     property test: '\\\\\\U00015e2d\\x83{\\U000f1385'). The parser gets ASCII
     stand-ins with the same byte offsets; positions and text stay the original's."""
-    from sglang_lint.sources import shell
-
     seen = []
-    real = shell._parser()
+    real = shell_syntax._parser()
 
     class Recorder:
         def parse(self, data):
             seen.append(data)
             return real.parse(data)
 
-    monkeypatch.setattr(shell, "_parser", lambda: Recorder())
+    monkeypatch.setattr(shell_syntax, "_parser", lambda: Recorder())
     script = '{\U000f1385}\nA="é"; python -m sglang.launch_server --model "模型/$A" --tp 8\nbash -c "echo ü{\U00015e2d"\n'
     (launch,) = shell.analyze_shell("x.sh", script).servers
     assert seen and all(data.isascii() for data in seen)

@@ -77,7 +77,9 @@ from sglang_lint.sources.python_values import (
     word_value,
 )
 from sglang_lint.sources.paths import NOT_FOLLOWED, Fork, Paths, decision, explore, implied, imprecise_launch, suspended, variants
-from sglang_lint.sources.shell import EmbeddedShell, Seg, Word, entry_mentions, spread_word
+from sglang_lint.sources.shell import EmbeddedShell
+from sglang_lint.sources.shell_launches import entry_mentions
+from sglang_lint.sources.shell_words import Seg, Word, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
 # files whose functions call each other many times over).

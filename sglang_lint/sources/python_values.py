@@ -1,6 +1,6 @@
 """What the Python source's abstract interpreter knows about a value.
 
-Strings are shell :data:`~sglang_lint.sources.shell.Word` s - pieces that each
+Strings are shell :data:`~sglang_lint.sources.shell_words.Word` s - pieces that each
 carry a :class:`~sglang_lint.model.Value`, the location where they appear and the
 file position of every character written literally - so that a string built in
 Python (``f"--tp={tp}"``, ``" ".join(cmd)``) keeps exact positions all the way to a
@@ -22,7 +22,7 @@ from typing import Any
 
 from sglang_lint.model import Kind, Location, Value
 from msgspec import Struct
-from sglang_lint.sources.shell import Seg, SpreadSeg, Word
+from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word
 
 # Longest string the interpreter builds; longer results are unknown (`"x" * 10**9`).
 MAX_STRING = 100_000

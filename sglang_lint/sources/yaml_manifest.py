@@ -43,7 +43,8 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
 from msgspec import Struct
-from sglang_lint.sources.shell import EmbeddedShell, Seg, Word
+from sglang_lint.sources.shell import EmbeddedShell
+from sglang_lint.sources.shell_words import Seg, Word
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
 MAX_NODES = 200_000

@@ -1,0 +1,710 @@
+"""Launch detection in the shell source: which commands start SGLang.
+
+``LaunchDetection``, the layer of the shell interpreter between word expansion
+(shell_expansion) and the statement walk (shell_walk), looks through a command's
+words past wrappers (``nohup``, ``env``, ``docker run``, ``ssh HOST CMD``, ``bash
+-c``, ...) to an entry point (``python -m sglang.launch_server``, ``sglang
+serve``, the router) and records a ServerLaunch or RouterLaunch. Where a launch
+entry point is named where it could run and no launch can be followed, it keeps
+a note (issue 16: never drop a launch silently). It also finds the comment lines
+and broken backslashes that cut a launch's command short (SGL205, SGL207).
+
+The command strings of ``bash -c``, ``ssh`` and ``eval`` are scripts of their
+own: they go back to the interpreter through ``_walk``, which
+shell_walk.ShellAnalyzer implements (this module does not import it).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Mapping
+
+from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value
+from sglang_lint.sources.paths import Paths, imprecise_launch
+from sglang_lint.sources.shell_expansion import WordExpansion
+from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
+from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
+from sglang_lint.sources.textpos import EmbeddedText
+from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
+
+
+# Function calls and `bash -c` strings within each other.
+MAX_CALL_DEPTH = 12
+
+
+PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
+SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
+# Commands whose arguments are data, never a command to run.
+DATA_COMMANDS = {"echo", "printf", ":", "true", "false", "test", "[", "[[", "cat", "read", "logger", "tee"}
+
+
+_ENTRY_MODULES = {
+    "sglang.launch_server": EntryPoint.LAUNCH_SERVER,
+    "dynamo.sglang": EntryPoint.DYNAMO_SGLANG,
+    "sglang_router.launch_router": EntryPoint.ROUTER,
+}
+_ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
+# A launch entry point named in a piece of text that may run (a word of a command,
+# the value of a variable a command expands): the module of `python -m`, or a CLI.
+_ENTRY_MENTION = re.compile(r"(?<![\w.-])(?:sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang-router|sglang[ \t]+serve)(?![\w-])")
+# Commands that run a command string given as an argument, which sglang-lint
+# does not read (`tmux new -d "python -m ..."`, `screen -dmS p sh -c "..."`).
+_COMMAND_STRING_RUNNERS = {"tmux", "screen"}
+# Words that make a command ask for help, not start a server.
+_HELP_WORDS = {"-h", "--help", "--version"}
+
+
+class ScriptExit(Exception):
+    """`exit`: the script (or the subshell, `bash -c` string) ends here; the
+    branch whose body exits is a path that launches nothing after it."""
+
+
+class LaunchDetection(WordExpansion):
+    """The launches among the commands the interpreter runs (see the module's
+    docstring)."""
+
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None) -> None:
+        super().__init__(path, text, env, paths)
+        # Decisions some ways of which end the script (`*) exit 1 ;;`): a launch
+        # that reads what they touched runs on the other ways only.
+        self.exit_keys: set[str] = set()
+        self.call_depth = 0
+        # Launch line ranges of the call sites currently active (outermost first).
+        self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
+        # Never drop a launch silently: where a launch entry point was written into
+        # a variable (name -> places), where such a variable stopped being known
+        # (name -> (place, what happened)), the commands being run (their syntax:
+        # which variables they expand), the lines launches came from, and the notes
+        # for mentions that yielded no launch ((line, column) -> note).
+        self.name_mentions: dict[str, list[Location]] = {}
+        self.name_lost: dict[str, tuple[Location, str]] = {}
+        self.running: list[tuple[object, object]] = []
+        self.launch_lines: set[int] = set()
+        self.dropped: dict[tuple[int, int], Note] = {}
+        self.branch_depth = 0  # inside a branch or loop body: assignments add up
+
+    def _walk(self, node, text, env: Env, depth: int) -> None:
+        """Run the statements of ``node``: the interpreter (shell_walk.ShellAnalyzer)
+        does, for the command strings of ``bash -c``, ``ssh`` and ``eval``."""
+        raise NotImplementedError
+
+    # -- launches that could not be followed ---------------------------------------
+    def drop_notes(self) -> list[Note]:
+        """A note for each place a launch entry point is named where it could run
+        and no launch came of it (issue 16: never drop a launch silently)."""
+        return [note for note in self.dropped.values() if note.line not in self.launch_lines]
+
+    def _mentions(self, words: list[Word]) -> list[Location]:
+        return entry_mentions(self.path, words)
+
+    def _remember_mentions(self, name: str, node, text, words: list[Word], appending: bool) -> None:
+        """An assignment to ``name``: keep where it names a launch entry point, its
+        own text or a variable it copies that did (a plain assignment outside any
+        branch that names none forgets the earlier ones)."""
+        mentions = self._mentions(words) if b"sglang" in text.data[node.start_byte : node.end_byte] else []
+        if self.name_mentions:
+            for used in _expanded_names(node, text):
+                if used != name:
+                    mentions.extend(self.name_mentions.get(used, ()))
+        if mentions:
+            known = self.name_mentions.setdefault(name, [])
+            known.extend(m for m in mentions if m not in known)
+        elif not appending and not self.branch_depth:
+            self.name_mentions.pop(name, None)
+            self.name_lost.pop(name, None)
+
+    def _dropped_launch(self, words: list[Word], index: int, command_loc: Location, how: str) -> None:
+        """The command ``words[index:]`` may start a launch but cannot be followed
+        (``how``: "word", its command word is not known; "module", the module of
+        ``python -m`` is not; "eval"; "wrapper", a command not looked through
+        runs it). When it names a launch entry point,
+        in its own words or in a variable it expands, each such place gets a note
+        (kept only if no launch comes from that line)."""
+        rest = words[index:]
+        if any(word_value(word).is_known and word_value(word).text in _HELP_WORDS for word in rest):
+            return
+        self.paths.launch(True, self._depends(name for reads in self.reads for name in reads))
+        mentions = self._mentions(rest)
+        names: set[str] = set()
+        for node, text in self.running:
+            names.update(_expanded_names(node, text))
+        from_names = [(name, loc) for name in sorted(names) for loc in self.name_mentions.get(name, ())]
+        if not mentions and not from_names:
+            return
+        run_at = command_loc.line
+        if how in ("word", "module"):
+            subject, what = self._unknown_command(words[index], names)
+        for location in mentions + [loc for _, loc in from_names]:
+            elsewhere = location.line != run_at
+            if how == "eval":
+                message = f"line {run_at} runs it through `eval`" if elsewhere else "it runs through `eval`"
+                message += ", which sglang-lint does not follow"
+            elif how == "wrapper":
+                message = f"it runs under `{word_value(words[index]).describe()}`, a command sglang-lint does not look through"
+            elif how == "module":
+                message = f"line {run_at} runs the module {subject}, {what}" if elsewhere else f"its module {subject} is {what}"
+            else:
+                message = f"line {run_at} runs {subject}, {what}" if elsewhere else f"its command {subject} is {what}"
+            key = (location.line, location.column)
+            if key not in self.dropped:
+                self.dropped[key] = Note(self.path, "launch not analyzed: " + message, location.line, location.column)
+
+    def _unknown_command(self, word: Word, names: set[str]) -> tuple[str, str]:
+        """The command word ``word`` that is not known, as written, and what it is
+        (a noun phrase), as precisely as we can tell."""
+        value = word_value(word)
+        written = self._written(word)
+        subject = f"`{written}`" if written else f"`{value.describe()[:40]}`"
+        if value.kind is Kind.SYMBOL:
+            if written and value.name.lstrip("$") not in written:
+                return subject, f"`{value.describe()[:40]}`, which this file never sets"
+            return subject, "a variable this file never sets"
+        reason = value.reason if value.kind is Kind.UNKNOWN else ""
+        for seg in word:
+            if seg.value.kind is Kind.UNKNOWN:
+                reason = seg.value.reason
+                break
+        lost = [name for name in sorted(names) if name in self.name_lost]
+        named = [name for name in lost if f"${name}" in reason or f"{{{name}[" in reason]
+        if named or len(lost) == 1:
+            where, what = self.name_lost[(named or lost)[0]]
+            return subject, f"{what} (line {where.line})"
+        if reason.startswith("output of "):
+            return subject, "the output of a command substitution"
+        if reason.startswith("the result of "):
+            return subject, "the result of a call sglang-lint cannot see"
+        if reason.endswith("differs between branches"):
+            return subject, "a variable that differs between branches"
+        if reason.endswith("differ between branches"):
+            return subject, "a value whose words differ between branches"
+        if reason.startswith("read at "):
+            return subject, f"a value {reason}"
+        if value.kind is Kind.ALTERNATIVES:
+            return subject, "one of several commands"
+        return subject, "a value sglang-lint cannot follow" + (f" ({reason[:40]})" if reason else "")
+
+    def _written(self, word: Word) -> str | None:
+        """The word as written in the file, when it lies on one line of it."""
+        located = [seg.loc for seg in word if seg.loc.path and seg.loc is not NOWHERE]
+        if not located:
+            return None
+        loc = located[0]
+        if loc.end_line != loc.line or not 1 <= loc.line <= len(self.result.lines):
+            return None
+        written = self.result.lines[loc.line - 1][loc.column - 1 : loc.end_column - 1]
+        if len(written) < 2 and word[0].origin is not None and word[0].origin.line == word[0].origin.end_line:
+            # A placeholder for the outer command's word in a `bash -c` string.
+            origin = word[0].origin
+            written = self.result.lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(self.result.lines) else ""
+        if written.count("{") != written.count("}"):
+            written = written.strip("{}")  # an f-string's `{name}` piece
+        return written if 1 < len(written) <= 40 and "`" not in written else None
+
+    # -- launches ---------------------------------------------------------------------
+    def _detect_launch(self, words: list[Word], command_loc: Location, env: Env, depth: int) -> None:
+        index = 0
+        while index < len(words):
+            value = word_value(words[index])
+            name = _command_basename(value)
+            if name is None:
+                self._dropped_launch(words, index, command_loc, "word")
+                return
+            if name == "eval":
+                self._dropped_launch(words, index + 1, command_loc, "eval")
+                return
+            if name in DATA_COMMANDS or name in ("source", ".", "export", "alias"):
+                return
+            if name in WRAPPERS:
+                index = WRAPPERS[name].skip(words, index, word_value)
+                continue
+            if _is_env_assignment(value):
+                index += 1
+                continue
+            if name in SHELLS:
+                self._shell_c(words, index, command_loc, env, depth)
+                return
+            if name == "ssh":
+                self._ssh(words, index, command_loc, env, depth)
+                return
+            if name in ("docker", "podman", "nvidia-docker"):
+                index = _skip_docker_run(words, index)
+                if index < 0:
+                    return
+                continue
+            if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
+                self._record(EntryPoint.SGLANG_SERVE, words, index, index + 2, command_loc)
+                return
+            if name == "sglang-router":
+                start = index + 1
+                if start < len(words) and word_value(words[start]) == Value.known("launch"):
+                    start += 1
+                self._record(EntryPoint.ROUTER_BINARY, words, index, start, command_loc)
+                return
+            if PYTHON_NAME.fullmatch(name):
+                module, after = _python_module(words, index + 1)
+                if module in _ENTRY_MODULES:
+                    self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
+                elif module is None and after > index + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
+                    self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
+                return
+            if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
+                self._dropped_launch(words, index, command_loc, "wrapper")
+            return
+
+    def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
+        tokens = [self._token(word, command_loc) for word in words[args_from:]]
+        first = self._token(words[start], command_loc).location if words[start] else command_loc
+        ranges = [(command_loc.line, command_loc.end_line)] + [r for _, _, r in self.call_stack]
+        context = ""
+        if self.call_stack:
+            context = " <- ".join(f"{name}() called at {loc.short()}" for name, loc, _ in reversed(self.call_stack))
+        self.launch_lines.add(first.line)
+        for word in words[start:args_from]:
+            for seg in word:
+                if seg.chars:
+                    self.launch_lines.add(seg.chars[0][0])
+                elif seg.loc.path:
+                    self.launch_lines.add(seg.loc.line)
+        record_cls = RouterLaunch if entry in _ROUTER_ENTRIES else ServerLaunch
+        launch = record_cls(
+            path=self.path,
+            location=first,
+            entry=entry,
+            args=tokens,
+            line_ranges=tuple(dict.fromkeys(ranges)),
+            context=context,
+        )
+        if isinstance(launch, RouterLaunch):
+            self.result.routers.append(launch)
+        else:
+            self.result.servers.append(launch)
+        relevant = self._depends(name for reads in self.reads for name in reads)
+        self.paths.launch(imprecise_launch(launch) or bool(relevant & self.exit_keys), relevant)
+
+    def _token(self, word: Word, fallback: Location) -> ArgToken:
+        if not word:
+            return ArgToken(Value.known(""), fallback)
+        value = word_value(word)
+        spread = any(isinstance(seg, SpreadSeg) for seg in word)
+        located = [seg.loc for seg in word if seg.loc is not NOWHERE and seg.loc.path]
+        if located:
+            # The first piece of `"$X"` is the whole string and the last one only
+            # `$X`: the word spans from the smallest start to the largest end (the
+            # last piece's end cut the closing quote off).
+            start = min((loc.line, loc.column) for loc in located)
+            end = max((loc.end_line, loc.end_column) for loc in located)
+            location = Location(self.path, start[0], start[1], end[0], end[1])
+        else:
+            location = fallback
+        origin = None
+        defined = [seg for seg in word if seg.origin is not None]
+        # The empty piece that opens a quoted word carries no text of its own.
+        defined = [seg for seg in defined if not (seg.value.is_known and seg.value.text == "")] or defined
+        if defined:
+            # The text that came from elsewhere is the pieces with an origin. Their
+            # exact characters are the origin when they come from one place; the
+            # literal pieces written at the use site (`--tp=` of `--tp=$TP`) are not
+            # part of it (mixing them made a span from the use line back to the
+            # assignment line, end before start).
+            char_positions = [pos for seg in defined if seg.chars for pos in seg.chars]
+            one_place = len({seg.origin for seg in defined}) == 1
+            if one_place and char_positions and all(seg.chars for seg in defined if seg.value.is_known and seg.value.text):
+                first, last = char_positions[0], char_positions[-1]
+                origin = Location(self.path, first[0], first[1], last[0], last[1] + 1)
+            else:
+                origin = defined[0].origin
+        return ArgToken(value, location, origin, spread)
+
+    def _shell_c(self, words: list[Word], index: int, command_loc: Location, env: Env, depth: int) -> None:
+        """``bash -c 'CMD'``: the string is a script of its own."""
+        position = index + 1
+        while position < len(words):
+            option = word_value(words[position])
+            if not option.is_known or not option.text.startswith("-") or option.text in ("-", "--"):
+                return  # `bash script.sh`: another file, not followed
+            position += 1
+            if "c" in option.text[1:] and not option.text.startswith("--"):
+                break
+            if option.text in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file"):
+                position += 1
+        else:
+            return
+        if position >= len(words):
+            return
+        self._nested_script(words[position], command_loc, env, depth)
+
+    def _ssh(self, words: list[Word], index: int, command_loc: Location, env: Env, depth: int) -> None:
+        position = index + 1
+        while position < len(words):
+            option = word_value(words[position])
+            if not option.is_known:
+                break  # the host, most often a variable (`ssh $PREFILL_HOST "..."`)
+            if option.text.startswith("-") and len(option.text) > 1:
+                flag = option.text[:2]
+                position += 1
+                if flag in SSH_VALUE_OPTIONS and len(option.text) == 2:
+                    position += 1
+                continue
+            break
+        position += 1  # the host
+        if position >= len(words):
+            return
+        # ssh joins the remaining words with spaces and the remote shell parses them.
+        joined: list[Seg] = []
+        for number, word in enumerate(words[position:]):
+            if number:
+                # The joining space sits right after the previous word (at the next
+                # word's start it made every word end one column too far).
+                previous = [seg.loc for seg in words[position + number - 1] if seg.loc.path]
+                space_loc = Location(self.path, previous[-1].end_line, previous[-1].end_column) if previous else command_loc
+                joined.append(Seg(Value.known(" "), space_loc))
+            joined.extend(word)
+        self._nested_script(tuple(joined), command_loc, env, depth)
+
+    def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
+        if self.call_depth >= MAX_CALL_DEPTH:
+            return
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        placeholders: dict[str, Seg] = {}
+        for seg in word:
+            start = (seg.loc.line, seg.loc.column) if seg.loc.path else (command_loc.line, command_loc.column)
+            if seg.value.is_known:
+                chars.append(seg.value.text)
+                if seg.chars and len(seg.chars) == len(seg.value.text) and seg.origin is None:
+                    positions.extend(seg.chars)
+                else:
+                    positions.extend([start] * len(seg.value.text))
+            else:
+                # Stand in for what the outer shell substitutes with a variable of the
+                # inner script that holds the same value.
+                name = f"__sglang_lint_{len(placeholders)}"
+                placeholders[name] = seg
+                stand_in = "${" + name + "}"
+                chars.append(stand_in)
+                positions.extend([start] * len(stand_in))
+        script = "".join(chars)
+        embedded = EmbeddedText(script, positions)
+        inner_env = env if in_place else env.snapshot()
+        for name, seg in placeholders.items():
+            inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
+        tree = parse_bash(embedded.data)
+        found = len(self.result.servers), len(self.result.routers)
+        self.call_depth += 1
+        try:
+            try:
+                self._walk(tree.root_node, embedded, inner_env, depth + 1)  # see _call_function
+            except ScriptExit:
+                if in_place:
+                    raise  # `eval exit` ends this shell
+        finally:
+            self.call_depth -= 1
+        if b"\\" in embedded.data:
+            launches = [*self.result.servers[found[0] :], *self.result.routers[found[1] :]]
+            self._find_broken_continuations(tree.root_node, embedded, launches)
+
+    # -- facts for SGL205 ------------------------------------------------------------
+    def _find_continuation_breaks(self, root) -> None:
+        """A comment line inside a backslash continuation ends the command (bash
+        drops the backslash-newline, then the comment runs to the end of the line);
+        the option lines after it become a command of their own."""
+        lines = self.result.lines
+        found = []
+        # A `#` inside a string or a heredoc is text, not a comment.
+        for node in comment_nodes(root, self.file_text.data):
+            if inside_text(node):
+                continue
+            line, column = self.file_text.position(node.start_byte)
+            self.result.comments[line] = node_text(node, self.file_text)
+            found.append((line, column, node))
+        # In file order (the walk above visits the last children first).
+        for line, column, node in sorted(found, key=lambda item: item[:2]):
+            # The previous line must end in a real continuation: a backslash at the
+            # end of a comment (`# see \`) is part of that comment, and taking it for
+            # one reported breaks where no command was continued. A backslash with
+            # blanks after it continued nothing either: the command already ended
+            # there (SGL207's break, not this one).
+            if not (
+                line >= 2
+                and _odd_backslashes(lines[line - 2].rstrip("\r").encode(), len(lines[line - 2].rstrip("\r").encode()))
+                and (line - 1) not in self.result.comments
+                and lines[line - 1][: column - 1].strip() == ""
+            ):
+                continue
+            # The orphaned words may come after more comment lines; the break is
+            # at the first comment, the one that ended the command.
+            following = node.next_named_sibling
+            while following is not None and following.type == "comment":
+                following = following.next_named_sibling
+            if following is not None:
+                next_line, next_col = self.file_text.position(following.start_byte)
+                first_word = lines[next_line - 1][next_col - 1 :].lstrip()
+                if first_word.startswith("-"):
+                    self.result.continuation_breaks.append(
+                        (self._loc(node, self.file_text), self._loc(following, self.file_text))
+                    )
+
+
+    # -- facts for SGL207 ------------------------------------------------------------
+    def _find_broken_continuations(self, root, text, launches: list) -> None:
+        """A backslash followed by blanks (and maybe a comment) at the end of a line
+        of a launch's command: bash reads an escaped blank (a word of its own, or
+        the start of one: ``\\ #c`` is the word `` #c``), so the command ends at
+        this line and the next line runs as a command of its own. tree-sitter drops
+        the escaped blank and ends the command there too, so the launch already
+        lacks the lost options; this records where and why.
+
+        Only where the continued command is a launch, leads into one (``nohup \\ ``
+        before ``python3 -m sglang.launch_server``), or was itself cut off a
+        launch by an earlier break."""
+        data = text.data
+        if b"\\" not in data or not launches:
+            return
+        raw_lines = data.split(b"\n")
+        offsets = [0]
+        for raw in raw_lines[:-1]:
+            offsets.append(offsets[-1] + len(raw) + 1)
+        lines = [raw.rstrip(b"\r") for raw in raw_lines]
+        continued = [_odd_backslashes(line, len(line)) for line in lines]
+
+        def file_line(row: int) -> int:
+            return text.position(offsets[row])[0]
+
+        starts: set[int] = set()
+        for launch in launches:
+            starts.add(launch.location.line)
+            starts.update(first for first, _ in launch.line_ranges[1:])  # call sites
+        orphan_rows: set[int] = set()
+        seen = {fact.location for fact in self.result.broken_continuations}
+        for row, line in enumerate(lines):
+            match = _BROKEN_CONTINUATION.search(line)
+            if match is None or not _odd_backslashes(line, match.start() + 1):
+                continue
+            offset = offsets[row] + match.start()
+            node = root.descendant_for_byte_range(offset, offset + 1)
+            if node is None or node.type in ("comment", "heredoc_body", "string", "raw_string", "string_content", "ansi_c_string", "translated_string") or inside_text(node):
+                continue
+            # The lines bash joins into this command, and the ones it runs next.
+            first = row
+            while first > 0 and continued[first - 1]:
+                first -= 1
+            after = row + 1
+            while after < len(lines) and lines[after].lstrip(b" \t").startswith(b"#"):
+                after += 1
+            orphan: tuple[int, int] | None = None
+            if after < len(lines) and lines[after].strip(b" \t"):
+                last = after
+                while continued[last] and last + 1 < len(lines):
+                    last += 1
+                orphan = (after, last)
+            rows = [(first, row)] + ([orphan] if orphan is not None else [])
+            leads_to_launch = any(file_line(a) <= start <= file_line(b) for a, b in rows for start in starts)
+            if not leads_to_launch and first not in orphan_rows:
+                continue
+            if orphan is not None:
+                orphan_rows.add(orphan[0])
+            line_no, column = text.position(offset)
+            end_line, end_column = text.position(offsets[row] + len(line))
+            location = Location(self.path, line_no, column, end_line, end_column)
+            if location in seen:
+                continue
+            seen.add(location)
+            orphaned = None
+            if orphan is not None:
+                a, b = orphan
+                start_offset = offsets[a] + len(lines[a]) - len(lines[a].lstrip(b" \t"))
+                stop_offset = offsets[b] + len(lines[b].rstrip(b" \t\\"))
+                o_line, o_col = text.position(start_offset)
+                e_line, e_col = text.position(max(stop_offset, start_offset))
+                orphaned = Location(self.path, o_line, o_col, e_line, e_col)
+            trailing = match.group(1).decode("utf-8", "replace")
+            # `8\ ` is the word `8 ` (bash and tree-sitter agree): nothing is added.
+            glued = match.start() > 0 and line[match.start() - 1 : match.start()] not in (b" ", b"\t")
+            extra = () if glued else _escaped_words(trailing)
+            self.result.broken_continuations.append(BrokenContinuation(location, trailing, extra, orphaned))
+
+
+_BROKEN_CONTINUATION = re.compile(rb"\\([ \t]+(?:#.*)?)$")
+# What may follow `\ ` glued (`\ #note`) and still be plain words: no quotes,
+# expansions, escapes or operators.
+_PLAIN_WORDS = re.compile(r"[^'\"`$\\;&|<>(){}\[\]*?~=]*")
+
+
+def _odd_backslashes(line: bytes, end: int) -> bool:
+    """The backslashes that end at ``end`` are an odd run: the last escapes what
+    follows (``\\\\`` is an escaped backslash)."""
+    count = 0
+    while count < end and line[end - 1 - count] == 0x5C:
+        count += 1
+    return count % 2 == 1
+
+
+def _escaped_words(trailing: str) -> tuple[str, ...]:
+    """The words bash makes of ``\\`` + ``trailing``: the escaped blank alone
+    (``\\ `` then blanks or a comment), or glued to what follows (``\\ #c``
+    is `` #c``: ``#`` inside a word starts no comment); () when that text holds
+    quotes, expansions or operators bash would interpret."""
+    escaped, rest = trailing[0], trailing[1:]
+    if not rest or rest[0] in " \t":
+        return (escaped,)
+    if not _PLAIN_WORDS.fullmatch(rest):
+        return ()
+    words = rest.split()
+    return (escaped + words[0], *words[1:])
+
+
+def entry_mentions(path: str, words: list[Word]) -> list[Location]:
+    """Where the known text of ``words`` names a launch entry point: a module of
+    ``python -m`` or a CLI, as a word or inside a command string."""
+    found: list[Location] = []
+    previous_sglang: Location | None = None
+    for word in words:
+        for seg in word:
+            value = seg.value
+            if value.kind is not Kind.KNOWN or "sglang" not in value.text:
+                continue
+            for match in _ENTRY_MENTION.finditer(value.text):
+                if match.group(0) == "sglang-router" and "install" in value.text[: match.start()]:
+                    continue  # `pip install sglang-router`
+                location = _char_location(path, seg, match.start())
+                if location is not None:
+                    found.append(location)
+        value = word_value(word)
+        if previous_sglang is not None and value == Value.known("serve"):
+            found.append(previous_sglang)
+        previous_sglang = None
+        if value.is_known and value.text.rsplit("/", 1)[-1] == "sglang" and word:
+            previous_sglang = _char_location(path, word[0], 0)
+    return found
+
+
+def _char_location(path: str, seg: Seg, index: int) -> Location | None:
+    if seg.chars and len(seg.chars) == len(seg.value.text) and index < len(seg.chars):
+        line, column = seg.chars[index]
+        return Location(path, line, column)
+    if seg.loc.path:
+        return Location(path, seg.loc.line, seg.loc.column)
+    return None
+
+
+def _expanded_names(node, text) -> list[str]:
+    """The variables a piece of syntax expands (``$X``, ``${X:-..}``, ``${A[@]}``)."""
+    names = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        kind = current.type
+        if kind == "variable_name" and current.parent is not None and current.parent.type in ("simple_expansion", "expansion", "subscript"):
+            names.append(node_text(current, text))
+        elif kind in ("command_substitution", "process_substitution", "heredoc_body"):
+            continue
+        stack.extend(current.named_children)
+    return names
+
+
+def _runs_python_module(words: list[Word], start: int) -> bool:
+    """Whether ``words[start:]`` hold ``python -m <entry point>`` or ``sglang serve``
+    (a command we do not look through runs a launch)."""
+    for index in range(start, len(words)):
+        name = _command_basename(word_value(words[index]))
+        if name is None:
+            continue
+        if PYTHON_NAME.fullmatch(name) and _python_module(words, index + 1)[0] in _ENTRY_MODULES:
+            return True
+        if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
+            return True
+    return False
+
+
+def _is_env_assignment(value: Value) -> bool:
+    prefix = value.literal_prefix()
+    name, sep, _ = prefix.partition("=")
+    return bool(sep) and is_identifier(name)
+
+
+def _command_basename(value: Value) -> str | None:
+    """The command name as a basename, when static. ``${PYTHON:-python3}`` counts
+    as its default, like every other default."""
+    candidates = value.candidates()
+    if candidates is None or len(candidates) != 1:
+        return None
+    (text,) = candidates
+    return os.path.basename(text) if "/" in text else text
+
+
+def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
+    """Skip interpreter options; return (module of -m, index of its first arg)."""
+    while index < len(words):
+        option = word_value(words[index])
+        if not option.is_known:
+            return None, index
+        text = option.text
+        if text == "-m":
+            if index + 1 < len(words):
+                module = word_value(words[index + 1])
+                return (module.text if module.is_known else None), index + 2
+            return None, index + 1
+        if text.startswith("-m") and len(text) > 2:
+            return text[2:], index + 1
+        if text in ("-X", "-W", "--check-hash-based-pycs"):
+            index += 2
+            continue
+        if text.startswith("-") and not text.startswith("--") and len(text) > 1:
+            # Clustered flags such as -uB; a cluster ending in m takes the module next.
+            if text.endswith("m") and all(c in "bBdEhiIOqsSuvVxR" for c in text[1:-1]):
+                if index + 1 < len(words):
+                    module = word_value(words[index + 1])
+                    return (module.text if module.is_known else None), index + 2
+                return None, index + 1
+            index += 1
+            continue
+        return None, index  # a script path or -c: not a module launch
+    return None, index
+
+
+def _skip_docker_run(words: list[Word], index: int) -> int:
+    """Index of the container's command in ``docker run [opts] IMAGE CMD``, or -1."""
+    position = index + 1
+    if position >= len(words):
+        return -1
+    sub = word_value(words[position])
+    if sub == Value.known("container") and position + 1 < len(words):
+        position += 1
+        sub = word_value(words[position])
+    if sub != Value.known("run"):
+        return -1
+    position += 1
+    while position < len(words):
+        option = word_value(words[position])
+        if not option.is_known:
+            # The image, most often a variable (`$IMAGE`, `lmsysorg/sglang:$TAG`):
+            # returning -1 here lost every such launch. An option with an unknown
+            # value after `=` (`--gpus=$G`) is still an option.
+            if option.literal_prefix().startswith("--") and "=" in option.literal_prefix():
+                position += 1
+                continue
+            break
+        text = option.text
+        if text == "--":
+            position += 1
+            break
+        if text.startswith("--"):
+            position += 1
+            if "=" not in text and text in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            continue
+        if text.startswith("-") and len(text) > 1:
+            position += 1
+            # -e X, -v a:b, -p 80:80, and clusters like -it; -eFOO=1 carries its value.
+            last = text[-1]
+            if len(text) == 2 and ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            elif len(text) > 2 and ("-" + text[1]) in DOCKER_RUN_VALUE_OPTIONS:
+                pass
+            elif ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
+                position += 1
+            continue
+        break
+    position += 1  # the image
+    return position if position < len(words) else -1

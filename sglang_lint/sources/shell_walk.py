@@ -1,0 +1,1318 @@
+"""The shell interpreter: an abstract interpretation of a bash script's syntax tree.
+
+``ShellAnalyzer`` walks the tree in order, as bash would run the script, keeping
+what it can know about variables: assignments, functions called with arguments,
+``if``/``case``/``&&``/``||`` decided by known values or else taken as
+alternatives (or as forks of the run's path, paths.py), loops, subshells,
+``exit``, ``read``, ``set --``/``shift``, here-documents fed to a shell. Every
+other command's words go to launch detection (shell_launches), which builds on
+word expansion (shell_expansion); the script is never run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Iterable, Mapping
+
+from sglang_lint.model import Kind, Location, Note, PathStep, SourceResult, Value, is_ascii_digits
+from sglang_lint.sources.paths import Paths, decision, suspended
+from sglang_lint.sources.paths import subject as path_subject
+from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant
+from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, LaunchDetection, ScriptExit
+from sglang_lint.sources.shell_syntax import node_text, parse_bash
+from sglang_lint.sources.shell_words import (
+    IFS_WHITESPACE,
+    Env,
+    Frame,
+    Seg,
+    SpreadSeg,
+    Var,
+    Word,
+    is_identifier,
+    is_spread_word,
+    merge_vars,
+    positional_key,
+    same_words,
+    split_fields,
+    strict_texts,
+    text_size,
+    unset_symbol,
+    word_value,
+)
+from sglang_lint.sources.wrappers import WRAPPERS, SSH_VALUE_OPTIONS
+
+
+# Commands interpreted per file: a bound on work for scripts whose functions call
+# each other many times over.
+MAX_COMMANDS = 50_000
+# What one variable may hold: pieces of words, and characters of text beyond the
+# file's own length. `A=$A$A` (or `A+=$A`, `A=("${A[@]}" "${A[@]}")`) doubles a
+# value on every line: twenty such lines took minutes and gigabytes. A larger value
+# is stored as unknown, and so is every value built from it.
+MAX_VALUE_SEGS = 1_000
+MAX_VALUE_CHARS = 1_000_000
+# Here-documents fed to a shell are read (for notes) up to this deep in each other:
+# each level parses its text again.
+MAX_HEREDOC_DEPTH = 2
+_TOO_LARGE = "is too large to follow"
+
+
+# Command names _stmt_command/_detect_launch act on (besides functions and
+# python*): a command by any other plain name is _inert.
+_LAUNCH_NAMES = {
+    *WRAPPERS,
+    *SHELLS,
+    "ssh",
+    "docker",
+    "podman",
+    "nvidia-docker",
+    "sglang",
+    "sglang-router",
+    "dynamo",
+    "eval",
+    "shift",
+    "set",
+    "read",
+    "mapfile",
+    "readarray",
+    "pypy",
+    "pypy3",
+}
+# A command name with one of these is not a plain word.
+_NOT_PLAIN = (b"$", b"\\", b"'", b'"', b"`", b"=", b"{", b"*", b"?", b"[", b"~")
+# Arguments with one of these may run a command (a command or process
+# substitution) or assign a variable (`${X:=...}`).
+_MAY_RUN_OR_ASSIGN = re.compile(rb"\$\(|`|<\(|>\(|\$\{[^}]*=")
+
+
+# More positional parameters than this (`set -- "$@" "$@"` repeated) are unknown.
+MAX_POSITIONAL = 256
+
+# A `for` loop over known words is run once per word while the loops it is
+# nested in and its own run the body at most this many times in all (nested
+# loops multiply launches, and the pairs of launches grow as their square);
+# past that its values are alternatives of one iteration.
+MAX_UNROLLED_ITERATIONS = 16
+
+
+class CommandBudgetSpent(Exception):
+    """More than MAX_COMMANDS commands and assignments: the analysis stops here."""
+
+
+class ShellAnalyzer(LaunchDetection):
+    """The interpreter of one script, over the layers that expand its words
+    (shell_expansion) and detect its launches (shell_launches)."""
+
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree=None) -> None:
+        super().__init__(path, text, env, paths)
+        self.tree = tree
+        # The first branch condition of the statement being decided that the
+        # file does not decide and the path has not fixed: (key, (step if true,
+        # step if false)).
+        self.pending: tuple[str, tuple[PathStep, PathStep]] | None = None
+        self.max_value_chars = MAX_VALUE_CHARS + len(text)
+        self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
+        self.called_functions: set[str] = set()
+        self.commands_seen = 0
+        # How many times the loops being unrolled run the current body in all.
+        self.unrolled = 1
+        self.heredoc_depth = 0  # here-documents fed to a shell, within each other
+
+    # -- entry ------------------------------------------------------------------
+    def run(self) -> SourceResult:
+        tree = self.tree if self.tree is not None else parse_bash(self.file_text.data)
+        env = Env()
+        try:
+            try:
+                self._walk_script(tree.root_node, self.file_text, env)
+            except ScriptExit:
+                pass
+            # Functions that were never called: analyze them once with unknown
+            # positional parameters, so their launches are still seen.
+            for name, (body, text) in list(self.functions.items()):
+                if name not in self.called_functions:
+                    self.called_functions.add(name)
+                    frame_env = env.snapshot()
+                    frame_env.frames.append(Frame(name, None))
+                    try:
+                        self._walk(body, text, frame_env, 0)
+                    except ScriptExit:
+                        pass
+        except CommandBudgetSpent:
+            self.result.notes.append(
+                Note(self.path, f"stopped after {MAX_COMMANDS} commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing")
+            )
+        except RecursionError:
+            # Depth is bounded everywhere we recurse (MAX_TREE_DEPTH), but the
+            # caller's own stack is not ours to know: "never raise" must hold even
+            # when it is already deep. Keep what was found so far.
+            self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
+        if tree.root_node.has_error:
+            line, column, heredoc = self._first_error(tree.root_node)
+            if heredoc is not None:
+                # bash only warns ("here-document delimited by end-of-file") and
+                # takes the rest of the file as the here-document's text.
+                message = (
+                    f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; "
+                    "nothing after it is analyzed"
+                )
+            else:
+                message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
+            self.result.notes.append(Note(self.path, message, line, column))
+        self._find_continuation_breaks(tree.root_node)
+        self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
+        self.result.notes.extend(self.drop_notes())
+        return self.result
+
+    def _first_error(self, root) -> tuple[int, int, str | None]:
+        """The innermost ERROR node first in the file (a MISSING token when there
+        is none): tree-sitter wraps a long stretch of valid statements in an ERROR
+        node when a quote is left open at the end, and the user needs the open
+        quote, not the start of the stretch. The third item: the ``<<EOF`` of a
+        here-document left open at the end of the file, when that is the error."""
+        missing = None
+        missing_type = ""
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            if node.is_error and not any(c.has_error for c in node.children):
+                # `<<EOF` as the file's last line, with no text after it.
+                heredoc = self._heredoc(node) if node.child_count == 2 and node.children[1].type == "heredoc_start" else None
+                return (*self.file_text.position(node.start_byte), heredoc)
+            if node.is_missing and missing is None:
+                # A MISSING closing token (`"`, heredoc end, `fi`) sits at the end of
+                # the file; the user needs where the unclosed construct opens.
+                parent = node.parent
+                missing = parent if parent is not None and parent.type != "program" else node
+                missing_type = node.type
+            if node.has_error:
+                stack.extend(reversed(node.children))
+        if missing is None:
+            return 1, 1, None
+        heredoc = self._heredoc(missing) if missing_type == "heredoc_end" and missing.child_count >= 2 else None
+        return (*self.file_text.position(missing.start_byte), heredoc)
+
+    def _heredoc(self, node) -> str:
+        """``<<EOF`` (``<<-``, ``<< 'EOF'``) as written, from the first two
+        children of ``node`` (the operator and the heredoc_start)."""
+        written = self.file_text.data[node.children[0].start_byte : node.children[1].end_byte]
+        return written.decode("utf-8", "replace")[:60]
+
+    # -- statements -----------------------------------------------------------------
+    def _walk_script(self, root, text, env: Env) -> None:
+        self._walk(root, text, env, 0)
+
+    def _walk(self, node, text, env: Env, depth: int) -> None:
+        if depth > MAX_TREE_DEPTH:
+            self._note_depth(node, text)
+            return
+        kind = node.type
+        handler = getattr(self, "_stmt_" + kind, None)
+        if handler is not None:
+            handler(node, text, env, depth)
+            return
+        if kind in ("comment", "heredoc_body", "heredoc_start", "heredoc_end", "test_command", "word", "string"):
+            return
+        # program, ERROR, compound_statement, do_group, pipeline, redirected_statement...
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            self._walk(child, text, env, depth + 1)
+
+    def _misparsed_assignment(self, node, text, env: Env, depth: int) -> bool:
+        """``A="--tp "$1" --dp "$2""`` alone on its line: tree-sitter-bash reads an
+        assignment ``A="--tp "$1" --dp "`` and a command ``2""`` (see
+        _lost_dollar_segs). Bash reads one assignment; assign it."""
+        first = node.named_child(0) if node.named_child_count > 1 else None
+        if first is None or first.type != "variable_assignment":
+            return False
+        children = [c for c in node.named_children if c.type != "comment"]
+        if len(children) < 2 or children[1].type != "command_name":
+            return False
+        assignment = children[0]
+        # Each `$N` after the first lost one splits the word again: a chain of
+        # pieces, each starting where the one before ends.
+        pieces = [children[1].named_children[0] if children[1].named_children else children[1], *children[2:]]
+        end = assignment.end_byte
+        for piece in pieces:
+            if piece.start_byte != end or not _after_lost_dollar(piece, text):
+                return False
+            end = piece.end_byte
+        target = assignment.child_by_field_name("name")
+        value = assignment.child_by_field_name("value")
+        if target is None or value is None or target.type != "variable_name" or any(c.type == "+=" for c in assignment.children):
+            return False
+        word = tuple(self._eval_parts(value, text, env, True, depth + 1, True)) + tuple(
+            Seg(seg.value, seg.loc, False, True, seg.chars, seg.origin) for piece in pieces for seg in self._lost_dollar_segs(piece, text, env, depth)
+        )
+        variable = node_text(target, text)
+        self._remember_mentions(variable, assignment, text, [word], False)
+        env.assign(variable, Var(scalar=word, defined_at=self._loc(assignment, text)))
+        return True
+
+    def _lost_dollar_segs(self, part, text, env: Env, depth: int) -> list[Seg]:
+        """tree-sitter-bash drops the ``$`` of a positional parameter that follows
+        a concatenation of two or more pieces: ``"--tp "$1" --dp "$2""`` parses as
+        ``"--tp "$1" --dp "`` and a separate word ``2""``. Bash reads one word;
+        this is the ``$2`` (one digit: ``$23`` is ``${2}3``) and what follows it."""
+        first = part if part.type == "number" else part.named_children[0]
+        digits = node_text(first, text)
+        loc = self._loc(first, text)
+        segs = list(self._expand_variable(digits[0], env, False, loc) or [])
+        if digits[1:]:
+            segs.append(Seg(Value.known(digits[1:]), loc))
+        if part.type == "concatenation":
+            for child in part.named_children[1:]:
+                segs.extend(self._eval_parts(child, text, env, False, depth + 1, False))
+        return segs
+
+    def _stmt_variable_assignment(self, node, text, env, depth, local: bool = False) -> None:
+        """An assignment; the variable then depends on the merged branches that
+        what it read depends on (``self.taint``)."""
+        reads: set[str] = set()
+        self.reads.append(reads)
+        try:
+            self._assign_variable(node, text, env, depth, local)
+        finally:
+            self.reads.pop()
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return
+        if name_node.type == "subscript":
+            name_node = name_node.child_by_field_name("name") or name_node
+        name = node_text(name_node, text)
+        appending = any(child.type == "+=" for child in node.children)
+        depends = self._depends(reads) | (self.taint.get(name, frozenset()) if appending or name_node.type == "subscript" else frozenset())
+        if depends:
+            self.taint[name] = depends
+        else:
+            self.taint.pop(name, None)
+
+    def _assign_variable(self, node, text, env, depth, local: bool = False) -> None:
+        # Assignments count toward the budget too: a multi-megabyte script of
+        # assignments alone took a minute and gigabytes without it.
+        self.commands_seen += 1
+        if self.commands_seen > MAX_COMMANDS:
+            raise CommandBudgetSpent()
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = node_text(name_node, text)
+        if name_node.type == "subscript":
+            # A[3]=x: the array changes in a way we do not model element by element.
+            base = name_node.child_by_field_name("name")
+            if base is not None:
+                base_name = node_text(base, text)
+                env.assign(base_name, Var(is_array=True, array=None), local)
+                if base_name in self.name_mentions:
+                    self.name_lost[base_name] = (self._loc(node, text), "an array changed element by element")
+            return
+        if not is_identifier(name):
+            return
+        appending = any(child.type == "+=" for child in node.children)
+        loc = self._loc(node, text)
+        if value_node is not None and value_node.type == "array":
+            words: list[Word] = []
+            for element in value_node.named_children:
+                words.extend(self._eval_word_fields(element, text, env, depth))
+            if appending:
+                found, old = env.lookup(name)
+                if found and old is not None and old.is_array and old.array is not None:
+                    words = old.array + words
+                elif found and old is not None and not old.is_array and old.scalar is not None:
+                    words = [old.scalar] + words
+                elif found:
+                    env.assign(name, Var(is_array=True, array=None, defined_at=loc), local)
+                    return
+            self._remember_mentions(name, node, text, words, appending)
+            if self._too_large(words):
+                words = None  # an array we do not follow
+            env.assign(name, Var(is_array=True, array=words, defined_at=loc), local)
+            return
+        word = self._eval_word_scalar(value_node, text, env, depth) if value_node is not None else ()
+        if appending:
+            found, old = env.lookup(name)
+            if found and old is not None and not old.is_array and old.scalar is not None:
+                word = old.scalar + word
+            elif found and old is not None and old.is_array and old.array is not None and old.array:
+                # A+=x on an array appends to its first element.
+                array = [old.array[0] + word, *old.array[1:]]
+                env.assign(name, Var(is_array=True, array=None if self._too_large(array) else array, defined_at=loc), local)
+                return
+            elif not found:
+                word = (Seg(Value.symbol("$" + name), loc),) + word
+        self._remember_mentions(name, node, text, [word], appending)
+        if self._too_large([word]):
+            word = (Seg(Value.unknown(f"${name} {_TOO_LARGE}"), loc),)
+        env.assign(name, Var(scalar=word, defined_at=loc), local)
+
+    def _too_large(self, words: list[Word]) -> bool:
+        """Whether a variable's words exceed MAX_VALUE_SEGS / the character bound,
+        or hold a piece of a value that did."""
+        segs = chars = 0
+        for word in words:
+            segs += len(word)
+            if segs > MAX_VALUE_SEGS:
+                return True
+            for seg in word:
+                chars += text_size(seg.value)
+                if seg.value.kind is Kind.UNKNOWN and seg.value.reason.endswith(_TOO_LARGE):
+                    return len(words) > 1 or len(word) > 1
+            if chars > self.max_value_chars:
+                return True
+        return False
+
+    def _stmt_variable_assignments(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._stmt_variable_assignment(child, text, env, depth)
+
+    def _stmt_declaration_command(self, node, text, env, depth) -> None:
+        keyword = node.children[0].type if node.children else ""
+        local = keyword in ("local", "declare", "typeset") and bool(env.frames)
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                self._stmt_variable_assignment(child, text, env, depth, local=local)
+            elif child.type == "variable_name" and keyword in ("local", "declare", "typeset") and env.frames:
+                name = node_text(child, text)
+                env.assign(name, Var(scalar=(), defined_at=self._loc(child, text)), local=True)
+
+    def _stmt_unset_command(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            name = node_text(child, text)
+            if is_identifier(name):
+                env.assign(name, None)
+
+    def _stmt_function_definition(self, node, text, env, depth) -> None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        if name_node is not None and body is not None:
+            name = node_text(name_node, text)
+            previous = self.functions.get(name)
+            if previous is not None and name not in self.called_functions:
+                self._never_run(name, previous, self._loc(node, text), env, depth)
+            self.functions[name] = (body, text)
+
+    def _never_run(self, name: str, definition: tuple, redefined_at: Location, env: Env, depth: int) -> None:
+        """A function defined again before any call: bash never runs the earlier
+        body. Its launches (found as for an uncalled function, then taken back)
+        each get a note instead of disappearing."""
+        body, text = definition
+        if b"sglang" not in text.data[body.start_byte : body.end_byte]:
+            return
+        servers, routers = len(self.result.servers), len(self.result.routers)
+        lines = set(self.launch_lines)
+        frame_env = env.snapshot()
+        frame_env.frames.append(Frame(name, None))
+        try:
+            self._walk(body, text, frame_env, depth + 1)
+        finally:
+            found = self.result.servers[servers:] + self.result.routers[routers:]
+            del self.result.servers[servers:], self.result.routers[routers:]
+            self.launch_lines = lines
+        for launch in found:
+            where = launch.location
+            message = f"launch never runs: {name}() is defined again at line {redefined_at.line} before any call to this definition"
+            self.dropped.setdefault((where.line, where.column), Note(self.path, message, where.line, where.column))
+
+    def _stmt_redirected_statement(self, node, text, env, depth) -> None:
+        for child in node.named_children:
+            if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+                continue
+            self._walk(child, text, env, depth + 1)
+        if text is not self.file_text or self.heredoc_depth >= MAX_HEREDOC_DEPTH:
+            return
+        for child in node.named_children:
+            if child.type != "heredoc_redirect":
+                continue
+            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
+            if body is None or b"sglang" not in text.data[body.start_byte : body.end_byte]:
+                continue
+            shell = _reads_script_from_stdin(node.named_children[0], text)
+            if shell is not None:
+                self._heredoc_script(body, shell, self._loc(node, text))
+
+    def _heredoc_script(self, body, shell: str, command_loc: Location) -> None:
+        """A here-document fed to a shell (``bash <<EOF``, ``ssh HOST <<EOF``) is a
+        script that runs; sglang-lint does not analyze it, but each launch in it
+        gets a note (found by analyzing the text on its own)."""
+        row = body.start_point[0]
+        analyzer = ShellAnalyzer(self.path, node_text(body, self.file_text))
+        analyzer.heredoc_depth = self.heredoc_depth + 1
+        inner = analyzer.run()
+        message = f"launch not analyzed: it is in a here-document fed to `{shell}` (line {command_loc.line}), which sglang-lint does not read"
+        for launch in [*inner.servers, *inner.routers]:
+            line = launch.location.line + row
+            column = launch.location.column + (body.start_point[1] if launch.location.line == 1 else 0)
+            self.dropped.setdefault((line, column), Note(self.path, message, line, column))
+
+    def _branch(
+        self,
+        bodies: list[list],
+        text,
+        env: Env,
+        depth: int,
+        exhaustive: bool,
+        where: Location | None = None,
+        fork: tuple[str, tuple[PathStep, PathStep]] | None = None,
+    ) -> None:
+        """Run each alternative body on a copy of ``env`` and merge the results.
+        ``fork``: the undecided condition that chose between them; when the bodies
+        made a difference (a variable differs, a launch is inside one), the path
+        forks there instead (paths.py)."""
+        results = []
+        launches_before = len(self.result.servers) + len(self.result.routers) + len(self.dropped)
+        self.branch_depth += 1
+        try:
+            with suspended(self.paths, fork):
+                for statements in bodies:
+                    branch_env = env.snapshot()
+                    try:
+                        for statement in statements:
+                            self._walk(statement, text, branch_env, depth + 1)
+                    except ScriptExit:
+                        continue  # this way through ends the script
+                    results.append(branch_env)
+        finally:
+            self.branch_depth -= 1
+        exited = len(results) < len(bodies)
+        if not exhaustive:
+            results.append(env.snapshot())
+        if not results:
+            raise ScriptExit()  # every way through ends the script
+        if exited:
+            self.paths.differs(*(fork or (None, None)), where)
+            if fork is not None:
+                self.exit_keys.add(fork[0])
+                # Past a branch that exits unless `$1` is prefill, `$1` is prefill.
+                subject = _subject_name(fork[0])
+                if subject is not None:
+                    self._taint(subject, fork[0])
+        launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
+        if self._merge_into(env, results, where, fork[0] if fork else None, exited) or launched:
+            self.paths.differs(*(fork or (None, None)), where, launched)
+
+    def _merge_into(self, env: Env, results: list[Env], where: Location | None = None, key: str | None = None, exited: bool = False) -> bool:
+        """``where``: the statement that branched (for notes). Whether a variable
+        differs between the results. ``exited``: some ways through ended the
+        script, so what the others changed holds only where they ran: it depends
+        on the decision ``key`` too."""
+        # The script's positional parameters after branches that `set --` them
+        # differently: not known.
+        script_words = [r.script.positional for r in results]
+        differs = False
+        if any(positional_key(p) != positional_key(script_words[0]) for p in script_words):
+            env.script.positional = None
+            differs = True
+            self._taint(POSITIONAL, key)
+        else:
+            env.script.positional = script_words[0]
+        names = set()
+        for result in results:
+            names.update(result.globals)
+        for name in names:
+            options = []
+            for result in results:
+                found, var = result.lookup(name) if name in result.globals else (False, None)
+                options.append(var if found else unset_symbol(name))
+            before = env.globals.get(name)
+            env.globals[name] = merge_vars(options, name)
+            if not all(same_words(o, options[0]) for o in options):
+                differs = True
+                self._taint(name, key)
+            elif exited and not same_words(options[0], before):
+                self._taint(name, key)
+            if name in self.name_mentions:
+                self._note_lost(name, before, options, env.globals[name], where)
+        for index, frame in enumerate(env.frames):
+            local_names = set()
+            for result in results:
+                local_names.update(result.frames[index].locals)
+            for name in local_names:
+                options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
+                before = frame.locals.get(name)
+                frame.locals[name] = merge_vars(options, name)
+                if not all(same_words(o, options[0]) for o in options):
+                    differs = True
+                    self._taint(name, key)
+                elif exited and not same_words(options[0], before):
+                    self._taint(name, key)
+                if name in self.name_mentions:
+                    self._note_lost(name, before, options, frame.locals[name], where)
+        return differs
+
+    def _taint(self, name: str, key: str | None) -> None:
+        if key is not None:
+            self.taint[name] = self.taint.get(name, frozenset()) | {key}
+
+    def _note_lost(self, name: str, before: Var | None, options: list[Var | None], merged: Var | None, where: Location | None) -> None:
+        """A variable that names a launch entry point differs between branches:
+        where a branch changed it (for the note if its launch is lost)."""
+        if merged is None or merged is before or any(merged is option for option in options):
+            return
+        array = any(option is not None and option.is_array for option in options)
+        for option in options:
+            if option is not None and option is not before and option.defined_at is not None and (before is None or option.defined_at != before.defined_at):
+                what = "an array whose words differ between branches" if array else "a variable that differs between branches"
+                self.name_lost[name] = (where or option.defined_at, what)
+                return
+
+    def _stmt_if_statement(self, node, text, env, depth) -> None:
+        # (condition nodes, body) of the `if`, each `elif` and the `else` (None).
+        clauses: list[tuple[list | None, list]] = []
+        conditions = [c for c in node.children_by_field_name("condition") if c.is_named]
+        condition_ids = {child.id for child in conditions}
+        current: list = []
+        for child in node.named_children:
+            if child.id in condition_ids:
+                continue
+            if child.type == "elif_clause":
+                clauses.append((conditions, current))
+                # The body is what follows `then`; before it is the condition list.
+                current = _after_keyword(child, "then")
+                conditions = [c for c in _before_keyword(child, "then") if c.is_named]
+            elif child.type == "else_clause":
+                clauses.append((conditions, current))
+                current = list(child.named_children)
+                conditions = None
+            else:
+                current.append(child)
+        clauses.append((conditions, current))
+        # A condition decided by known values (`[[ "$1" == decode ]]` in a function
+        # called with `decode`) runs its body alone, or not at all: the clauses
+        # after a true one never run, a false one adds no alternative.
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
+        bodies, exhaustive = _taken_bodies(
+            ((lambda c=condition: True if c is None else self._path_verdict(c, text, env, depth, undecided)), body) for condition, body in clauses
+        )
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+
+    def _path_verdict(self, nodes: list, text, env: Env, depth: int, undecided: list) -> bool | None:
+        """Whether a condition list succeeds: decided by the file's values, or by
+        this run's path (paths.py). The first condition neither decides is added
+        to ``undecided`` as the key to fork on."""
+        self.pending = None
+        verdict = self._decide_all(nodes, text, env, depth)
+        if verdict is None:
+            fork = self.pending or self._opaque_condition(nodes, text)
+            verdict = self.paths.outcome(fork[0])
+            if verdict is None and not undecided:
+                undecided.append(fork)
+        self.pending = None
+        return verdict
+
+    def _opaque_condition(self, nodes: list, text, texts: tuple[str, str] | None = None) -> tuple[str, tuple[PathStep, PathStep]]:
+        """A condition over what the file cannot see (``[ -f x ]``, ``grep -q``):
+        a decision of its own at this place of this call."""
+        nodes = [n for n in nodes if n.type != "comment"] or nodes
+        where = self._loc(nodes[0], text)
+        context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
+        key = f"at\0{where.short()}:{where.column}\0{context}"
+        if texts is None:
+            shown = " ".join(node_text(nodes[-1], text).split())
+            if len(shown) > 40:
+                shown = shown[:37] + "..."
+            texts = (f"`{shown}` succeeds", f"`{shown}` fails")
+        return decision(key, texts, where)
+
+    def _path_decision(self, key: str, texts: tuple[str, str], node, text) -> bool | None:
+        """The outcome of a test over a value the file does not set (``-n
+        "$DPA"``, ``"$ROLE" == decode``) on this run's path, or None (and the test
+        becomes the one to fork on, when it is the first)."""
+        verdict = self._implied(key)
+        if verdict is None and self.pending is None:
+            where = self._loc(node, text)
+            self.pending = decision(key, texts, where)
+        return verdict
+
+    def _stmt_case_statement(self, node, text, env, depth) -> None:
+        subject_node = node.child_by_field_name("value")
+        subject = self._condition_texts(subject_node, text, env, depth, split=False) if subject_node is not None else None
+        # Over a value the file does not set (`case "$ROLE" in`), each item is a
+        # decision of the path (paths.py).
+        symbol = self._condition_subject(subject_node, text, env, depth, split=False) if subject is None and subject_node is not None else None
+        items = [item for item in node.named_children if item.type == "case_item"]
+        fallthrough = any(item.child_by_field_name("fallthrough") is not None for item in items)
+        if fallthrough:
+            subject = symbol = None  # `;&` / `;;&` run on into the next items: not decided
+        clauses = []
+        exhaustive = False
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
+        for item in items:
+            values = item.children_by_field_name("value")
+            value_ids = {c.id for c in values}
+            if subject is None and "*" in (node_text(c, text) for c in values):
+                exhaustive = True
+            body = [c for c in item.named_children if c.id not in value_ids]
+            clauses.append(((lambda v=values, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough, subject_node)), body))
+        bodies, decided = _taken_bodies(clauses)
+        exhaustive = exhaustive or decided
+        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+
+    def _case_verdict(self, subject, symbol, values, item, text, env, depth, undecided: list, fallthrough: bool, subject_node=None) -> bool | None:
+        patterns = [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values]
+        if subject is not None:
+            return _case_matches(subject, patterns)
+        if fallthrough:
+            return None
+        fork = None
+        if symbol is not None and all(p is not None and len(p) == 1 for p in patterns):
+            texts = [_plain(next(iter(p))) for p in patterns]  # type: ignore[arg-type]
+            if len(texts) == 1 and not texts[0].startswith(_GLOB_MARK):
+                key = f"eq\0{symbol}\0{texts[0]}"
+                verdict = self._implied(key)
+                word = texts[0] or "''"
+                shown = (f"{symbol} is {word}", f"{symbol} is not {word}")
+            else:
+                globs = [t[len(_GLOB_MARK):] if t.startswith(_GLOB_MARK) else _glob_escape(t) for t in texts]
+                key = f"glob\0{symbol}\0{'|'.join(globs)}"
+                verdict = self._implied(key)
+                shown = (f"{symbol} matches {'|'.join(globs)}", f"{symbol} does not match {'|'.join(globs)}")
+            if verdict is not None:
+                return verdict
+            where = self._loc(values[0], text) if values else self._loc(item, text)
+            fork = decision(key, shown, where)
+        else:
+            shown_subject = " ".join(node_text(subject_node, text).split())[:30] if subject_node is not None else "the subject"
+            shown_patterns = "|".join(node_text(v, text) for v in values)[:30]
+            fork = self._opaque_condition(
+                list(values) or [item], text, (f"{shown_subject} matches {shown_patterns}", f"{shown_subject} does not match {shown_patterns}")
+            )
+            verdict = self.paths.outcome(fork[0])
+            if verdict is not None:
+                return verdict
+        if not undecided:
+            undecided.append(fork)
+        return None
+
+    def _stmt_list(self, node, text, env, depth) -> None:
+        # `a && b`, `a || b`: the left side runs, the right side may or may not,
+        # unless the left side is a test decided by known values.
+        named = node.named_children
+        if not named:
+            return
+        operators = [child.type for child in node.children if not child.is_named]
+        undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
+        simple = len(named) == 2 and operators in (["&&"], ["||"])
+        verdict = self._path_verdict([named[0]], text, env, depth, undecided) if simple else None
+        self._walk(named[0], text, env, depth + 1)
+        if len(named) > 1:
+            if verdict is None:
+                fork = None
+                if undecided:
+                    # The right side runs when the left succeeds (`&&`) or fails
+                    # (`||`): the fork's first path is the one that runs it.
+                    key, (when_true, when_false) = undecided[0]
+                    fork = (key, (when_true, when_false) if operators == ["&&"] else (when_false, when_true))
+                self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text), fork=fork)
+            elif verdict == (operators == ["&&"]):
+                self._walk(named[1], text, env, depth + 1)
+
+    # -- conditions decided by known values ---------------------------------------------
+    def _decide_all(self, nodes: list, text, env: Env, depth: int) -> bool | None:
+        """The exit status of a condition list (its last command decides), or None
+        when it depends on what the file does not say."""
+        nodes = [n for n in nodes if n.type != "comment"]
+        if len(nodes) != 1:
+            return None
+        return self._decide(nodes[0], text, env, depth)
+
+    def _decide(self, node, text, env: Env, depth: int) -> bool | None:
+        """Whether a test succeeds, when every operand is a known string: ``[[ A ==
+        B ]]`` (B a glob unless quoted), ``[ A = B ]``, ``!=``, ``-n``, ``-z``,
+        ``!``, ``&&``/``||`` of such tests. A variable the file does not set (an
+        environment variable, a script argument) decides nothing, even with a
+        ``${X:-default}``: the condition is over what the caller passes."""
+        if depth > MAX_TREE_DEPTH:
+            return None
+        kind = node.type
+        if kind == "negated_command":
+            inner = node.named_children
+            verdict = self._decide(inner[0], text, env, depth + 1) if len(inner) == 1 else None
+            return None if verdict is None else not verdict
+        if kind == "list":
+            parts = node.named_children
+            operators = [child.type for child in node.children if not child.is_named]
+            if len(parts) != 2 or operators not in (["&&"], ["||"]):
+                return None
+            return _combine(operators[0], self._decide(parts[0], text, env, depth + 1), self._decide(parts[1], text, env, depth + 1))
+        if kind == "compound_statement" and node_text(node, text).startswith("(("):
+            # `(( NNODES > 1 ))`: true when the arithmetic value is not 0.
+            inner = node.named_children
+            if len(inner) != 1:
+                return None
+            self.strict_arith = True
+            try:
+                values = self._arith(inner[0], text, env, depth + 1)
+            except NotConstant:
+                return None
+            finally:
+                self.strict_arith = False
+            truths = {value != 0 for value in values}
+            return truths.pop() if len(truths) == 1 else None
+        if kind == "command":
+            name = node.child_by_field_name("name")
+            return self._decide_test_command(node, text, env, depth) if name is not None and node_text(name, text) == "test" else None
+        if kind != "test_command":
+            return None
+        inner = node.named_children
+        if len(inner) != 1:
+            return None
+        return self._decide_test(inner[0], text, env, depth + 1, node_text(node, text).startswith("[["))
+
+    def _decide_test(self, expression, text, env: Env, depth: int, double: bool) -> bool | None:
+        """A test expression inside ``[ ]`` / ``[[ ]]`` (see _decide)."""
+        if depth > MAX_TREE_DEPTH:
+            return None
+        kind = expression.type
+        if kind == "parenthesized_expression":
+            inner = expression.named_children
+            return self._decide_test(inner[0], text, env, depth + 1, double) if len(inner) == 1 else None
+        if kind == "unary_expression":
+            tokens = expression.children
+            if tokens and tokens[0].type == "!":
+                operands = expression.named_children
+                verdict = self._decide_test(operands[0], text, env, depth + 1, double) if len(operands) == 1 else None
+                return None if verdict is None else not verdict
+            operator = expression.named_children[0] if expression.named_children else None
+            operands = expression.named_children[1:]
+            if operator is None or operator.type != "test_operator" or len(operands) != 1:
+                return None
+            return self._decide_unary(node_text(operator, text), operands[0], expression, text, env, depth, split=not double)
+        if kind != "binary_expression":
+            return None
+        left = expression.child_by_field_name("left")
+        right = expression.child_by_field_name("right")
+        operator = expression.child_by_field_name("operator")
+        if left is None or right is None or operator is None:
+            return None
+        if operator.type in ("&&", "||") and double:
+            return _combine(operator.type, self._decide_test(left, text, env, depth + 1, double), self._decide_test(right, text, env, depth + 1, double))
+        return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=not double, pattern=double)
+
+    def _decide_unary(self, op: str, operand, where, text, env: Env, depth: int, *, split: bool) -> bool | None:
+        """``-n WORD`` / ``-z WORD``; over a value the file does not set, a
+        decision of the path (``where``: the test, for its location)."""
+        if op not in ("-n", "-z"):
+            return None
+        texts = self._condition_texts(operand, text, env, depth, split=split)
+        if texts is None:
+            symbol = self._condition_subject(operand, text, env, depth, split=split)
+            if symbol is None:
+                return None
+            nonempty = self._path_decision(f"nonempty\0{symbol}", (f"{symbol} is non-empty", f"{symbol} is empty"), where, text)
+            return None if nonempty is None else nonempty == (op == "-n")
+        verdicts = {bool(t) == (op == "-n") for t in texts}
+        return verdicts.pop() if len(verdicts) == 1 else None
+
+    def _decide_binary(self, op: str, left, right, where, text, env: Env, depth: int, *, split: bool, pattern: bool) -> bool | None:
+        """``A = B``, ``A == B`` (B a glob when ``pattern``), ``A != B``."""
+        if op not in ("==", "=", "!="):
+            return None
+        lefts = self._condition_texts(left, text, env, depth, split=split)
+        rights = self._condition_texts(right, text, env, depth, split=split, pattern=pattern)
+        if (lefts is None) != (rights is None):
+            # A value the file does not set against a word: a decision of the path.
+            symbol = self._condition_subject(left if lefts is None else right, text, env, depth, split=split)
+            words = rights if lefts is None else lefts
+            if symbol is None or words is None or len(words) != 1:
+                return None
+            word = _plain(next(iter(words)))
+            if word.startswith(_GLOB_MARK):
+                glob = word[len(_GLOB_MARK) :]
+                equal = self._path_decision(f"glob\0{symbol}\0{glob}", (f"{symbol} matches {glob}", f"{symbol} does not match {glob}"), where, text)
+            else:
+                shown = word or "''"
+                equal = self._path_decision(f"eq\0{symbol}\0{word}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), where, text)
+            return None if equal is None else equal == (op != "!=")
+        if lefts is None or rights is None:
+            return None
+        verdicts = {_case_matches({a}, [{b}]) for a in lefts for b in rights}
+        if None in verdicts or len(verdicts) != 1:
+            return None
+        equal = verdicts.pop()
+        return equal if op != "!=" else not equal
+
+    def _decide_test_command(self, node, text, env: Env, depth: int) -> bool | None:
+        """``test -n "$X"``, ``test "$1" = decode``, ``test ! ...``: the
+        command form of ``[ ]`` (its words, split as a command's)."""
+        words = [child for index, child in enumerate(node.children) if node.field_name_for_child(index) == "argument"]
+        negated = bool(words) and node_text(words[0], text) == "!"
+        if negated:
+            words = words[1:]
+        verdict: bool | None = None
+        if len(words) == 2:
+            verdict = self._decide_unary(node_text(words[0], text), words[1], node, text, env, depth, split=True)
+        elif len(words) == 3:
+            verdict = self._decide_binary(node_text(words[1], text), words[0], words[2], node, text, env, depth, split=True, pattern=False)
+        return None if verdict is None else verdict != negated
+
+    def _condition_subject(self, node, text, env: Env, depth: int, *, split: bool) -> str | None:
+        """The name a condition's operand stands for when it is one value the file
+        does not set: ``$DPA``, ``$1``, ``${ROLE:-prefill}``; else None."""
+        fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
+        if len(fields) != 1:
+            return None
+        return path_subject(word_value(fields[0]))
+
+    def _condition_texts(self, node, text, env: Env, depth: int, *, split: bool, pattern: bool = False) -> set[str] | None:
+        """Every text an operand can be in this run (a glob pattern, marked, when
+        ``pattern`` and it is not quoted), or None when one is not known. Known
+        means set by the file: a symbol (with or without a default) is not."""
+        if pattern and node.type in ("extglob_pattern", "word") and not _has_expansion(node):
+            raw = node_text(node, text)
+            return {_GLOB_MARK + raw} if _is_plain_glob(raw) else None
+        fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
+        if len(fields) != 1:
+            return None
+        texts = strict_texts(word_value(fields[0]))
+        if texts is None or len(texts) > 16:
+            return None
+        return texts
+
+    def _stmt_subshell(self, node, text, env, depth) -> None:
+        inner = env.snapshot()
+        try:
+            for child in node.named_children:
+                self._walk(child, text, inner, depth + 1)
+        except ScriptExit:
+            pass  # `( ... exit )` leaves the subshell only
+
+    def _stmt_for_statement(self, node, text, env, depth) -> None:
+        variable = node.child_by_field_name("variable")
+        body = node.child_by_field_name("body")
+        values = node.children_by_field_name("value")
+        name = node_text(variable, text) if variable is not None else ""
+        items: list[Word] = []
+        for value_node in values:
+            items.extend(self._eval_word_fields(value_node, text, env, depth))
+        if (
+            values
+            and is_identifier(name)
+            and body is not None
+            and 0 < len(items) <= MAX_UNROLLED_ITERATIONS
+            and self.unrolled * len(items) <= MAX_UNROLLED_ITERATIONS
+            and not any(isinstance(seg, SpreadSeg) or seg.value.kind is Kind.UNKNOWN for item in items for seg in item)
+            and not _leaves_loop(body, text)
+        ):
+            # Known words: the body runs once per word, in order, as in bash (`for
+            # role in prefill decode; do case $role in ...`), each launch with its
+            # own values.
+            where = self._loc(variable, text)
+            self.unrolled *= len(items)
+            try:
+                for item in items:
+                    env.assign(name, Var(scalar=item, defined_at=where))
+                    self._walk(body, text, env, depth + 1)
+            finally:
+                self.unrolled //= len(items)
+            return
+        if not values:
+            loop_value = Value.unknown('"$@" of the script')
+        elif any(any(seg.value.kind is Kind.UNKNOWN for seg in item) for item in items):
+            loop_value = Value.unknown("loop over a list that is not static")
+        else:
+            loop_value = Value.one_of(word_value(item) for item in items) if items else Value.known("")
+        loop_env = env.snapshot()
+        if is_identifier(name):
+            loop_env.assign(name, Var(scalar=(Seg(loop_value, self._loc(variable, text)),), defined_at=self._loc(variable, text)))
+        if body is not None:
+            self.branch_depth += 1
+            try:
+                self._walk(body, text, loop_env, depth + 1)
+            finally:
+                self.branch_depth -= 1
+        self._merge_into(env, [env.snapshot(), loop_env], self._loc(node, text))
+
+    def _stmt_c_style_for_statement(self, node, text, env, depth) -> None:
+        self._loop_unknown(node, text, env, depth)
+
+    def _stmt_while_statement(self, node, text, env, depth) -> None:
+        self._loop_unknown(node, text, env, depth)
+
+    def _loop_unknown(self, node, text, env, depth) -> None:
+        body = node.child_by_field_name("body")
+        loop_env = env.snapshot()
+        exited = False
+        if body is not None:
+            self.branch_depth += 1
+            try:
+                # The body runs any number of times, with other values each time
+                # (`while ...; do case "$1" in ...; shift; done`): no decision in
+                # it is one of the path's.
+                with suspended(self.paths, "loop"):
+                    self._walk(body, text, loop_env, depth + 1)
+            except ScriptExit:
+                exited = True
+            finally:
+                self.branch_depth -= 1
+        self._merge_into(env, [env.snapshot()] + ([] if exited else [loop_env]), self._loc(node, text))
+
+    def _stmt_command(self, node, text, env: Env, depth: int) -> None:
+        self.reads.append(set())
+        try:
+            self._run_command(node, text, env, depth)
+        finally:
+            self.reads.pop()
+
+    def _run_command(self, node, text, env: Env, depth: int) -> None:
+        self.commands_seen += 1
+        if self.commands_seen > MAX_COMMANDS:
+            raise CommandBudgetSpent()
+        name_node = node.child_by_field_name("name")
+        if name_node is not None and node_text(name_node, text) == "exit":
+            raise ScriptExit()
+        if self._misparsed_assignment(node, text, env, depth):
+            return
+        # Argument nodes, grouped into the words bash sees: tree-sitter splits
+        # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
+        # backslash-newline before it splits words, so `8` and `--dp` are one word
+        # `8--dp` (a broken launch that must not look fine).
+        groups: list[list] = []
+        previous_end = -1
+        for index, child in enumerate(node.children):
+            field_name = node.field_name_for_child(index)
+            if field_name == "name":
+                child = child.named_children[0] if child.type == "command_name" and child.named_children else child
+            elif field_name != "argument":
+                continue
+            if groups and text.data[previous_end : child.start_byte] == b"\\\n":
+                groups[-1].append(child)
+            elif groups and previous_end == child.start_byte and _after_lost_dollar(child, text):
+                groups[-1].append(child)  # see _lost_dollar_segs
+            else:
+                groups.append([child])
+            previous_end = child.end_byte
+        if self._inert(node, groups, text):
+            return
+        words: list[Word] = []
+        for group in groups:
+            if len(group) == 1:
+                words.extend(self._eval_word_fields(group[0], text, env, depth))
+            else:
+                segs = [
+                    seg
+                    for part in group
+                    for seg in (self._lost_dollar_segs(part, text, env, depth) if _after_lost_dollar(part, text) else self._eval_parts(part, text, env, False, depth, False))
+                ]
+                words.extend(split_fields(segs))
+        if not words:
+            return
+        command_loc = self._loc(node, text)
+        first = word_value(words[0])
+        if first.is_known and first.text in self.functions:
+            self._call_function(first.text, words[1:], command_loc, env, depth)
+            return
+        if first.is_known and first.text in ("shift", "set"):
+            self._shift_positional(first.text, words[1:], env)
+            return
+        if first.is_known and first.text == "eval" and len(words) > 1:
+            # eval joins its arguments with spaces and runs the result in this
+            # shell (its assignments stay): the string the script built is read
+            # as script text, never run.
+            joined: list[Seg] = []
+            for number, word in enumerate(words[1:]):
+                if number:
+                    joined.append(Seg(Value.known(" "), command_loc))
+                joined.extend(word)
+            self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
+            return
+        if first.is_known and first.text == "read" and self._read_herestring(node, words, text, env, depth, command_loc):
+            return
+        if first.is_known and first.text in ("read", "mapfile", "readarray"):
+            for word in words[1:]:
+                value = word_value(word)
+                if value.is_known and is_identifier(value.text):
+                    env.assign(value.text, Var(scalar=(Seg(Value.unknown(f"read at {command_loc.short()}"), command_loc),)))
+            return
+        self.running.append((node, text))
+        try:
+            self._detect_launch(words, command_loc, env, depth)
+        finally:
+            self.running.pop()
+
+    def _read_herestring(self, node, words: list[Word], text, env: Env, depth: int, command_loc: Location) -> bool:
+        """``read -r -a ARR <<< "$STRING"`` / ``read -r NAME <<< "$STRING"`` of a
+        string the file knows: the array of its whitespace-separated fields, or
+        the string without its leading and trailing blanks (default IFS; -r: no
+        backslash processing). False (not handled) for anything else."""
+        herestrings = [child for child in node.children if child.type == "herestring_redirect"]
+        if len(herestrings) != 1 or len(herestrings[0].named_children) != 1:
+            return False
+        options = [word_value(word) for word in words[1:]]
+        if not all(option.is_known for option in options):
+            return False
+        raw, array, names = False, None, []
+        index = 0
+        while index < len(options):
+            option = options[index].text
+            if option.startswith("-") and len(option) > 1 and set(option[1:]) <= {"r", "a"}:
+                raw = raw or "r" in option
+                if "a" in option:
+                    if index + 1 >= len(options) or not is_identifier(options[index + 1].text):
+                        return False
+                    array = options[index + 1].text
+                    index += 1
+            elif is_identifier(option):
+                names.append(option)
+            else:
+                return False
+            index += 1
+        if not raw or (array is None) == (len(names) != 1) or (array is not None and names):
+            return False
+        segs = self._eval_parts(herestrings[0].named_children[0], text, env, True, depth + 1, True)
+        value = word_value(tuple(segs))
+        if not value.is_known:
+            return False
+        where = self._loc(herestrings[0], text)
+        if array is not None:
+            fields = [(Seg(Value.known(field), where),) for field in value.text.split()]
+            env.assign(array, Var(array=fields, is_array=True, defined_at=where))
+        else:
+            env.assign(names[0], Var(scalar=(Seg(Value.known(value.text.strip(IFS_WHITESPACE)), where),), defined_at=where))
+        return True
+
+    def _inert(self, node, groups: list[list], text) -> bool:
+        """A command that can neither start a launch nor change a variable, told
+        from its source text without evaluating its words (most commands of a
+        script: `echo`, `curl`, `nvidia-smi`, `sleep`): its name is a plain word
+        that no launch, wrapper, shell, function or positional-parameter builtin
+        goes by, and no argument holds a command or process substitution (which
+        may launch) or a `${X:=...}` expansion (which assigns)."""
+        name_node = node.child_by_field_name("name")
+        if name_node is None or not groups or name_node.start_byte != groups[0][0].start_byte:
+            return False
+        raw = text.data[name_node.start_byte : name_node.end_byte]
+        if not raw or any(marker in raw for marker in _NOT_PLAIN):
+            return False
+        name = raw.rsplit(b"/", 1)[-1].decode("utf-8", "replace")
+        if name in _LAUNCH_NAMES or name in self.functions or PYTHON_NAME.fullmatch(name):
+            return False
+        if len(groups) > 1:
+            # The arguments' source in one slice (what lies between them is blank
+            # or a line continuation; a redirection there only makes us evaluate).
+            arguments = text.data[groups[1][0].start_byte : groups[-1][-1].end_byte]
+            if _MAY_RUN_OR_ASSIGN.search(arguments):
+                return False
+            if b"sglang" in arguments and name not in DATA_COMMANDS:
+                return False  # may run a launch under a command we do not look through
+        return True
+
+    def _shift_positional(self, command: str, args: list[Word], env: Env) -> None:
+        # The script's own positional parameters live in a frame of their own
+        # (Env.script), unknown until `set --` gives them.
+        frame = env.frames[-1] if env.frames else env.script
+        if command == "set":
+            if args and word_value(args[0]) == Value.known("--"):
+                # (`set -- "$@" "$@"` in a loop doubles them: past the bound, unknown)
+                words = []
+                for word in args[1:]:
+                    if words and is_spread_word(word) and is_spread_word(words[-1]):
+                        continue  # any words, then any words: any words
+                    words.append(word)
+                frame.positional = words if len(words) <= MAX_POSITIONAL and sum(map(len, words)) <= MAX_VALUE_SEGS else None
+            return
+        if frame.positional is None:
+            return
+        count = word_value(args[0]) if args else Value.known("1")
+        if count.is_known and is_ascii_digits(count.text):
+            frame.positional = frame.positional[int(count.text) :]
+        else:
+            frame.positional = None
+
+    def _call_function(self, name: str, args: list[Word], call_loc: Location, env: Env, depth: int) -> None:
+        self.called_functions.add(name)
+        if self.call_depth >= MAX_CALL_DEPTH:
+            return
+        if any(frame.function == name for frame in env.frames):
+            # A recursive call: its launches are the ones the outer call already
+            # records. Following it only repeated each of them once per level of
+            # MAX_CALL_DEPTH (12 copies of the same server).
+            return
+        body, text = self.functions[name]
+        # `$1`/`"$@"` in the body depend on what the call's words read.
+        saved_taint = self.taint.get(POSITIONAL)
+        self.taint[POSITIONAL] = self._depends(self.reads[-1]) if self.reads else frozenset()
+        env.frames.append(Frame(name, list(args), call_site=call_loc))
+        self.call_stack.append((name, call_loc, (call_loc.line, call_loc.end_line)))
+        self.call_depth += 1
+        try:
+            # The body nests inside the call: counting on from the caller's depth
+            # (not from 0) keeps the Python stack bounded by MAX_TREE_DEPTH; from 0,
+            # 12 nested calls of deep bodies overflowed it (RecursionError).
+            self._walk(body, text, env, depth + 1)
+        finally:
+            self.call_depth -= 1
+            self.call_stack.pop()
+            env.frames.pop()
+            if saved_taint is None:
+                self.taint.pop(POSITIONAL, None)
+            else:
+                self.taint[POSITIONAL] = saved_taint
+
+
+def _combine(operator: str, left: bool | None, right: bool | None) -> bool | None:
+    """``&&`` / ``||`` of two tests, None standing for undecided."""
+    if operator == "&&":
+        return False if False in (left, right) else (True if left and right else None)
+    return True if True in (left, right) else (False if left is False and right is False else None)
+
+
+def _taken_bodies(clauses: Iterable[tuple[Callable[[], bool | None], list]]) -> tuple[list[list], bool]:
+    """The bodies of an if/elif/else chain or a case that may run, in order, and
+    whether one of them surely runs: a clause decided false adds nothing, the
+    first decided true ends the chain (the conditions after it are not looked
+    at), an undecided one is an alternative."""
+    bodies: list[list] = []
+    for decide, body in clauses:
+        verdict = decide()
+        if verdict is False:
+            continue
+        bodies.append(body)
+        if verdict is True:
+            return bodies, True
+    return bodies, False
+
+
+# A case pattern or the right side of `[[ == ]]` that is a glob, not a string.
+_GLOB_MARK = "\0glob:"
+
+
+def _is_plain_glob(raw: str) -> bool:
+    """A glob fnmatch reads as bash does (no extglob, quotes or escapes)."""
+    return not any(c in raw for c in "\\'\"$`(){}!@+") and "[!" not in raw and "[^" not in raw
+
+
+def _has_expansion(node) -> bool:
+    return any(child.type in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion") or _has_expansion(child) for child in node.children)
+
+
+def _subject_name(key: str) -> str | None:
+    """The variable a decision's key is about (``eq\\0$1\\0prefill`` -> the
+    positional parameters), as ShellAnalyzer.taint names it."""
+    kind, subject, *_ = key.split("\0")
+    if kind not in ("eq", "glob", "nonempty") or not subject.startswith("$"):
+        return None
+    name = subject[1:]
+    if name.startswith("{") and ":-" in name:
+        name = name[1:].split(":-", 1)[0]
+    if is_ascii_digits(name) or name in ("@", "*"):
+        return POSITIONAL
+    return name if is_identifier(name) else None
+
+
+def _starts_with_number(node) -> bool:
+    return node.type == "number" or (node.type == "concatenation" and bool(node.named_children) and node.named_children[0].type == "number")
+
+
+def _after_lost_dollar(node, text) -> bool:
+    """A word tree-sitter-bash split off after dropping the ``$`` of ``$2`` (see
+    ShellAnalyzer._lost_dollar_segs)."""
+    return node.start_byte > 0 and text.data[node.start_byte - 1 : node.start_byte] == b"$" and _starts_with_number(node)
+
+
+def _plain(pattern: str) -> str:
+    """A glob pattern without special characters is the text it matches."""
+    if pattern.startswith(_GLOB_MARK) and not any(c in pattern[len(_GLOB_MARK) :] for c in "*?[\\"):
+        return pattern[len(_GLOB_MARK) :]
+    return pattern
+
+
+def _glob_escape(text: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[|" else c for c in text)
+
+
+def _case_matches(subjects: set[str], patterns: list[set[str] | None]) -> bool | None:
+    """Whether the subject matches one of the patterns (each a set of texts, a glob
+    marked with _GLOB_MARK), or None when that depends on unknown values."""
+    import fnmatch
+
+    verdicts = set()
+    for subject in subjects:
+        matched: bool | None = False
+        for options in patterns:
+            if options is None:
+                matched = None if matched is False else matched
+                continue
+            results = {fnmatch.fnmatchcase(subject, o[len(_GLOB_MARK):]) if o.startswith(_GLOB_MARK) else subject == o for o in options}
+            if results == {True}:
+                matched = True
+                break
+            if True in results and matched is False:
+                matched = None
+        verdicts.add(matched)
+    return verdicts.pop() if len(verdicts) == 1 else None
+
+
+def _leaves_loop(node, text) -> bool:
+    """Whether a loop body may stop early (``break``, ``continue``, ``return``,
+    ``exit``): then it is not unrolled (the iterations that run are not known)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.type == "command":
+            name = current.child_by_field_name("name")
+            if name is not None and node_text(name, text) in ("break", "continue", "return", "exit"):
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _before_keyword(node, keyword: str) -> list:
+    """The children of ``node`` between its first token and ``keyword``."""
+    children = node.children
+    for index, child in enumerate(children):
+        if child.type == keyword:
+            return list(children[1:index])
+    return []
+
+
+def _reads_script_from_stdin(command, text) -> str | None:
+    """The program of ``command`` that reads a here-document as a script: a shell
+    without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
+    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    if command is None or command.type != "command":
+        return None
+    words = []
+    for child in command.named_children:
+        if child.type == "command_name":
+            child = child.named_children[0] if child.named_children else child
+        if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation"):
+            words.append(node_text(child, text).strip("'\""))
+    if not words:
+        return None
+    first = words[0].rsplit("/", 1)[-1]
+    if first == "ssh":
+        operands = []
+        index = 1
+        while index < len(words):
+            word = words[index]
+            if word.startswith("-") and len(word) > 1:
+                index += 2 if word in SSH_VALUE_OPTIONS else 1
+                continue
+            operands.append(word)
+            index += 1
+        if len(operands) == 1:
+            return "ssh"
+        if len(operands) < 2:
+            return None
+        words = operands[1:]  # the remote command
+    for index, word in enumerate(words):
+        name = word.rsplit("/", 1)[-1]
+        if name in SHELLS:
+            rest = words[index + 1 :]
+            if any(w.startswith("-") and not w.startswith("--") and "c" in w for w in rest):
+                return None
+            if any(not w.startswith("-") for w in rest):
+                return None  # a script file
+            return name
+    return None
+
+
+def _after_keyword(node, keyword: str) -> list:
+    children = node.children
+    for index, child in enumerate(children):
+        if not child.is_named and child.type == keyword:
+            return [c for c in children[index + 1 :] if c.is_named]
+    return []
