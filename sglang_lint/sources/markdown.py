@@ -81,7 +81,8 @@ from sglang_lint.model import (
     Value,
 )
 from sglang_lint.records import Record, replace
-from sglang_lint.sources.python import analyze_python, parse_python
+from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.python_interpreter import parse_python
 from sglang_lint.sources.shell import analyze_shell, parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml
 

@@ -537,3 +537,29 @@ def format_percent_specs(word: Word) -> list[tuple[str, Any]]:
     if text:
         out.append(("text", text))
     return out
+
+
+def loc_of(value: Any) -> Location | None:
+    return getattr(value, "loc", None)
+
+
+def origin_of_word(word: Word) -> Location | None:
+    for seg in word:
+        if seg.origin is not None:
+            return seg.origin
+    return None
+
+
+def as_written(word: Word) -> Word:
+    """A command string's pieces located where their text was written rather than
+    where the string is used: its words (``python3``, ``--tp``) are read from
+    the literal, like the items of an argv list, which keep their places too."""
+    out = []
+    for seg in word:
+        if seg.origin is not None and seg.chars and seg.value.is_known and len(seg.chars) == len(seg.value.text):
+            first, last = seg.chars[0], seg.chars[-1]
+            loc = Location(seg.loc.path, first[0], first[1], last[0], last[1] + 1)
+            out.append(type(seg)(seg.value, loc, chars=seg.chars))
+        else:
+            out.append(seg)
+    return tuple(out)
