@@ -27,6 +27,7 @@ from sglang_lint.sources.python_literals import scan_string_literals, simple_lit
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
+    MISSING,
     DictContents,
     FormatError,
     PBuiltin,
@@ -45,16 +46,32 @@ from sglang_lint.sources.python_values import (
     PUnknown,
     PyValue,
     as_written,
+    bounded_items,
     collect_text,
+    first_loc,
     format_percent_specs,
+    is_none,
+    items_inserted,
+    items_without,
     join_words,
+    known_int,
     known_seg,
+    known_text,
+    list_changed,
     literal_text,
     loc_of,
+    num_text,
     origin_of_word,
     parse_format,
+    python_scalar,
     relocate,
+    same_text,
+    same_value,
+    scalar_key,
+    spec_too_wide,
     split_word,
+    sub_chars,
+    unique_keys,
     word_length_ok,
 )
 from sglang_lint.sources.shell import Seg, Word, spread_word
@@ -137,6 +154,10 @@ class _Level(Record):
 
 
 class PythonInterpreter:
+    """One run over a Python module, on one path through the branches that make a
+    difference (:class:`~sglang_lint.sources.paths.Paths`); :meth:`run` returns
+    the file's :class:`~sglang_lint.model.SourceResult`."""
+
     def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
         self.path = path
         # The decisions this run's path has fixed (issue 16, launch variants; see
@@ -254,7 +275,7 @@ class PythonInterpreter:
         level = self.journal[-1]
         if ref >= level.first_new_ref or ref in level.before:
             return  # made inside this branch, or already saved
-        contents = self.heap.get(ref, _MISSING)
+        contents = self.heap.get(ref, MISSING)
         level.before[ref] = dict(contents) if isinstance(contents, dict) else contents
 
     def _set(self, ref: int, contents: Any) -> None:
@@ -278,7 +299,7 @@ class PythonInterpreter:
             for contents in versions:
                 keys.update(dict.fromkeys(contents))
             return {key: self._merge_values([c.get(key) for c in versions]) for key in keys}
-        if all(_same(v, first) for v in versions[1:]):
+        if all(same_value(v, first) for v in versions[1:]):
             return first
         if isinstance(first, tuple) and all(isinstance(v, tuple) for v in versions):
             return self._merge_items(versions)
@@ -294,17 +315,17 @@ class PythonInterpreter:
             return tuple(self._merge_values(list(column)) for column in zip(*lists))
         head = 0
         shortest = min(len(items) for items in lists)
-        while head < shortest and all(_same_text(items[head], lists[0][head]) for items in lists):
+        while head < shortest and all(same_text(items[head], lists[0][head]) for items in lists):
             head += 1
         tail = 0
-        while tail < shortest - head and all(_same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
+        while tail < shortest - head and all(same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
             tail += 1
-        loc = _first_loc(lists[0]) or Location(self.path, 1, 1)
+        loc = first_loc(lists[0]) or Location(self.path, 1, 1)
         middle = PSpread(Value.unknown("items differ between branches"), loc)
         return (*lists[0][:head], middle, *(lists[0][len(lists[0]) - tail :] if tail else ()))
 
     def _merge_dicts(self, dicts: list[DictContents]) -> DictContents:
-        keys = [tuple(_key(k) for k, _ in d.entries) for d in dicts]
+        keys = [tuple(scalar_key(k) for k, _ in d.entries) for d in dicts]
         if all(k == keys[0] for k in keys) and None not in keys[0]:
             entries = tuple(
                 (dicts[0].entries[i][0], self._merge_values([d.entries[i][1] for d in dicts])) for i in range(len(keys[0]))
@@ -315,7 +336,7 @@ class PythonInterpreter:
 
     def _merge_values(self, values: list[PyValue | None]) -> PyValue:
         first = values[0]
-        if all(_same(v, first) for v in values[1:]) and first is not None:
+        if all(same_value(v, first) for v in values[1:]) and first is not None:
             return first
         loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
         if any(v is None for v in values):
@@ -467,7 +488,7 @@ class PythonInterpreter:
         if isinstance(node.op, ast.Add) and isinstance(current, PList) and current.kind == "list":
             # `+=` on a list extends it in place: every name for it sees the items.
             items = self._iter_items(operand, self._loc(node.value))
-            self._set(current.ref, _bounded((*self.heap.get(current.ref, ()), *items), self._loc(node)))
+            self._set(current.ref, bounded_items((*self.heap.get(current.ref, ()), *items), self._loc(node)))
             return
         self._assign(node.target, self._binop(node.op, current, operand, self._loc(node)))
 
@@ -490,16 +511,16 @@ class PythonInterpreter:
                 if isinstance(container, PList):
                     # `del cmd[i]` / `del cmd[a:b]`
                     items = self.heap.get(container.ref, ())
-                    where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else _int(self._eval(target.slice))
-                    updated = _without(items, where, self._loc(target)) if where is not None else None
+                    where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else known_int(self._eval(target.slice))
+                    updated = items_without(items, where, self._loc(target)) if where is not None else None
                     self._set(container.ref, updated if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
                 elif isinstance(container, PDict):
                     contents = self.heap.get(container.ref, DictContents(()))
-                    wanted = _key(self._eval(target.slice))
+                    wanted = scalar_key(self._eval(target.slice))
                     if wanted is None:
                         self._set(container.ref, DictContents((), Value.unknown("a dict a key we cannot see was deleted from")))
                     else:
-                        self._set(container.ref, DictContents(tuple((k, v) for k, v in contents.entries if _key(k) != wanted), contents.open))
+                        self._set(container.ref, DictContents(tuple((k, v) for k, v in contents.entries if scalar_key(k) != wanted), contents.open))
 
     def _slice_of(self, node: ast.Slice) -> slice | None:
         """The ``slice`` of ``a:b:c`` when its bounds are known numbers."""
@@ -508,7 +529,7 @@ class PythonInterpreter:
             if part is None:
                 bounds.append(None)
                 continue
-            number = _int(self._eval(part))
+            number = known_int(self._eval(part))
             if number is None:
                 return None
             bounds.append(number)
@@ -645,9 +666,9 @@ class PythonInterpreter:
                 flow = self._exec_block(body, depth + 1)
             finally:
                 self.journal.pop()
-                after = {ref: self.heap.get(ref, _MISSING) for ref in level.before}
+                after = {ref: self.heap.get(ref, MISSING) for ref in level.before}
                 for ref, contents in level.before.items():
-                    if contents is _MISSING:
+                    if contents is MISSING:
                         self.heap.pop(ref, None)
                     else:
                         self.heap[ref] = contents
@@ -660,13 +681,13 @@ class PythonInterpreter:
             return _Flow(terminated=True), False
         differs = False
         for ref in written:
-            start = self.heap.get(ref, _MISSING)
+            start = self.heap.get(ref, MISSING)
             versions = [after.get(ref, start) for after in live]
-            if any(v is _MISSING for v in versions):
+            if any(v is MISSING for v in versions):
                 continue
-            if all(_same(v, start) for v in versions):
+            if all(same_value(v, start) for v in versions):
                 continue
-            differs = differs or not all(_same(v, versions[0]) for v in versions)
+            differs = differs or not all(same_value(v, versions[0]) for v in versions)
             self._set(ref, self._merge_contents(versions))
         # A body that returns or raises makes the paths differ too.
         return _Flow(), differs or len(live) < len(bodies) + (0 if exhaustive else 1)
@@ -804,16 +825,16 @@ class PythonInterpreter:
         key = self._eval(target.slice)
         if isinstance(container, PDict):
             contents = self.heap.get(container.ref, DictContents(()))
-            wanted = _key(key)
+            wanted = scalar_key(key)
             if wanted is None:
                 self._set(container.ref, DictContents(contents.entries, Value.unknown("a key we cannot see")))
                 return
-            entries = [(k, v) for k, v in contents.entries if _key(k) != wanted]
+            entries = [(k, v) for k, v in contents.entries if scalar_key(k) != wanted]
             entries.append((key, value))
             self._set(container.ref, DictContents(tuple(entries), contents.open))
         elif isinstance(container, PList):
             items = list(self.heap.get(container.ref, ()))
-            index = _int(key)
+            index = known_int(key)
             where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else None
             new = self._known_items(value) if where is not None else None
             first = next((position for position, item in enumerate(items) if isinstance(item, PSpread)), len(items))
@@ -898,8 +919,8 @@ class PythonInterpreter:
         for a plain ``{x}``."""
         if conversion in ("", "s") and not spec:
             return self._to_str(value, loc_of(value) or loc).word
-        python_value = _python_scalar(value)
-        if python_value is _MISSING or _spec_too_wide(spec):
+        python_value = python_scalar(value)
+        if python_value is MISSING or spec_too_wide(spec):
             return (Seg(Value.unknown("a formatted value we cannot see"), loc),)
         try:
             if conversion == "r":
@@ -1020,16 +1041,16 @@ class PythonInterpreter:
 
     def _item(self, container: PyValue, key: PyValue, loc: Location) -> PyValue:
         if isinstance(container, PExternal) and container.qualname == "os.environ":
-            name = _str_text(key)
+            name = known_text(key)
             if name is not None and name in self.configured_env:
                 return PStr((known_seg(self.configured_env[name], loc),), loc)
             return PUnknown(Value.symbol("$" + name) if name else Value.unknown("an environment variable"), loc)
         if isinstance(container, PExternal) and container.qualname == "sys.argv":
-            index = _int(key)
+            index = known_int(key)
             return PUnknown(Value.symbol(f"sys.argv[{index}]") if index is not None else Value.unknown("a command-line argument"), loc)
         if isinstance(container, PList):
             items = self.heap.get(container.ref, ())
-            index = _int(key)
+            index = known_int(key)
             if index is None:
                 return PUnknown(Value.unknown("an item at an index we cannot see"), loc)
             spread_at = [i for i, item in enumerate(items) if isinstance(item, PSpread)]
@@ -1039,7 +1060,7 @@ class PythonInterpreter:
                 return items[index]
             return PUnknown(Value.unknown("an item of a list we cannot see"), loc)
         if isinstance(container, PDict):
-            return self._dict_get(container, key, loc) or PUnknown(Value.unknown(f"key {_str_text(key) or '?'} is not in the dict"), loc)
+            return self._dict_get(container, key, loc) or PUnknown(Value.unknown(f"key {known_text(key) or '?'} is not in the dict"), loc)
         return PUnknown(Value.unknown("an item of a value we cannot see"), loc)
 
     def _slice(self, container: PyValue, spec: ast.Slice, loc: Location) -> PyValue:
@@ -1047,7 +1068,7 @@ class PythonInterpreter:
             return PList(self._new_ref((PSpread(Value.unknown("sys.argv"), loc),)), loc)
         items = self._known_items(container)
         bounds = [self._eval(part) if part is not None else None for part in (spec.lower, spec.upper, spec.step)]
-        numbers = [None if b is None or isinstance(b, PNone) else _int(b) for b in bounds]
+        numbers = [None if b is None or isinstance(b, PNone) else known_int(b) for b in bounds]
         if items is None or any(b is not None and not isinstance(b, PNone) and n is None for b, n in zip(bounds, numbers)):
             return PList(self._new_ref((PSpread(Value.unknown("a slice we cannot see"), loc),)), loc)
         if isinstance(container, PStr):
@@ -1060,11 +1081,11 @@ class PythonInterpreter:
 
     def _dict_get(self, container: PDict, key: PyValue, loc: Location) -> PyValue | None:
         contents = self.heap.get(container.ref, DictContents(()))
-        wanted = _key(key)
+        wanted = scalar_key(key)
         if wanted is None:
             return PUnknown(Value.unknown("a key we cannot see"), loc)
         for entry_key, entry_value in reversed(contents.entries):
-            entry = _key(entry_key)
+            entry = scalar_key(entry_key)
             if entry == wanted:
                 return entry_value
             if entry is None:
@@ -1082,7 +1103,7 @@ class PythonInterpreter:
                 items.extend(self._iter_items(self._eval(element.value), self._loc(element)))
             else:
                 items.append(self._eval(element))
-        return PList(self._new_ref(_bounded(tuple(items), loc)), loc, kind)
+        return PList(self._new_ref(bounded_items(tuple(items), loc)), loc, kind)
 
     _expr_Tuple = _expr_List
     _expr_Set = _expr_List
@@ -1183,7 +1204,7 @@ class PythonInterpreter:
                 return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
             if isinstance(left, PList) and isinstance(right, PList):
                 items = (*self.heap.get(left.ref, ()), *self.heap.get(right.ref, ()))
-                return PList(self._new_ref(_bounded(items, loc)), loc, left.kind)
+                return PList(self._new_ref(bounded_items(items, loc)), loc, left.kind)
             if isinstance(left, PList) and isinstance(right, PUnknown):
                 return PList(self._new_ref((*self.heap.get(left.ref, ()), PSpread(right.value, right.loc))), loc, left.kind)
             if isinstance(left, PUnknown) and isinstance(right, PList):
@@ -1197,7 +1218,7 @@ class PythonInterpreter:
         if isinstance(op, ast.Mod) and isinstance(left, PStr):
             return self._percent(left, right, loc)
         if isinstance(op, ast.Mult):
-            count, repeated = (_int(right), left) if _int(right) is not None else (_int(left), right)
+            count, repeated = (known_int(right), left) if known_int(right) is not None else (known_int(left), right)
             if count is not None and isinstance(repeated, PList) and 0 <= count and count * len(self.heap.get(repeated.ref, ())) <= MAX_ITEMS:
                 return PList(self._new_ref(self.heap.get(repeated.ref, ()) * count), loc, repeated.kind)
             if count is not None and isinstance(repeated, PStr) and 0 <= count <= 1000:
@@ -1235,8 +1256,8 @@ class PythonInterpreter:
             if conversion in "s" and not flags:
                 out.extend(self._to_str(value, loc_of(value) or loc).word)
                 continue
-            python_value = _python_scalar(value)
-            if python_value is _MISSING or conversion not in "sdifgeExXoc" or "*" in flags or _spec_too_wide(flags):
+            python_value = python_scalar(value)
+            if python_value is MISSING or conversion not in "sdifgeExXoc" or "*" in flags or spec_too_wide(flags):
                 out.append(Seg(Value.unknown("a %-formatted value we cannot see"), loc_of(value) or loc))
                 continue
             try:
@@ -1292,7 +1313,7 @@ class PythonInterpreter:
             return self._eval(node.orelse)
         with suspended(self.paths, fork):
             body, orelse = self._eval(node.body), self._eval(node.orelse)
-        if not _same(body, orelse):
+        if not same_value(body, orelse):
             self.paths.differs(*(fork or (None, None)), self._loc(node.test))
         return self._merge_values([body, orelse])
 
@@ -1323,17 +1344,17 @@ class PythonInterpreter:
             op = node.ops[0]
             if isinstance(op, (ast.Is, ast.IsNot)):
                 if isinstance(right, PNone):
-                    result = _is_none(left)
+                    result = is_none(left)
                     if result is None:
                         return None
                     return result if isinstance(op, ast.Is) else not result
                 return None
             if isinstance(op, (ast.In, ast.NotIn)):
                 items = self._known_items(right)
-                wanted = _key(left)
-                if items is None or wanted is None or any(_key(i) is None for i in items):
+                wanted = scalar_key(left)
+                if items is None or wanted is None or any(scalar_key(i) is None for i in items):
                     return None
-                found = any(_key(i) == wanted for i in items)
+                found = any(scalar_key(i) == wanted for i in items)
                 return found if isinstance(op, ast.In) else not found
             if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
                 if not (isinstance(left, PNum) and isinstance(right, PNum)):
@@ -1344,11 +1365,11 @@ class PythonInterpreter:
                 if isinstance(op, ast.LtE):
                     return x <= y
                 return x > y if isinstance(op, ast.Gt) else x >= y
-            a, b = _key(left), _key(right)
+            a, b = scalar_key(left), scalar_key(right)
             if (a is None) != (b is None) and isinstance(op, (ast.Eq, ast.NotEq)):
                 # An environment variable against a text: a decision of the path.
                 symbol = _subject(left if a is None else right)
-                text = _str_text(right if a is None else left)
+                text = known_text(right if a is None else left)
                 if symbol is None or text is None:
                     return None
                 shown = repr(text)
@@ -1413,7 +1434,7 @@ class PythonInterpreter:
         if isinstance(value, PStr):
             return value
         if isinstance(value, PNum):
-            text = _num_text(value.number)
+            text = num_text(value.number)
             chars = self._number_chars(value, text)
             return PStr((known_seg(text, value.loc, chars, origin=value.origin),), value.loc)
         if isinstance(value, PNone):
@@ -1442,7 +1463,7 @@ class PythonInterpreter:
             contents = self.heap.get(value.ref, DictContents(()))
             if contents.open is not None:
                 return None
-            return _unique_keys(contents.entries)
+            return unique_keys(contents.entries)
         return None
 
     def _ordered(self, name: str, value: PyValue, kwargs: dict[str, PyValue]) -> list[PyValue] | None:
@@ -1480,7 +1501,7 @@ class PythonInterpreter:
             return tuple(self.heap.get(value.ref, ()))
         if isinstance(value, PDict):
             contents = self.heap.get(value.ref, DictContents(()))
-            items: tuple[PyValue, ...] = tuple(_unique_keys(contents.entries))
+            items: tuple[PyValue, ...] = tuple(unique_keys(contents.entries))
             if contents.open is not None:
                 items += (PSpread(contents.open, loc),)
             return items
@@ -1517,7 +1538,7 @@ class PythonInterpreter:
                 if isinstance(value, PDict):
                     contents = self.heap.get(value.ref, DictContents(()))
                     for key, item in contents.entries:
-                        name = _str_text(key)
+                        name = known_text(key)
                         if name is None:
                             spreads.append(PUnknown(Value.unknown("a keyword we cannot see"), self._loc(keyword)))
                         else:
@@ -1564,7 +1585,7 @@ class PythonInterpreter:
             call_args = list(self._known_items(kwargs["args"]) or []) if "args" in kwargs else []
             if "kwargs" in kwargs and isinstance(kwargs["kwargs"], PDict):
                 contents = self.heap.get(kwargs["kwargs"].ref, DictContents(()))
-                call_kwargs = {k: v for key, v in contents.entries if (k := _str_text(key)) is not None}
+                call_kwargs = {k: v for key, v in contents.entries if (k := known_text(key)) is not None}
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("submit", "apply_async") and args:
             target, call_args = args[0], list(args[1:])
             call_kwargs = dict(kwargs)
@@ -1683,7 +1704,7 @@ class PythonInterpreter:
             entries.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
             return PDict(self._new_ref(DictContents(tuple(entries), open_value)), loc)
         if name == "range":
-            numbers = [_int(a) for a in args]
+            numbers = [known_int(a) for a in args]
             if args and all(n is not None for n in numbers) and len(args) <= 3:
                 try:
                     values = range(*numbers)  # type: ignore[arg-type]
@@ -1696,7 +1717,7 @@ class PythonInterpreter:
             # Loops over enumerate(...) / zip(...) of seen items unroll like loops
             # over a list of tuples (issue 16).
             if name == "enumerate":
-                start = _int(args[1]) if len(args) > 1 else (_int(kwargs["start"]) if "start" in kwargs else 0)
+                start = known_int(args[1]) if len(args) > 1 else (known_int(kwargs["start"]) if "start" in kwargs else 0)
                 columns = [self._known_items(first)] if first is not None and start is not None else [None]
             else:
                 start = 0
@@ -1732,16 +1753,16 @@ class PythonInterpreter:
                 self._set(receiver.ref, (*items, first))
                 return PNone(loc)
             if name == "extend" and first is not None:
-                self._set(receiver.ref, _bounded((*items, *self._iter_items(first, loc)), loc))
+                self._set(receiver.ref, bounded_items((*items, *self._iter_items(first, loc)), loc))
                 return PNone(loc)
             if name == "insert" and len(args) == 2:
-                index = _int(args[0])
-                self._set(receiver.ref, _inserted(items, index, args[1], loc))
+                index = known_int(args[0])
+                self._set(receiver.ref, items_inserted(items, index, args[1], loc))
                 return PNone(loc)
             if name == "copy":
                 return PList(self._new_ref(items), loc)
             if name in ("pop", "remove", "clear", "reverse"):
-                changed = _list_changed(name, list(items), args, loc)
+                changed = list_changed(name, list(items), args, loc)
                 if changed is not None:
                     updated, result = changed
                     self._set(receiver.ref, tuple(updated))
@@ -1761,7 +1782,7 @@ class PythonInterpreter:
                     return PList(self._new_ref((PSpread(contents.open, loc),)), loc)
                 latest = {}
                 for key, value in contents.entries:
-                    latest[_key(key)] = (key, value)
+                    latest[scalar_key(key)] = (key, value)
                 if name == "items":
                     pairs = tuple(PList(self._new_ref((k, v)), loc, "tuple") for k, v in latest.values())
                     return PList(self._new_ref(pairs), loc)
@@ -1805,10 +1826,10 @@ class PythonInterpreter:
         if name == "format":
             return self._format(receiver, args, kwargs, loc)
         if name == "split":
-            separator = None if first is None or isinstance(first, PNone) else _str_text(first)
+            separator = None if first is None or isinstance(first, PNone) else known_text(first)
             if first is not None and not isinstance(first, PNone) and separator is None:
                 return PList(self._new_ref((PSpread(Value.unknown("split by a separator we cannot see"), loc),)), loc)
-            maxsplit = _int(args[1]) if len(args) > 1 else (_int(kwargs["maxsplit"]) if "maxsplit" in kwargs else -1)
+            maxsplit = known_int(args[1]) if len(args) > 1 else (known_int(kwargs["maxsplit"]) if "maxsplit" in kwargs else -1)
             fields = split_word(as_written(receiver.word), separator or None, -1 if maxsplit is None else maxsplit) if separator != "" else None
             if fields is None:
                 return PList(self._new_ref((PSpread(Value.unknown("a split we cannot see"), loc),)), loc)
@@ -1818,14 +1839,14 @@ class PythonInterpreter:
             if text is not None:
                 stripped = getattr(text, name)()
                 start = text.index(stripped) if stripped else 0
-                return PStr((known_seg(stripped, loc, _sub_chars(receiver.word, start, len(stripped)), origin=origin_of_word(receiver.word)),), loc)
+                return PStr((known_seg(stripped, loc, sub_chars(receiver.word, start, len(stripped)), origin=origin_of_word(receiver.word)),), loc)
             return receiver
         if name in ("lower", "upper") and not args:
             text = literal_text(receiver.word)
             if text is not None:
                 return PStr((known_seg(getattr(text, name)(), loc, origin=origin_of_word(receiver.word)),), loc)
         if name == "replace" and len(args) == 2:
-            text, old, new = literal_text(receiver.word), _str_text(args[0]), _str_text(args[1])
+            text, old, new = literal_text(receiver.word), known_text(args[0]), known_text(args[1])
             if text is not None and old is not None and new is not None and old:
                 result = text.replace(old, new)
                 if len(result) <= MAX_STRING:
@@ -1870,16 +1891,16 @@ class PythonInterpreter:
         it with the calls that start a server."""
         unknown = PUnknown(Value.unknown(f"the result of {qualname}()"), loc)
         if qualname in ("os.environ.get", "os.getenv"):
-            name = _str_text(args[0]) if args else None
+            name = known_text(args[0]) if args else None
             if name is None:
                 return unknown
             if name in self.configured_env:
                 return PStr((known_seg(self.configured_env[name], loc),), loc)
             default = args[1] if len(args) > 1 else kwargs.get("default")
-            default_text = _str_text(default) if default is not None else None
+            default_text = known_text(default) if default is not None else None
             if default is not None and default_text is None and not isinstance(default, PNone):
                 if isinstance(default, PNum):
-                    default_text = _num_text(default.number)
+                    default_text = num_text(default.number)
                 else:
                     return PUnknown(Value.unknown(f"${name} or a default we cannot see"), loc)
             origin = loc_of(default) if default_text is not None else None
@@ -2010,91 +2031,6 @@ def _called_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def _list_changed(name: str, items: list, args: list, loc: Location) -> tuple[list, PyValue | None] | None:
-    """(the items after, what it returns) of ``.pop([i])`` / ``.remove(x)`` /
-    ``.clear()`` / ``.reverse()``; None when we cannot say. Around a spread
-    (items we cannot count) the seen items before it stay, and those an index
-    from the end still reaches."""
-    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
-    first = spreads[0] if spreads else len(items)
-    rest = PSpread(Value.unknown(f"a list changed by .{name}()"), loc)
-    if name == "clear" and not args:
-        return [], None
-    if name == "reverse" and not args:
-        return (items[::-1], None) if not spreads else None
-    if name == "pop" and len(args) <= 1:
-        index = _int(args[0]) if args else -1
-        if index is None:
-            return None
-        if 0 <= index < first or (index < 0 and -index <= len(items) - 1 - (spreads[-1] if spreads else -1)):
-            popped = items.pop(index)
-            return items, popped
-        if index >= first:
-            return items[:first] + [rest], PUnknown(Value.unknown("an item .pop() took from where we cannot see"), loc)
-        return None
-    if name == "remove" and len(args) == 1:
-        wanted = _key(args[0])
-        if wanted is None:
-            return None
-        for position, item in enumerate(items):
-            key = _key(item)
-            if key == wanted:
-                return items[:position] + items[position + 1 :], None
-            if key is None:
-                # It may be this one: what comes before stays.
-                return items[:position] + [rest], None
-        return None
-    return None
-
-
-def _without(items: tuple, where: int | slice, loc: Location) -> tuple | None:
-    """``items`` after ``del items[where]``; None when we cannot say. Around a
-    spread, an index before it or one from the end that reaches only the seen
-    tail is exact; otherwise the seen items before what may be deleted stay."""
-    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
-    updated = list(items)
-    if not spreads:
-        try:
-            del updated[where]
-        except IndexError:
-            return None
-        return tuple(updated)
-    if isinstance(where, int):
-        changed = _list_changed("pop", updated, [PNum(where, loc)], loc)
-        return tuple(changed[0]) if changed is not None else None
-    first, tail = spreads[0], len(items) - 1 - spreads[-1]
-    start, stop = where.start, where.stop
-    if where.step in (None, 1):
-        if (start is None or start >= 0) and stop is not None and 0 <= stop <= first:
-            del updated[where]
-            return tuple(updated)
-        if start is not None and -tail <= start < 0 and (stop is None or start <= stop < 0):
-            del updated[where]
-            return tuple(updated)
-    seen = len(items) - len(spreads)  # the list has at least these many items
-    low = 0 if start is None else (min(first, start) if start >= 0 else min(first, max(0, seen + start)))
-    return (*items[:low], PSpread(Value.unknown("a list items were deleted from"), loc))
-
-
-def _inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
-    """``items`` after ``.insert(index, item)``. Around a spread (items we cannot
-    count), the seen items before a non-negative index, or after a negative one,
-    still say where it goes; past them, the items before the first spread stay."""
-    spread = [position for position, existing in enumerate(items) if isinstance(existing, PSpread)]
-    if index is not None:
-        if not spread:
-            updated = list(items)
-            updated.insert(index, item)
-            return tuple(updated)
-        if 0 <= index <= spread[0]:
-            return (*items[:index], item, *items[index:])
-        if index < 0 and -index <= len(items) - 1 - spread[-1]:
-            return (*items[:index], item, *items[index:])
-        if index > spread[0]:
-            return (*items[: spread[0]], PSpread(Value.unknown("an item inserted where we cannot see"), loc))
-    return (PSpread(Value.unknown("an item inserted where we cannot see"), loc),)
-
-
 def _loop_carried(body: list) -> list[str]:
     """Names a loop body assigns and also reads (functions and classes it defines
     aside; nested scopes and comprehension variables are not the loop's)."""
@@ -2131,80 +2067,6 @@ def _decorator_name(node) -> str:
     return ""
 
 
-def _same(a: Any, b: Any) -> bool:
-    if a is b:
-        return True
-    if isinstance(a, PStr) and isinstance(b, PStr):
-        return a.word == b.word
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    try:
-        return bool(a == b)
-    except Exception:  # noqa: BLE001 - comparing analysis values never matters enough to fail
-        return False
-
-
-def _same_text(a: Any, b: Any) -> bool:
-    """Equal as argv items: the same text, wherever each was written (the
-    branches of an ``if`` often spell the same option twice)."""
-    if isinstance(a, PStr) and isinstance(b, PStr):
-        return a.value == b.value and a.value.is_known
-    if isinstance(a, PNum) and isinstance(b, PNum):
-        return a.number == b.number and type(a.number) is type(b.number)
-    return _same(a, b)
-
-
-def _first_loc(items: tuple) -> Location | None:
-    for item in items:
-        loc = loc_of(item)
-        if loc is not None:
-            return loc
-    return None
-
-
-def _key(value: Any) -> tuple | None:
-    """A comparable key for known scalars (dict keys, ``==``, ``in``)."""
-    if isinstance(value, PStr):
-        text = literal_text(value.word)
-        return ("s", text) if text is not None else None
-    if isinstance(value, PNum):
-        return ("n", value.number)
-    if isinstance(value, PNone):
-        return ("none",)
-    return None
-
-
-def _unique_keys(entries: tuple) -> list:
-    seen: dict = {}
-    for key, _ in entries:
-        marker = _key(key)
-        if marker is None:
-            seen[id(key)] = key
-        elif marker not in seen:
-            seen[marker] = key
-    return list(seen.values())
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, PNum) and isinstance(value.number, int) and not isinstance(value.number, bool):
-        return value.number
-    return None
-
-
-def _str_text(value: Any) -> str | None:
-    if isinstance(value, PStr):
-        return literal_text(value.word)
-    return None
-
-
-def _is_none(value: Any) -> bool | None:
-    if isinstance(value, PNone):
-        return True
-    if isinstance(value, (PStr, PNum, PList, PDict, PFunc, PClass, PObject)):
-        return False
-    return None
-
-
 def _subject(value: Any) -> str | None:
     """An environment variable's value, named for path decisions (as the shell's)."""
     if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL:
@@ -2214,29 +2076,6 @@ def _subject(value: Any) -> str | None:
 
 def _env_symbol(value: Any) -> bool:
     return isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default is None
-
-
-def _num_text(number: int | float | bool) -> str:
-    return str(number)
-
-
-_MISSING = object()
-
-
-def _python_scalar(value: Any) -> Any:
-    if isinstance(value, PNum):
-        return value.number
-    if isinstance(value, PNone):
-        return None
-    if isinstance(value, PStr):
-        text = literal_text(value.word)
-        return text if text is not None else _MISSING
-    return _MISSING
-
-
-def _spec_too_wide(spec: str) -> bool:
-    digits = "".join(c if c.isdigit() else " " for c in spec).split()
-    return any(len(d) > 4 for d in digits)
 
 
 def _arith(op, a, b):
@@ -2257,29 +2096,11 @@ def _arith(op, a, b):
     return None
 
 
-def _sub_chars(word: Word, start: int, length: int) -> tuple | None:
-    positions: list = []
-    for seg in word:
-        if not seg.chars or len(seg.chars) != len(seg.value.text):
-            return None
-        positions.extend(seg.chars)
-    return tuple(positions[start : start + length])
-
-
 def expr_text(node) -> str:
     try:
         return ast.unparse(node)[:40]
     except Exception:  # noqa: BLE001 - only for a message
         return "..."
-
-
-def _bounded(items: tuple[PyValue, ...], loc: Location) -> tuple[PyValue, ...]:
-    """A list's items, or one unknown spread for a list longer than MAX_ITEMS:
-    `cmd = cmd + cmd` (or `cmd += cmd`, `cmd.extend(cmd)`, `[*cmd, *cmd]`) doubles
-    a list on every line, and twenty such lines took 21 s."""
-    if len(items) <= MAX_ITEMS:
-        return items
-    return (PSpread(Value.unknown(f"a list of more than {MAX_ITEMS} items"), loc),)
 
 
 def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:

@@ -67,6 +67,11 @@ _SHELL_STRING_RUNNERS = {
 
 
 class LaunchInterpreter(PythonInterpreter):
+    """The interpreter with the launch recognisers at its hooks: a call of an
+    imported name may start a server (:meth:`_call_external`), and a name bound to
+    a value that mentions a launch entry point is remembered (:meth:`_assigned`)
+    for the note when a process started from it launches nothing."""
+
     def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
         super().__init__(path, text, env, paths, tree)
         self._shell: EmbeddedShell | None = None
