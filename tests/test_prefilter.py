@@ -191,7 +191,8 @@ def test_a_run_over_files_without_launches_imports_no_source_and_no_rule(tmp_pat
     (tmp_path / "d.md").write_text("# title\n\n```bash\nls\n```\n")
     # The sources' registry (sglang_lint.sources itself, a few lines) may load;
     # no source module may.
-    heavy = ("sglang_lint.sources.shell", "sglang_lint.sources.python", "sglang_lint.sources.yaml_manifest", "sglang_lint.sources.markdown", "sglang_lint.rules", "sglang_lint.catalog.argv", "sglang_lint.analysis", "tree_sitter", "yaml")
+    python_modules = ("sglang_lint.sources.python_launches", "sglang_lint.sources.python_interpreter", "sglang_lint.sources.python_values", "sglang_lint.sources.python_literals")
+    heavy = ("sglang_lint.sources.shell", "sglang_lint.sources.python", *python_modules, "sglang_lint.sources.yaml_manifest", "sglang_lint.sources.markdown", "sglang_lint.rules", "sglang_lint.catalog.argv", "sglang_lint.analysis", "tree_sitter", "yaml")
     assert _modules_loaded_by_a_check([str(tmp_path)], heavy) == []
 
 
