@@ -30,6 +30,16 @@ def _lint_imports(root: Path) -> subprocess.CompletedProcess:
     return subprocess.run([LINT_IMPORTS, "--config", str(root / "pyproject.toml"), "--no-cache"], cwd=root, env=env, capture_output=True, text=True, timeout=300)
 
 
+def _lint_imports_with_a_reversed_import(tmp_path: Path, module: str, statement: str) -> subprocess.CompletedProcess:
+    """import-linter on a copy of the package in which ``module`` (a path in the
+    package) runs the import ``statement`` from inside a function."""
+    shutil.copytree(ROOT / "sglang_lint", tmp_path / "sglang_lint", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    path = tmp_path / "sglang_lint" / module
+    path.write_text(path.read_text() + f"\n\ndef _reversed():\n    {statement}  # noqa: F401\n")
+    return _lint_imports(tmp_path)
+
+
 def test_the_contracts_hold() -> None:
     completed = _lint_imports(ROOT)
     assert completed.returncode == 0, completed.stdout + completed.stderr
@@ -39,13 +49,18 @@ def test_the_contracts_hold() -> None:
 def test_a_reversed_import_breaks_the_layers(tmp_path) -> None:
     """In a copy of the package, the records module imports the CLI from inside
     a function (the kind of import that hid the old cycles): the contract fails."""
-    shutil.copytree(ROOT / "sglang_lint", tmp_path / "sglang_lint", ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    model = tmp_path / "sglang_lint" / "model.py"
-    model.write_text(model.read_text() + "\n\ndef _reversed():\n    from sglang_lint import cli  # noqa: F401\n")
-    completed = _lint_imports(tmp_path)
+    completed = _lint_imports_with_a_reversed_import(tmp_path, "model.py", "from sglang_lint import cli")
     assert completed.returncode != 0
     assert "BROKEN" in completed.stdout and "sglang_lint.model -> sglang_lint.cli" in completed.stdout
+
+
+def test_the_python_interpreter_knows_no_launch_recogniser(tmp_path) -> None:
+    """The Python source's layers (python -> python_launches -> python_interpreter
+    -> python_values | python_literals): in a copy of the package the interpreter
+    imports the recognisers from inside a function, and the contract fails."""
+    completed = _lint_imports_with_a_reversed_import(tmp_path, "sources/python_interpreter.py", "from sglang_lint.sources import python_launches")
+    assert completed.returncode != 0
+    assert "sglang_lint.sources.python_interpreter -> sglang_lint.sources.python_launches" in completed.stdout
 
 
 def test_every_rule_module_is_in_the_independence_contract() -> None:

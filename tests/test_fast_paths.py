@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from sglang_lint.catalog.settings import Overlay, Setting
 from sglang_lint.model import Value
-from sglang_lint.sources import python as python_source
+from sglang_lint.sources import python_interpreter
 from sglang_lint.sources import yaml_manifest
-from sglang_lint.sources.python import _scan_string_literals, _simple_literal_start
 from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 
 
 # -- Python string literals: contiguous positions vs the general scanner ---------------
@@ -25,7 +25,7 @@ from sglang_lint.sources.python import analyze_python
 
 def _slow_positions(line: str, start: int, end: int):
     chars = [(line[i], (1, i + 1)) for i in range(start, end)]
-    scanned = _scan_string_literals(chars)
+    scanned = scan_string_literals(chars)
     if scanned is None:
         return None
     text, positions, has_fields = scanned
@@ -62,7 +62,7 @@ def test_simple_literal_positions_match_the_scanner_on_edge_cases() -> None:
         source = f"x = {literal}"
         for node in _literal_nodes(source):
             segment = source[node.col_offset : node.end_col_offset] if source.isascii() else ast.get_source_segment(source, node)
-            offset = _simple_literal_start(segment, node.value)
+            offset = simple_literal_start(segment, node.value)
             slow = _slow_positions(source, 4, 4 + len(segment))
             if offset is None:
                 continue  # the general scanner handles it
@@ -88,7 +88,7 @@ def test_simple_literal_positions_match_the_scanner(value: str, prefix: str, quo
     for node in nodes:
         segment = ast.get_source_segment(source, node)
         assert segment is not None
-        offset = _simple_literal_start(segment, node.value)
+        offset = simple_literal_start(segment, node.value)
         if offset is None:
             continue
         text, positions = _slow_positions(source, 4, 4 + len(segment))
@@ -103,7 +103,7 @@ def test_python_results_are_the_same_without_the_literal_fast_path(monkeypatch) 
     launchers = sorted(FIXTURES.rglob("*.py"))
     assert len(launchers) >= 10
     fast = [analyze_python(str(path), path.read_text(encoding="utf-8")) for path in launchers]
-    monkeypatch.setattr(python_source, "_simple_literal_start", lambda source, value: None)
+    monkeypatch.setattr(python_interpreter, "simple_literal_start", lambda source, value: None)
     slow = [analyze_python(str(path), path.read_text(encoding="utf-8")) for path in launchers]
     assert any(result.servers for result in fast)
     for quick, general in zip(fast, slow):
@@ -186,9 +186,9 @@ def test_called_names_match_ast_walk_on_fixtures_and_standard_library_modules() 
             tree = ast.parse(path.read_text(encoding="utf-8"))
         except SyntaxError:
             continue  # fixtures of syntax errors
-        assert python_source._called_names(tree) == _called_names_by_ast_walk(tree), path
+        assert python_interpreter._called_names(tree) == _called_names_by_ast_walk(tree), path
     nested = ast.parse("x = [f(a)(b) for a in g(lambda: h())] if k() else {m(): n.o()}\nasync def p():\n    await q(*r(), **s())\n")
-    assert python_source._called_names(nested) == {"f", "g", "h", "k", "m", "o", "q", "r", "s"}
+    assert python_interpreter._called_names(nested) == {"f", "g", "h", "k", "m", "o", "q", "r", "s"}
 
 
 # -- shell comments: each `#` looked up in the tree, as a tree-sitter query finds them --

@@ -191,7 +191,9 @@ def test_a_run_over_files_without_launches_imports_no_source_and_no_rule(tmp_pat
     (tmp_path / "d.md").write_text("# title\n\n```bash\nls\n```\n")
     # The sources' registry (sglang_lint.sources itself, a few lines) may load;
     # no source module may.
-    heavy = ("sglang_lint.sources.shell", "sglang_lint.sources.shell_walk", "sglang_lint.sources.shell_launches", "sglang_lint.sources.shell_expansion", "sglang_lint.sources.shell_words", "sglang_lint.sources.shell_syntax", "sglang_lint.sources.python", "sglang_lint.sources.yaml_manifest", "sglang_lint.sources.markdown", "sglang_lint.rules", "sglang_lint.catalog.argv", "sglang_lint.analysis", "tree_sitter", "yaml")
+    shell_modules = tuple(f"sglang_lint.sources.{name}" for name in ("shell", "shell_walk", "shell_launches", "shell_expansion", "shell_words", "shell_syntax"))
+    python_modules = tuple(f"sglang_lint.sources.{name}" for name in ("python", "python_launches", "python_interpreter", "python_values", "python_literals"))
+    heavy = (*shell_modules, *python_modules, "sglang_lint.sources.yaml_manifest", "sglang_lint.sources.markdown", "sglang_lint.rules", "sglang_lint.catalog.argv", "sglang_lint.analysis", "tree_sitter", "yaml")
     assert _modules_loaded_by_a_check([str(tmp_path)], heavy) == []
 
 

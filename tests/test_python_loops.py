@@ -158,7 +158,7 @@ def test_a_filter_we_cannot_decide_keeps_the_launch() -> None:
 
 
 def test_nested_loops_unroll_within_one_bound() -> None:
-    from sglang_lint.sources.python import MAX_UNROLL
+    from sglang_lint.sources.python_interpreter import MAX_UNROLL
 
     source = "import subprocess, sys\n" + "".join("    " * i + f"for n{i} in range(2):\n" for i in range(11))
     source += "    " * 11 + 'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--port", str(n0)])\n'

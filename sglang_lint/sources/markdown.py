@@ -82,7 +82,8 @@ from sglang_lint.model import (
 )
 from msgspec import Struct
 from msgspec.structs import replace
-from sglang_lint.sources.python import analyze_python, parse_python
+from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.python_interpreter import parse_python
 from sglang_lint.sources.shell import analyze_shell
 from sglang_lint.sources.shell_syntax import parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml

@@ -14,6 +14,11 @@ merged afterwards. Contents are immutable tuples, or dicts copied on fork.
 The string operations here (``str.format``, ``%``, ``join``, ``split``,
 ``shlex.split``) never guess: a piece they cannot see stays a piece of unknown
 value, never made-up text.
+
+After the values come the operations on them that the interpreter
+(:mod:`sglang_lint.sources.python_interpreter`) and the launch recognisers
+(:mod:`sglang_lint.sources.python_launches`) share: words, format strings,
+scalars, and the items of a list after an edit.
 """
 
 from __future__ import annotations
@@ -452,3 +457,242 @@ def format_percent_specs(word: Word) -> list[tuple[str, Any]]:
     if text:
         out.append(("text", text))
     return out
+
+
+# ---------------------------------------------------------------------------------
+# Words: where their text was written
+
+
+def origin_of_word(word: Word) -> Location | None:
+    for seg in word:
+        if seg.origin is not None:
+            return seg.origin
+    return None
+
+
+def as_written(word: Word) -> Word:
+    """A command string's pieces located where their text was written rather than
+    where the string is used: its words (``python3``, ``--tp``) are read from
+    the literal, like the items of an argv list, which keep their places too."""
+    out = []
+    for seg in word:
+        if seg.origin is not None and seg.chars and seg.value.is_known and len(seg.chars) == len(seg.value.text):
+            first, last = seg.chars[0], seg.chars[-1]
+            loc = Location(seg.loc.path, first[0], first[1], last[0], last[1] + 1)
+            out.append(type(seg)(seg.value, loc, chars=seg.chars))
+        else:
+            out.append(seg)
+    return tuple(out)
+
+
+def sub_chars(word: Word, start: int, length: int) -> tuple | None:
+    positions: list = []
+    for seg in word:
+        if not seg.chars or len(seg.chars) != len(seg.value.text):
+            return None
+        positions.extend(seg.chars)
+    return tuple(positions[start : start + length])
+
+
+# ---------------------------------------------------------------------------------
+# Scalars: locations, equality, keys, the Python value of a known scalar
+
+
+def loc_of(value: Any) -> Location | None:
+    return getattr(value, "loc", None)
+
+
+def first_loc(items: tuple) -> Location | None:
+    for item in items:
+        loc = loc_of(item)
+        if loc is not None:
+            return loc
+    return None
+
+
+def same_value(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, PStr) and isinstance(b, PStr):
+        return a.word == b.word
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b))
+    try:
+        return bool(a == b)
+    except Exception:  # noqa: BLE001 - comparing analysis values never matters enough to fail
+        return False
+
+
+def same_text(a: Any, b: Any) -> bool:
+    """Equal as argv items: the same text, wherever each was written (the
+    branches of an ``if`` often spell the same option twice)."""
+    if isinstance(a, PStr) and isinstance(b, PStr):
+        return a.value == b.value and a.value.is_known
+    if isinstance(a, PNum) and isinstance(b, PNum):
+        return a.number == b.number and type(a.number) is type(b.number)
+    return same_value(a, b)
+
+
+def scalar_key(value: Any) -> tuple | None:
+    """A comparable key for known scalars (dict keys, ``==``, ``in``)."""
+    if isinstance(value, PStr):
+        text = literal_text(value.word)
+        return ("s", text) if text is not None else None
+    if isinstance(value, PNum):
+        return ("n", value.number)
+    if isinstance(value, PNone):
+        return ("none",)
+    return None
+
+
+def unique_keys(entries: tuple) -> list:
+    seen: dict = {}
+    for key, _ in entries:
+        marker = scalar_key(key)
+        if marker is None:
+            seen[id(key)] = key
+        elif marker not in seen:
+            seen[marker] = key
+    return list(seen.values())
+
+
+def known_int(value: Any) -> int | None:
+    if isinstance(value, PNum) and isinstance(value.number, int) and not isinstance(value.number, bool):
+        return value.number
+    return None
+
+
+def known_text(value: Any) -> str | None:
+    if isinstance(value, PStr):
+        return literal_text(value.word)
+    return None
+
+
+def is_none(value: Any) -> bool | None:
+    if isinstance(value, PNone):
+        return True
+    if isinstance(value, (PStr, PNum, PList, PDict, PFunc, PClass, PObject)):
+        return False
+    return None
+
+
+def num_text(number: int | float | bool) -> str:
+    return str(number)
+
+
+# What is not there: a heap slot not set, a value that is not a Python scalar.
+MISSING = object()
+
+
+def python_scalar(value: Any) -> Any:
+    if isinstance(value, PNum):
+        return value.number
+    if isinstance(value, PNone):
+        return None
+    if isinstance(value, PStr):
+        text = literal_text(value.word)
+        return text if text is not None else MISSING
+    return MISSING
+
+
+def spec_too_wide(spec: str) -> bool:
+    digits = "".join(c if c.isdigit() else " " for c in spec).split()
+    return any(len(d) > 4 for d in digits)
+
+
+# ---------------------------------------------------------------------------------
+# Lists: the items after an edit (around items we cannot see) and their bound
+
+
+def list_changed(name: str, items: list, args: list, loc: Location) -> tuple[list, PyValue | None] | None:
+    """(the items after, what it returns) of ``.pop([i])`` / ``.remove(x)`` /
+    ``.clear()`` / ``.reverse()``; None when we cannot say. Around a spread
+    (items we cannot count) the seen items before it stay, and those an index
+    from the end still reaches."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    first = spreads[0] if spreads else len(items)
+    rest = PSpread(Value.unknown(f"a list changed by .{name}()"), loc)
+    if name == "clear" and not args:
+        return [], None
+    if name == "reverse" and not args:
+        return (items[::-1], None) if not spreads else None
+    if name == "pop" and len(args) <= 1:
+        index = known_int(args[0]) if args else -1
+        if index is None:
+            return None
+        if 0 <= index < first or (index < 0 and -index <= len(items) - 1 - (spreads[-1] if spreads else -1)):
+            popped = items.pop(index)
+            return items, popped
+        if index >= first:
+            return items[:first] + [rest], PUnknown(Value.unknown("an item .pop() took from where we cannot see"), loc)
+        return None
+    if name == "remove" and len(args) == 1:
+        wanted = scalar_key(args[0])
+        if wanted is None:
+            return None
+        for position, item in enumerate(items):
+            key = scalar_key(item)
+            if key == wanted:
+                return items[:position] + items[position + 1 :], None
+            if key is None:
+                # It may be this one: what comes before stays.
+                return items[:position] + [rest], None
+        return None
+    return None
+
+
+def items_without(items: tuple, where: int | slice, loc: Location) -> tuple | None:
+    """``items`` after ``del items[where]``; None when we cannot say. Around a
+    spread, an index before it or one from the end that reaches only the seen
+    tail is exact; otherwise the seen items before what may be deleted stay."""
+    spreads = [position for position, item in enumerate(items) if isinstance(item, PSpread)]
+    updated = list(items)
+    if not spreads:
+        try:
+            del updated[where]
+        except IndexError:
+            return None
+        return tuple(updated)
+    if isinstance(where, int):
+        changed = list_changed("pop", updated, [PNum(where, loc)], loc)
+        return tuple(changed[0]) if changed is not None else None
+    first, tail = spreads[0], len(items) - 1 - spreads[-1]
+    start, stop = where.start, where.stop
+    if where.step in (None, 1):
+        if (start is None or start >= 0) and stop is not None and 0 <= stop <= first:
+            del updated[where]
+            return tuple(updated)
+        if start is not None and -tail <= start < 0 and (stop is None or start <= stop < 0):
+            del updated[where]
+            return tuple(updated)
+    seen = len(items) - len(spreads)  # the list has at least these many items
+    low = 0 if start is None else (min(first, start) if start >= 0 else min(first, max(0, seen + start)))
+    return (*items[:low], PSpread(Value.unknown("a list items were deleted from"), loc))
+
+
+def items_inserted(items: tuple, index: int | None, item: PyValue, loc: Location) -> tuple:
+    """``items`` after ``.insert(index, item)``. Around a spread (items we cannot
+    count), the seen items before a non-negative index, or after a negative one,
+    still say where it goes; past them, the items before the first spread stay."""
+    spread = [position for position, existing in enumerate(items) if isinstance(existing, PSpread)]
+    if index is not None:
+        if not spread:
+            updated = list(items)
+            updated.insert(index, item)
+            return tuple(updated)
+        if 0 <= index <= spread[0]:
+            return (*items[:index], item, *items[index:])
+        if index < 0 and -index <= len(items) - 1 - spread[-1]:
+            return (*items[:index], item, *items[index:])
+        if index > spread[0]:
+            return (*items[: spread[0]], PSpread(Value.unknown("an item inserted where we cannot see"), loc))
+    return (PSpread(Value.unknown("an item inserted where we cannot see"), loc),)
+
+
+def bounded_items(items: tuple[PyValue, ...], loc: Location) -> tuple[PyValue, ...]:
+    """A list's items, or one unknown spread for a list longer than MAX_ITEMS:
+    `cmd = cmd + cmd` (or `cmd += cmd`, `cmd.extend(cmd)`, `[*cmd, *cmd]`) doubles
+    a list on every line, and twenty such lines took 21 s."""
+    if len(items) <= MAX_ITEMS:
+        return items
+    return (PSpread(Value.unknown(f"a list of more than {MAX_ITEMS} items"), loc),)

@@ -1,0 +1,2114 @@
+"""The Python source's abstract interpreter: it executes a module's ``ast`` in
+order - assignments, ``+=``, ``.append``/``.extend``, ``if``/``for``/``while``/
+``try``, function calls with each call site's arguments, classes with their
+attributes and inheritance - keeping for every value what can be known statically
+(:mod:`sglang_lint.sources.python_values`), in frames over a heap that branches
+fork and merge. A condition neither the file nor the run's path decides forks the
+path (:mod:`sglang_lint.sources.paths`). Functions and test methods nobody in the
+file calls run once with unknown parameters.
+
+The interpreter knows no launch. Two hooks are where the launch recognisers
+(:mod:`sglang_lint.sources.python_launches`, a subclass) come in:
+:meth:`PythonInterpreter._call_external` (a call of a name imported from outside
+the file) and :meth:`PythonInterpreter._assigned` (a value bound to a name);
+:meth:`PythonInterpreter._finish_run` ends a run.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from typing import Any, Callable, Mapping
+
+from sglang_lint.model import Kind, Location, Note, SourceResult, Value
+from sglang_lint.records import Record
+from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, suspended
+from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
+from sglang_lint.sources.python_values import (
+    MAX_ITEMS,
+    MAX_STRING,
+    MISSING,
+    DictContents,
+    FormatError,
+    PBuiltin,
+    PClass,
+    PDict,
+    PExternal,
+    PFunc,
+    PList,
+    PMethod,
+    PNone,
+    PNum,
+    PObject,
+    PSpread,
+    PStr,
+    PSuper,
+    PUnknown,
+    PyValue,
+    as_written,
+    bounded_items,
+    collect_text,
+    first_loc,
+    format_percent_specs,
+    is_none,
+    items_inserted,
+    items_without,
+    join_words,
+    known_int,
+    known_seg,
+    known_text,
+    list_changed,
+    literal_text,
+    loc_of,
+    num_text,
+    origin_of_word,
+    parse_format,
+    python_scalar,
+    relocate,
+    same_text,
+    same_value,
+    scalar_key,
+    spec_too_wide,
+    split_word,
+    sub_chars,
+    unique_keys,
+    word_length_ok,
+)
+from sglang_lint.sources.shell_words import Seg, Word, spread_word
+
+# Statements and calls interpreted per file before giving up (a bound on work for
+# files whose functions call each other many times over).
+MAX_STEPS = 100_000
+# Nested calls of functions defined in the file.
+MAX_CALL_DEPTH = 10
+# Loops over known items are unrolled up to this many iterations, counting those
+# of the loops they are nested in (nested loops multiply launches, and the pairs
+# of launches grow as their square).
+MAX_UNROLL = 64
+# Expression nesting followed; deeper expressions are unknown.
+MAX_EXPR_DEPTH = 100
+# Statement nesting followed.
+MAX_BLOCK_DEPTH = 100
+
+_BUILTINS = {
+    "str", "int", "float", "bool", "list", "tuple", "set", "dict", "len", "range", "sorted",
+    "reversed", "print", "super", "isinstance", "repr", "enumerate", "zip", "min", "max",
+    "getattr", "hasattr", "open", "type", "object", "Exception", "ValueError", "RuntimeError",
+}
+_TRUE_NAMES = {"__name__": "__main__"}
+
+
+class _Budget(Exception):
+    pass
+
+
+class _Stop(Exception):
+    """Raised past the expression depth bound."""
+
+
+class Frame(Record):
+    scopes: tuple[int, ...]  # innermost first; the module scope is not included
+    name: str
+    returns: list[PyValue]
+    global_names: set[str]
+    owner: PClass | None  # class of the method running (super())
+    receiver: PyValue | None  # its self / cls
+    is_class_body: bool
+
+    def __init__(self, scopes: tuple[int, ...], name: str, returns: list[PyValue] | None = None, global_names: set[str] | None = None, owner: PClass | None = None, receiver: PyValue | None = None, is_class_body: bool = False) -> None:
+        self.scopes = scopes
+        self.name = name
+        self.returns = [] if returns is None else returns
+        self.global_names = set() if global_names is None else global_names
+        self.owner = owner
+        self.receiver = receiver
+        self.is_class_body = is_class_body
+
+
+class _Flow(Record):
+    """How a block ended: normally, or by return/raise (terminated), break or continue."""
+
+    terminated: bool
+    broke: bool
+    continued: bool
+
+    def __init__(self, terminated: bool = False, broke: bool = False, continued: bool = False) -> None:
+        self.terminated = terminated
+        self.broke = broke
+        self.continued = continued
+
+    @property
+    def stopped(self) -> bool:
+        return self.terminated or self.broke or self.continued
+
+
+class _Level(Record):
+    """The undo log of one branch being run."""
+
+    first_new_ref: int
+    before: dict[int, Any]
+
+    def __init__(self, first_new_ref: int, before: dict[int, Any] | None = None) -> None:
+        self.first_new_ref = first_new_ref
+        self.before = {} if before is None else before
+
+
+class PythonInterpreter:
+    """One run over a Python module, on one path through the branches that make a
+    difference (:class:`~sglang_lint.sources.paths.Paths`); :meth:`run` returns
+    the file's :class:`~sglang_lint.model.SourceResult`."""
+
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
+        self.path = path
+        # The decisions this run's path has fixed (issue 16, launch variants; see
+        # sources/paths.py), and the first condition of the statement being
+        # decided that neither the file nor the path decides.
+        self.paths = paths or Paths()
+        self.tree = tree
+        self.pending: tuple[str, tuple] | None = None
+        self.text = text
+        # The config's `env`: values for the environment variables the file reads.
+        self.configured_env: Mapping[str, str] = env or {}
+        self.lines = text.split("\n")
+        self.result = SourceResult(path=path, lines=self.lines)
+        self.heap: dict[int, Any] = {}
+        self.journal: list[_Level] = []
+        self.next_ref = 1
+        self.module_scope = self._new_ref({})
+        self.frames: list[Frame] = [Frame((), "<module>")]
+        self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
+        self.active_functions: list[Any] = []
+        self.executed: set[int] = set()  # id() of function nodes run at least once
+        self.defined: list[PFunc] = []
+        self.classes: list[PClass] = []
+        self.steps = 0
+        # How many times the loops being unrolled run the current body in all.
+        self.unrolled = 1
+        self.scope = ""
+        self._ascii_lines: dict[int, bool] = {}
+        # ast's columns are UTF-8 byte offsets: the same as code points on ASCII text.
+        self._all_ascii = text.isascii()
+        self._loc_cache: dict[int, Location] = {}
+        self._expr_depth = 0
+        self.noted_depth = False
+        self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
+
+    # -- entry ------------------------------------------------------------------
+    def run(self) -> SourceResult:
+        try:
+            tree = self.tree if self.tree is not None else parse_python(self.text, self.path)
+            self.tree = tree
+        except SyntaxError as error:
+            line = error.lineno or 1
+            column = error.offset or 1
+            message = error.msg or "invalid syntax"
+            self.result.notes.append(Note(self.path, f"Python syntax error: {message}; this file is not analyzed", line, max(column, 1)))
+            return self.result
+        except (MemoryError, RecursionError) as error:
+            # Nesting past the parser's limits (`lambda: lambda: ...` overflows its
+            # stack: a MemoryError with no message; `not not ...`: RecursionError).
+            detail = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+            self.result.notes.append(Note(self.path, f"Python file is nested too deeply for Python's parser ({detail}); it is not analyzed"))
+            return self.result
+        except ValueError as error:
+            # NUL bytes (ValueError before 3.12).
+            self.result.notes.append(Note(self.path, f"Python file cannot be parsed ({type(error).__name__}: {error}); it is not analyzed"))
+            return self.result
+        self._collect_comments()
+        try:
+            self._exec_block(tree.body, 0)
+            self._run_uncalled(tree)
+        except _Budget:
+            self.result.notes.append(
+                Note(
+                    self.path,
+                    f"stopped after {MAX_STEPS} steps (a very long file, or functions that call each other too often to follow); "
+                    "launches after this point may be missing",
+                )
+            )
+        except RecursionError:
+            self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
+        self._finish_run()
+        # A launch a merged branch may have made imprecise: fork on the first
+        # merged branch (which one it read is not tracked here).
+        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or any(
+            note.message.startswith(NOT_FOLLOWED) for note in self.result.notes
+        ))
+        return self.result
+
+    def _finish_run(self) -> None:
+        """Hook: the module and the functions nobody calls have run (the path
+        then learns whether the launches found are precise)."""
+
+    def _collect_comments(self) -> None:
+        """Real comments by line (not ``#`` inside strings), for suppressions. Only
+        directives are wanted: a file that spells neither ``noqa`` nor
+        ``sglang-lint`` is not tokenized (a third of a launcher's analysis)."""
+        lowered = self.text.lower()
+        if "noqa" not in lowered and "sglang-lint" not in lowered:
+            return
+        import io
+        import tokenize
+
+        try:
+            for token in tokenize.generate_tokens(io.StringIO(self.text).readline):
+                if token.type == tokenize.COMMENT:
+                    self.result.comments[token.start[0]] = token.string
+        except (tokenize.TokenError, SyntaxError, ValueError, IndentationError):
+            pass
+
+    # -- heap ---------------------------------------------------------------------
+    def _new_ref(self, contents: Any) -> int:
+        ref = self.next_ref
+        self.next_ref += 1
+        self.heap[ref] = contents
+        return ref
+
+    # Branches run one after the other on the same heap. Each keeps an undo log of
+    # the objects it changes (their contents before its first change), so that
+    # after a branch its changes are taken out and kept aside, and after all
+    # branches only the changed objects are merged: the cost is what the branches
+    # touch, not the size of the heap.
+    def _touch(self, ref: int) -> None:
+        if not self.journal:
+            return
+        level = self.journal[-1]
+        if ref >= level.first_new_ref or ref in level.before:
+            return  # made inside this branch, or already saved
+        contents = self.heap.get(ref, MISSING)
+        level.before[ref] = dict(contents) if isinstance(contents, dict) else contents
+
+    def _set(self, ref: int, contents: Any) -> None:
+        self._touch(ref)
+        self.heap[ref] = contents
+
+    def _set_attr(self, ref: int, name: str, value: PyValue) -> None:
+        self._touch(ref)
+        self.heap.setdefault(ref, {})[name] = value
+
+    def _del_attr(self, ref: int, name: str) -> None:
+        self._touch(ref)
+        contents = self.heap.get(ref)
+        if isinstance(contents, dict):
+            contents.pop(name, None)
+
+    def _merge_contents(self, versions: list[Any]) -> Any:
+        first = versions[0]
+        if isinstance(first, dict) and all(isinstance(v, dict) for v in versions):
+            keys: dict[str, None] = {}
+            for contents in versions:
+                keys.update(dict.fromkeys(contents))
+            return {key: self._merge_values([c.get(key) for c in versions]) for key in keys}
+        if all(same_value(v, first) for v in versions[1:]):
+            return first
+        if isinstance(first, tuple) and all(isinstance(v, tuple) for v in versions):
+            return self._merge_items(versions)
+        if isinstance(first, DictContents) and all(isinstance(v, DictContents) for v in versions):
+            return self._merge_dicts(versions)
+        return first
+
+    def _merge_items(self, lists: list[tuple]) -> tuple:
+        """Lists that differ between branches: the common head and tail, and in
+        between any number of items we cannot see (or item-wise alternatives when
+        the lengths agree)."""
+        if all(len(items) == len(lists[0]) for items in lists):
+            return tuple(self._merge_values(list(column)) for column in zip(*lists))
+        head = 0
+        shortest = min(len(items) for items in lists)
+        while head < shortest and all(same_text(items[head], lists[0][head]) for items in lists):
+            head += 1
+        tail = 0
+        while tail < shortest - head and all(same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
+            tail += 1
+        loc = first_loc(lists[0]) or Location(self.path, 1, 1)
+        middle = PSpread(Value.unknown("items differ between branches"), loc)
+        return (*lists[0][:head], middle, *(lists[0][len(lists[0]) - tail :] if tail else ()))
+
+    def _merge_dicts(self, dicts: list[DictContents]) -> DictContents:
+        keys = [tuple(scalar_key(k) for k, _ in d.entries) for d in dicts]
+        if all(k == keys[0] for k in keys) and None not in keys[0]:
+            entries = tuple(
+                (dicts[0].entries[i][0], self._merge_values([d.entries[i][1] for d in dicts])) for i in range(len(keys[0]))
+            )
+            opens = [d.open for d in dicts if d.open is not None]
+            return DictContents(entries, opens[0] if opens else None)
+        return DictContents((), Value.unknown("a dict that differs between branches"))
+
+    def _merge_values(self, values: list[PyValue | None]) -> PyValue:
+        first = values[0]
+        if all(same_value(v, first) for v in values[1:]) and first is not None:
+            return first
+        loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
+        if any(v is None for v in values):
+            return PUnknown(Value.unknown("set in only some branches"), loc)
+        if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
+            strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
+            # A `${X:-d}`-like value counts as its default alone, not merged with
+            # others: the variants give it exactly (found by the CPython oracle:
+            # `"2" if os.getenv("A") else TP` merged to 2 where TP was 16).
+            if any(s.value.uses_default for s in strings):
+                return PUnknown(Value.unknown("one of several branches is a value the environment sets"), loc)
+            merged = Value.one_of(s.value for s in strings)
+            return PStr((Seg(merged, loc),), loc)
+        if all(isinstance(v, PList) for v in values):
+            contents = [self.heap.get(v.ref, ()) for v in values]  # type: ignore[union-attr]
+            return PList(self._new_ref(self._merge_items(contents)), loc)
+        return PUnknown(Value.unknown("differs between branches"), loc)
+
+    # -- positions -------------------------------------------------------------------
+    def _column(self, line: int, byte_offset: int) -> int:
+        """1-based code-point column of an ast byte offset."""
+        if not 1 <= line <= len(self.lines):
+            return byte_offset + 1
+        text = self.lines[line - 1]
+        ascii_line = self._ascii_lines.get(line)
+        if ascii_line is None:
+            ascii_line = self._ascii_lines[line] = text.isascii()
+        if ascii_line:
+            return byte_offset + 1
+        return len(text.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace")) + 1
+
+    def _loc(self, node) -> Location:
+        # Bodies of loops and functions are evaluated many times: a node's location
+        # is computed once (the tree lives as long as the analyzer).
+        cached = self._loc_cache.get(id(node))
+        if cached is not None:
+            return cached
+        location = self._compute_loc(node)
+        self._loc_cache[id(node)] = location
+        return location
+
+    def _compute_loc(self, node) -> Location:
+        line = getattr(node, "lineno", None)
+        if line is None:
+            return Location(self.path, 1, 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        if self._all_ascii and node.end_col_offset is not None and end_line <= len(self.lines):
+            return Location(self.path, line, node.col_offset + 1, end_line, node.end_col_offset + 1)
+        column = self._column(line, node.col_offset)
+        end_column = self._column(end_line, node.end_col_offset) if getattr(node, "end_col_offset", None) is not None else column
+        return Location(self.path, line, column, end_line, end_column)
+
+    def _source_chars(self, loc: Location) -> list[tuple[str, tuple[int, int]]]:
+        """The characters of a span with their positions (a newline sits just past
+        the end of its line)."""
+        out: list[tuple[str, tuple[int, int]]] = []
+        for line in range(loc.line, loc.end_line + 1):
+            if not 1 <= line <= len(self.lines):
+                break
+            text = self.lines[line - 1]
+            start = loc.column - 1 if line == loc.line else 0
+            end = loc.end_column - 1 if line == loc.end_line else len(text)
+            for index in range(start, min(end, len(text))):
+                out.append((text[index], (line, index + 1)))
+            if line != loc.end_line:
+                out.append(("\n", (line, len(text) + 1)))
+        return out
+
+    def _string_chars(self, node: ast.Constant) -> tuple[tuple[int, int], ...] | None:
+        """File position of each character of a string literal's value (escapes
+        point at their backslash), or None when the source does not match."""
+        loc = self._loc(node)
+        if loc.end_line - loc.line > 2000:
+            return None
+        if loc.line == loc.end_line and 1 <= loc.line <= len(self.lines):
+            simple = simple_literal_start(self.lines[loc.line - 1][loc.column - 1 : loc.end_column - 1], node.value)
+            if simple is not None:
+                # Most literals: one line, one quote, no escapes; the characters
+                # are contiguous (the general scan below cost ~10% of a launcher).
+                first = loc.column + simple
+                return tuple((loc.line, column) for column in range(first, first + len(node.value)))
+        scanned = scan_string_literals(self._source_chars(loc))
+        if scanned is None:
+            return None
+        text, positions, has_fields = scanned
+        if has_fields or text != node.value:
+            return None
+        return tuple(positions)
+
+    def _str_constant(self, node: ast.Constant) -> PStr:
+        loc = self._loc(node)
+        text = node.value
+        if len(text) > MAX_STRING:
+            return PStr((Seg(Value.unknown("string too long"), loc),), loc)
+        return PStr((known_seg(text, loc, self._string_chars(node)),), loc)
+
+    # -- statements ---------------------------------------------------------------
+    def _step(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise _Budget()
+
+    def _exec_block(self, statements: list, depth: int) -> _Flow:
+        if depth > MAX_BLOCK_DEPTH:
+            self._note_depth(statements[0] if statements else None)
+            return _Flow()
+        for statement in statements:
+            flow = self._exec(statement, depth)
+            if flow.stopped:
+                return flow
+        return _Flow()
+
+    def _note_depth(self, node) -> None:
+        if not self.noted_depth:
+            self.noted_depth = True
+            loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
+            self.result.notes.append(Note(self.path, "nesting too deep to analyze here; launches inside may be missing", loc.line, loc.column))
+
+    def _exec(self, node, depth: int) -> _Flow:
+        self._step()
+        handler = getattr(self, "_stmt_" + type(node).__name__, None)
+        if handler is None:
+            return _Flow()
+        return handler(node, depth) or _Flow()
+
+    def _stmt_Expr(self, node: ast.Expr, depth: int) -> None:
+        if isinstance(node.value, ast.Constant):
+            return  # a docstring or a bare literal: never a launch
+        self._eval(node.value)
+
+    def _stmt_Assign(self, node: ast.Assign, depth: int) -> None:
+        value = self._eval(node.value)
+        for target in node.targets:
+            self._assign(target, value)
+            self._assigned(target, node, value)
+
+    def _stmt_AnnAssign(self, node: ast.AnnAssign, depth: int) -> None:
+        if node.value is not None:
+            value = self._eval(node.value)
+            self._assign(node.target, value)
+            self._assigned(node.target, node, value)
+
+    def _assigned(self, target, node, value: PyValue) -> None:
+        """Hook: the statement ``node`` assigned ``value`` to ``target``."""
+
+    def _stmt_AugAssign(self, node: ast.AugAssign, depth: int) -> None:
+        current = self._eval(node.target)
+        operand = self._eval(node.value)
+        if isinstance(node.op, ast.Add) and isinstance(current, PList) and current.kind == "list":
+            # `+=` on a list extends it in place: every name for it sees the items.
+            items = self._iter_items(operand, self._loc(node.value))
+            self._set(current.ref, bounded_items((*self.heap.get(current.ref, ()), *items), self._loc(node)))
+            return
+        self._assign(node.target, self._binop(node.op, current, operand, self._loc(node)))
+
+    def _stmt_NamedExpr(self, node, depth: int) -> None:
+        self._eval(node)
+
+    def _stmt_Global(self, node: ast.Global, depth: int) -> None:
+        self.frames[-1].global_names.update(node.names)
+
+    def _stmt_Nonlocal(self, node: ast.Nonlocal, depth: int) -> None:
+        pass  # closures share the enclosing scope object already
+
+    def _stmt_Delete(self, node: ast.Delete, depth: int) -> None:
+        for target in node.targets:
+            if isinstance(target, ast.Name):
+                scope = self._target_scope(target.id)
+                self._del_attr(scope, target.id)
+            elif isinstance(target, ast.Subscript):
+                container = self._eval(target.value)
+                if isinstance(container, PList):
+                    # `del cmd[i]` / `del cmd[a:b]`
+                    items = self.heap.get(container.ref, ())
+                    where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else known_int(self._eval(target.slice))
+                    updated = items_without(items, where, self._loc(target)) if where is not None else None
+                    self._set(container.ref, updated if updated is not None else (PSpread(Value.unknown("a list an item was deleted from"), self._loc(target)),))
+                elif isinstance(container, PDict):
+                    contents = self.heap.get(container.ref, DictContents(()))
+                    wanted = scalar_key(self._eval(target.slice))
+                    if wanted is None:
+                        self._set(container.ref, DictContents((), Value.unknown("a dict a key we cannot see was deleted from")))
+                    else:
+                        self._set(container.ref, DictContents(tuple((k, v) for k, v in contents.entries if scalar_key(k) != wanted), contents.open))
+
+    def _slice_of(self, node: ast.Slice) -> slice | None:
+        """The ``slice`` of ``a:b:c`` when its bounds are known numbers."""
+        bounds = []
+        for part in (node.lower, node.upper, node.step):
+            if part is None:
+                bounds.append(None)
+                continue
+            number = known_int(self._eval(part))
+            if number is None:
+                return None
+            bounds.append(number)
+        return None if bounds[2] == 0 else slice(*bounds)
+
+    def _stmt_Import(self, node: ast.Import, depth: int) -> None:
+        for alias in node.names:
+            if alias.asname:
+                self._bind(alias.asname, PExternal(alias.name, self._loc(node)))
+            else:
+                top = alias.name.split(".")[0]
+                self._bind(top, PExternal(top, self._loc(node)))
+
+    def _stmt_ImportFrom(self, node: ast.ImportFrom, depth: int) -> None:
+        module = node.module or ""
+        for alias in node.names:
+            if alias.name == "*":
+                continue  # names we cannot see stay unknown when used
+            qualname = f"{module}.{alias.name}" if module else alias.name
+            self._bind(alias.asname or alias.name, PExternal(qualname, self._loc(node)))
+
+    def _stmt_FunctionDef(self, node, depth: int) -> None:
+        kind = "function"
+        for decorator in node.decorator_list:
+            name = _decorator_name(decorator)
+            if name in ("classmethod", "staticmethod", "property"):
+                kind = name
+        frame = self.frames[-1]
+        owner = None
+        if frame.is_class_body:
+            owner = self._class_being_defined
+        func = PFunc(node, self._closure_scopes(), node.name, kind, owner)
+        self.defined.append(func)
+        self._bind(node.name, func)
+
+    _stmt_AsyncFunctionDef = _stmt_FunctionDef
+
+    def _closure_scopes(self) -> tuple[int, ...]:
+        frame = self.frames[-1]
+        if frame.is_class_body:
+            # A method does not see its class body's names.
+            return frame.scopes[1:]
+        return frame.scopes
+
+    _class_being_defined: PClass | None = None
+
+    def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
+        bases = tuple(self._eval(base) for base in node.bases)
+        attrs: dict[str, PyValue] = {}
+        cls = PClass(self._new_ref(attrs), node.name, bases, self._loc(node), node)
+        self.classes.append(cls)
+        outer = self._class_being_defined
+        self._class_being_defined = cls
+        self.frames.append(Frame((cls.ref, *self._closure_scopes()), node.name, is_class_body=True))
+        try:
+            self._exec_block(node.body, depth + 1)
+        finally:
+            self.frames.pop()
+            self._class_being_defined = outer
+        self._bind(node.name, cls)
+
+    def _stmt_Return(self, node: ast.Return, depth: int) -> _Flow:
+        value = self._eval(node.value) if node.value is not None else PNone(self._loc(node))
+        self.frames[-1].returns.append(value)
+        return _Flow(terminated=True)
+
+    def _stmt_Raise(self, node: ast.Raise, depth: int) -> _Flow:
+        return _Flow(terminated=True)
+
+    def _stmt_Break(self, node, depth: int) -> _Flow:
+        return _Flow(broke=True)
+
+    def _stmt_Continue(self, node, depth: int) -> _Flow:
+        return _Flow(continued=True)
+
+    def _stmt_If(self, node: ast.If, depth: int) -> _Flow:
+        truth, fork = self._path_truth(node.test)
+        if truth is True:
+            return self._exec_block(node.body, depth + 1)
+        if truth is False:
+            return self._exec_block(node.orelse, depth + 1)
+        return self._branches([node.body, node.orelse], depth, fork=fork, where=self._loc(node.test))
+
+    def _path_truth(self, test) -> tuple[bool | None, tuple | None]:
+        """Whether a condition holds: decided by the file, or by this run's path
+        (paths.py). Else None, with the decision to fork on: a test over an
+        environment variable (``os.getenv("X")``, ``== "decode"``), or the
+        condition itself at this place of this call."""
+        self.pending = None
+        truth = self._truth(test)
+        fork = self.pending
+        self.pending = None
+        if truth is not None:
+            return truth, None
+        if fork is None:
+            where = self._loc(test)
+            context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
+            key = f"at\0{where.short()}:{where.column}\0{context}"
+            shown = " ".join(expr_text(test).split())
+            fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
+            truth = self.paths.outcome(key)
+        return truth, fork
+
+    def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:
+        verdict = implied(self.paths.fixed, key)
+        if verdict is None and self.pending is None:
+            self.pending = decision(key, texts, self._loc(node))
+        return verdict
+
+    def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True, fork: tuple | None = None, where: Location | None = None) -> _Flow:
+        self._branch_depth += 1
+        launches = len(self.result.servers) + len(self.result.routers)
+        try:
+            with suspended(self.paths, fork):
+                flow, differs = self._run_branches(bodies, depth, exhaustive)
+        finally:
+            self._branch_depth -= 1
+        launched = len(self.result.servers) + len(self.result.routers) > launches
+        if differs or launched:
+            self.paths.differs(*(fork or (None, None)), where, launched)
+        return flow
+
+    def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
+        """Run each body from the same state and merge the states of those that
+        fall through (a body that returns or raises does not reach what follows).
+        Not ``exhaustive``: the state before counts as one more way through (a
+        loop body that may not run, an ``if`` without the branch we cannot see)."""
+        live: list[dict[int, Any]] = []
+        written: dict[int, None] = {}
+        for body in bodies:
+            level = _Level(self.next_ref)
+            self.journal.append(level)
+            try:
+                flow = self._exec_block(body, depth + 1)
+            finally:
+                self.journal.pop()
+                after = {ref: self.heap.get(ref, MISSING) for ref in level.before}
+                for ref, contents in level.before.items():
+                    if contents is MISSING:
+                        self.heap.pop(ref, None)
+                    else:
+                        self.heap[ref] = contents
+                written.update(dict.fromkeys(level.before))
+            if not flow.terminated:
+                live.append(after)
+        if not exhaustive:
+            live.append({})
+        if not live:
+            return _Flow(terminated=True), False
+        differs = False
+        for ref in written:
+            start = self.heap.get(ref, MISSING)
+            versions = [after.get(ref, start) for after in live]
+            if any(v is MISSING for v in versions):
+                continue
+            if all(same_value(v, start) for v in versions):
+                continue
+            differs = differs or not all(same_value(v, versions[0]) for v in versions)
+            self._set(ref, self._merge_contents(versions))
+        # A body that returns or raises makes the paths differ too.
+        return _Flow(), differs or len(live) < len(bodies) + (0 if exhaustive else 1)
+
+    def _stmt_Match(self, node, depth: int) -> _Flow:
+        self._eval(node.subject)
+        return self._branches([case.body for case in node.cases], depth, exhaustive=False)
+
+    def _stmt_For(self, node: ast.For, depth: int) -> _Flow:
+        iterable = self._eval(node.iter)
+        items = self._loop_items(iterable)
+        if items is not None and items and self.unrolled * len(items) > MAX_UNROLL:
+            items = None  # nested loops would multiply the launches past the bound
+        if items is not None:
+            self.unrolled *= max(1, len(items))
+            try:
+                for item in items:
+                    self._assign(node.target, item)
+                    flow = self._exec_block(node.body, depth + 1)
+                    if flow.terminated:
+                        return flow
+                    if flow.broke:
+                        return _Flow()
+            finally:
+                self.unrolled //= max(1, len(items))
+            return self._exec_block(node.orelse, depth + 1)
+        # Items we cannot see: the body runs some number of times, maybe none.
+        self._assign(node.target, PUnknown(Value.unknown("an item of a loop we cannot unroll"), self._loc(node.target)))
+        self._forget_loop_carried(node)
+        flow = self._branches([node.body], depth, exhaustive=False)
+        if flow.terminated:
+            return _Flow()
+        return self._exec_block(node.orelse, depth + 1)
+
+    _stmt_AsyncFor = _stmt_For
+
+    def _stmt_While(self, node: ast.While, depth: int) -> _Flow:
+        self._forget_loop_carried(node)
+        self._eval(node.test)
+        self._branches([node.body], depth, exhaustive=False)
+        return _Flow()
+
+    def _forget_loop_carried(self, node: ast.For | ast.While) -> None:
+        """Before the body of a loop that does not unroll (it runs some number of
+        times): a name the body both assigns and reads (``port += 1``) holds, in
+        an iteration after the first, what the one before left: unknown."""
+        loc = self._loc(node)
+        for name in _loop_carried(node.body):
+            self._bind(name, PUnknown(Value.unknown("a value a loop changes"), loc))
+
+    def _stmt_With(self, node: ast.With, depth: int) -> _Flow:
+        for item in node.items:
+            value = self._eval(item.context_expr)
+            if item.optional_vars is not None:
+                self._assign(item.optional_vars, PUnknown(Value.unknown("a context manager's value"), self._loc(item.optional_vars)) if not isinstance(value, PUnknown) else value)
+        return self._exec_block(node.body, depth + 1)
+
+    _stmt_AsyncWith = _stmt_With
+
+    def _stmt_Try(self, node, depth: int) -> _Flow:
+        flow = self._exec_block(node.body, depth + 1)
+        if node.handlers:
+            # Any handler may run instead of the rest of the body.
+            self._branches([h.body for h in node.handlers], depth, exhaustive=False)
+        if not flow.terminated:
+            self._exec_block(node.orelse, depth + 1)
+        final = self._exec_block(node.finalbody, depth + 1)
+        if final.stopped:
+            return final
+        return _Flow(terminated=flow.terminated and not node.handlers)
+
+    _stmt_TryStar = _stmt_Try
+
+    # -- names and assignment -----------------------------------------------------------
+    def _target_scope(self, name: str) -> int:
+        frame = self.frames[-1]
+        if name in frame.global_names or not frame.scopes:
+            return self.module_scope
+        return frame.scopes[0]
+
+    def _bind(self, name: str, value: PyValue) -> None:
+        self._set_attr(self._target_scope(name), name, value)
+
+    def _lookup(self, name: str, loc: Location) -> PyValue:
+        frame = self.frames[-1]
+        scopes = frame.scopes if name not in frame.global_names else ()
+        for ref in (*scopes, self.module_scope):
+            contents = self.heap.get(ref)
+            if contents is not None and name in contents:
+                return contents[name]
+        if name in _TRUE_NAMES:
+            return PStr((known_seg(_TRUE_NAMES[name], loc),), loc)
+        if name in _BUILTINS:
+            return PBuiltin(name)
+        return PUnknown(Value.unknown(f"{name} is not defined in this file"), loc)
+
+    def _assign(self, target, value: PyValue) -> None:
+        if isinstance(target, ast.Name):
+            self._bind(target.id, value)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self._unpack(target, value)
+        elif isinstance(target, ast.Attribute):
+            owner = self._eval(target.value)
+            if isinstance(owner, (PObject, PClass)):
+                self._set_attr(owner.ref, target.attr, value)
+        elif isinstance(target, ast.Subscript):
+            self._assign_item(target, value)
+        elif isinstance(target, ast.Starred):
+            self._assign(target.value, value)
+
+    def _unpack(self, target, value: PyValue) -> None:
+        loc = self._loc(target)
+        items = self._known_items(value)
+        elements = target.elts
+        starred = [i for i, e in enumerate(elements) if isinstance(e, ast.Starred)]
+        if items is not None and not starred and len(items) == len(elements):
+            for element, item in zip(elements, items):
+                self._assign(element, item)
+            return
+        if items is not None and len(starred) == 1 and len(items) >= len(elements) - 1:
+            star = starred[0]
+            after = len(elements) - star - 1
+            for element, item in zip(elements[:star], items[:star]):
+                self._assign(element, item)
+            rest = items[star : len(items) - after]
+            self._assign(elements[star], PList(self._new_ref(tuple(rest)), loc))
+            for element, item in zip(elements[star + 1 :], items[len(items) - after :]):
+                self._assign(element, item)
+            return
+        for element in elements:
+            self._assign(element, PUnknown(Value.unknown("unpacked from a value we cannot see"), loc))
+
+    def _assign_item(self, target: ast.Subscript, value: PyValue) -> None:
+        container = self._eval(target.value)
+        key = self._eval(target.slice)
+        if isinstance(container, PDict):
+            contents = self.heap.get(container.ref, DictContents(()))
+            wanted = scalar_key(key)
+            if wanted is None:
+                self._set(container.ref, DictContents(contents.entries, Value.unknown("a key we cannot see")))
+                return
+            entries = [(k, v) for k, v in contents.entries if scalar_key(k) != wanted]
+            entries.append((key, value))
+            self._set(container.ref, DictContents(tuple(entries), contents.open))
+        elif isinstance(container, PList):
+            items = list(self.heap.get(container.ref, ()))
+            index = known_int(key)
+            where = self._slice_of(target.slice) if isinstance(target.slice, ast.Slice) else None
+            new = self._known_items(value) if where is not None else None
+            first = next((position for position, item in enumerate(items) if isinstance(item, PSpread)), len(items))
+            if new is not None and where is not None and where.step in (None, 1) and 0 <= (where.start or 0) and where.stop is not None and 0 <= where.stop <= first:
+                items[where] = new  # `cmd[3:3] = [...]`, before any spread
+            elif index is not None and (0 <= index < first or (index < 0 and -index <= len(items) - 1 - max((p for p, i in enumerate(items) if isinstance(i, PSpread)), default=-1))):
+                items[index] = value  # before any spread, or from the end within the seen tail
+            else:
+                items = [PSpread(Value.unknown("an item set at an index we cannot see"), self._loc(target))]
+            self._set(container.ref, tuple(items))
+
+    # -- expressions ------------------------------------------------------------------
+    def _eval(self, node) -> PyValue:
+        if node is None:
+            return PNone(Location(self.path, 1, 1))
+        self._expr_depth += 1
+        try:
+            if self._expr_depth > MAX_EXPR_DEPTH:
+                self._note_depth(node)
+                return PUnknown(Value.unknown("expression nested too deeply"), self._loc(node))
+            handler = getattr(self, "_expr_" + type(node).__name__, None)
+            if handler is None:
+                return PUnknown(Value.unknown(f"a {type(node).__name__} expression"), self._loc(node))
+            return handler(node)
+        finally:
+            self._expr_depth -= 1
+
+    def _expr_Constant(self, node: ast.Constant) -> PyValue:
+        loc = self._loc(node)
+        value = node.value
+        if isinstance(value, str):
+            return self._str_constant(node)
+        if value is None:
+            return PNone(loc)
+        if isinstance(value, (bool, int, float)):
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**18:
+                return PUnknown(Value.unknown("a very large number"), loc)
+            return PNum(value, loc)
+        return PUnknown(Value.unknown(f"a {type(value).__name__} literal"), loc)
+
+    def _expr_JoinedStr(self, node: ast.JoinedStr) -> PyValue:
+        loc = self._loc(node)
+        scanned = scan_string_literals(self._source_chars(loc)) if loc.end_line - loc.line <= 2000 else None
+        literal_positions: list[tuple[int, int]] | None = None
+        if scanned is not None:
+            text, positions, _ = scanned
+            expected = "".join(part.value for part in node.values if isinstance(part, ast.Constant))
+            if text == expected:
+                literal_positions = positions
+        pieces: list[Seg] = []
+        offset = 0
+        for part in node.values:
+            if isinstance(part, ast.Constant):
+                text = str(part.value)
+                chars = tuple(literal_positions[offset : offset + len(text)]) if literal_positions is not None else None
+                offset += len(text)
+                pieces.append(known_seg(text, loc, chars))
+            elif isinstance(part, ast.FormattedValue):
+                pieces.extend(self._formatted_value(part, loc))
+        word = tuple(pieces)
+        if not word_length_ok(word):
+            return PStr((Seg(Value.unknown("string too long"), loc),), loc)
+        return PStr(word or (known_seg("", loc),), loc)
+
+    def _formatted_value(self, part: ast.FormattedValue, fstring_loc: Location) -> Word:
+        inner_loc = self._loc(part.value)
+        if not (fstring_loc.line <= inner_loc.line <= fstring_loc.end_line):
+            inner_loc = fstring_loc
+        value = self._eval(part.value)
+        spec = ""
+        if part.format_spec is not None:
+            spec_value = self._eval(part.format_spec)
+            spec_text = literal_text(spec_value.word) if isinstance(spec_value, PStr) else None
+            if spec_text is None:
+                return (Seg(Value.unknown("a format spec we cannot see"), inner_loc),)
+            spec = spec_text
+        conversion = chr(part.conversion) if part.conversion and part.conversion > 0 else ""
+        return self._format_field(value, conversion, spec, inner_loc)
+
+    def _format_field(self, value: PyValue, conversion: str, spec: str, loc: Location) -> Word:
+        """``format(value, spec)`` with a conversion, for known values; exact pieces
+        for a plain ``{x}``."""
+        if conversion in ("", "s") and not spec:
+            return self._to_str(value, loc_of(value) or loc).word
+        python_value = python_scalar(value)
+        if python_value is MISSING or spec_too_wide(spec):
+            return (Seg(Value.unknown("a formatted value we cannot see"), loc),)
+        try:
+            if conversion == "r":
+                python_value = repr(python_value)
+            elif conversion == "a":
+                python_value = ascii(python_value)
+            elif conversion == "s":
+                python_value = str(python_value)
+            text = format(python_value, spec)
+        except (ValueError, TypeError, OverflowError):
+            return (Seg(Value.unknown("a format Python would reject"), loc),)
+        origin = value.origin if isinstance(value, PNum) else None
+        return (known_seg(text, loc, origin=origin or loc_of(value)),)
+
+    def _expr_Name(self, node: ast.Name) -> PyValue:
+        loc = self._loc(node)
+        return self._relocated(self._lookup(node.id, loc), loc)
+
+    def _relocated(self, value: PyValue, loc: Location) -> PyValue:
+        """A stored scalar used at ``loc``: it now appears there, and keeps where its
+        text was written."""
+        if isinstance(value, PStr):
+            return PStr(relocate(value.word, loc), loc)
+        if isinstance(value, PNum):
+            return PNum(value.number, loc, value.origin or value.loc)
+        if isinstance(value, PUnknown):
+            return PUnknown(value.value, loc, value.origin or value.loc)
+        return value
+
+    def _expr_Attribute(self, node: ast.Attribute) -> PyValue:
+        loc = self._loc(node)
+        base = self._eval(node.value)
+        return self._relocated(self._attribute(base, node.attr, loc), loc)
+
+    def _attribute(self, base: PyValue, attr: str, loc: Location) -> PyValue:
+        if isinstance(base, PExternal):
+            qualname = f"{base.qualname}.{attr}"
+            if qualname == "sys.executable":
+                # The interpreter running the launcher: a Python, which is what
+                # launch detection needs to know.
+                return PStr((known_seg("python3", loc),), loc)
+            return PExternal(qualname, loc)
+        if isinstance(base, PClass):
+            found = self._class_attr(base, attr)
+            if found is None:
+                return PUnknown(Value.unknown(f"{base.name}.{attr} is not set in this file"), loc)
+            return self._bind_method(found, base, base)
+        if isinstance(base, PObject):
+            attrs = self.heap.get(base.ref, {})
+            if attr in attrs:
+                return attrs[attr]
+            if base.cls is not None:
+                found = self._class_attr(base.cls, attr)
+                if found is not None:
+                    return self._bind_method(found, base, base.cls)
+            return PUnknown(Value.unknown(f"attribute {attr} is not set in this file"), loc)
+        if isinstance(base, PSuper):
+            mro = self._mro(base.cls)
+            for cls in mro[1:]:
+                attrs = self.heap.get(cls.ref, {})
+                if attr in attrs:
+                    receiver_cls = base.receiver if isinstance(base.receiver, PClass) else (base.receiver.cls if isinstance(base.receiver, PObject) else None)
+                    return self._bind_method(attrs[attr], base.receiver, receiver_cls or cls)
+            return PUnknown(Value.unknown(f"super().{attr} is not defined in this file"), loc)
+        if isinstance(base, (PStr, PList, PDict, PNum)):
+            return PMethod(base, attr)
+        if isinstance(base, PUnknown):
+            if base.value.kind is Kind.SYMBOL:
+                return PUnknown(Value.symbol(f"{base.value.name}.{attr}"), loc)
+            return PUnknown(Value.unknown(f"attribute {attr} of a value we cannot see"), loc)
+        return PUnknown(Value.unknown(f"attribute {attr}"), loc)
+
+    def _mro(self, cls: PClass) -> list[PClass]:
+        """Depth-first, left to right, without repeats: the C3 order for the class
+        trees test suites build (single inheritance and simple mixins)."""
+        order: list[PClass] = []
+        seen: set[int] = set()
+
+        def visit(current: PClass, depth: int) -> None:
+            if current.ref in seen or depth > 50:
+                return
+            seen.add(current.ref)
+            order.append(current)
+            for base in current.bases:
+                if isinstance(base, PClass):
+                    visit(base, depth + 1)
+
+        visit(cls, 0)
+        return order
+
+    def _class_attr(self, cls: PClass, attr: str) -> PyValue | None:
+        for klass in self._mro(cls):
+            attrs = self.heap.get(klass.ref, {})
+            if attr in attrs:
+                return attrs[attr]
+        return None
+
+    def _bind_method(self, value: PyValue, receiver: PyValue, cls: PClass) -> PyValue:
+        if not isinstance(value, PFunc):
+            return value
+        if value.kind == "staticmethod":
+            return value
+        if value.kind == "classmethod":
+            return PFunc(value.node, value.scopes, value.name, value.kind, value.owner, cls)
+        if isinstance(receiver, PObject):
+            if value.kind == "property":
+                return self._call_function(PFunc(value.node, value.scopes, value.name, value.kind, value.owner, receiver), [], {}, None)
+            return PFunc(value.node, value.scopes, value.name, value.kind, value.owner, receiver)
+        return value  # a plain function looked up on the class
+
+    def _expr_Subscript(self, node: ast.Subscript) -> PyValue:
+        loc = self._loc(node)
+        container = self._eval(node.value)
+        if isinstance(node.slice, ast.Slice):
+            return self._slice(container, node.slice, loc)
+        key = self._eval(node.slice)
+        return self._relocated(self._item(container, key, loc), loc)
+
+    def _item(self, container: PyValue, key: PyValue, loc: Location) -> PyValue:
+        if isinstance(container, PExternal) and container.qualname == "os.environ":
+            name = known_text(key)
+            if name is not None and name in self.configured_env:
+                return PStr((known_seg(self.configured_env[name], loc),), loc)
+            return PUnknown(Value.symbol("$" + name) if name else Value.unknown("an environment variable"), loc)
+        if isinstance(container, PExternal) and container.qualname == "sys.argv":
+            index = known_int(key)
+            return PUnknown(Value.symbol(f"sys.argv[{index}]") if index is not None else Value.unknown("a command-line argument"), loc)
+        if isinstance(container, PList):
+            items = self.heap.get(container.ref, ())
+            index = known_int(key)
+            if index is None:
+                return PUnknown(Value.unknown("an item at an index we cannot see"), loc)
+            spread_at = [i for i, item in enumerate(items) if isinstance(item, PSpread)]
+            if index >= 0 and (not spread_at or index < spread_at[0]) and index < len(items):
+                return items[index]
+            if index < 0 and (not spread_at or len(items) + index > spread_at[-1]) and -index <= len(items):
+                return items[index]
+            return PUnknown(Value.unknown("an item of a list we cannot see"), loc)
+        if isinstance(container, PDict):
+            return self._dict_get(container, key, loc) or PUnknown(Value.unknown(f"key {known_text(key) or '?'} is not in the dict"), loc)
+        return PUnknown(Value.unknown("an item of a value we cannot see"), loc)
+
+    def _slice(self, container: PyValue, spec: ast.Slice, loc: Location) -> PyValue:
+        if isinstance(container, PExternal) and container.qualname == "sys.argv":
+            return PList(self._new_ref((PSpread(Value.unknown("sys.argv"), loc),)), loc)
+        items = self._known_items(container)
+        bounds = [self._eval(part) if part is not None else None for part in (spec.lower, spec.upper, spec.step)]
+        numbers = [None if b is None or isinstance(b, PNone) else known_int(b) for b in bounds]
+        if items is None or any(b is not None and not isinstance(b, PNone) and n is None for b, n in zip(bounds, numbers)):
+            return PList(self._new_ref((PSpread(Value.unknown("a slice we cannot see"), loc),)), loc)
+        if isinstance(container, PStr):
+            return PUnknown(Value.unknown("a slice of a string"), loc)
+        try:
+            sliced = tuple(items[slice(*numbers)])
+        except ValueError:
+            return PUnknown(Value.unknown("a bad slice"), loc)
+        return PList(self._new_ref(sliced), loc)
+
+    def _dict_get(self, container: PDict, key: PyValue, loc: Location) -> PyValue | None:
+        contents = self.heap.get(container.ref, DictContents(()))
+        wanted = scalar_key(key)
+        if wanted is None:
+            return PUnknown(Value.unknown("a key we cannot see"), loc)
+        for entry_key, entry_value in reversed(contents.entries):
+            entry = scalar_key(entry_key)
+            if entry == wanted:
+                return entry_value
+            if entry is None:
+                return PUnknown(Value.unknown("a dict with keys we cannot see"), loc)
+        if contents.open is not None:
+            return PUnknown(Value.unknown("a dict with keys we cannot see"), loc)
+        return None
+
+    def _expr_List(self, node) -> PyValue:
+        loc = self._loc(node)
+        kind = {"List": "list", "Tuple": "tuple", "Set": "set"}[type(node).__name__]
+        items: list[PyValue] = []
+        for element in node.elts:
+            if isinstance(element, ast.Starred):
+                items.extend(self._iter_items(self._eval(element.value), self._loc(element)))
+            else:
+                items.append(self._eval(element))
+        return PList(self._new_ref(bounded_items(tuple(items), loc)), loc, kind)
+
+    _expr_Tuple = _expr_List
+    _expr_Set = _expr_List
+
+    def _expr_Dict(self, node: ast.Dict) -> PyValue:
+        loc = self._loc(node)
+        entries: list[tuple[PyValue, PyValue]] = []
+        open_value: Value | None = None
+        for key_node, value_node in zip(node.keys, node.values):
+            if key_node is None:
+                spread = self._eval(value_node)
+                if isinstance(spread, PDict):
+                    contents = self.heap.get(spread.ref, DictContents(()))
+                    entries.extend(contents.entries)
+                    open_value = open_value or contents.open
+                else:
+                    open_value = Value.unknown("a ** mapping we cannot see")
+                continue
+            entries.append((self._eval(key_node), self._eval(value_node)))
+        if len(entries) > MAX_ITEMS:  # `d = {**d, **d}` doubles the entries
+            entries, open_value = [], Value.unknown(f"a dict of more than {MAX_ITEMS} entries")
+        return PDict(self._new_ref(DictContents(tuple(entries), open_value)), loc)
+
+    def _expr_ListComp(self, node) -> PyValue:
+        loc = self._loc(node)
+        # An item a condition we cannot decide may drop is zero or one item.
+        maybe = PSpread(Value.unknown("an item a condition we cannot decide may drop"), loc)
+        items = self._comprehension(node, lambda: [self._eval(node.elt)], maybe)
+        if items is None:
+            return PList(self._new_ref((PSpread(Value.unknown("a comprehension we cannot unroll"), loc),)), loc)
+        return PList(self._new_ref(tuple(items)), loc)
+
+    _expr_GeneratorExp = _expr_ListComp
+    _expr_SetComp = _expr_ListComp
+
+    def _expr_DictComp(self, node: ast.DictComp) -> PyValue:
+        loc = self._loc(node)
+        pairs = self._comprehension(node, lambda: [(self._eval(node.key), self._eval(node.value))])
+        if pairs is None:
+            return PDict(self._new_ref(DictContents((), Value.unknown("a comprehension we cannot unroll"))), loc)
+        return PDict(self._new_ref(DictContents(tuple(pairs))), loc)
+
+    def _comprehension(self, node, element: Callable[[], list], maybe: PyValue | None = None) -> list | None:
+        """Unroll ``[f(x) for x in KNOWN if cond]``; None when it cannot be.
+        ``maybe``: what stands for the items of a condition we cannot decide (None:
+        give up)."""
+        scope = self._new_ref({})
+        frame = self.frames[-1]
+        self.frames.append(Frame((scope, *frame.scopes), frame.name, owner=frame.owner, receiver=frame.receiver))
+        try:
+            results: list = []
+            if not self._unroll(node.generators, 0, element, results, maybe):
+                return None
+            return results
+        finally:
+            self.frames.pop()
+
+    def _unroll(self, generators, index: int, element, results: list, maybe: PyValue | None = None) -> bool:
+        if index == len(generators):
+            results.extend(element())
+            return len(results) <= MAX_ITEMS
+        generator = generators[index]
+        iterable = self._eval(generator.iter)
+        items = self._loop_items(iterable)
+        if items is None and maybe is not None and isinstance(iterable, PList):
+            # A list with items we cannot see (a spread): each stands for its own
+            # results, any number of them; the others unroll.
+            items = list(self.heap.get(iterable.ref, ()))
+            if len(items) > MAX_UNROLL:
+                return False
+        if items is None:
+            return False
+        for item in items:
+            if isinstance(item, PSpread):
+                results.append(maybe)
+                continue
+            self._step()
+            self._assign(generator.target, item)
+            truths = [self._truth(condition) for condition in generator.ifs]
+            if False in truths:
+                continue
+            if None in truths:
+                if maybe is None:
+                    return False
+                results.append(maybe)
+                continue
+            if not self._unroll(generators, index + 1, element, results, maybe):
+                return False
+        return True
+
+    def _expr_BinOp(self, node: ast.BinOp) -> PyValue:
+        return self._binop(node.op, self._eval(node.left), self._eval(node.right), self._loc(node))
+
+    def _binop(self, op, left: PyValue, right: PyValue, loc: Location) -> PyValue:
+        if isinstance(op, ast.Add):
+            if isinstance(left, PStr) and isinstance(right, PStr):
+                word = left.word + right.word
+                return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+            if isinstance(left, PList) and isinstance(right, PList):
+                items = (*self.heap.get(left.ref, ()), *self.heap.get(right.ref, ()))
+                return PList(self._new_ref(bounded_items(items, loc)), loc, left.kind)
+            if isinstance(left, PList) and isinstance(right, PUnknown):
+                return PList(self._new_ref((*self.heap.get(left.ref, ()), PSpread(right.value, right.loc))), loc, left.kind)
+            if isinstance(left, PUnknown) and isinstance(right, PList):
+                return PList(self._new_ref((PSpread(left.value, left.loc), *self.heap.get(right.ref, ()))), loc, right.kind)
+            if isinstance(left, PStr) and isinstance(right, PUnknown):
+                word = left.word + (Seg(right.value, right.loc, origin=right.origin),)
+                return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+            if isinstance(left, PUnknown) and isinstance(right, PStr):
+                word = (Seg(left.value, left.loc, origin=left.origin),) + right.word
+                return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+        if isinstance(op, ast.Mod) and isinstance(left, PStr):
+            return self._percent(left, right, loc)
+        if isinstance(op, ast.Mult):
+            count, repeated = (known_int(right), left) if known_int(right) is not None else (known_int(left), right)
+            if count is not None and isinstance(repeated, PList) and 0 <= count and count * len(self.heap.get(repeated.ref, ())) <= MAX_ITEMS:
+                return PList(self._new_ref(self.heap.get(repeated.ref, ()) * count), loc, repeated.kind)
+            if count is not None and isinstance(repeated, PStr) and 0 <= count <= 1000:
+                word = repeated.word * count
+                if word_length_ok(word):
+                    return PStr(word, loc)
+        if isinstance(left, PNum) and isinstance(right, PNum):
+            result = _arith(op, left.number, right.number)
+            if result is not None:
+                return PNum(result, loc)
+        return PUnknown(Value.unknown("an operation on values we cannot see"), loc)
+
+    def _percent(self, template: PStr, args: PyValue, loc: Location) -> PyValue:
+        try:
+            parts = format_percent_specs(template.word)
+        except FormatError:
+            return PUnknown(Value.unknown("a %-format we cannot see"), loc)
+        positional = self._known_items(args) if isinstance(args, PList) and args.kind == "tuple" else [args]
+        out: list[Seg] = []
+        position = 0
+        for kind, part in parts:
+            if kind == "text":
+                out.extend(collect_text(part))
+                continue
+            key, flags, conversion = part
+            if key is not None:
+                value = self._dict_get(args, PStr((known_seg(key, loc),), loc), loc) if isinstance(args, PDict) else None
+            else:
+                if positional is None or position >= len(positional):
+                    return PUnknown(Value.unknown("a %-format with arguments we cannot see"), loc)
+                value = positional[position]
+                position += 1
+            if value is None:
+                return PUnknown(Value.unknown("a %-format key that is not there"), loc)
+            if conversion in "s" and not flags:
+                out.extend(self._to_str(value, loc_of(value) or loc).word)
+                continue
+            python_value = python_scalar(value)
+            if python_value is MISSING or conversion not in "sdifgeExXoc" or "*" in flags or spec_too_wide(flags):
+                out.append(Seg(Value.unknown("a %-formatted value we cannot see"), loc_of(value) or loc))
+                continue
+            try:
+                text = ("%" + flags + conversion) % (python_value,)
+            except (TypeError, ValueError, OverflowError):
+                return PUnknown(Value.unknown("a %-format Python would reject"), loc)
+            origin = value.origin if isinstance(value, PNum) else None
+            out.append(known_seg(text, loc_of(value) or loc, origin=origin))
+        if not word_length_ok(tuple(out)):  # `s = "%s%s" % (s, s)` doubles s
+            return PUnknown(Value.unknown("string too long"), loc)
+        return PStr(tuple(out) or (known_seg("", loc),), loc)
+
+    def _expr_UnaryOp(self, node: ast.UnaryOp) -> PyValue:
+        operand = self._eval(node.operand)
+        loc = self._loc(node)
+        if isinstance(node.op, ast.USub) and isinstance(operand, PNum) and not isinstance(operand.number, bool):
+            return PNum(-operand.number, loc, operand.origin)
+        if isinstance(node.op, ast.Not):
+            truth = self._value_truth(operand)
+            return PNum(not truth, loc) if truth is not None else PUnknown(Value.unknown("a condition"), loc)
+        return PUnknown(Value.unknown("an operation on a value we cannot see"), loc)
+
+    def _expr_BoolOp(self, node: ast.BoolOp) -> PyValue:
+        loc = self._loc(node)
+        values = [self._eval(v) for v in node.values]
+        is_or = isinstance(node.op, ast.Or)
+        for index, value in enumerate(values):
+            truth = self._value_truth(value)
+            last = index == len(values) - 1
+            if last:
+                return value
+            if truth is None:
+                rest = values[index + 1]
+                if is_or and _env_symbol(value) and isinstance(rest, PStr) and rest.value.is_known and index + 1 == len(values) - 1:
+                    # `os.environ.get("TP") or "8"` is ${TP:-8}: unset or empty gives 8.
+                    symbol = value.value if isinstance(value, PUnknown) else value.value  # type: ignore[union-attr]
+                    return PUnknown(Value.symbol(symbol.name, rest.value.text), loc, loc_of(rest))
+                return PUnknown(Value.unknown("a condition we cannot decide"), loc)
+            if truth is is_or:
+                return value
+        return values[-1]
+
+    def _expr_Compare(self, node: ast.Compare) -> PyValue:
+        truth = self._truth(node)
+        loc = self._loc(node)
+        return PNum(truth, loc) if truth is not None else PUnknown(Value.unknown("a comparison we cannot decide"), loc)
+
+    def _expr_IfExp(self, node: ast.IfExp) -> PyValue:
+        truth, fork = self._path_truth(node.test)
+        if truth is True:
+            return self._eval(node.body)
+        if truth is False:
+            return self._eval(node.orelse)
+        with suspended(self.paths, fork):
+            body, orelse = self._eval(node.body), self._eval(node.orelse)
+        if not same_value(body, orelse):
+            self.paths.differs(*(fork or (None, None)), self._loc(node.test))
+        return self._merge_values([body, orelse])
+
+    def _expr_Lambda(self, node: ast.Lambda) -> PyValue:
+        return PFunc(node, self._closure_scopes(), "<lambda>")
+
+    def _expr_Await(self, node: ast.Await) -> PyValue:
+        return self._eval(node.value)
+
+    def _expr_NamedExpr(self, node: ast.NamedExpr) -> PyValue:
+        value = self._eval(node.value)
+        self._assign(node.target, value)
+        return value
+
+    def _expr_Starred(self, node: ast.Starred) -> PyValue:
+        return self._eval(node.value)
+
+    # -- truth --------------------------------------------------------------------------
+    def _truth(self, node) -> bool | None:
+        """Whether a condition holds in every run, fails in every run, or None."""
+        if isinstance(node, ast.Compare) and len(node.ops) != 1:
+            for operand in (node.left, *node.comparators):
+                self._eval(operand)  # calls in them still run
+            return None  # a chained comparison (0 < x <= 1): not decided
+        if isinstance(node, ast.Compare):
+            left = self._eval(node.left)
+            right = self._eval(node.comparators[0])
+            op = node.ops[0]
+            if isinstance(op, (ast.Is, ast.IsNot)):
+                if isinstance(right, PNone):
+                    result = is_none(left)
+                    if result is None:
+                        return None
+                    return result if isinstance(op, ast.Is) else not result
+                return None
+            if isinstance(op, (ast.In, ast.NotIn)):
+                items = self._known_items(right)
+                wanted = scalar_key(left)
+                if items is None or wanted is None or any(scalar_key(i) is None for i in items):
+                    return None
+                found = any(scalar_key(i) == wanted for i in items)
+                return found if isinstance(op, ast.In) else not found
+            if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)):
+                if not (isinstance(left, PNum) and isinstance(right, PNum)):
+                    return None
+                x, y = left.number, right.number
+                if isinstance(op, ast.Lt):
+                    return x < y
+                if isinstance(op, ast.LtE):
+                    return x <= y
+                return x > y if isinstance(op, ast.Gt) else x >= y
+            a, b = scalar_key(left), scalar_key(right)
+            if (a is None) != (b is None) and isinstance(op, (ast.Eq, ast.NotEq)):
+                # An environment variable against a text: a decision of the path.
+                symbol = _subject(left if a is None else right)
+                text = known_text(right if a is None else left)
+                if symbol is None or text is None:
+                    return None
+                shown = repr(text)
+                equal = self._path_decision(f"eq\0{symbol}\0{text}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), node)
+                return None if equal is None else equal == isinstance(op, ast.Eq)
+            if a is None or b is None:
+                return None
+            if isinstance(op, ast.Eq):
+                return a == b
+            if isinstance(op, ast.NotEq):
+                return a != b
+            return None
+        if isinstance(node, ast.BoolOp):
+            truths = [self._truth(v) for v in node.values]
+            if isinstance(node.op, ast.And):
+                return False if False in truths else (True if all(t is True for t in truths) else None)
+            return True if True in truths else (False if all(t is False for t in truths) else None)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            truth = self._truth(node.operand)
+            return None if truth is None else not truth
+        return self._value_truth(self._eval(node))
+
+    def _value_truth(self, value: PyValue) -> bool | None:
+        if _env_symbol(value):
+            # `if os.getenv("BIG_PAGES"):` is a decision of the path (paths.py).
+            name = value.value.name  # type: ignore[union-attr]
+            loc = loc_of(value) or Location(self.path, 1, 1)
+            verdict = implied(self.paths.fixed, f"nonempty\0{name}")
+            if verdict is None and self.pending is None:
+                self.pending = decision(f"nonempty\0{name}", (f"{name} is non-empty", f"{name} is empty or unset"), loc)
+            return verdict
+        if isinstance(value, PNum):
+            return bool(value.number)
+        if isinstance(value, PNone):
+            return False
+        if isinstance(value, PStr):
+            text = literal_text(value.word)
+            if text is not None:
+                return bool(text)
+            candidates = value.value.candidates()
+            if candidates is not None and not value.value.uses_default:
+                truths = {bool(c) for c in candidates}
+                return truths.pop() if len(truths) == 1 else None
+            return None
+        if isinstance(value, PList):
+            items = self.heap.get(value.ref, ())
+            if any(not isinstance(i, PSpread) for i in items):
+                return True
+            return None if items else False
+        if isinstance(value, PDict):
+            contents = self.heap.get(value.ref, DictContents(()))
+            if contents.entries:
+                return True
+            return None if contents.open is not None else False
+        if isinstance(value, (PFunc, PClass, PObject, PExternal, PBuiltin)):
+            return None if isinstance(value, PExternal) else True
+        return None
+
+    # -- helpers on values -------------------------------------------------------------
+    def _to_str(self, value: PyValue, loc: Location) -> PStr:
+        """``str(value)`` as a word."""
+        if isinstance(value, PStr):
+            return value
+        if isinstance(value, PNum):
+            text = num_text(value.number)
+            chars = self._number_chars(value, text)
+            return PStr((known_seg(text, value.loc, chars, origin=value.origin),), value.loc)
+        if isinstance(value, PNone):
+            return PStr((known_seg("None", loc),), loc)
+        if isinstance(value, PUnknown):
+            return PStr((Seg(value.value, value.loc, origin=value.origin),), value.loc)
+        return PStr((Seg(Value.unknown("a value that is not a string"), loc),), loc)
+
+    def _number_chars(self, value: PNum, text: str) -> tuple[tuple[int, int], ...] | None:
+        written = value.origin or value.loc
+        if written.line != written.end_line or written.end_column - written.column != len(text):
+            return None
+        line = self.lines[written.line - 1] if 1 <= written.line <= len(self.lines) else ""
+        if line[written.column - 1 : written.end_column - 1] != text:
+            return None
+        return tuple((written.line, written.column + k) for k in range(len(text)))
+
+    def _known_items(self, value: PyValue) -> list[PyValue] | None:
+        """The items of a list/tuple/dict (keys) when all are seen."""
+        if isinstance(value, PList):
+            items = self.heap.get(value.ref, ())
+            if any(isinstance(i, PSpread) for i in items):
+                return None
+            return list(items)
+        if isinstance(value, PDict):
+            contents = self.heap.get(value.ref, DictContents(()))
+            if contents.open is not None:
+                return None
+            return unique_keys(contents.entries)
+        return None
+
+    def _ordered(self, name: str, value: PyValue, kwargs: dict[str, PyValue]) -> list[PyValue] | None:
+        """The items of ``sorted(value)`` / ``reversed(value)`` when all are seen
+        (sorted: all strings or all numbers; ``reverse=`` decided, no ``key=``)."""
+        items = self._known_items(value)
+        if items is None:
+            return None
+        if name == "reversed":
+            return None if kwargs else items[::-1]
+        if set(kwargs) - {"reverse"}:
+            return None
+        reverse = self._value_truth(kwargs["reverse"]) if "reverse" in kwargs else False
+        keys: list[Any]
+        if all(isinstance(item, PStr) for item in items):
+            keys = [literal_text(item.word) for item in items]  # type: ignore[union-attr]
+        elif all(isinstance(item, PNum) for item in items):
+            keys = [item.number for item in items]  # type: ignore[union-attr]
+        else:
+            return None
+        if reverse is None or any(key is None for key in keys):
+            return None
+        order = sorted(range(len(items)), key=keys.__getitem__, reverse=reverse)
+        return [items[index] for index in order]
+
+    def _loop_items(self, value: PyValue) -> list[PyValue] | None:
+        items = self._known_items(value)
+        if items is None or len(items) > MAX_UNROLL:
+            return None
+        return items
+
+    def _iter_items(self, value: PyValue, loc: Location) -> tuple[PyValue, ...]:
+        """The items ``*value`` / ``list(value)`` / ``+=`` add to a list."""
+        if isinstance(value, PList):
+            return tuple(self.heap.get(value.ref, ()))
+        if isinstance(value, PDict):
+            contents = self.heap.get(value.ref, DictContents(()))
+            items: tuple[PyValue, ...] = tuple(unique_keys(contents.entries))
+            if contents.open is not None:
+                items += (PSpread(contents.open, loc),)
+            return items
+        if isinstance(value, PStr):
+            text = literal_text(value.word)
+            if text is not None and len(text) <= MAX_ITEMS:
+                return tuple(PStr((known_seg(c, value.loc),), value.loc) for c in text)
+        if isinstance(value, PUnknown):
+            return (PSpread(value.value, value.loc),)
+        return (PSpread(Value.unknown("items we cannot see"), loc),)
+
+    def _word_of_item(self, item: PyValue, loc: Location) -> Word:
+        """One argv item as the word the program receives."""
+        if isinstance(item, PSpread):
+            return spread_word(item.value, item.loc)
+        return self._to_str(item, loc_of(item) or loc).word
+
+    # -- calls ------------------------------------------------------------------------
+    def _expr_Call(self, node: ast.Call) -> PyValue:
+        self._step()
+        loc = self._loc(node)
+        func = self._eval(node.func)
+        args: list[PyValue] = []
+        for arg in node.args:
+            if isinstance(arg, ast.Starred):
+                args.extend(self._iter_items(self._eval(arg.value), self._loc(arg)))
+            else:
+                args.append(self._eval(arg))
+        kwargs: dict[str, PyValue] = {}
+        spreads: list[PyValue] = []
+        for keyword in node.keywords:
+            value = self._eval(keyword.value)
+            if keyword.arg is None:
+                if isinstance(value, PDict):
+                    contents = self.heap.get(value.ref, DictContents(()))
+                    for key, item in contents.entries:
+                        name = known_text(key)
+                        if name is None:
+                            spreads.append(PUnknown(Value.unknown("a keyword we cannot see"), self._loc(keyword)))
+                        else:
+                            kwargs[name] = item
+                    if contents.open is not None:
+                        spreads.append(PUnknown(contents.open, self._loc(keyword)))
+                else:
+                    spreads.append(PUnknown(Value.unknown(f"**{expr_text(keyword.value)}"), self._loc(keyword)))
+            else:
+                kwargs[keyword.arg] = value
+        return self._call(func, args, kwargs, spreads, node, loc)
+
+    def _call(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
+        started = self._started_elsewhere(func, args, kwargs, node)
+        if started is not None:
+            return started
+        if isinstance(func, PExternal):
+            return self._call_external(func.qualname, args, kwargs, spreads, node, loc)
+        if isinstance(func, PBuiltin):
+            return self._call_builtin(func.name, args, kwargs, loc)
+        if isinstance(func, PMethod):
+            return self._call_method(func, args, kwargs, loc)
+        if isinstance(func, PFunc):
+            if spreads:
+                kwargs = dict(kwargs)
+            return self._call_function(func, args, kwargs, node, has_spread=bool(spreads))
+        if isinstance(func, PClass):
+            instance = PObject(self._new_ref({}), func, loc)
+            init = self._class_attr(func, "__init__")
+            if isinstance(init, PFunc):
+                self._call_function(PFunc(init.node, init.scopes, init.name, init.kind, init.owner, instance), args, kwargs, node)
+            return instance
+        return PUnknown(Value.unknown("the result of a call we cannot see"), loc)
+
+    def _started_elsewhere(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], node) -> PyValue | None:
+        """A function of this file handed to a thread, a process or an executor
+        (``Thread(target=launch, args=("prefill", 8))``, ``pool.submit(launch,
+        "decode", 4)``): it runs with those arguments, as if called here."""
+        target: PyValue | None = None
+        call_args: list[PyValue] = []
+        call_kwargs: dict[str, PyValue] = {}
+        if isinstance(func, PExternal) and func.qualname.rsplit(".", 1)[-1] in ("Thread", "Process") and func.qualname.split(".")[0] in ("threading", "multiprocessing"):
+            target = kwargs.get("target")
+            call_args = list(self._known_items(kwargs["args"]) or []) if "args" in kwargs else []
+            if "kwargs" in kwargs and isinstance(kwargs["kwargs"], PDict):
+                contents = self.heap.get(kwargs["kwargs"].ref, DictContents(()))
+                call_kwargs = {k: v for key, v in contents.entries if (k := known_text(key)) is not None}
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("submit", "apply_async") and args:
+            target, call_args = args[0], list(args[1:])
+            call_kwargs = dict(kwargs)
+        if isinstance(target, PFunc):
+            self._call_function(target, call_args, call_kwargs, node)
+            return PUnknown(Value.unknown("a thread, process or future"), self._loc(node))
+        return None
+
+    def _call_function(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue], node, has_spread: bool = False) -> PyValue:
+        loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
+        self.executed.add(id(func.node))
+        if len(self.call_stack) >= MAX_CALL_DEPTH or func.node in self.active_functions:
+            return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
+        scope: dict[str, PyValue] = {}
+        positional = list(args)
+        if func.bound is not None:
+            positional.insert(0, func.bound)
+        self._bind_parameters(func, scope, positional, dict(kwargs), has_spread)
+        ref = self._new_ref(scope)
+        frame = Frame((ref, *func.scopes), func.name, owner=func.owner, receiver=func.bound)
+        self.frames.append(frame)
+        if node is not None:
+            self.call_stack.append((func.name, loc, (loc.line, loc.end_line)))
+        self.active_functions.append(func.node)
+        # Expression nesting is counted per function: a call's body starts afresh.
+        outer_depth, self._expr_depth = self._expr_depth, 0
+        try:
+            if isinstance(func.node, ast.Lambda):
+                return self._eval(func.node.body)
+            flow = self._exec_block(func.node.body, 1)
+            if not frame.returns:
+                return PNone(loc)
+            if not flow.terminated and frame.returns:
+                frame.returns.append(PNone(loc))
+            return self._merge_values(frame.returns)
+        except RecursionError:
+            # Each level is bounded, but calls multiply them: give up on this call
+            # only, not on the rest of the file.
+            self._note_depth(node)
+            return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
+        finally:
+            self._expr_depth = outer_depth
+            self.active_functions.pop()
+            if node is not None:
+                self.call_stack.pop()
+            self.frames.pop()
+
+    def _bind_parameters(self, func: PFunc, scope: dict, positional: list[PyValue], kwargs: dict[str, PyValue], has_spread: bool) -> None:
+        arguments = func.node.args
+        params = [*arguments.posonlyargs, *arguments.args]
+        defaults = [None] * (len(params) - len(arguments.defaults)) + list(arguments.defaults)
+        spread_index = next((i for i, a in enumerate(positional) if isinstance(a, PSpread)), None)
+        for index, param in enumerate(params):
+            name = param.arg
+            if spread_index is not None and index >= spread_index:
+                scope[name] = PUnknown(Value.symbol(f"{func.name}.{name}"), self._loc(param))
+            elif index < len(positional):
+                scope[name] = positional[index]
+            elif name in kwargs:
+                scope[name] = kwargs.pop(name)
+            elif has_spread:
+                scope[name] = PUnknown(Value.symbol(f"{func.name}.{name}"), self._loc(param))
+            elif defaults[index] is not None:
+                scope[name] = self._eval(defaults[index])
+            else:
+                scope[name] = PUnknown(Value.symbol(f"{func.name}.{name}"), self._loc(param))
+        if arguments.vararg is not None:
+            rest = positional[len(params):]
+            scope[arguments.vararg.arg] = PList(self._new_ref(tuple(rest)), self._loc(arguments.vararg), "tuple")
+        for param, default in zip(arguments.kwonlyargs, arguments.kw_defaults):
+            if param.arg in kwargs:
+                scope[param.arg] = kwargs.pop(param.arg)
+            elif has_spread or default is None:
+                scope[param.arg] = PUnknown(Value.symbol(f"{func.name}.{param.arg}"), self._loc(param))
+            else:
+                scope[param.arg] = self._eval(default)
+        if arguments.kwarg is not None:
+            loc = self._loc(arguments.kwarg)
+            entries = tuple((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
+            scope[arguments.kwarg.arg] = PDict(self._new_ref(DictContents(entries, Value.unknown("**kwargs") if has_spread else None)), loc)
+
+    def _call_builtin(self, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+        first = args[0] if args else None
+        if name == "str":
+            if first is None:
+                return PStr((known_seg("", loc),), loc)
+            return self._to_str(first, loc) if isinstance(first, (PStr, PNum, PNone, PUnknown)) else PUnknown(Value.unknown("str() of a value we cannot see"), loc)
+        if name == "int" and first is not None:
+            if isinstance(first, PNum):
+                return PNum(int(first.number), first.loc, first.origin)
+            if isinstance(first, PStr):
+                text = literal_text(first.word)
+                if text is not None and text.strip().lstrip("+-").isdigit() and text.isascii() and len(text) < 19 and len(args) == 1:
+                    return PNum(int(text), first.loc, origin_of_word(first.word))
+            return PUnknown(first.value if isinstance(first, PUnknown) else Value.unknown("int() of a value we cannot see"), loc)
+        if name in ("sorted", "reversed") and first is not None:
+            ordered = self._ordered(name, first, kwargs)
+            if ordered is not None:
+                return PList(self._new_ref(tuple(ordered)), loc)
+        if name in ("list", "tuple", "set", "sorted"):
+            if first is None:
+                return PList(self._new_ref(()), loc, "tuple" if name == "tuple" else "list")
+            items = self._iter_items(first, loc)
+            if name in ("set", "sorted") and len(items) > 1:
+                return PList(self._new_ref((PSpread(Value.unknown(f"{name}() reorders items"), loc),)), loc)
+            return PList(self._new_ref(items), loc, "tuple" if name == "tuple" else "list")
+        if name == "dict":
+            entries: list[tuple[PyValue, PyValue]] = []
+            open_value = None
+            if isinstance(first, PDict):
+                contents = self.heap.get(first.ref, DictContents(()))
+                entries.extend(contents.entries)
+                open_value = contents.open
+            elif first is not None:
+                open_value = Value.unknown("dict() of a value we cannot see")
+            entries.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
+            return PDict(self._new_ref(DictContents(tuple(entries), open_value)), loc)
+        if name == "range":
+            numbers = [known_int(a) for a in args]
+            if args and all(n is not None for n in numbers) and len(args) <= 3:
+                try:
+                    values = range(*numbers)  # type: ignore[arg-type]
+                except ValueError:
+                    values = range(0)
+                if len(values) <= MAX_UNROLL:
+                    return PList(self._new_ref(tuple(PNum(v, loc) for v in values)), loc)
+            return PList(self._new_ref((PSpread(Value.unknown("a range we cannot unroll"), loc),)), loc)
+        if name in ("enumerate", "zip"):
+            # Loops over enumerate(...) / zip(...) of seen items unroll like loops
+            # over a list of tuples (issue 16).
+            if name == "enumerate":
+                start = known_int(args[1]) if len(args) > 1 else (known_int(kwargs["start"]) if "start" in kwargs else 0)
+                columns = [self._known_items(first)] if first is not None and start is not None else [None]
+            else:
+                start = 0
+                columns = [self._known_items(arg) for arg in args] if args and not kwargs else [None]
+            if all(column is not None for column in columns) and start is not None:
+                rows = min(len(column) for column in columns)  # type: ignore[arg-type]
+                if rows <= MAX_UNROLL:
+                    tuples = []
+                    for index in range(rows):
+                        row = tuple(column[index] for column in columns)  # type: ignore[index]
+                        if name == "enumerate":
+                            row = (PNum(start + index, loc), *row)
+                        tuples.append(PList(self._new_ref(row), loc, "tuple"))
+                    return PList(self._new_ref(tuple(tuples)), loc)
+            return PList(self._new_ref((PSpread(Value.unknown(f"{name}() of items we cannot see"), loc),)), loc)
+        if name == "len" and first is not None:
+            items = self._known_items(first)
+            if items is not None:
+                return PNum(len(items), loc)
+        if name == "super":
+            frame = self.frames[-1]
+            if frame.owner is not None and frame.receiver is not None:
+                return PSuper(frame.owner, frame.receiver)
+        return PUnknown(Value.unknown(f"the result of {name}()"), loc)
+
+    def _call_method(self, method: PMethod, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+        receiver = method.receiver
+        name = method.name
+        first = args[0] if args else None
+        if isinstance(receiver, PList):
+            items = self.heap.get(receiver.ref, ())
+            if name == "append" and first is not None:
+                self._set(receiver.ref, (*items, first))
+                return PNone(loc)
+            if name == "extend" and first is not None:
+                self._set(receiver.ref, bounded_items((*items, *self._iter_items(first, loc)), loc))
+                return PNone(loc)
+            if name == "insert" and len(args) == 2:
+                index = known_int(args[0])
+                self._set(receiver.ref, items_inserted(items, index, args[1], loc))
+                return PNone(loc)
+            if name == "copy":
+                return PList(self._new_ref(items), loc)
+            if name in ("pop", "remove", "clear", "reverse"):
+                changed = list_changed(name, list(items), args, loc)
+                if changed is not None:
+                    updated, result = changed
+                    self._set(receiver.ref, tuple(updated))
+                    return result if result is not None else PNone(loc)
+            if name in ("pop", "remove", "clear", "sort", "reverse"):
+                self._set(receiver.ref, (PSpread(Value.unknown(f"a list changed by .{name}()"), loc),))
+            return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
+        if isinstance(receiver, PDict):
+            contents = self.heap.get(receiver.ref, DictContents(()))
+            if name == "get" and first is not None:
+                found = self._dict_get(receiver, first, loc)
+                if found is not None:
+                    return found
+                return args[1] if len(args) > 1 else PNone(loc)
+            if name in ("items", "keys", "values"):
+                if contents.open is not None:
+                    return PList(self._new_ref((PSpread(contents.open, loc),)), loc)
+                latest = {}
+                for key, value in contents.entries:
+                    latest[scalar_key(key)] = (key, value)
+                if name == "items":
+                    pairs = tuple(PList(self._new_ref((k, v)), loc, "tuple") for k, v in latest.values())
+                    return PList(self._new_ref(pairs), loc)
+                return PList(self._new_ref(tuple(kv[0 if name == "keys" else 1] for kv in latest.values())), loc)
+            if name == "update":
+                added: list = []
+                open_value = contents.open
+                if isinstance(first, PDict):
+                    other = self.heap.get(first.ref, DictContents(()))
+                    added.extend(other.entries)
+                    open_value = open_value or other.open
+                elif first is not None:
+                    open_value = Value.unknown("update() with a value we cannot see")
+                added.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
+                entries = (*contents.entries, *added)
+                if len(entries) > MAX_ITEMS:  # `d.update(d)` doubles the entries
+                    entries, open_value = (), Value.unknown(f"a dict of more than {MAX_ITEMS} entries")
+                self._set(receiver.ref, DictContents(entries, open_value))
+                return PNone(loc)
+            if name == "copy":
+                return PDict(self._new_ref(contents), loc)
+            if name == "setdefault" and first is not None:
+                found = self._dict_get(receiver, first, loc)
+                if found is None:
+                    default = args[1] if len(args) > 1 else PNone(loc)
+                    self._set(receiver.ref, DictContents((*contents.entries, (first, default)), contents.open))
+                    return default
+                return found
+            return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
+        if isinstance(receiver, PStr):
+            return self._call_str_method(receiver, name, args, kwargs, loc)
+        return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
+
+    def _call_str_method(self, receiver: PStr, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+        first = args[0] if args else None
+        if name == "join" and first is not None:
+            items = self._iter_items(first, loc)
+            words = [self._word_of_item(item, loc) for item in items]
+            word = join_words(receiver.word, words)
+            return PStr(word or (known_seg("", loc),), loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+        if name == "format":
+            return self._format(receiver, args, kwargs, loc)
+        if name == "split":
+            separator = None if first is None or isinstance(first, PNone) else known_text(first)
+            if first is not None and not isinstance(first, PNone) and separator is None:
+                return PList(self._new_ref((PSpread(Value.unknown("split by a separator we cannot see"), loc),)), loc)
+            maxsplit = known_int(args[1]) if len(args) > 1 else (known_int(kwargs["maxsplit"]) if "maxsplit" in kwargs else -1)
+            fields = split_word(as_written(receiver.word), separator or None, -1 if maxsplit is None else maxsplit) if separator != "" else None
+            if fields is None:
+                return PList(self._new_ref((PSpread(Value.unknown("a split we cannot see"), loc),)), loc)
+            return PList(self._new_ref(tuple(PStr(f or (known_seg("", loc),), loc) for f in fields)), loc)
+        if name in ("strip", "lstrip", "rstrip") and not args:
+            text = literal_text(receiver.word)
+            if text is not None:
+                stripped = getattr(text, name)()
+                start = text.index(stripped) if stripped else 0
+                return PStr((known_seg(stripped, loc, sub_chars(receiver.word, start, len(stripped)), origin=origin_of_word(receiver.word)),), loc)
+            return receiver
+        if name in ("lower", "upper") and not args:
+            text = literal_text(receiver.word)
+            if text is not None:
+                return PStr((known_seg(getattr(text, name)(), loc, origin=origin_of_word(receiver.word)),), loc)
+        if name == "replace" and len(args) == 2:
+            text, old, new = literal_text(receiver.word), known_text(args[0]), known_text(args[1])
+            if text is not None and old is not None and new is not None and old:
+                result = text.replace(old, new)
+                if len(result) <= MAX_STRING:
+                    return PStr((known_seg(result, loc, origin=origin_of_word(receiver.word)),), loc)
+        return PUnknown(Value.unknown(f"the result of str.{name}()"), loc)
+
+    def _format(self, template: PStr, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+        try:
+            parts = parse_format(template.word)
+        except FormatError:
+            return PUnknown(Value.unknown("a format string we cannot see"), loc)
+        out: list[Seg] = []
+        auto = 0
+        for kind, part in parts:
+            if kind == "text":
+                out.extend(collect_text(part))
+                continue
+            name, conversion, spec = part
+            if name == "":
+                value = args[auto] if auto < len(args) else None
+                auto += 1
+            elif name.isdigit():
+                value = args[int(name)] if int(name) < len(args) else None
+            elif name.isidentifier():
+                value = kwargs.get(name)
+            else:
+                value = None  # attribute or index access in the field
+            if value is None or "{" in spec:
+                out.append(Seg(Value.unknown("a format field we cannot see"), loc))
+                continue
+            out.extend(self._format_field(value, conversion or "", spec, loc_of(value) or loc))
+        word = tuple(out)
+        if not word_length_ok(word):
+            return PUnknown(Value.unknown("string too long"), loc)
+        return PStr(word or (known_seg("", loc),), loc)
+
+    # -- external calls -----------------------------------------------------------------
+    def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
+        """A call of a name imported from outside the file: reads of the
+        environment and ``os.path.join`` are modeled, any other result is unknown.
+        The launch recognisers (:mod:`sglang_lint.sources.python_launches`) extend
+        it with the calls that start a server."""
+        unknown = PUnknown(Value.unknown(f"the result of {qualname}()"), loc)
+        if qualname in ("os.environ.get", "os.getenv"):
+            name = known_text(args[0]) if args else None
+            if name is None:
+                return unknown
+            if name in self.configured_env:
+                return PStr((known_seg(self.configured_env[name], loc),), loc)
+            default = args[1] if len(args) > 1 else kwargs.get("default")
+            default_text = known_text(default) if default is not None else None
+            if default is not None and default_text is None and not isinstance(default, PNone):
+                if isinstance(default, PNum):
+                    default_text = num_text(default.number)
+                else:
+                    return PUnknown(Value.unknown(f"${name} or a default we cannot see"), loc)
+            origin = loc_of(default) if default_text is not None else None
+            return PUnknown(Value.symbol("$" + name, default_text), loc, origin)
+        if qualname in ("os.path.join", "posixpath.join"):
+            return self._path_join(args, loc)
+        return unknown
+
+    def _path_join(self, args: list[PyValue], loc: Location) -> PyValue:
+        words: list[Word] = []
+        for arg in args:
+            if not isinstance(arg, (PStr, PUnknown)):
+                return PUnknown(Value.unknown("os.path.join of values we cannot see"), loc)
+            word = self._to_str(arg, loc).word
+            text = literal_text(word)
+            if text is not None and text.startswith("/"):
+                words = []  # an absolute part restarts the path
+            words.append(word)
+        out: list[Seg] = []
+        for index, word in enumerate(words):
+            if index:
+                previous = literal_text(words[index - 1])
+                if previous is None or not previous.endswith("/"):
+                    out.append(known_seg("/", loc))
+            out.extend(word)
+        if not word_length_ok(tuple(out)):  # `s = os.path.join(s, s)` doubles s
+            return PUnknown(Value.unknown("string too long"), loc)
+        return PStr(tuple(out) or (known_seg("", loc),), loc)
+
+    # -- functions nobody in the file calls --------------------------------------------
+    def _run_uncalled(self, tree: ast.Module) -> None:
+        """Run what a test runner or another module would call: module functions
+        and methods no call in this file reaches, with unknown parameters. Methods
+        run once per concrete class (one no class in the file derives from), test
+        fixtures first, with ``cls``/``self`` bound to that class; each class is a
+        deployment scope of its own."""
+        called_names = _called_names(tree)
+        subclassed = {base.ref for cls in self.classes for base in cls.bases if isinstance(base, PClass)}
+        methods = {id(f.node) for f in self.defined if f.owner is not None}
+        for cls in self.classes:
+            if cls.ref in subclassed:
+                continue
+            self._run_class(cls, called_names)
+        for func in list(self.defined):
+            if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names:
+                continue
+            self._run_root(func, func.name if func.name.startswith("test") else "")
+        for func in list(self.defined):
+            if id(func.node) in self.executed or id(func.node) in methods:
+                continue
+            self._run_root(func, "")
+
+    def _run_class(self, cls: PClass, called_names: set[str]) -> None:
+        seen: set[str] = set()
+        ordered: list[PFunc] = []
+        for klass in self._mro(cls):
+            for name, value in self.heap.get(klass.ref, {}).items():
+                if isinstance(value, PFunc) and name not in seen:
+                    seen.add(name)
+                    if name not in called_names or name in _TEST_FIXTURES:
+                        ordered.append(value)
+        ordered.sort(key=lambda f: _TEST_FIXTURES.get(f.name, len(_TEST_FIXTURES)))
+        if not ordered:
+            return
+        instance = PObject(self._new_ref({}), cls, cls.loc)
+        saved = self.scope
+        self.scope = cls.name
+        try:
+            for func in ordered:
+                receiver: PyValue | None
+                if func.kind == "staticmethod":
+                    receiver = None
+                elif func.kind == "classmethod":
+                    receiver = cls
+                else:
+                    receiver = instance
+                bound = PFunc(func.node, func.scopes, func.name, func.kind, func.owner, receiver)
+                self._call_root(bound)
+        finally:
+            self.scope = saved
+
+    def _run_root(self, func: PFunc, scope: str) -> None:
+        saved = self.scope
+        self.scope = scope
+        try:
+            self._call_root(func)
+        finally:
+            self.scope = saved
+
+    def _call_root(self, func: PFunc) -> None:
+        if isinstance(func.node, ast.Lambda):
+            return
+        self._call_function(func, [], {}, None)
+
+
+_TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}
+
+
+# ---------------------------------------------------------------------------------
+# Helpers
+
+
+def _called_names(tree: ast.Module) -> set[str]:
+    """Names of everything called anywhere in the tree (``f()``, ``x.f()``).
+
+    A walk of our own: ast.walk's generators were a fifth of a launcher's
+    analysis. Leaves that cannot hold a call (names, constants, contexts) are
+    not visited."""
+    names: set[str] = set()
+    stack: list[ast.AST] = [tree]
+    pop, push, AST, leaves = stack.pop, stack.append, ast.AST, _CALL_FREE_LEAVES
+    while stack:
+        node = pop()
+        if type(node) is ast.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is ast.Name:
+                names.add(func.id)
+            elif type(func) is ast.Attribute:
+                names.add(func.attr)
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST) and type(item) not in leaves:
+                        push(item)
+            elif isinstance(value, AST) and type(value) not in leaves:
+                push(value)
+    return names
+
+
+def _loop_carried(body: list) -> list[str]:
+    """Names a loop body assigns and also reads (functions and classes it defines
+    aside; nested scopes and comprehension variables are not the loop's)."""
+    stored: dict[str, None] = {}
+    loaded: set[str] = set()
+    stack: list[tuple[ast.AST, bool]] = [(statement, False) for statement in reversed(body)]
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    while stack:
+        node, in_comprehension = stack.pop()
+        kind = type(node)
+        if kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda):
+            continue
+        if kind is ast.Name:
+            if type(node.ctx) is ast.Load:  # type: ignore[attr-defined]
+                loaded.add(node.id)  # type: ignore[attr-defined]
+            elif not in_comprehension:
+                stored[node.id] = None  # type: ignore[attr-defined]
+            continue
+        if kind is ast.AugAssign and type(node.target) is ast.Name:  # type: ignore[attr-defined]
+            loaded.add(node.target.id)  # type: ignore[attr-defined]
+        inner = in_comprehension or kind in comprehensions
+        stack.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return [name for name in stored if name in loaded]
+
+
+_CALL_FREE_LEAVES = frozenset({ast.Name, ast.Constant, ast.Load, ast.Store, ast.Del, ast.alias, ast.Pass, ast.Break, ast.Continue})
+
+
+def _decorator_name(node) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _subject(value: Any) -> str | None:
+    """An environment variable's value, named for path decisions (as the shell's)."""
+    if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL:
+        return value.value.name if value.value.default in (None, "") else f"{value.value.name} (default {value.value.default})"
+    return None
+
+
+def _env_symbol(value: Any) -> bool:
+    return isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default is None
+
+
+def _arith(op, a, b):
+    try:
+        if isinstance(op, ast.Add):
+            return a + b
+        if isinstance(op, ast.Sub):
+            return a - b
+        if isinstance(op, ast.Mult):
+            result = a * b
+            return result if abs(result) < 10**18 else None
+        if isinstance(op, ast.FloorDiv):
+            return a // b
+        if isinstance(op, ast.Mod):
+            return a % b
+    except (ZeroDivisionError, TypeError, OverflowError):
+        return None
+    return None
+
+
+def expr_text(node) -> str:
+    try:
+        return ast.unparse(node)[:40]
+    except Exception:  # noqa: BLE001 - only for a message
+        return "..."
+
+
+def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
+    """``ast.parse`` without the compiler's warnings about the analyzed file
+    (``invalid escape sequence '\\c'``: a DeprecationWarning, a SyntaxWarning
+    printed to stderr since Python 3.12). They are the file's business, not ours,
+    and under ``-W error`` they became a SyntaxError: the file was reported
+    unparsable and its launches lost."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(text, filename=filename)

@@ -1,0 +1,452 @@
+"""The Python source's launch recognisers: the calls that start an SGLang server,
+recognized by :class:`LaunchInterpreter`, the abstract interpreter
+(:mod:`sglang_lint.sources.python_interpreter`) extended at its hooks.
+
+- a process with an argv list or a command string: ``subprocess.Popen/run/call/
+  check_call/check_output`` (``shell=True`` for a string), ``os.system``,
+  ``os.popen``, ``os.spawn*``, ``os.exec*``, ``os.posix_spawn[p]``,
+  ``asyncio.create_subprocess_exec/shell`` and SGLang's test helper
+  ``popen_with_error_check``, with the command lines ``shlex.split/join/quote``
+  build; the argv goes through the shell source's launch detection
+  (:class:`~sglang_lint.sources.shell.EmbeddedShell`), so wrappers and entry
+  points are read exactly as in scripts;
+- ``sglang.Engine(**kw)`` and ``ServerArgs(**kw)`` with field names
+  (``launch_server(ServerArgs(...))`` is the ServerArgs call);
+- SGLang's test helpers ``popen_launch_pd_server`` / ``popen_launch_server``.
+
+A launch entry point written into a value that a process is later started from,
+when no launch comes of it, gets a note saying why (never drop a launch silently).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, Mapping
+
+from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, Value
+from sglang_lint.sources.paths import Paths
+from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
+from sglang_lint.sources.python_values import (
+    PList,
+    PNone,
+    PNum,
+    PSpread,
+    PStr,
+    PUnknown,
+    PyValue,
+    as_written,
+    join_words,
+    known_seg,
+    literal_text,
+    loc_of,
+    origin_of_word,
+    relocate,
+    shlex_split,
+    split_word,
+    word_length_ok,
+    word_value,
+)
+from sglang_lint.sources.shell import EmbeddedShell
+from sglang_lint.sources.shell_launches import entry_mentions
+from sglang_lint.sources.shell_words import Seg, Word, spread_word
+
+# Calls whose first argument (or ``args=``) is an argv list, or with ``shell=True`` a command string.
+_SUBPROCESS_RUNNERS = {
+    "subprocess.Popen",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+}
+# Calls whose first argument is a command string for the shell.
+_SHELL_STRING_RUNNERS = {
+    "os.system",
+    "os.popen",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
+    "asyncio.create_subprocess_shell",
+}
+
+
+class LaunchInterpreter(PythonInterpreter):
+    """The interpreter with the launch recognisers at its hooks: a call of an
+    imported name may start a server (:meth:`_call_external`), and a name bound to
+    a value that mentions a launch entry point is remembered (:meth:`_assigned`)
+    for the note when a process started from it launches nothing."""
+
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
+        super().__init__(path, text, env, paths, tree)
+        self._shell: EmbeddedShell | None = None
+        # Never drop a launch silently: where a launch entry point was written into
+        # a value bound to a name (name -> places), for the note when a process is
+        # started from that name and no launch comes of it.
+        self.name_mentions: dict[str, list[Location]] = {}
+
+    def _finish_run(self) -> None:
+        if self._shell is not None:
+            self.result.notes.extend(self._shell.notes)
+
+    def _assigned(self, target, node, value: PyValue) -> None:
+        if isinstance(target, (ast.Name, ast.Attribute)):
+            self._remember_mentions(_mention_key(target), node, value)
+
+    # -- launches that could not be followed ---------------------------------------
+    def _remember_mentions(self, name: str, node, value: PyValue) -> None:
+        """``name = value``: keep where the value names a launch entry point (its
+        own text or a name it is built from that did)."""
+        mentions: list[Location] = []
+        lines = self.lines[node.lineno - 1 : node.end_lineno or node.lineno]
+        if any("sglang" in line for line in lines):
+            mentions = entry_mentions(self.path, self._value_words(value))
+        if self.name_mentions:
+            for used in ast.walk(node.value):
+                if isinstance(used, (ast.Name, ast.Attribute)):  # `cmd = extra() or cmd` keeps cmd's
+                    mentions.extend(self.name_mentions.get(_mention_key(used), ()))
+        if mentions:
+            known = self.name_mentions.setdefault(name, [])
+            known.extend(m for m in mentions if m not in known)
+        elif not self._branch_depth:
+            self.name_mentions.pop(name, None)  # a new value that names no launch
+
+    def _value_words(self, value: PyValue) -> list[Word]:
+        if isinstance(value, PStr):
+            return [value.word]
+        if isinstance(value, PList):
+            return [item.word for item in self.heap.get(value.ref, ()) if isinstance(item, PStr)]
+        return []
+
+    def _run_followed(self, command_node, command: PyValue | None, loc: Location, start: Callable[[], None]) -> None:
+        """Start a process (``start``); when no launch and no note came of it and
+        the command is built from names that hold a launch entry point, each such
+        place gets a note saying why the launch was not followed."""
+        shell = self._shell_bridge()
+        before = (len(self.result.servers), len(self.result.routers), len(shell.notes))
+        noted = shell.dropped_at()
+        start()
+        if (len(self.result.servers), len(self.result.routers)) != before[:2] or command_node is None:
+            return
+        if not self._hides_words(command):
+            return  # every word is known: nothing that could be a launch was lost
+        names = sorted({_mention_key(n) for n in ast.walk(command_node) if isinstance(n, (ast.Name, ast.Attribute))})
+        mentions = [m for name in names for m in self.name_mentions.get(name, ())]
+        if not mentions:
+            return
+        # The shell's note (made just now from the argv) names the first word;
+        # when the list itself is what we cannot see, naming the list says more.
+        items = self.heap.get(command.ref, ()) if isinstance(command, PList) else ()
+        better = isinstance(command, PUnknown) or bool(items and isinstance(items[0], PSpread))
+        if len(shell.notes) != before[2] and not better:
+            return
+        what = self._why_not_followed(command)
+        shown = expr_text(command_node)
+        for mention in mentions:
+            place = f"line {loc.line} runs" if mention.line != loc.line else "it runs"
+            key = (mention.line, mention.column)
+            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", replace=better and key not in noted)
+
+    def _hides_words(self, command: PyValue | None) -> bool:
+        """Whether a command holds words we cannot see (it may hide a launch)."""
+        if isinstance(command, PList):
+            return any(
+                not isinstance(item, PNum) and (not isinstance(item, PStr) or word_value(item.word).kind is not Kind.KNOWN)
+                for item in self.heap.get(command.ref, ())
+            )
+        if isinstance(command, PStr):
+            return word_value(command.word).kind is not Kind.KNOWN
+        return True
+
+    def _why_not_followed(self, command: PyValue | None) -> str:
+        """What a command that started no launch is, as a noun phrase."""
+        reason = ""
+        if isinstance(command, PUnknown):
+            reason = command.value.reason if command.value.kind is Kind.UNKNOWN else ""
+            if command.value.kind is Kind.SYMBOL:
+                return f"`{command.value.describe()}`, a variable this file never sets"
+        elif isinstance(command, PList):
+            items = self.heap.get(command.ref, ())
+            first = items[0] if items else None
+            if isinstance(first, PSpread):
+                reason = first.value.reason if first.value.kind is Kind.UNKNOWN else ""
+                if reason.endswith("differ between branches") or reason.endswith("differs between branches"):
+                    return "a list whose first items differ between branches"
+                if reason.startswith("the result of "):
+                    return "a list whose first items come from a call sglang-lint cannot see"
+                return "a list whose first items sglang-lint cannot see" + (f" ({reason[:40]})" if reason else "")
+        if reason == "set in only some branches":
+            return "a variable set in only some branches"
+        if reason.endswith("differs between branches"):
+            return "a value that differs between branches"
+        if reason.startswith("the result of ") and reason.endswith("()"):
+            called = reason[len("the result of ") : -2].rsplit(".", 1)[-1]
+            return f"the result of {called}(), which sglang-lint cannot see"
+        return "a value sglang-lint cannot follow" + (f" ({reason[:40]})" if reason else "")
+
+    # -- argv and command strings ----------------------------------------------------
+    def _argv_words(self, value: PyValue, loc: Location) -> list[Word] | None:
+        if not isinstance(value, PList):
+            if isinstance(value, PUnknown):
+                return [spread_word(value.value, value.loc)]
+            return None
+        return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
+
+    # -- external calls: launches ------------------------------------------------------
+    def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
+        last = qualname.rsplit(".", 1)[-1]
+        unknown = PUnknown(Value.unknown(f"the result of {qualname}()"), loc)
+        if qualname in _SUBPROCESS_RUNNERS:
+            command = args[0] if args else kwargs.get("args")
+            if command is not None:
+                shell = kwargs.get("shell")
+                shell_truth = self._value_truth(shell) if shell is not None else False
+                self._run_followed(_command_node(node, "args"), command, loc, lambda: self._run_process(command, shell_truth, loc))
+            return unknown
+        if qualname in _SHELL_STRING_RUNNERS:
+            command = args[0] if args else kwargs.get("cmd")
+            if command is not None:
+                self._run_followed(_command_node(node, "cmd"), command, loc, lambda: self._run_process(command, True, loc))
+            return unknown
+        if qualname == "asyncio.create_subprocess_exec":
+            self._run_argv([self._word_of_item(a, loc) for a in args], loc)
+            return unknown
+        if qualname.startswith("os.spawn") or qualname.startswith("os.exec") or qualname in ("os.posix_spawn", "os.posix_spawnp"):
+            self._os_process(qualname, args, loc)
+            return unknown
+        if last == "popen_with_error_check" and args:
+            self._run_followed(_command_node(node, ""), args[0], loc, lambda: self._run_process(args[0], False, loc))
+            return unknown
+        if _is_sglang_name(qualname, "launch_server") and (args or kwargs):
+            self._launch_server_call(node, args[0] if args else next(iter(kwargs.values())), loc)
+            return unknown
+        if _is_sglang_name(qualname, "Engine"):
+            if "server_args" not in kwargs:
+                self._keyword_launch(EntryPoint.ENGINE, args, kwargs, spreads, loc)
+            return unknown
+        if _is_sglang_name(qualname, "ServerArgs"):
+            self._keyword_launch(EntryPoint.SERVER_ARGS, args, kwargs, spreads, loc)
+            return PUnknown(Value.unknown("a ServerArgs object"), loc)
+        if last in ("popen_launch_pd_server", "popen_launch_server"):
+            self._test_helper_launch(last, args, kwargs, loc)
+            return unknown
+        if qualname == "shlex.split" and args:
+            return self._shlex_split(args[0], loc)
+        if qualname == "shlex.join" and args:
+            # A spread item is a quoted value we cannot see, like any unknown one.
+            items = self._iter_items(args[0], loc)
+            words = [self._quoted(self._word_of_item(i, loc), loc) for i in items]
+            word = join_words((known_seg(" ", loc),), words)
+            return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+        if qualname == "shlex.quote" and args:
+            return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
+        return super()._call_external(qualname, args, kwargs, spreads, node, loc)
+
+    def _launch_server_call(self, node, server_args: PyValue, loc: Location) -> None:
+        """SGLang's ``launch_server(server_args)``: the launch is the ``ServerArgs``
+        call that made its argument; when no such call did, say so."""
+        if isinstance(server_args, PUnknown) and server_args.value == Value.unknown("a ServerArgs object"):
+            return
+        if any(server.entry is EntryPoint.SERVER_ARGS for server in self.result.servers):
+            return  # ServerArgs calls of this file are launches: this may be one of them
+        argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
+        shown = f"`{expr_text(argument)}`" if argument is not None else "its argument"
+        what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
+        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of launch_server() come from {shown}, {what}")
+
+    def _shlex_split(self, value: PyValue, loc: Location) -> PyValue:
+        if isinstance(value, PStr):
+            words = shlex_split(as_written(value.word))
+            if words is not None:
+                return PList(self._new_ref(tuple(PStr(w, _word_loc(w) or loc) for w in words)), loc)
+        return PList(self._new_ref((PSpread(Value.unknown("shlex.split of a string we cannot see"), loc),)), loc)
+
+    def _quoted(self, word: Word, loc: Location) -> Word:
+        text = literal_text(word)
+        if text is not None:
+            import shlex
+
+            quoted = shlex.quote(text)
+            if quoted == text:
+                return word
+            return (known_seg(quoted, loc, origin=origin_of_word(word)),)
+        return (Seg(Value.unknown("a quoted value we cannot see"), loc),)
+
+    def _os_process(self, qualname: str, args: list[PyValue], loc: Location) -> None:
+        """``os.spawnv(mode, file, args)``, ``os.execlp(file, arg0, ...)``: the
+        program is ``file``; ``argv[0]`` is only its display name."""
+        name = qualname.split(".", 1)[1]
+        rest = args[1:] if name.startswith("spawn") else args
+        if not rest:
+            return
+        program = rest[0]
+        suffix = name[5:] if name.startswith("spawn") else (name[4:] if name.startswith("exec") else "v")
+        if name.startswith("posix_spawn"):
+            argv = rest[1] if len(rest) > 1 else None
+            words = self._argv_words(argv, loc) if argv is not None else None
+        elif suffix.startswith("v"):
+            words = self._argv_words(rest[1], loc) if len(rest) > 1 else None
+        else:
+            items = rest[1:]
+            if suffix.endswith("e") and items:
+                items = items[:-1]  # the environment mapping
+            words = [self._word_of_item(item, loc) for item in items]
+        if words is None:
+            return
+        program_word = self._word_of_item(program, loc)
+        self._run_argv([program_word, *words[1:]], loc)
+
+    def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
+        """``subprocess.Popen(command, shell=...)``: a list is the argv (with
+        ``shell=True`` its first item is the script); a string is a script for the
+        shell (with shell unset a string is a program name without arguments, which
+        never launches a server: it is read as a script only when shell may be on)."""
+        if isinstance(command, PList):
+            if shell is True:
+                items = self.heap.get(command.ref, ())
+                if items and isinstance(items[0], PStr):
+                    self._run_script(items[0], loc)
+                return
+            words = self._argv_words(command, loc)
+            if words:
+                self._run_argv(words, loc)
+            return
+        if isinstance(command, PStr) and shell is not False:
+            self._run_script(command, loc)
+
+    def _shell_bridge(self) -> EmbeddedShell:
+        if self._shell is None:
+            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
+        return self._shell
+
+    def _add_launches(self, launches: tuple[list, list]) -> None:
+        servers, routers = launches
+        for launch in [*servers, *routers]:
+            launch.scope = self.scope
+        self.result.servers.extend(servers)
+        self.result.routers.extend(routers)
+
+    def _run_argv(self, words: list[Word], loc: Location) -> None:
+        if words:
+            self._add_launches(self._shell_bridge().argv(words, loc, self.call_stack))
+
+    def _run_script(self, script: PStr, loc: Location) -> None:
+        self._add_launches(self._shell_bridge().script(as_written(script.word), loc, self.call_stack))
+
+    def _record_server(self, entry: EntryPoint, words: list[Word], loc: Location, label: str) -> None:
+        """A server whose argv we build ourselves (SGLang's test helpers): the
+        launch is the call."""
+        marker: Word = (known_seg(label, loc),)
+        self._add_launches(self._shell_bridge().record(entry, [marker, *words], loc, self.call_stack))
+
+    def _test_helper_launch(self, helper: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> None:
+        """``popen_launch_pd_server(model, base_url, timeout, api_key=None,
+        other_args=(), ...)`` runs ``python3 -m sglang.launch_server --model-path
+        MODEL *other_args --host HOST --port PORT [--api-key KEY]`` (0.5.23
+        test/test_utils.py:907-941); ``popen_launch_server`` the same through
+        ``sglang serve`` unless ``pd_separated``/``num_replicas`` make it start
+        ``sglang.launch_pd_server`` (L785-810), which is not a single server."""
+        names = ["model", "base_url", "timeout", "api_key", "other_args"]
+        bound = {name: args[i] for i, name in enumerate(names) if i < len(args)}
+        for name in names:
+            if name in kwargs:
+                bound[name] = kwargs[name]
+        if helper == "popen_launch_server":
+            for option in ("pd_separated", "num_replicas"):
+                value = kwargs.get(option)
+                if value is not None and not isinstance(value, PNone) and self._value_truth(value) is not False:
+                    message = f"launch not analyzed: popen_launch_server({option}=...) starts sglang.launch_pd_server, not modeled"
+                    self._shell_bridge().dropped(loc, message)
+                    return
+        words: list[Word] = [(known_seg("--model-path", loc),), self._word_of_item(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
+        other = bound.get("other_args")
+        if other is not None and not isinstance(other, PNone):
+            words.extend(self._word_of_item(item, loc) for item in self._iter_items(other, loc))
+        host, port = self._url_host_port(bound.get("base_url"), loc)
+        words.extend([(known_seg("--host", loc),), host, (known_seg("--port", loc),), port])
+        api_key = bound.get("api_key")
+        if api_key is not None and not isinstance(api_key, PNone):
+            words.extend([(known_seg("--api-key", loc),), self._word_of_item(api_key, loc)])
+        self._record_server(EntryPoint.LAUNCH_SERVER, words, loc, helper)
+
+    def _url_host_port(self, url: PyValue | None, loc: Location) -> tuple[Word, Word]:
+        """``_, host, port = base_url.split(":"); host = host[2:]``."""
+        unknown = (Seg(Value.unknown("from base_url"), loc),)
+        if not isinstance(url, PStr):
+            return unknown, unknown
+        fields = split_word(url.word, ":")
+        if fields is None or len(fields) != 3:
+            return unknown, unknown
+        host_field = fields[1]
+        text = literal_text(host_field[:1]) or ""
+        if host_field and host_field[0].value.is_known and text.startswith("//"):
+            first = host_field[0]
+            trimmed = type(first)(Value.known(first.value.text[2:]), first.loc, chars=first.chars[2:] if first.chars else None, origin=first.origin)
+            host = (trimmed, *host_field[1:]) if trimmed.value.text else host_field[1:]
+        else:
+            host = unknown
+        return tuple(relocate(host, loc)) or unknown, tuple(relocate(fields[2], loc)) or unknown
+
+    def _keyword_launch(self, entry: EntryPoint, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> None:
+        keywords: list[KeywordArg] = []
+        if entry is EntryPoint.SERVER_ARGS and args:
+            kwargs = {"model_path": args[0], **kwargs}  # the dataclass's first field
+            if len(args) > 1:
+                spreads = [*spreads, PUnknown(Value.unknown("positional ServerArgs fields"), loc)]
+        for name, value in kwargs.items():
+            keywords.append(self._keyword(name, value, loc))
+        for spread in spreads:
+            keywords.append(KeywordArg(None, spread.value if isinstance(spread, PUnknown) else Value.unknown("**"), loc_of(spread) or loc))
+        ranges = [(loc.line, loc.end_line)] + [r for _, _, r in self.call_stack]
+        context = " <- ".join(f"{name}() called at {call.short()}" for name, call, _ in reversed(self.call_stack))
+        launch = ServerLaunch(
+            path=self.path,
+            location=loc,
+            entry=entry,
+            args=[],
+            line_ranges=tuple(dict.fromkeys(ranges)),
+            context=context,
+            keywords=tuple(keywords),
+            scope=self.scope,
+        )
+        self.result.servers.append(launch)
+
+    def _keyword(self, name: str, value: PyValue, loc: Location) -> KeywordArg:
+        value_loc = loc_of(value) or loc
+        if isinstance(value, PNum) and isinstance(value.number, bool):
+            text = Value.known("true" if value.number else "false")
+            return KeywordArg(name, text, value_loc, value.origin)
+        if isinstance(value, PList):
+            words = [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
+            joined = join_words((known_seg(" ", loc),), words)
+            text = word_value(joined) if word_length_ok(joined) else Value.unknown("a list too long to follow")
+            return KeywordArg(name, text, value_loc, origin_of_word(joined))
+        if isinstance(value, (PStr, PNum, PNone, PUnknown)):
+            word = self._to_str(value, value_loc).word
+            return KeywordArg(name, word_value(word), value_loc, origin_of_word(word))
+        return KeywordArg(name, Value.unknown(f"{name} is a value we cannot see"), value_loc)
+
+
+def _is_sglang_name(qualname: str, name: str) -> bool:
+    parts = qualname.split(".")
+    return parts[-1] == name and (parts[0] in ("sglang", "sgl") or len(parts) == 1 or parts[0] == "")
+
+
+def _mention_key(node) -> str:
+    """The name a value is kept under for launch notes: ``cmd``; ``.cmd`` for an
+    attribute (``self.cmd``, ``cls.cmd``: the same attribute by any receiver)."""
+    return node.id if isinstance(node, ast.Name) else "." + node.attr
+
+
+def _command_node(node, keyword: str):
+    """The expression of a process call's command: its first argument or the
+    keyword that may give it."""
+    if not isinstance(node, ast.Call):
+        return None
+    if node.args and not isinstance(node.args[0], ast.Starred):
+        return node.args[0]
+    return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+
+def _word_loc(word: Word) -> Location | None:
+    for seg in word:
+        if seg.loc.path:
+            return seg.loc
+    return None
