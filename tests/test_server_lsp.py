@@ -504,6 +504,8 @@ async def test_any_buffer_text_gets_an_answer_and_the_server_survives(client: Cl
     """Each random and hostile buffer text is answered with a publication for
     its version, with diagnostics inside the buffer; the server never dies
     (each wait fails at once if it exits, and the teardown wants exit code 0)."""
+    # Once the server died, hypothesis's further examples fail here, not as the one that killed it.
+    assert client.exit_code is None, "the server died at an earlier example"
     text = "".join(parts)
     mark = len(client.publications)
     version = next(decode_versions)
