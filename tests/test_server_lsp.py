@@ -2,21 +2,34 @@
 end-to-end harness, a real client speaking the protocol over stdio to
 `sglang-lint server` in a subprocess, with message validation. These cover the
 lifecycle, diagnostics, unsaved buffers and closing them, re-checks across
-files, config errors and quick fixes (applied in UTF-16 columns, as an editor
-does); tests/test_server.py (the hand-written driver) still covers the rest
-(watched files, workspace folders, the workspace config) until it moves here."""
+files, config errors, quick fixes (applied in UTF-16 columns, as an editor
+does), the workspace config, the shipped example, files changed outside the
+editor (dynamically registered watchers), workspace folders added and removed,
+and hostile buffer text (a hypothesis property). The server without pygls is
+tests/test_server_without_pygls.py: no client can talk to it."""
 
 from __future__ import annotations
 
+import asyncio
+import itertools
 import sys
 from pathlib import Path
+from typing import Any, Callable
 
 import pytest
 
 pytest_lsp = pytest.importorskip("pytest_lsp")
 types = pytest.importorskip("lsprotocol.types")
 
+import pytest_asyncio  # noqa: E402
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from lsprotocol.converters import get_converter  # noqa: E402
+from pygls.protocol import default_converter  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
+from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "qwen3-next-pd"
 
 PREFILL = (
     "#!/bin/bash\n"
@@ -29,47 +42,136 @@ DECODE = (
     # A character outside the BMP before the finding: two UTF-16 code units.
     "  --served-model-name \U0001f680 --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size {tp} --port 30001 &\n"
 )
+PAIR = {"prefill.sh": PREFILL, "decode.sh": DECODE.format(tp=4)}
+
+
+class Client(LanguageClient):
+    """pytest-lsp's client that also keeps every publication in order (with its
+    document version: ``diagnostics`` holds only the latest of each file) and
+    every client/registerCapability request; ``received`` wakes the waits of
+    ``_until`` when one comes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.publications: list[types.PublishDiagnosticsParams] = []
+        self.registrations: list[types.RegistrationParams] = []
+        self.received = asyncio.Event()
+
+    @property
+    def exit_code(self) -> int | None:
+        return self._server.returncode if self._server is not None else None
+
+    async def server_exit(self, server) -> None:
+        await super().server_exit(server)
+        self.received.set()  # a wait fails at once when the server dies
+
+
+def _record_publication(client: Client, params: types.PublishDiagnosticsParams) -> None:
+    DEFAULT_CLIENT_FEATURES[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS](client, params)
+    client.publications.append(params)
+    client.received.set()
+
+
+def _record_registration(client: Client, params: types.RegistrationParams) -> None:
+    """Answer client/registerCapability as an editor does, after checking it: a
+    failed assertion here fails the test (pytest-lsp reports handler errors)."""
+    for registration in params.registrations:
+        if registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES:
+            # Only a client that says it can register watchers dynamically is asked to.
+            capability = client.capabilities.workspace and client.capabilities.workspace.did_change_watched_files
+            assert capability and capability.dynamic_registration, "the server asked a client that cannot watch files"
+            # The options must be DidChangeWatchedFilesRegistrationOptions (structuring raises otherwise).
+            registration.register_options = get_converter().structure(registration.register_options, types.DidChangeWatchedFilesRegistrationOptions)
+    client.registrations.append(params)
+    client.received.set()
+
+
+def _recording_client() -> Client:
+    client = Client(converter_factory=default_converter)
+    register_lsp_features(
+        client,
+        {
+            **DEFAULT_CLIENT_FEATURES,
+            types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS: _record_publication,
+            types.CLIENT_REGISTER_CAPABILITY: _record_registration,
+        },
+    )
+    return client
 
 
 @pytest.fixture
-def workspace(tmp_path):
-    (tmp_path / "prefill.sh").write_text(PREFILL)
-    (tmp_path / "decode.sh").write_text(DECODE.format(tp=4))
+def workspace(tmp_path, request):
+    """The prefill/decode pair, or the files (name: text) a test parametrizes it with."""
+    for name, text in getattr(request, "param", PAIR).items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
     return tmp_path
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "sglang_lint", "server"]))
-async def client(lsp_client: LanguageClient, workspace: Path):
-    lsp_client.initialize_result = await lsp_client.initialize_session(
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "sglang_lint", "server"], client_factory=_recording_client))
+async def client(language_client: Client, workspace: Path, request):
+    """A server initialized on the workspace. A test parametrizes it (indirectly)
+    with ``watch_files`` (the client can register file watchers) and
+    ``initialization_options``. Shut down at the end: it must exit with 0."""
+    options = getattr(request, "param", {})
+    capabilities = types.ClientCapabilities(
+        text_document=types.TextDocumentClientCapabilities(
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True, code_description_support=True)
+        )
+    )
+    if options.get("watch_files"):
+        capabilities.workspace = types.WorkspaceClientCapabilities(
+            did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+        )
+    language_client.initialize_result = await language_client.initialize_session(
         types.InitializeParams(
-            capabilities=types.ClientCapabilities(
-                text_document=types.TextDocumentClientCapabilities(
-                    publish_diagnostics=types.PublishDiagnosticsClientCapabilities(related_information=True, code_description_support=True)
-                )
-            ),
+            capabilities=capabilities,
             root_uri=workspace.as_uri(),
             workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name=workspace.name)],
+            initialization_options=options.get("initialization_options"),
         )
     )
     yield
-    await lsp_client.shutdown_session()
+    await _shut_down(language_client)
 
 
-async def _diagnostics(client: LanguageClient, uri: str, want) -> list:
-    """The file's diagnostics once a publication satisfies ``want``."""
-    import asyncio
+async def _shut_down(client: Client) -> None:
+    """shutdown and exit (unless done already): the server must exit with 0."""
+    if client.exit_code is None:
+        await client.shutdown_session()
+    assert client.exit_code == 0
 
-    for _ in range(100):
-        found = client.diagnostics.get(uri)
-        if found is not None and want(found):
-            return found
+
+async def _until(client: Client, found: Callable[[], Any], failure: Callable[[], str], timeout: float = 60) -> Any:
+    """What ``found()`` returns once it is not None, looked at again whenever the
+    client records a message (no polling); fails at once if the server exits."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        client.received.clear()
+        result = found()
+        if result is not None:
+            return result
+        assert client.exit_code is None, f"the server exited with {client.exit_code}: {failure()}"
         try:
-            # A publication may come between the look and the wait: look again
-            # every tenth of a second rather than wait for one forever.
-            await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 0.1)
+            await asyncio.wait_for(client.received.wait(), max(deadline - loop.time(), 0))
         except asyncio.TimeoutError:
-            pass
-    raise AssertionError(f"no publication for {uri} satisfied the test: {client.diagnostics.get(uri)}")
+            raise AssertionError(f"{failure()} in {timeout} s") from None
+
+
+async def _diagnostics(client: Client, uri: str, want, *, after: int | None = None, version: int | None = None, timeout: float = 60) -> list:
+    """The file's diagnostics once its latest publication satisfies ``want``; or,
+    with ``after`` (a count of ``client.publications``), those of the first
+    publication since then (of document ``version`` when given) that does."""
+
+    def found():
+        if after is None:
+            candidates = [client.diagnostics[uri]] if uri in client.diagnostics else []
+        else:
+            candidates = [p.diagnostics for p in client.publications[after:] if p.uri == uri and (version is None or p.version == version)]
+        return next((list(diagnostics) for diagnostics in candidates if want(diagnostics)), None)
+
+    return await _until(client, found, lambda: f"no publication for {uri} satisfied the test (the latest: {client.diagnostics.get(uri)})", timeout)
 
 
 def _open(client: LanguageClient, path: Path, version: int = 1, language: str = "shellscript") -> str:
@@ -287,3 +389,127 @@ async def test_an_unknown_config_key_is_shown_where_the_key_is(client: LanguageC
     (diagnostic,) = await _diagnostics(client, config.as_uri(), lambda found: bool(found))
     assert "unknown key tool.sglang-lint.slect" in diagnostic.message
     assert (diagnostic.range.start.line, diagnostic.range.start.character) == (5, 0)
+
+
+def _codes(diagnostics) -> list[str]:
+    return sorted(d.code for d in diagnostics)
+
+
+EXAMPLE_COPY = {f"pd/{path.relative_to(EXAMPLE)}": path.read_text() for path in sorted(EXAMPLE.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("workspace", [EXAMPLE_COPY], indirect=True, ids=["example"])
+@pytest.mark.parametrize("client", [{"initialization_options": {"cache": False}}], indirect=True, ids=["no-cache"])
+async def test_the_shipped_example_works_from_a_copy(client: Client, workspace: Path) -> None:
+    decode = _open(client, workspace / "pd" / "decode.sh")
+    assert _codes(await _diagnostics(client, decode, lambda found: bool(found))) == ["SGL001"]
+    await _shut_down(client)
+    assert not (workspace / ".sglang-lint-cache").exists()  # {"cache": false}, even at exit
+
+
+CONFIGURED = {
+    **PAIR,
+    "pyproject.toml": '[tool.sglang-lint]\nignore = ["SGL001"]\n',
+    "other.sh": DECODE.format(tp=8).replace("--port 30001", "--port 30002 --pp 1"),
+}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("workspace", [CONFIGURED], indirect=True, ids=["configured"])
+async def test_the_workspace_config_is_honoured(client: Client, workspace: Path) -> None:
+    other = _open(client, workspace / "other.sh")
+    # SGL201 in other.sh is reported; the SGL001 of decode.sh is ignored by the config.
+    assert _codes(await _diagnostics(client, other, lambda found: bool(found))) == ["SGL201"]
+    mark = len(client.publications)
+    _change(client, workspace / "other.sh", DECODE.format(tp=8).replace("--port 30001", "--port 30002"), 2)
+    assert await _diagnostics(client, other, lambda found: not found, after=mark) == []
+    # decode.sh opened too: an open file always gets an answer, and it is empty.
+    mark = len(client.publications)
+    decode = _open(client, workspace / "decode.sh")
+    assert await _diagnostics(client, decode, lambda found: True, after=mark, version=1) == []
+    assert all(not publication.diagnostics for publication in client.publications if publication.uri == decode)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("client", [{"watch_files": True}], indirect=True, ids=["watching"])
+async def test_files_changed_outside_the_editor_are_watched_and_rechecked(client: Client, workspace: Path) -> None:
+    _open(client, workspace / "prefill.sh")
+    decode = (workspace / "decode.sh").as_uri()
+    assert _codes(await _diagnostics(client, decode, lambda found: bool(found))) == ["SGL001"]
+    # The server asked, once, to watch the files it reads (checked and answered by _record_registration).
+    (request,) = await _until(client, lambda: client.registrations or None, lambda: "no client/registerCapability request")
+    (registration,) = request.registrations
+    assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    (watcher,) = registration.register_options.watchers
+    assert watcher.glob_pattern.endswith("{sh,bash,py,yaml,yml,md,markdown,toml}")
+    # A git checkout rewrites decode.sh behind the editor's back; the editor's watcher tells the server.
+    mark = len(client.publications)
+    (workspace / "decode.sh").write_text(DECODE.format(tp=8))
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(changes=[types.FileEvent(uri=decode, type=types.FileChangeType.Changed)])
+    )
+    assert await _diagnostics(client, decode, lambda found: not found, after=mark) == []
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_cannot_watch_files_is_not_asked_to(client: Client, workspace: Path) -> None:
+    document = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, document, lambda found: bool(found))
+    # The registration would have come (on `initialized`) before the first publication.
+    assert client.registrations == []
+
+
+@pytest.mark.asyncio
+async def test_an_added_workspace_folder_is_analyzed_and_a_removed_one_cleared(client: Client, workspace: Path, tmp_path_factory) -> None:
+    # The server says it takes workspace folder changes (else an editor sends none).
+    assert client.initialize_result.capabilities.workspace.workspace_folders.change_notifications
+    other = tmp_path_factory.mktemp("second-folder")
+    (other / "prefill.sh").write_text(PREFILL)
+    (other / "decode.sh").write_text(DECODE.format(tp=2))
+    decode = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, decode, lambda found: bool(found))
+    folder = types.WorkspaceFolder(uri=other.as_uri(), name=other.name)
+    for added, removed, want in (([folder], [], ["SGL001"]), ([], [folder], [])):
+        mark = len(client.publications)
+        client.workspace_did_change_workspace_folders(
+            types.DidChangeWorkspaceFoldersParams(event=types.WorkspaceFoldersChangeEvent(added=added, removed=removed))
+        )
+        found = await _diagnostics(client, (other / "decode.sh").as_uri(), lambda found: bool(found) == bool(want), after=mark)
+        assert _codes(found) == want
+
+
+# Pieces of hostile buffer text: binary-looking, huge lines, unbalanced quotes,
+# non-BMP characters, line continuations, heredocs, NUL.
+HOSTILE = st.sampled_from(
+    ["python3 -m sglang.launch_server", " --tp", " --tp-size ", "8", " --pp", "'", '"', "\\\n", "\n", "# noqa: SGL0", "$(", "${X:-", "}", "𝔘", "é", "\t", "\x00", "<<EOF\n", "--enable-unified-memory", " " * 300]
+)
+
+
+@pytest_asyncio.fixture
+async def decode_versions(client: Client, workspace: Path):
+    """decode.sh open and analysed once: the versions its next changes take."""
+    await _diagnostics(client, _open(client, workspace / "decode.sh"), lambda found: bool(found))
+    return itertools.count(2)
+
+
+# One server for all the examples: the client fixture is set up once per test,
+# and pytest-asyncio runs each example's coroutine on that test's event loop
+# (hypothesis's @given on an async test; the health check about a
+# function-scoped fixture is suppressed on purpose).
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(parts=st.lists(HOSTILE, max_size=40))
+@pytest.mark.asyncio
+async def test_any_buffer_text_gets_an_answer_and_the_server_survives(client: Client, workspace: Path, decode_versions, parts: list[str]) -> None:
+    """Each random and hostile buffer text is answered with a publication for
+    its version, with diagnostics inside the buffer; the server never dies
+    (each wait fails at once if it exits, and the teardown wants exit code 0)."""
+    # Once the server died, hypothesis's further examples fail here, not as the one that killed it.
+    assert client.exit_code is None, "the server died at an earlier example"
+    text = "".join(parts)
+    mark = len(client.publications)
+    version = next(decode_versions)
+    _change(client, workspace / "decode.sh", text, version)
+    found = await _diagnostics(client, (workspace / "decode.sh").as_uri(), lambda found: True, after=mark, version=version, timeout=30)
+    lines = len(text.split("\n"))
+    assert all(0 <= d.range.start.line <= d.range.end.line < lines for d in found)
