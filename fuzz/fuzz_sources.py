@@ -30,7 +30,7 @@ FIXTURES = HERE.parent / "fixtures"
 SUFFIXES = {"shell": (".sh", ".bash"), "python": (".py",)}
 
 with atheris.instrument_imports(include=["sglang_lint"]):
-    from sglang_lint.lint import LintOptions, analyze_results
+    from sglang_lint.pipeline import LintOptions, analyze_results
     from sglang_lint.sources.python import analyze_python
     from sglang_lint.sources.shell import analyze_shell
 

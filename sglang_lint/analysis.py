@@ -13,21 +13,23 @@ import os
 from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
+from msgspec import Struct
+
 from sglang_lint.catalog.argv import parse_server_args
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
+from sglang_lint.catalog.tables import load_table, run_version
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.catalog.tables import load_table, run_version
-from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.model import Finding, Location, Note, SourceResult
-from msgspec import Struct
+from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
-from sglang_lint.suppress import DirectiveUse, Directives, is_suppressed, parse_directives, suppressing, unused_suppressions
-from sglang_lint.variant_findings import fold, name_pass_through
+from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
+from sglang_lint.variant_findings import fold, name_pass_through
+
 
 def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None = None) -> Callable[[str, Location], ConfigFile | None]:
     """Read an SGLang ``--config FILE`` named by a launch. SGLang resolves it

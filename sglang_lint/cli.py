@@ -16,7 +16,7 @@ from sglang_lint import __version__
 from sglang_lint.catalog.tables import UnknownVersionError, check_version
 from sglang_lint.config import ConfigError, load_config
 from sglang_lint.files import read_stream
-from sglang_lint.lint import STDIN, LintOptions, LintResult, StdinFile, lint_paths
+from sglang_lint.pipeline import STDIN, LintOptions, LintResult, StdinFile, lint_paths
 from sglang_lint.report import DEFAULT_FORMAT, FORMATS, render
 
 # The rules, the analysis stage and the topology renderers are imported where
@@ -285,7 +285,7 @@ def _run_check(args: argparse.Namespace) -> int:
 def _run_show(args: argparse.Namespace) -> int:
     """--show-files / --show-settings: what the run would read and use; nothing
     is read or analyzed (standard input neither)."""
-    from sglang_lint.lint import discover_run
+    from sglang_lint.pipeline import discover_run
     from sglang_lint.show import show_files, show_settings
 
     paths = _paths(args)

@@ -48,9 +48,9 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
-from sglang_lint.names import OUTPUT_FORMATS, RULE_CODES
 from msgspec import Struct
 
+from sglang_lint.names import OUTPUT_FORMATS, RULE_CODES
 
 __all__ = [
     "CONFIG_FILENAMES",

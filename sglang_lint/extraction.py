@@ -14,11 +14,12 @@ import os
 import sys
 from typing import Callable, Mapping, Sequence
 
+from msgspec import Struct
+from msgspec.structs import replace
+
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch, may_launch_bytes
-from msgspec import Struct
-from msgspec.structs import replace
 
 # Bytes enough for a shebang line (a file named without a suffix).
 _HEAD = 512

@@ -18,8 +18,8 @@ same line numbers as its LF twin, with a trailing ``\\r`` on each line.
 from __future__ import annotations
 
 import codecs
-import functools
 import enum
+import functools
 import os
 import re
 import stat

@@ -14,8 +14,9 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from sglang_lint.model import Finding, Fix
 from msgspec import Struct
+
+from sglang_lint.model import Finding, Fix
 
 # Characters that continue an option name: a match must not be part of a longer word.
 _NAME_CHARS = re.compile(r"[A-Za-z0-9_.-]")

@@ -1,7 +1,7 @@
 """flake8 plugin: ``flake8 --select SGL`` reports sglang-lint findings in ``.py`` files.
 
 Registered as the ``SGL`` entry point of the ``flake8.extension`` group. It is a thin
-adapter over :mod:`sglang_lint.lint` (design.md, "Interfaces"):
+adapter over :mod:`sglang_lint.pipeline` (design.md, "Interfaces"):
 
 * flake8 classifies a plugin by its constructor's parameter names
   (``flake8/plugins/finder.py``, ``_classify_plugins``): ``tree`` makes this a tree
@@ -115,7 +115,7 @@ class SglangLintChecker:
         yield from results
 
     def _check(self, text: str) -> list[Result]:
-        from sglang_lint import lint
+        from sglang_lint import pipeline
         from sglang_lint.catalog.tables import UnknownVersionError
         from sglang_lint.config import ConfigError
         from sglang_lint.files import FileKind
@@ -130,10 +130,10 @@ class SglangLintChecker:
         # target-version apply; selection is flake8's own business (--select /
         # --extend-ignore / per-file-ignores).
         on_stdin = self.filename in ("stdin", "-")
-        options = lint.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin)
-        named = lint.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
+        options = pipeline.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin)
+        named = pipeline.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
         try:
-            result = lint.lint_paths([], options, stdin=named)
+            result = pipeline.lint_paths([], options, stdin=named)
         except (ConfigError, UnknownVersionError) as error:  # parse_options refuses unknown versions; a caller may not
             return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
         here = os.path.normpath(named.display)

@@ -1,13 +1,14 @@
 """What a run is asked to do and what it gives back: the records the adapters
 (CLI, flake8 plugin, language server) and the pipeline stages share. Data only:
-no stage imports the pipeline (``lint``) or an adapter to get them."""
+no stage imports the pipeline or an adapter to get them."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sglang_lint.model import Finding
 from msgspec import Struct
+
+from sglang_lint.model import Finding
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config

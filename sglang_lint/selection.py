@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-from sglang_lint.model import Finding, Location, Note, Severity
 from msgspec.structs import replace
+
+from sglang_lint.model import Finding, Location, Note, Severity
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config

@@ -26,8 +26,8 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from sglang_lint import __version__
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
-from sglang_lint.lint import LintOptions
 from sglang_lint.model import Finding, Location, Severity
+from sglang_lint.pipeline import LintOptions
 from sglang_lint.workspace import Outcome, WorkspaceLinter
 
 SOURCE = "sglang-lint"

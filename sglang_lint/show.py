@@ -8,10 +8,11 @@ import json
 import os
 from typing import Iterable
 
+from msgspec.structs import replace
+
 from sglang_lint.config import Config, display_path, distinct_configs
 from sglang_lint.files import ALWAYS_EXCLUDED_DIRS, DEFAULT_EXCLUDED_DIRS, display_name
-from sglang_lint.lint import LintOptions, RunFiles, cache_directory, run_version
-from msgspec.structs import replace
+from sglang_lint.pipeline import LintOptions, RunFiles, cache_directory, run_version
 from sglang_lint.selection import is_selected, with_config_selection
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from sglang_lint.model import Finding, Location, Note
 from msgspec import Struct
+
+from sglang_lint.model import Finding, Location, Note
 
 _CODE = re.compile(r"SGL\d{3}")
 # `noqa` must be the comment's own word: "# noqa", "# noqa: X", "# ... # noqa: X".

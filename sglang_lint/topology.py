@@ -14,11 +14,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from msgspec import Struct
+
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
-from msgspec import Struct
 
 if TYPE_CHECKING:
     from sglang_lint.config import ManifestDeployment

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from sglang_lint.model import Finding, PathStep, Related, Severity, describe_path
 from msgspec.structs import replace
+
+from sglang_lint.model import Finding, PathStep, Related, Severity, describe_path
 from sglang_lint.topology import Server, base_launch
 
 

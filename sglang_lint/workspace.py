@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 
+from msgspec import Struct
+
 from sglang_lint.config import ConfigError
 from sglang_lint.files import is_inside, source_kind
-from sglang_lint.lint import LintOptions, LintResult, extract, lint_paths
 from sglang_lint.model import Finding
-from msgspec import Struct
+from sglang_lint.pipeline import LintOptions, LintResult, extract, lint_paths
 
 
 class Outcome(Struct):

@@ -1,5 +1,5 @@
 """The package's layering (issue 17), as pyproject.toml's import-linter contracts
-state it: adapters -> pipeline (lint) -> stages -> records, and each rule module
+state it: adapters -> pipeline -> stages -> model, and each rule module
 independent of the others. Function-level imports count: a cycle hidden in a
 function (as lint <-> analysis was) breaks the contract."""
 
@@ -110,3 +110,32 @@ def test_the_names_a_config_may_use_are_the_rules_and_formats() -> None:
 
     assert RULE_CODES == {rule.code for rule in ALL_RULES} | {INTERNAL_ERROR_CODE}
     assert OUTPUT_FORMATS == tuple(FORMATS)
+
+
+def test_the_records_are_msgspec_structs() -> None:
+    """Issue 17 part 3: the hand-written record base (``records.py``) is gone and
+    nothing imports it; every class of ``model`` is an enum or a msgspec Struct,
+    and the records the cache stores are array-like (compact, typed)."""
+    import ast
+    import enum
+
+    import msgspec
+
+    from sglang_lint import model
+
+    assert not (ROOT / "sglang_lint" / "records.py").exists()
+    for path in (ROOT / "sglang_lint").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(name == "sglang_lint.records" for name in names), path
+    classes = [value for value in vars(model).values() if isinstance(value, type) and value.__module__ == model.__name__]
+    assert classes
+    for cls in classes:
+        assert issubclass(cls, (msgspec.Struct, enum.Enum)), cls
+        if issubclass(cls, msgspec.Struct):
+            assert cls.__struct_config__.array_like, cls

@@ -18,7 +18,8 @@ import json
 import sys
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from sglang_lint.catalog.argv import parse_server_args
 from sglang_lint.catalog.config_merge import ConfigEntry, ConfigFile, load_config_yaml

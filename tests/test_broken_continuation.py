@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from sglang_lint.fixes import apply_edits, resolve_fix
-from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_texts
 
 LS = "python3 -m sglang.launch_server"
 

@@ -15,7 +15,7 @@ from sglang_lint import cache as cache_module
 from sglang_lint.cache import ExtractionCache, decode_result_json, encode_result_json
 from sglang_lint.cli import main
 from sglang_lint.files import read_source, source_kind
-from sglang_lint.lint import LintOptions, _source, lint_paths
+from sglang_lint.pipeline import LintOptions, _source, lint_paths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

@@ -10,12 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from _pairs import PAIR, PAIR_FROM_ENV, write
 
 from sglang_lint.cli import main
 from sglang_lint.config import Config, ConfigResolver, load_config
-from sglang_lint.lint import LintOptions, lint_paths
-
-from _pairs import PAIR, PAIR_FROM_ENV, write
+from sglang_lint.pipeline import LintOptions, lint_paths
 
 
 def findings(paths=(".",), **options) -> list[tuple[str, str]]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from sglang_lint.cli import main
-from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.pipeline import LintOptions, lint_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures"

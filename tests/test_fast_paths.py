@@ -14,11 +14,9 @@ from hypothesis import strategies as st
 
 from sglang_lint.catalog.settings import Overlay, Setting
 from sglang_lint.model import Value
-from sglang_lint.sources import python_interpreter
-from sglang_lint.sources import yaml_manifest
+from sglang_lint.sources import python_interpreter, yaml_manifest
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
-
 
 # -- Python string literals: contiguous positions vs the general scanner ---------------
 

@@ -414,7 +414,7 @@ CODED_PD = (
     ],
 )
 def test_python_coding_declaration_decodes_the_file(in_tmp: Path, name: str, declaration: str, codec: str) -> None:
-    from sglang_lint.lint import LintOptions, lint_paths
+    from sglang_lint.pipeline import LintOptions, lint_paths
 
     text = declaration + CODED_PD
     path = write(in_tmp, name, text.encode(codec))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from sglang_lint.files import source_kind
 from sglang_lint.fixes import apply_edits, noqa_edit, resolve_fix
-from sglang_lint.lint import LintOptions, extract, lint_texts
 from sglang_lint.model import Fix, Location
+from sglang_lint.pipeline import LintOptions, extract, lint_texts
 
 
 def comments_reader(path: str):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.pipeline import LintOptions, lint_paths
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = sorted(p for p in FIXTURES.iterdir() if (p / "EXPECTED").is_file())

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from sglang_lint import lint
+from sglang_lint import pipeline as lint
 from sglang_lint.catalog.tables import known_versions
 from sglang_lint.flake8_plugin import SglangLintChecker, _position
-from sglang_lint.lint import LintOptions, lint_paths
 from sglang_lint.model import Finding, Location
+from sglang_lint.pipeline import LintOptions, lint_paths
 from sglang_lint.report._text import sanitize
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -211,7 +211,7 @@ from flake8.main.cli import main
 start_method, crash, *argv = sys.argv[1:]
 multiprocessing.set_start_method(start_method)
 if crash:
-    from sglang_lint import lint
+    from sglang_lint import pipeline as lint
     analyze = lint.analyze_results
     def analyze_results(results, options, *rest):
         if crash in results[0].path:  # the file flake8 checks (its context follows)

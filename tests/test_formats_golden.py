@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from sglang_lint.cli import main
-from sglang_lint.lint import lint_paths
 from sglang_lint.model import Finding, Location, Related, Severity
+from sglang_lint.pipeline import lint_paths
 from sglang_lint.report import FORMATS, render
 from sglang_lint.report._columns import utf8_column, utf16_column
 from sglang_lint.report.github import escape_data, escape_property

@@ -31,7 +31,7 @@ import pytest
 
 from sglang_lint.cli import main
 from sglang_lint.files import MAX_BYTES
-from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.pipeline import LintOptions, lint_paths
 
 # The valid pair: exactly one SGL001, on the decode's line.
 PREFILL = "#!/bin/bash\npython3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000\n"

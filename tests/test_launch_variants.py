@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_paths
 from sglang_lint.model import Severity
+from sglang_lint.pipeline import LintOptions, lint_paths
 from sglang_lint.report import sarif
 from sglang_lint.sources import paths
 from sglang_lint.sources.python import analyze_python

@@ -18,7 +18,7 @@ from sglang_lint.config import (
     find_config,
     load_config,
 )
-from sglang_lint.lint import LintOptions, lint_paths, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 
 PREFILL_SH = """\
 #!/bin/bash

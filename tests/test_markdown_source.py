@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sglang_lint.files import FileKind, classify
-from sglang_lint.lint import LintOptions, _source, lint_texts
 from sglang_lint.model import (
     EntryPoint,
     Kind,
@@ -30,6 +29,7 @@ from sglang_lint.model import (
     provably_different,
     provably_equal,
 )
+from sglang_lint.pipeline import LintOptions, _source, lint_texts
 from sglang_lint.sources.markdown import analyze_markdown, find_blocks, language_tag
 from sglang_lint.sources.shell import analyze_shell
 

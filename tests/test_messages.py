@@ -4,12 +4,11 @@ to do to ``help``."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_paths, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 from sglang_lint.rules import ALL_RULES
 
 MAX_FIRST_LINE = 120

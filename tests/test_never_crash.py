@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_texts
 from sglang_lint.report import render
 
 FRAGMENTS = [

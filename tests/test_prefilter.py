@@ -116,7 +116,7 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def _python_source():
-    from sglang_lint import lint
+    from sglang_lint import pipeline as lint
     from sglang_lint.files import FileKind
 
     return lint._source(FileKind.PYTHON)
@@ -142,7 +142,7 @@ def _every_fixture_file() -> list[Path]:
 def test_the_driver_prefilter_never_hides_a_launch(path: Path) -> None:
     """lint.extract skips files prefilter.may_launch rejects: on every fixture (all
     four kinds), a file whose source finds a launch or a note must pass it."""
-    from sglang_lint import lint
+    from sglang_lint import pipeline as lint
     from sglang_lint.files import read_source, source_kind
 
     text, _ = read_source(path)

@@ -26,12 +26,12 @@ import time
 import warnings
 from pathlib import Path
 
+from _examples import count_example
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from _examples import count_example
-from sglang_lint.lint import LintOptions, lint_paths, lint_texts
 from sglang_lint.model import SourceResult
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 from sglang_lint.sources.markdown import analyze_markdown
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.shell import analyze_shell

@@ -16,10 +16,9 @@ import sys
 import textwrap
 
 import pytest
+from _argv import known_argvs
 
 from sglang_lint.model import Kind, Value
-
-from _argv import known_argvs
 from sglang_lint.sources.python import analyze_python
 
 PROGRAMS = {

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sglang_lint.lint import LintOptions, lint_texts
 from sglang_lint.model import EntryPoint, Kind, Value
+from sglang_lint.pipeline import LintOptions, lint_texts
 from sglang_lint.sources.python import analyze_python
 
 

@@ -395,7 +395,7 @@ def test_concise_tells_apart_a_finding_repeated_with_several_peers() -> None:
     """One decode against two prefills: two findings with the same location and
     message; each concise line names its other side, so they do not read as one
     finding printed twice."""
-    from sglang_lint.lint import LintOptions, lint_texts
+    from sglang_lint.pipeline import LintOptions, lint_texts
     from sglang_lint.report import render
 
     script = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_texts
 from sglang_lint.rules import ALL_RULES
 
 CASES = [

@@ -16,10 +16,9 @@ import shutil
 import subprocess
 
 import pytest
+from _argv import known_argvs
 
 from sglang_lint.model import Kind
-
-from _argv import known_argvs
 from sglang_lint.sources.shell import analyze_shell
 
 LAUNCH = "python3 -m sglang.launch_server"

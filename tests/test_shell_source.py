@@ -1257,7 +1257,9 @@ def test_wrapper_option_with_a_command_substitution_keeps_the_launch():
     assert [t.value.describe() for t in server.args] == ["--tp", "2"]
 
 
-from hypothesis import given as _given, settings as _settings, strategies as _st  # noqa: E402
+from hypothesis import given as _given  # noqa: E402
+from hypothesis import settings as _settings
+from hypothesis import strategies as _st
 
 
 @_settings(max_examples=300, deadline=None)

@@ -3,7 +3,7 @@ directives that silence nothing and are reported."""
 
 from __future__ import annotations
 
-from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_texts
 
 PREFILL = "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
 DECODE_LINES = [
@@ -72,7 +72,7 @@ def test_noqa_inside_a_string_is_not_a_directive() -> None:
 def test_noqa_on_the_launch_when_the_value_comes_from_its_config_file(tmp_path) -> None:
     """The finding points into decode.yaml (where tp-size was set), but the noqa
     belongs on the launch in decode.sh, and must silence it there."""
-    from sglang_lint.lint import lint_paths
+    from sglang_lint.pipeline import lint_paths
 
     (tmp_path / "decode.yaml").write_text("tp-size: 4\nenable-unified-memory: true\n")
     (tmp_path / "run.sh").write_text(

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from sglang_lint.cli import main
-from sglang_lint.lint import lint_texts
+from sglang_lint.pipeline import lint_texts
 from sglang_lint.report.topology_diagram import markdown_text, mermaid_text, render_markdown, render_mermaid
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_paths
+from sglang_lint.pipeline import LintOptions, lint_paths
 
 CASE = Path(__file__).resolve().parent.parent / "fixtures" / "unified-memory-version"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_texts
 
 SCRIPT = (
     # line 1: the prefill, written out in full

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from sglang_lint.lint import LintOptions
+from sglang_lint.pipeline import LintOptions
 from sglang_lint.workspace import WorkspaceLinter
 
 PREFILL = (

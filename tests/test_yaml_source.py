@@ -4,13 +4,12 @@ sh -c block scalars, templates and hostile YAML."""
 from __future__ import annotations
 
 import textwrap
-
 from pathlib import Path
 
 import pytest
 
-from sglang_lint.lint import LintOptions, lint_texts
 from sglang_lint.model import Kind, Value
+from sglang_lint.pipeline import LintOptions, lint_texts
 from sglang_lint.sources.yaml_manifest import analyze_yaml
 
 

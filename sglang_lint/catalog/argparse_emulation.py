@@ -19,6 +19,8 @@ do to the settings is decided in :mod:`~sglang_lint.catalog.argv`.
 
 from __future__ import annotations
 
+from msgspec import Struct
+
 from sglang_lint.catalog.argv_words import Role, _Classified, _OptionWord, _Word
 from sglang_lint.catalog.option_values import (
     DEFAULT_NONE_REASON,
@@ -32,7 +34,6 @@ from sglang_lint.catalog.option_values import (
 from sglang_lint.catalog.settings import ArgProblem, Setting
 from sglang_lint.catalog.tables import Option, OptionTable
 from sglang_lint.model import Location, Value, is_ascii_digits
-from sglang_lint.records import Record
 
 # =================================================================================
 # Value words
@@ -60,40 +61,20 @@ def _span(first: Location, last: Location) -> Location:
 # The argparse pass
 
 
-class _Assignment(Record):
+class _Assignment(Struct):
     """A setting made by a word, with the index of that word in argv order."""
 
     index: int
     setting: Setting
 
-    def __init__(self, index: int, setting: Setting) -> None:
-        self.index = index
-        self.setting = setting
 
-
-class _Parse(Record):
+class _Parse(Struct):
     table: OptionTable
     words: list[_Word]
     roles: list[_Classified]
     problems: list[ArgProblem]
-    assignments: dict[str, _Assignment]
-    opaque: list[int]
-
-    def __init__(
-        self,
-        table: OptionTable,
-        words: list[_Word],
-        roles: list[_Classified],
-        problems: list[ArgProblem],
-        assignments: dict[str, _Assignment] | None = None,
-        opaque: list[int] | None = None,
-    ) -> None:
-        self.table = table
-        self.words = words
-        self.roles = roles
-        self.problems = problems
-        self.assignments = {} if assignments is None else assignments
-        self.opaque = [] if opaque is None else opaque
+    assignments: dict[str, _Assignment] = {}
+    opaque: list[int] = []
 
     # -- the main loop ------------------------------------------------------------
     def run(self) -> None:

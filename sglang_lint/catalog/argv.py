@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
+from msgspec.structs import replace
+
 from sglang_lint.catalog.argparse_emulation import _Parse
 from sglang_lint.catalog.argv_words import ArgparseView, _Word, classify
 from sglang_lint.catalog.config_merge import ConfigFile, _ConfigOutcome, merge_config
@@ -35,7 +37,6 @@ from sglang_lint.catalog.option_values import default_value, normalized_value, t
 from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, Overlay, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value
-from sglang_lint.records import replace
 
 __all__ = ["parse_server_args"]
 

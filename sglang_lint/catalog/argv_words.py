@@ -30,9 +30,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from msgspec import Struct
+
 from sglang_lint.catalog.tables import Option, OptionTable
 from sglang_lint.model import ArgToken, Kind, Location, Value
-from sglang_lint.records import Record
 
 __all__ = [
     "ArgparseView",
@@ -57,7 +58,7 @@ def _looks_like_negative_number(text: str) -> bool:
     return bool(dot) and (whole == "" or whole.isdecimal()) and fraction.isdecimal()
 
 
-class _OptionWord(Record, frozen=True):
+class _OptionWord(Struct, frozen=True):
     """What argparse makes of an option word.
 
     ``option`` is None for an unknown option; ``ambiguous`` lists the matches of a
@@ -68,16 +69,8 @@ class _OptionWord(Record, frozen=True):
     option: Option | None
     option_string: str
     written: str
-    explicit: Value | None  # the text after "=", when there is one
-    ambiguous: tuple[str, ...]
-
-    def __init__(self, option: Option | None, option_string: str, written: str, explicit: Value | None = None, ambiguous: tuple[str, ...] = ()) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["option"] = option
-        fields["option_string"] = option_string
-        fields["written"] = written
-        fields["explicit"] = explicit
-        fields["ambiguous"] = ambiguous
+    explicit: Value | None = None  # the text after "=", when there is one
+    ambiguous: tuple[str, ...] = ()
 
 
 _UNPARSED = object()
@@ -178,21 +171,15 @@ class ArgparseView:
 # Words
 
 
-class _Word(Record, frozen=True):
+class _Word(Struct, frozen=True):
     """One argv word on its way through SGLang's argv handling."""
 
     token: ArgToken
     # Set on words made from a --config file entry: the key as written.
-    config_key: str | None
+    config_key: str | None = None
     # How to name the option in messages when the word itself does not say it
     # ("sglang serve" for the positional model of `sglang serve MODEL`).
-    spelling: str | None
-
-    def __init__(self, token: ArgToken, config_key: str | None = None, spelling: str | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["token"] = token
-        fields["config_key"] = config_key
-        fields["spelling"] = spelling
+    spelling: str | None = None
 
     @property
     def value(self) -> Value:
@@ -212,14 +199,9 @@ class Role:
     DOUBLE_DASH = "double-dash"  # "--": every later word is an argument
 
 
-class _Classified(Record, frozen=True):
+class _Classified(Struct, frozen=True):
     role: str
-    option_word: _OptionWord | None
-
-    def __init__(self, role: str, option_word: _OptionWord | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["role"] = role
-        fields["option_word"] = option_word
+    option_word: _OptionWord | None = None
 
 
 def classify(word: _Word, argparse_view: ArgparseView) -> _Classified:

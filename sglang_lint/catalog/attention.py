@@ -36,12 +36,12 @@ from __future__ import annotations
 
 import itertools
 
+from msgspec import Struct
+
 from sglang_lint.catalog.option_values import flag_state
 from sglang_lint.catalog.settings import ServerSettings, Setting
 from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Kind, Value, provably_equal
-from msgspec import Struct
-from msgspec.structs import force_setattr
 
 __all__ = ["Derived", "ParallelSizes", "attention_tp", "parallel_sizes"]
 

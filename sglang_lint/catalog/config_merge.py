@@ -16,12 +16,13 @@ import json
 from pathlib import PurePosixPath
 from typing import Any, Callable
 
+from msgspec import Struct
+
 from sglang_lint.catalog.argv_words import _Word
 from sglang_lint.catalog.option_values import takes_no_value
 from sglang_lint.catalog.settings import ArgProblem
 from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
 from sglang_lint.model import ArgToken, Location, Value
-from sglang_lint.records import Record
 
 __all__ = [
     "ConfigEntry",
@@ -34,7 +35,7 @@ __all__ = [
 # --config files
 
 
-class ConfigEntry(Record, frozen=True):
+class ConfigEntry(Struct, frozen=True):
     """One top-level ``key: value`` of a ``--config`` YAML file.
 
     ``key`` and ``value`` are what PyYAML's safe loader builds (SGLang reads the file
@@ -46,15 +47,8 @@ class ConfigEntry(Record, frozen=True):
     key_location: Location
     value_location: Location
 
-    def __init__(self, key: Any, value: Any, key_location: Location, value_location: Location) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["key"] = key
-        fields["value"] = value
-        fields["key_location"] = key_location
-        fields["value_location"] = value_location
 
-
-class ConfigFile(Record, frozen=True):
+class ConfigFile(Struct, frozen=True):
     """A ``--config`` file as SGLang would read it.
 
     ``entries`` are in the order of the dict ``yaml.safe_load`` returns (a repeated
@@ -63,16 +57,9 @@ class ConfigFile(Record, frozen=True):
     """
 
     path: str
-    entries: tuple[ConfigEntry, ...]
-    error: str | None
-    error_location: Location | None
-
-    def __init__(self, path: str, entries: tuple[ConfigEntry, ...] = (), error: str | None = None, error_location: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["path"] = path
-        fields["entries"] = entries
-        fields["error"] = error
-        fields["error_location"] = error_location
+    entries: tuple[ConfigEntry, ...] = ()
+    error: str | None = None
+    error_location: Location | None = None
 
 
 def _mark_location(path: str, start: Any, end: Any | None = None) -> Location:
@@ -134,14 +121,11 @@ def load_config_yaml(text: str, path: str) -> ConfigFile:
 # Merging a config file into argv
 
 
-class _ConfigOutcome(Record):
+class _ConfigOutcome(Struct):
     """What the --config step leaves for the settings."""
 
     # Set when a config file may set options we cannot see: why.
-    unseen_reason: str | None
-
-    def __init__(self, unseen_reason: str | None = None) -> None:
-        self.unseen_reason = unseen_reason
+    unseen_reason: str | None = None
 
 
 def _config_generation(version: str) -> str:

@@ -9,8 +9,9 @@ store_true flag. Only these and ``--host``/``--port`` matter to sglang-lint.
 
 from __future__ import annotations
 
-from sglang_lint.model import ArgToken, Kind, Location, RouterLaunch, Value
 from msgspec import Struct
+
+from sglang_lint.model import ArgToken, Kind, Location, RouterLaunch, Value
 
 
 class Endpoint(Struct, frozen=True):

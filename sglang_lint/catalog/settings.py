@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from typing import Iterator, Mapping, MutableMapping
 
-from sglang_lint.model import Location, Value
 from msgspec import Struct
-from msgspec.structs import force_setattr
 
+from sglang_lint.model import Location, Value
 
 # Up to 0.5.13 the first long spelling (--tensor-parallel-size) named the argparse
 # dest, and from_cli_args copied it to the ServerArgs field afterwards (0.5.9

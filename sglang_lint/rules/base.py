@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterable, Sequence
 
+from msgspec import Struct
+
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Fix, Location, Related, Severity, SourceResult
-from msgspec import Struct
 from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
 from sglang_lint.topology import Deployment, Server
-
 
 
 class Example(Struct, frozen=True):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from msgspec.structs import replace
+
 from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.model import Finding, Related, Severity, provably_equal
-from msgspec.structs import replace
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from msgspec import Struct
+
 from sglang_lint.catalog.option_values import flag_state
 from sglang_lint.model import Finding
-from msgspec import Struct
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
 from sglang_lint.rules.pd_pair import value_text

@@ -71,6 +71,9 @@ import tokenize
 from collections.abc import Callable, Mapping
 from functools import partial
 
+from msgspec import Struct
+from msgspec.structs import replace
+
 from sglang_lint.model import (
     ArgToken,
     KeywordArg,
@@ -80,8 +83,6 @@ from sglang_lint.model import (
     SourceResult,
     Value,
 )
-from msgspec import Struct
-from msgspec.structs import replace
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.python_interpreter import parse_python
 from sglang_lint.sources.shell import analyze_shell

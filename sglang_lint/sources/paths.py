@@ -32,8 +32,9 @@ from __future__ import annotations
 import fnmatch
 from typing import Callable, Iterable
 
-from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
 from msgspec.structs import replace
+
+from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
 
 # Paths per file: each is a run of the file's interpreter, so this bounds the work
 # a file with many independent branches costs (2**6 launches variants at most).

@@ -20,8 +20,9 @@ import ast
 import warnings
 from typing import Any, Callable, Mapping
 
+from msgspec import Struct
+
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value
-from sglang_lint.records import Record
 from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_values import (
@@ -106,51 +107,33 @@ class _Stop(Exception):
     """Raised past the expression depth bound."""
 
 
-class Frame(Record):
+class Frame(Struct):
     scopes: tuple[int, ...]  # innermost first; the module scope is not included
     name: str
-    returns: list[PyValue]
-    global_names: set[str]
-    owner: PClass | None  # class of the method running (super())
-    receiver: PyValue | None  # its self / cls
-    is_class_body: bool
-
-    def __init__(self, scopes: tuple[int, ...], name: str, returns: list[PyValue] | None = None, global_names: set[str] | None = None, owner: PClass | None = None, receiver: PyValue | None = None, is_class_body: bool = False) -> None:
-        self.scopes = scopes
-        self.name = name
-        self.returns = [] if returns is None else returns
-        self.global_names = set() if global_names is None else global_names
-        self.owner = owner
-        self.receiver = receiver
-        self.is_class_body = is_class_body
+    returns: list[PyValue] = []
+    global_names: set[str] = set()
+    owner: PClass | None = None  # class of the method running (super())
+    receiver: PyValue | None = None  # its self / cls
+    is_class_body: bool = False
 
 
-class _Flow(Record):
+class _Flow(Struct):
     """How a block ended: normally, or by return/raise (terminated), break or continue."""
 
-    terminated: bool
-    broke: bool
-    continued: bool
-
-    def __init__(self, terminated: bool = False, broke: bool = False, continued: bool = False) -> None:
-        self.terminated = terminated
-        self.broke = broke
-        self.continued = continued
+    terminated: bool = False
+    broke: bool = False
+    continued: bool = False
 
     @property
     def stopped(self) -> bool:
         return self.terminated or self.broke or self.continued
 
 
-class _Level(Record):
+class _Level(Struct):
     """The undo log of one branch being run."""
 
     first_new_ref: int
-    before: dict[int, Any]
-
-    def __init__(self, first_new_ref: int, before: dict[int, Any] | None = None) -> None:
-        self.first_new_ref = first_new_ref
-        self.before = {} if before is None else before
+    before: dict[int, Any] = {}
 
 
 class PythonInterpreter:

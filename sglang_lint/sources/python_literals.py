@@ -6,6 +6,7 @@ character of the value was written (escapes, continuation lines, f-string fields
 
 from __future__ import annotations
 
+
 def simple_literal_start(source: str, value: str) -> int | None:
     """Offset of the value in ``source`` when ``source`` is one plain literal of
     ``value``: an optional ``r``/``u`` prefix, one quote character, the value

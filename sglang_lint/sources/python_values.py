@@ -25,8 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sglang_lint.model import Kind, Location, Value
 from msgspec import Struct
+
+from sglang_lint.model import Kind, Location, Value
 from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word
 
 # Longest string the interpreter builds; longer results are unknown (`"x" * 10**9`).

@@ -27,13 +27,12 @@ from sglang_lint.sources.shell_words import (
     Var,
     Word,
     is_identifier,
-    spread_word,
     split_fields,
+    spread_word,
     strict_texts,
     word_value,
 )
 from sglang_lint.sources.textpos import FileText
-
 
 # Nesting of the syntax tree we follow: deeper subtrees are skipped with a note
 # rather than risking Python's recursion limit.

@@ -26,8 +26,7 @@ from sglang_lint.sources.shell_expansion import WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
-from sglang_lint.sources.wrappers import WRAPPERS, DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS
-
+from sglang_lint.sources.wrappers import DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS, WRAPPERS
 
 # Function calls and `bash -c` strings within each other.
 MAX_CALL_DEPTH = 12

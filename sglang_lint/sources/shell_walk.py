@@ -39,8 +39,7 @@ from sglang_lint.sources.shell_words import (
     unset_symbol,
     word_value,
 )
-from sglang_lint.sources.wrappers import WRAPPERS, SSH_VALUE_OPTIONS
-
+from sglang_lint.sources.wrappers import SSH_VALUE_OPTIONS, WRAPPERS
 
 # Commands interpreted per file: a bound on work for scripts whose functions call
 # each other many times over.

@@ -11,14 +11,14 @@ the same domain; nothing here reads the syntax tree.
 
 from __future__ import annotations
 
-from sglang_lint.model import Kind, Location, Value
-from sglang_lint.records import Record
+from msgspec import Struct, field
 
+from sglang_lint.model import Kind, Location, Value
 
 IFS_WHITESPACE = " \t\n"
 
 
-class Seg(Record, frozen=True):
+class Seg(Struct, frozen=True, gc=False):
     """A piece of a word.
 
     ``value``: its text (or symbol/unknown). ``split``: it came from an unquoted
@@ -31,65 +31,39 @@ class Seg(Record, frozen=True):
 
     value: Value
     loc: Location
-    split: bool
-    quoted: bool
-    chars: tuple[tuple[int, int], ...] | None
-    origin: Location | None
-
-    def __init__(self, value: Value, loc: Location, split: bool = False, quoted: bool = False, chars: tuple[tuple[int, int], ...] | None = None, origin: Location | None = None) -> None:
-        fields = self.__dict__  # frozen: written past __setattr__
-        fields["value"] = value
-        fields["loc"] = loc
-        fields["split"] = split
-        fields["quoted"] = quoted
-        fields["chars"] = chars
-        fields["origin"] = origin
+    split: bool = False
+    quoted: bool = False
+    chars: tuple[tuple[int, int], ...] | None = None
+    origin: Location | None = None
 
 
 Word = tuple[Seg, ...]
 
 
-class Var(Record):
+class Var(Struct):
     """A shell variable: a scalar word or an array of words (None: unknown array)."""
 
-    scalar: Word | None
-    array: list[Word] | None
-    is_array: bool
-    defined_at: Location | None
-
-    def __init__(self, scalar: Word | None = None, array: list[Word] | None = None, is_array: bool = False, defined_at: Location | None = None) -> None:
-        self.scalar = scalar
-        self.array = array
-        self.is_array = is_array
-        self.defined_at = defined_at
+    scalar: Word | None = None
+    array: list[Word] | None = None
+    is_array: bool = False
+    defined_at: Location | None = None
 
 
-class Frame(Record):
+class Frame(Struct):
     """A function call: its positional parameters and its local variables."""
 
     function: str
     positional: list[Word] | None  # None: not known (uncalled function)
-    locals: dict[str, Var | None]
-    call_site: Location | None
-
-    def __init__(self, function: str, positional: list[Word] | None, locals: dict[str, Var | None] | None = None, call_site: Location | None = None) -> None:
-        self.function = function
-        self.positional = positional
-        self.locals = {} if locals is None else locals
-        self.call_site = call_site
+    locals: dict[str, Var | None] = {}
+    call_site: Location | None = None
 
 
-class Env(Record):
-    globals: dict[str, Var | None]
-    frames: list[Frame]
+class Env(Struct):
+    globals: dict[str, Var | None] = {}
+    frames: list[Frame] = []
     # The script's positional parameters ($1, "$@" outside functions): unknown
     # (what the caller passes) until `set -- ...`.
-    script: Frame
-
-    def __init__(self, globals: dict[str, Var | None] | None = None, frames: list[Frame] | None = None, script: Frame | None = None) -> None:
-        self.globals = {} if globals is None else globals
-        self.frames = [] if frames is None else frames
-        self.script = Frame("", None) if script is None else script
+    script: Frame = field(default_factory=lambda: Frame('', None))
 
     def lookup(self, name: str) -> tuple[bool, Var | None]:
         """(found, var). A found None is a variable explicitly unset."""

@@ -39,10 +39,10 @@ import re
 from typing import Mapping
 
 import yaml
+from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
-from msgspec import Struct
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
 

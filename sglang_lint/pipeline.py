@@ -1,7 +1,9 @@
-"""The one analysis API the CLI (and later the flake8 plugin and the language
-server) adapt: files in, findings and deployments out.
+"""The pipeline: the one orchestrator, and the analysis API the adapters (the
+CLI, the flake8 plugin, the language server's workspace) call: files in,
+findings and deployments out (``lint_paths``).
 
-sources -> catalog/argv -> topology -> rules -> suppression -> (report, by callers)
+discover -> extract (parallel, cached: extraction) -> catalog -> topology ->
+rules -> suppression (analysis) -> (report, by the callers)
 """
 
 from __future__ import annotations
@@ -9,6 +11,10 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
+from msgspec import Struct
+from msgspec.structs import replace
+
+from sglang_lint.catalog.tables import run_version  # noqa: F401 - re-exported
 from sglang_lint.config import Config, ConfigResolver, check_manifest, discovery_start, distinct_configs
 from sglang_lint.files import (
     ExcludeSet,
@@ -22,10 +28,7 @@ from sglang_lint.files import (
     source_kind,
 )
 from sglang_lint.model import Finding, Note, SourceResult
-from sglang_lint.catalog.tables import run_version  # noqa: F401 - re-exported
 from sglang_lint.options import LintOptions, LintResult  # noqa: F401 - the API's records, re-exported
-from msgspec import Struct
-from msgspec.structs import replace
 from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
 
 _source = source_for  # the name the tests and older callers use
