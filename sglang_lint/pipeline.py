@@ -36,6 +36,7 @@ _source = source_for  # the name the tests and older callers use
 if TYPE_CHECKING:
     from sglang_lint.topology import Deployment
 
+
 def analyze_results(
     results: list[SourceResult],
     options: LintOptions,

@@ -96,7 +96,7 @@ EXPLAINED = Finding(
 
 
 def _with_severity(finding: Finding, severity: Severity) -> Finding:
-    from sglang_lint.records import replace
+    from msgspec.structs import replace
 
     return replace(finding, severity=severity)
 

@@ -515,30 +515,26 @@ class ShellAnalyzer(LaunchDetection):
             for result in results:
                 found, var = result.lookup(name) if name in result.globals else (False, None)
                 options.append(var if found else unset_symbol(name))
-            before = env.globals.get(name)
-            env.globals[name] = merge_vars(options, name)
-            if not all(same_words(o, options[0]) for o in options):
-                differs = True
-                self._taint(name, key)
-            elif exited and not same_words(options[0], before):
-                self._taint(name, key)
-            if name in self.name_mentions:
-                self._note_lost(name, before, options, env.globals[name], where)
+            differs |= self._merge_name(env.globals, name, options, where, key, exited)
         for index, frame in enumerate(env.frames):
             local_names = set()
             for result in results:
                 local_names.update(result.frames[index].locals)
             for name in local_names:
                 options = [result.frames[index].locals.get(name, frame.locals.get(name)) for result in results]
-                before = frame.locals.get(name)
-                frame.locals[name] = merge_vars(options, name)
-                if not all(same_words(o, options[0]) for o in options):
-                    differs = True
-                    self._taint(name, key)
-                elif exited and not same_words(options[0], before):
-                    self._taint(name, key)
-                if name in self.name_mentions:
-                    self._note_lost(name, before, options, frame.locals[name], where)
+                differs |= self._merge_name(frame.locals, name, options, where, key, exited)
+        return differs
+
+    def _merge_name(self, scope: dict[str, Var | None], name: str, options: list, where: Location | None, key: str | None, exited: bool) -> bool:
+        """Set ``name`` in ``scope`` (the globals or a frame's locals) to the merge
+        of its values on the ways through (``options``); whether they differ."""
+        before = scope.get(name)
+        scope[name] = merge_vars(options, name)
+        differs = not all(same_words(o, options[0]) for o in options)
+        if differs or (exited and not same_words(options[0], before)):
+            self._taint(name, key)
+        if name in self.name_mentions:
+            self._note_lost(name, before, options, scope[name], where)
         return differs
 
     def _taint(self, name: str, key: str | None) -> None:
