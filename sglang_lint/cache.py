@@ -33,12 +33,13 @@ must not trust a restored cache pass ``--no-cache``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Mapping, TypeVar
+from typing import Iterable, Mapping, TypeVar
 
 import msgspec
 from msgspec.structs import replace
@@ -163,8 +164,15 @@ class ExtractionCache:
                 break
             entries.setdefault(path, raw)
         # The entries are raw JSON (read from the file, or made by a worker
-        # process): spliced in as they are, never decoded to be written again.
-        error = _write_cache_file(self.directory, self.path, _ExtractFile(_FORMAT, entries))
+        # process): spliced in as they are, never decoded to be written again,
+        # and written one by one (an _ExtractFile's JSON, without a second copy
+        # of all of them in memory: the largest file of a run).
+        chunks = itertools.chain(
+            (b'{"format":%d,"entries":{' % _FORMAT,),
+            (b"%s%s:%s" % (b"," if index else b"", _ENCODER.encode(path), raw) for index, (path, raw) in enumerate(entries.items())),
+            (b"}}",),
+        )
+        error = _write_cache_file(self.directory, self.path, chunks)
         if error is not None:
             return error
         self._remove_stale()
@@ -323,20 +331,21 @@ def _read_cache_file(path: Path, kind: type[S]) -> S | None:
         return None
 
 
-def _write_cache_file(directory: Path, path: Path, contents: msgspec.Struct) -> str | None:
-    """Write ``contents`` to ``path`` atomically, preparing the cache directory;
-    the error text when it cannot be written."""
+def _write_cache_file(directory: Path, path: Path, contents: msgspec.Struct | Iterable[bytes]) -> str | None:
+    """Write ``contents`` (a Struct, or its JSON in pieces) to ``path``
+    atomically, preparing the cache directory; the error text when it cannot be
+    written."""
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in ((".gitignore", "# Created by sglang-lint automatically.\n*\n"), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
             marker = directory / name
             if not marker.exists():
                 marker.write_text(text, encoding="utf-8")
-        payload = _ENCODER.encode(contents)
+        chunks = (_ENCODER.encode(contents),) if isinstance(contents, msgspec.Struct) else contents
         handle, temporary = tempfile.mkstemp(prefix=".write-", suffix=".tmp", dir=directory)
         try:
             with os.fdopen(handle, "wb") as stream:
-                stream.write(payload)
+                stream.writelines(chunks)
             os.replace(temporary, path)
         except BaseException:
             try:

@@ -84,21 +84,12 @@ class OptionTable(Struct, dict=True):
         return sorted(name for name in self.by_name if name.startswith("--"))
 
 
-def _option_from_json(raw: dict[str, Any]) -> Option:
-    choices = raw.get("choices")
-    return Option(
-        names=tuple(raw["names"]),
-        dest=raw["dest"],
-        action=raw.get("action") or "store",
-        type=raw.get("type"),
-        default=raw.get("default"),
-        default_source=raw.get("default_source"),
-        choices=tuple(choices) if choices is not None else None,
-        nargs=raw.get("nargs"),
-        const=raw.get("const"),
-        deprecated=bool(raw.get("deprecated", False)),
-        file=raw.get("file", ""),
-    )
+class _TableFile(Struct):
+    """An option table as scripts/generate_option_tables.py writes it (its
+    ``generated_from`` is provenance, not read here)."""
+
+    version: str
+    options: list[Option]
 
 
 @functools.lru_cache(maxsize=256)
@@ -160,11 +151,11 @@ def check_version(version: str) -> None:
 def load_table(version: str) -> OptionTable:
     if version not in known_versions():
         raise UnknownVersionError(version)
-    import json
+    import msgspec.json
 
-    with open(os.path.join(_DATA, f"sglang-{version}.json"), encoding="utf-8") as stream:
-        raw = json.load(stream)
-    return OptionTable(version=raw["version"], options=[_option_from_json(o) for o in raw["options"]])
+    with open(os.path.join(_DATA, f"sglang-{version}.json"), "rb") as stream:
+        table = msgspec.json.decode(stream.read(), type=_TableFile)
+    return OptionTable(version=table.version, options=table.options)
 
 
 def run_version(options: LintOptions) -> str:
