@@ -197,15 +197,26 @@ def test_a_run_over_files_without_launches_imports_no_source_and_no_rule(tmp_pat
     assert _modules_loaded_by_a_check([str(tmp_path)], heavy) == []
 
 
-def test_without_the_cache_such_a_run_loads_no_json_pathspec_or_traceback(tmp_path) -> None:
+def test_without_the_cache_such_a_run_loads_no_option_table_pathspec_or_traceback(tmp_path) -> None:
     """The startup of a run over a code base without launches is most of its
-    cost (issue 7: no slower than ruff on such a tree): no option table (JSON),
-    no gitignore compiler when no .gitignore has patterns, no traceback."""
+    cost (issue 7: no slower than ruff on such a tree): no option table, no
+    gitignore compiler when no .gitignore has patterns, no traceback. (The
+    tables are read with msgspec, whose import may bring the json module: the
+    table loads are counted instead.)"""
     (tmp_path / "a.py").write_text("import os\nprint(os.getcwd())\n")
     (tmp_path / "b.sh").write_text("#!/bin/bash\necho hi\n")
     (tmp_path / ".gitignore").write_text("\n")
-    watched = ("json", "pathspec", "traceback", "sglang_lint.cache")
+    watched = ("pathspec", "traceback", "sglang_lint.cache")
     assert _modules_loaded_by_a_check(["--no-cache", str(tmp_path)], watched) == []
+    code = (
+        "from sglang_lint.catalog.tables import load_table\n"
+        "from sglang_lint.cli import main\n"
+        f"assert main(['check', '--no-cache', {str(tmp_path)!r}]) == 0\n"
+        "print(load_table.cache_info().currsize)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "0"
 
 
 def test_a_run_with_a_launch_creates_no_dataclass(tmp_path) -> None:
