@@ -435,7 +435,9 @@ def _key_nodes(node: MappingNode) -> dict[str, Node]:
 def _last_line(node: Node) -> int:
     """The 1-based last line holding ``node``'s text (a block collection's end
     mark is at the start of whatever follows it)."""
-    while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value:
+    seen: set[int] = set()
+    while isinstance(node, (MappingNode, SequenceNode)) and not node.flow_style and node.value and id(node) not in seen:
+        seen.add(id(node))  # an alias can make a collection hold itself
         last = node.value[-1]
         node = last[1] if isinstance(last, tuple) else last
     mark = node.end_mark
