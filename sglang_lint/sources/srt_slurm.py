@@ -276,20 +276,17 @@ class _RecipeReader:
 
     def _option_words(self, option: ArgToken, node: Node) -> list[ArgToken]:
         if isinstance(node, SequenceNode):
-            return [option, *(ArgToken(self._item_value(item), self._loc(item)) for item in node.value)]
+            return [option, *(ArgToken(self._word(self._construct(item), item), self._loc(item)) for item in node.value)]
         value = self._construct(node)
-        if value is _UNREADABLE:
-            return [option, ArgToken(Value.unknown("a YAML value srtctl cannot read"), self._loc(node))]
         if isinstance(value, bool):
             return [option] if value else []
         if value is None:
             return []
-        return [option, ArgToken(self._item_value(node, value), self._loc(node))]
+        return [option, ArgToken(self._word(value, node), self._loc(node))]
 
-    def _item_value(self, node: Node, value: Any = None) -> Value:
-        """``str(value)`` of what safe_load builds, with sweep placeholders in strings."""
-        if value is None:
-            value = self._construct(node)
+    def _word(self, value: Any, node: Node) -> Value:
+        """``str(value)`` of what safe_load built from ``node``, with the sweep
+        placeholders of a string read as their values."""
         if value is _UNREADABLE:
             return Value.unknown("a YAML value srtctl cannot read")
         if isinstance(value, str):
@@ -384,7 +381,7 @@ class _RecipeReader:
     def _written(self, node: Node | None) -> WrittenValue | None:
         if not isinstance(node, ScalarNode):
             return None
-        return WrittenValue(self._item_value(node), self._loc(node))
+        return WrittenValue(self._word(self._construct(node), node), self._loc(node))
 
     def _note_overrides(self, document: MappingNode) -> None:
         overrides = [key for key in _key_nodes(document) if key.startswith(_OVERRIDE_PREFIXES)]
