@@ -160,8 +160,8 @@ def test_aggregated_is_a_plain_server_with_its_environment():
     assert server.role == "null" and server.launch.entry is EntryPoint.LAUNCH_SERVER
     assert server.setting("model_path").value.text == "Qwen/Qwen3-8B"  # hf: models are passed by id
     assert server.setting("tp_size").value.text == "4"
-    # the job's environment, then the role's (which wins)
-    assert [(name, value.text) for name, value in server.launch.environment] == [("HF_HOME", "/models"), ("NCCL_DEBUG", "INFO")]
+    # the role's environment, then the job's, which wins (srtctl's worker_stage.py)
+    assert [(name, value.text) for name, value in server.launch.environment] == [("NCCL_DEBUG", "INFO"), ("HF_HOME", "/cache")]
     assert server.launch.resources.gpus_per_worker == 4  # 1 node x 8 GPUs / 2 workers
     assert server.launch.container_image.value.text == "lmsysorg+sglang+v0.5.23.sqsh"
     assert server.launch.container_image.location.line == 2

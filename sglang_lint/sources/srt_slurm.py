@@ -116,13 +116,13 @@ def _is_recipe(mapping: MappingNode) -> bool:
     )
 
 
-def read_recipe(path: str, text: str, document: Node, result: SourceResult) -> bool:
+def read_recipe(path: str, document: Node, result: SourceResult) -> bool:
     """Add the servers of ``document`` to ``result`` when it is an srt-slurm
     recipe; False (and nothing added) when it is not one."""
     root = recipe_root(document)
     if root is None:
         return False
-    _RecipeReader(path, text, result).read(document, root)
+    _RecipeReader(path, result).read(document, root)
     return True
 
 
@@ -135,9 +135,8 @@ class _Section(Struct):
 
 
 class _RecipeReader:
-    def __init__(self, path: str, text: str, result: SourceResult) -> None:
+    def __init__(self, path: str, result: SourceResult) -> None:
         self.path = path
-        self.text = text
         self.result = result
         self.constructor = SafeConstructor()
         self.sweep: dict[str, Value] = {}
@@ -163,7 +162,7 @@ class _RecipeReader:
         scope = "srt-slurm recipe" + (f" {name.value!r}" if isinstance(name, ScalarNode) and name.value else "")
         container = model.get("container")
         image = WrittenValue(self._text_value(container), self._loc(container)) if isinstance(container, ScalarNode) else None
-        environment_all = self._environment(fields.get("environment"))
+        job_environment = self._environment(fields.get("environment"))
 
         for section in self._launched_sections(sections, section_keys, resource_fields):
             mode, environment_key, prefix = _ROLES[section.role]
@@ -184,8 +183,11 @@ class _RecipeReader:
                 ]
             if section.config is not None:
                 words.extend(self._config_words(section.config))
-            environment = dict(environment_all)
-            environment.update(self._environment(backend.get(environment_key)))
+            # The role's environment, then the job's, which wins (worker_stage.py
+            # start_worker: env_to_set.update(backend...for_mode), then
+            # .update(runtime.environment)).
+            environment = self._environment(backend.get(environment_key))
+            environment.update(job_environment)
             last_line = _last_line(section.config if section.config is not None else anchor)
             self.result.servers.append(
                 ServerLaunch(

@@ -106,7 +106,7 @@ class YamlAnalyzer:
         try:
             for document in yaml.compose_all(self.text, Loader=_LOADER):
                 # An srt-slurm recipe is read by its own module (issue 18).
-                if document is not None and not srt_slurm.read_recipe(self.path, self.text, document, self.result):
+                if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
                     self._walk(document, 0, set())
         except yaml.MarkedYAMLError as error:
             error = _python_error(self.text, error)
