@@ -285,3 +285,12 @@ def test_topology_notes_a_worker_too_small_for_its_ranks():
     out = render_text(result.deployments, "0.5.23")
     assert "! each worker gets 8 GPUs but tp x pp = 16 x 1 needs 16" in out
     assert out.count("! each worker gets") == 1  # the prefill's 8 ranks fit
+
+
+def test_a_recipe_result_survives_the_cache_encoding():
+    from sglang_lint.cache import _ENCODER, _RESULT_DECODER
+
+    result = analyze_yaml("recipe.yaml", RECIPE)
+    ok, decoded = _RESULT_DECODER.decode(_ENCODER.encode((True, result)))
+    assert ok and decoded.servers == result.servers
+    assert decoded.servers[1].resources.nodes_per_worker == 2
