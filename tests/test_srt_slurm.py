@@ -294,3 +294,12 @@ def test_a_recipe_result_survives_the_cache_encoding():
     ok, decoded = _RESULT_DECODER.decode(_ENCODER.encode((True, result)))
     assert ok and decoded.servers == result.servers
     assert decoded.servers[1].resources.nodes_per_worker == 2
+
+
+def test_noqa_on_a_line_of_the_decode_section_silences_its_finding():
+    text = RECIPE.replace("      kv-cache-dtype: fp8_e4m3\n", "")
+    assert not _lint(text)[1].findings
+    text = text.replace("      tp_size: 16\n", "      tp_size: 16\n      kv_cache_dtype: fp8_e5m2\n")
+    assert [f.code for f in _lint(text)[1].findings] == ["SGL004"]
+    text = text.replace("      mem-fraction-static: 0.85\n", "      mem-fraction-static: 0.85  # noqa: SGL004\n")
+    assert not _lint(text)[1].findings
