@@ -397,6 +397,28 @@ def describe_path(steps: Iterable[PathStep]) -> str:
     return " and ".join(step.describe() for step in steps)
 
 
+class WrittenValue(Struct, frozen=True, gc=False, array_like=True):
+    """A value a file gives outside any argv, and where it is written."""
+
+    value: Value
+    location: Location
+
+
+class Resources(Struct, frozen=True, gc=False, array_like=True):
+    """What a job file allots one launch (an srt-slurm recipe's ``resources:`` for
+    one role): ``workers`` servers like it run, on ``nodes`` nodes of
+    ``gpus_per_node`` GPUs, each worker getting ``gpus_per_worker`` GPUs (the
+    launcher's own arithmetic, None when it cannot be done statically) on
+    ``nodes_per_worker`` nodes. None for what the file does not say."""
+
+    location: Location
+    workers: WrittenValue | None = None
+    nodes: WrittenValue | None = None
+    gpus_per_node: WrittenValue | None = None
+    gpus_per_worker: int | None = None
+    nodes_per_worker: int | None = None
+
+
 class ServerLaunch(Struct, array_like=True):
     """An SGLang server start found in a file, with the arguments as written."""
 
@@ -419,6 +441,12 @@ class ServerLaunch(Struct, array_like=True):
     # that gave it. Both empty for a launch that is the same on every path.
     path_condition: tuple[PathStep, ...] = ()
     runs: tuple[int, ...] = ()
+    # What a job file says about the servers besides their argv (an srt-slurm
+    # recipe): how many run and on what, the environment they get, and the
+    # container image they run in (as written: "lmsysorg+sglang+v0.5.5.sqsh").
+    resources: Resources | None = None
+    environment: tuple[tuple[str, Value], ...] = ()
+    container_image: WrittenValue | None = None
 
 
 class RouterLaunch(Struct, array_like=True):

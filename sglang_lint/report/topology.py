@@ -11,9 +11,9 @@ import json
 from typing import Any, Sequence
 
 from sglang_lint.catalog.settings import Setting
-from sglang_lint.model import Location, Value
+from sglang_lint.model import Location, Value, WrittenValue, is_ascii_digits
 from sglang_lint.report._text import sanitize
-from sglang_lint.topology import Deployment, Server, is_secondary_node
+from sglang_lint.topology import Deployment, Server, is_secondary_node, server_sizes
 
 # (label, argparse dest) shown for every server, in this order.
 SHOWN_SETTINGS = (
@@ -50,6 +50,45 @@ def _server_rows(server: Server) -> list[tuple[str, str, str]]:
     return rows
 
 
+def _at(location: Location) -> str:
+    return f"{location.path}:{location.line}:{location.column}"
+
+
+def _launch_rows(server: Server) -> list[tuple[str, str, str]]:
+    """What the job file says about the server besides its argv (an srt-slurm
+    recipe): its workers, nodes and GPUs, container image and environment."""
+    launch = server.launch
+    rows = []
+    resources = launch.resources
+    if resources is not None:
+        for label, written in (("workers", resources.workers), ("nodes", resources.nodes), ("gpus-per-node", resources.gpus_per_node)):
+            if written is not None:
+                rows.append((label, written.value.describe(), _at(written.location)))
+        if resources.gpus_per_worker is not None:
+            rows.append(("gpus-per-worker", str(resources.gpus_per_worker), f"srtctl's share ({_at(resources.location)})"))
+    if launch.container_image is not None:
+        rows.append(("container", launch.container_image.value.describe(), _at(launch.container_image.location)))
+    if launch.environment:
+        rows.append(("environment", " ".join(f"{name}={value.describe()}" for name, value in launch.environment), ""))
+    return rows
+
+
+def gpu_shortfall(server: Server) -> str | None:
+    """Why the GPUs the job file gives each worker cannot hold the server's
+    tp x pp ranks (SGLang starts one process a GPU), or None."""
+    resources = server.launch.resources
+    if resources is None or resources.gpus_per_worker is None:
+        return None
+    sizes = server_sizes(server)
+    tp, pp = sizes.tp.value, sizes.pp.value
+    if not (tp.is_known and pp.is_known and is_ascii_digits(tp.text) and is_ascii_digits(pp.text)):
+        return None
+    needed = int(tp.text) * int(pp.text)
+    if needed <= resources.gpus_per_worker:
+        return None
+    return f"each worker gets {resources.gpus_per_worker} GPUs but tp x pp = {tp.text} x {pp.text} needs {needed}"
+
+
 def render_text(deployments: Sequence[Deployment], version: str) -> str:
     out: list[str] = [f"sglang {version} option semantics"]
     if not deployments:
@@ -73,8 +112,11 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
                        f" = {sanitize(server.attn_tp.explanation)}{note}")
             if server.launch.context:
                 out.append(f"           via {sanitize(server.launch.context)}")
-            for label, value, where in _server_rows(server):
-                out.append(f"           {label:<20} {sanitize(value):<14} {sanitize(where)}")
+            for label, value, where in _server_rows(server) + _launch_rows(server):
+                out.append(f"           {label:<20} {sanitize(value):<14} {sanitize(where)}".rstrip())
+            shortfall = gpu_shortfall(server)
+            if shortfall is not None:
+                out.append(f"           ! {sanitize(shortfall)}")
             for problem in server.settings.problems:
                 out.append(f"           ! {sanitize(problem.message)} ({problem.location.path}:{problem.location.line})")
             for opaque in server.settings.opaque:
@@ -138,7 +180,34 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
                         if server.settings.has_option(dest)
                     },
                     "problems": [{"kind": p.kind, "message": p.message, "location": _location(p.location)} for p in server.settings.problems],
+                    **_launch_json(server),
                 }
             )
         payload["deployments"].append(entry)
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
+
+
+def _written(written: WrittenValue | None) -> dict[str, Any] | None:
+    return None if written is None else {**_value(written.value), "location": _location(written.location)}
+
+
+def _launch_json(server: Server) -> dict[str, Any]:
+    """The job file's facts about the server (an srt-slurm recipe), when it has any."""
+    launch = server.launch
+    data: dict[str, Any] = {}
+    resources = launch.resources
+    if resources is not None:
+        data["resources"] = {
+            "location": _location(resources.location),
+            "workers": _written(resources.workers),
+            "nodes": _written(resources.nodes),
+            "gpus_per_node": _written(resources.gpus_per_node),
+            "gpus_per_worker": resources.gpus_per_worker,
+            "nodes_per_worker": resources.nodes_per_worker,
+            "gpu_shortfall": gpu_shortfall(server),
+        }
+    if launch.container_image is not None:
+        data["container_image"] = _written(launch.container_image)
+    if launch.environment:
+        data["environment"] = {name: value.describe() for name, value in launch.environment}
+    return data

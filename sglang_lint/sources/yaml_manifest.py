@@ -43,6 +43,7 @@ from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
+from sglang_lint.sources import srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
 
@@ -104,7 +105,8 @@ class YamlAnalyzer:
         self._collect_comments()
         try:
             for document in yaml.compose_all(self.text, Loader=_LOADER):
-                if document is not None:
+                # An srt-slurm recipe is read by its own module (issue 18).
+                if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
                     self._walk(document, 0, set())
         except yaml.MarkedYAMLError as error:
             error = _python_error(self.text, error)
