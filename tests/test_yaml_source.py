@@ -542,7 +542,8 @@ def test_args_only_mapping_is_the_argv():
         """
     )
     assert (server.launch.entry.value, server.role, _value(server, "tp_size")) == ("dynamo.sglang", "prefill", "4")
-    assert server.launch.location.line == 3  # the `args:` key
+    # The launch is its first word; its lines (for `# noqa`) run from the `args:` key.
+    assert (server.launch.location.line, server.launch.line_ranges[0]) == (4, (3, 10))
 
 
 @pytest.mark.parametrize(
@@ -562,10 +563,10 @@ def test_args_only_mapping_is_the_argv():
                         --disaggregation-mode decode --tp-size 2 &
             """,
             9,
-            39,
+            42,
         ),
         # `sh -c` in a string (a command that is not a list).
-        ('task:\n  script: sh -c "python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2"\n', 2, 83),
+        ('task:\n  script: sh -c "python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2"\n', 2, 79),
         # A ConfigMap's shell script.
         (
             """\
@@ -576,11 +577,12 @@ def test_args_only_mapping_is_the_argv():
                 exec python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2
             """,
             5,
-            76,
+            71,
         ),
     ],
 )
 def test_string_scalar_holding_a_shell_command(text, line, column):
+    """(line, column): where `--tp-size` is written, in the file."""
     (server,), result = _servers(text)
     assert (server.role, _value(server, "tp_size")) == ("decode", "2")
     tp = server.setting("tp_size").location
@@ -598,6 +600,8 @@ def test_string_scalar_holding_a_shell_command(text, line, column):
         "metadata:\n  annotations:\n    note: started with python3 -m sglang.launch_server --tp 8\n",
         "description: Serve with `python3 -m sglang.launch_server --tp-size 8`.\n",
         'kind: Pod\nspec:\n  containers:\n    - name: s\n      env:\n        - name: CMD\n          value: "python3 -m sglang.launch_server --tp-size 8"\n',
+        # One word is a name, not a command: a selector's label is not the router binary.
+        "spec:\n  selector:\n    matchLabels:\n      component: sglang-router\n  serviceName: sglang-decode\n",
         # A ConfigMap's Python and YAML files are not shell.
         'data:\n  serve.py: |\n    cmd = "python3 -m sglang.launch_server --tp-size 8"\n  config.yaml: |\n    run: python3 -m sglang.launch_server --tp-size 8\n',
     ],
@@ -631,7 +635,7 @@ def test_a_container_is_read_once_now_that_any_mapping_is_a_candidate():
         command: python3 -m sglang.launch_server --disaggregation-mode prefill --port 1
     """
     result = analyze_yaml("deploy.yaml", textwrap.dedent(text))
-    assert sorted(s.location.line for s in result.servers) == [10, 15, 19]
+    assert sorted(s.location.line for s in result.servers) == [12, 15, 19]
     assert result.notes == []
 
 

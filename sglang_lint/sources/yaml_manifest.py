@@ -252,7 +252,7 @@ class YamlAnalyzer:
         elif isinstance(node, SequenceNode):
             for item in node.value:
                 self._walk(item, depth + 1, seen, data)
-        elif isinstance(node, ScalarNode) and not data and ("sglang" in node.value or (self.env_names_entry and "$" in node.value)):
+        elif isinstance(node, ScalarNode) and not data and _may_be_command(node.value, self.env_names_entry):
             self._command_string(node)
 
     # -- Kubernetes -------------------------------------------------------------------
@@ -620,6 +620,16 @@ def _is_word(node: Node) -> bool:
         # key to YAML; which text it is, is checked when its word is read.
         return True
     return False
+
+
+def _may_be_command(text: str, env_names_entry: bool) -> bool:
+    """Whether a string value may be a shell command that launches: it names
+    SGLang (or expands a variable when the config's env names the entry point),
+    and it is more than one word - a single word is a name (``component:
+    sglang-router`` in a selector is a label, not the router binary run bare)."""
+    if "sglang" not in text and not (env_names_entry and "$" in text):
+        return False
+    return len(text.split(None, 1)) > 1
 
 
 def _is_data_key(name: str | None) -> bool:
