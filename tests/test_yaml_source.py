@@ -600,6 +600,8 @@ def test_string_scalar_holding_a_shell_command(text, line, column):
         "metadata:\n  annotations:\n    note: started with python3 -m sglang.launch_server --tp 8\n",
         "description: Serve with `python3 -m sglang.launch_server --tp-size 8`.\n",
         'kind: Pod\nspec:\n  containers:\n    - name: s\n      env:\n        - name: CMD\n          value: "python3 -m sglang.launch_server --tp-size 8"\n',
+        # A document that is one string has no context that makes it a command.
+        "python3 -m sglang.launch_server --tp-size 8\n",
         # One word is a name, not a command: a selector's label is not the router binary.
         "spec:\n  selector:\n    matchLabels:\n      component: sglang-router\n  serviceName: sglang-decode\n",
         # A ConfigMap's Python and YAML files are not shell.

@@ -9,12 +9,13 @@ Launches:
 
 - Kubernetes, and every format that nests container specs under keys of its own:
   any mapping, at any depth and under any key, with a ``command`` and/or ``args``
-  list of words is a candidate launch - a container of a Pod, Deployment,
+  list is a candidate launch - a container of a Pod, Deployment,
   StatefulSet, Job or LeaderWorkerSet leader/worker template, a RoleBasedGroup
   role's template or patch, an OME ClusterServingRuntime's ``runner``, a Dynamo
   DynamoGraphDeployment's ``extraPodSpec.mainContainer``. Its argv is ``command``
-  + ``args``, one word per item (``args`` alone when there is no ``command``, the
-  image's entrypoint, which is not written here, most often running it).
+  + ``args``, one word per item (a nested list or mapping, which the kubelet
+  refuses, is skipped; ``args`` alone when there is no ``command``, the image's
+  entrypoint, which is not written here, most often running it).
   ``$(VAR)`` is expanded from the same mapping's ``env`` the way the kubelet
   does (entries in order, so an entry's value may use the ones before it): a
   literal ``value`` is known text; ``valueFrom`` (the downward API, a ConfigMap,
@@ -23,12 +24,13 @@ Launches:
   ``$$(VAR)`` is the literal text ``$(VAR)``.
 - Compose: every service's ``entrypoint`` + ``command`` (lists, or strings split
   like compose does, with shell quoting rules).
-- Any other string scalar that names a launch entry point is read as a shell
-  command (a CI ``run: |`` step, a ConfigMap's ``launch.sh``, an Ansible
-  ``shell:``), except where the text is data: prose and metadata keys
-  (``description``, ``labels``, ...), ``env`` values (they run only where a
-  command expands them, and are read there) and files that are not shell scripts
-  (a ConfigMap's ``config.yaml`` or ``server.py``).
+- Any other string value (under a key or in a list; more than one word) that
+  names a launch entry point is read as a shell command (a CI ``run: |`` step, a
+  ConfigMap's ``launch.sh``, an Ansible ``shell:``), except where the text is
+  data: prose and metadata keys (``description``, ``labels``, ...), ``env``
+  values (they run only where a command expands them, and are read there) and
+  files that are not shell scripts (a ConfigMap's ``config.yaml`` or
+  ``server.py``).
 
 Roles come from ``--disaggregation-mode``. All the documents of one file are one
 deployment scope (joined with the single-role files of the same directory, as
@@ -77,9 +79,9 @@ _PLACEHOLDER_NOTE = (
     "lint the rendered manifest for exact results (e.g. helm template ... > rendered.yaml)"
 )
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
-# The keys of a mapping read as a launch (their words are read there, not again as
-# shell command strings).
-_LAUNCH_KEYS = frozenset({"command", "args", "entrypoint"})
+# The keys of a compose service read as its launch (not again as shell command
+# strings: compose splits a `command` string itself).
+_COMPOSE_KEYS = frozenset({"entrypoint", "command"})
 # Keys whose string values are data or prose, never a command that runs (below
 # them, at any depth): a container's `env` entries run only where a command
 # expands them, and are read there.
@@ -113,8 +115,11 @@ class YamlAnalyzer:
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self._shell: EmbeddedShell | None = None
-        # Mappings read as launches before the walk reaches them (compose services).
-        self.launch_mappings: set[int] = set()
+        # Compose services, read as launches before the walk reaches them; the
+        # scalars read as the words of a command/args launch (never read again as
+        # command strings).
+        self.services: set[int] = set()
+        self.read_words: set[int] = set()
         self.nodes_seen = 0
         self.noted_depth = False
         # The first template placeholder read as a value: (line, column, text).
@@ -238,22 +243,24 @@ class YamlAnalyzer:
             if depth == 0 and isinstance(services, MappingNode):
                 for _, service in services.value:
                     if isinstance(service, MappingNode):
-                        self.launch_mappings.add(id(service))
+                        self.services.add(id(service))
                         self._service(service)
-            is_launch = id(node) in self.launch_mappings
-            if not is_launch and _argv_lists(fields):
+            is_service = id(node) in self.services
+            if not is_service and _argv_lists(fields):
                 self._container(node)
-                is_launch = True
             for key, value in node.value:
                 name = key.value if isinstance(key, ScalarNode) else None
-                if is_launch and name in _LAUNCH_KEYS:
-                    continue  # read above, as the launch's words
+                if is_service and name in _COMPOSE_KEYS:
+                    continue  # read above, as the service's launch
                 self._walk(value, depth + 1, seen, data or _is_data_key(name))
         elif isinstance(node, SequenceNode):
             for item in node.value:
                 self._walk(item, depth + 1, seen, data)
-        elif isinstance(node, ScalarNode) and not data and _may_be_command(node.value, self.env_names_entry):
-            self._command_string(node)
+        elif isinstance(node, ScalarNode) and depth and not data and id(node) not in self.read_words:
+            # A value under a key or in a list (a document that is one string has
+            # no context that makes it a command).
+            if _may_be_command(node.value, self.env_names_entry):
+                self._command_string(node)
 
     # -- Kubernetes -------------------------------------------------------------------
     def _container(self, container: MappingNode) -> None:
@@ -267,7 +274,8 @@ class YamlAnalyzer:
                 continue
             for item in part.value:
                 word = self._item_word(item)
-                if word is not None:
+                if word is not None:  # not a nested list or mapping, which the kubelet would refuse
+                    self.read_words.add(id(item))
                     words.append(self._k8s_word(word, env))
         self._launch(words, self._command_loc(container, ("command", "args")), env)
 
@@ -606,20 +614,10 @@ def _last_position(node: Node, lines: list[str]) -> tuple[int, int]:
 
 
 def _argv_lists(fields: dict[str, Node]) -> bool:
-    """Whether a mapping's ``command`` and/or ``args`` are lists of words (the
-    shape of a Kubernetes container's, wherever the mapping is)."""
+    """Whether a mapping's ``command`` and/or ``args`` are lists (the shape of a
+    Kubernetes container's, wherever the mapping is)."""
     parts = [fields[key] for key in ("command", "args") if key in fields]
-    return bool(parts) and all(isinstance(part, SequenceNode) and all(_is_word(item) for item in part.value) for part in parts)
-
-
-def _is_word(node: Node) -> bool:
-    if isinstance(node, ScalarNode):
-        return True
-    if isinstance(node, MappingNode) and node.flow_style and len(node.value) == 1:
-        # An unquoted placeholder (`- {{ .Values.tp }}`), a flow mapping of one
-        # key to YAML; which text it is, is checked when its word is read.
-        return True
-    return False
+    return bool(parts) and all(isinstance(part, SequenceNode) for part in parts)
 
 
 def _may_be_command(text: str, env_names_entry: bool) -> bool:
