@@ -718,3 +718,28 @@ def test_a_cluster_set_variable_in_a_sh_c_script_is_its_environment_variable():
         """
     )
     assert server.setting("host").value == Value.symbol("$POD_IP")
+
+
+def test_an_unset_k8s_variable_in_a_sh_c_string_is_a_symbol_not_an_invalid_int():
+    """The kubelet expands `$(VAR)` in every command/args item, `sh -c` strings
+    included, before the shell runs."""
+    (server,), result = _servers(
+        """\
+        kind: LeaderWorkerSet
+        spec:
+          leaderWorkerTemplate:
+            workerTemplate:
+              spec:
+                containers:
+                  - name: decode
+                    command: ["/bin/sh", "-c"]
+                    args:
+                      - >-
+                        python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 16
+                        --nnodes $(LWS_GROUP_SIZE) --node-rank $(LWS_WORKER_INDEX)
+                        --dist-init-addr $(LWS_LEADER_ADDRESS):20000
+        """
+    )
+    assert server.setting("nnodes").value == Value.symbol("$(LWS_GROUP_SIZE)")
+    assert server.setting("node_rank").value == Value.symbol("$(LWS_WORKER_INDEX)")
+    assert result.findings == []
