@@ -253,8 +253,10 @@ class Value(Struct, frozen=True, gc=False, array_like=True):
 
 
 def _bracket(value: Value) -> str:
-    if value.kind is Kind.SYMBOL and (value.name[:1] in "<[{" or value.name.startswith("${{")):
-        return value.name  # a runbook or template placeholder, shown as the user wrote it
+    if value.kind is Kind.SYMBOL and (value.name[:1] in "<[{" or value.name.startswith(("${{", "$("))):
+        # A runbook or template placeholder, or a Kubernetes `$(VAR)`, shown as
+        # the user wrote it.
+        return value.name
     if value.kind is Kind.SYMBOL:
         return "${" + value.name.lstrip("$") + (f":-{value.default}" if value.default is not None else "") + "}"
     return value.describe()

@@ -50,7 +50,7 @@ def test_pod_command_args_env_expansion_and_positions():
     (server,), _ = _servers(POD)
     assert (server.role, _value(server, "tp_size"), _value(server, "port")) == ("decode", "4", "30001")
     host = server.setting("host").value
-    assert host.kind is Kind.SYMBOL and host.name == "$POD_IP"
+    assert host.kind is Kind.SYMBOL and host.name == "$(POD_IP)"
     tp = server.setting("tp_size")
     # the option is on line 20; its value's text was written in env (line 11)
     assert (tp.location.line, tp.origin.line) == (20, 11)
@@ -495,3 +495,251 @@ def test_launch_not_followed_in_a_container_script_is_named():
     assert [(n.line, n.column, n.message) for n in result.notes] == [
         (12, 27, "launch not analyzed: line 14 runs `$CMD`, a variable that differs between branches (line 13)")
     ]
+
+
+# -- Issue 18: launches anywhere in YAML -------------------------------------------
+
+LAUNCH_LISTS = 'command: ["python3", "-m", "sglang.launch_server"]\nargs: ["--disaggregation-mode", "decode", "--tp-size", "2"]'
+
+
+def _nested(text: str, indent: int) -> str:
+    return textwrap.indent(text, " " * indent)
+
+
+@pytest.mark.parametrize(
+    "wrapper, indent",
+    [
+        # OME ClusterServingRuntime: engineConfig/decoderConfig leader/worker runners.
+        ("kind: ClusterServingRuntime\nspec:\n  decoderConfig:\n    leader:\n      runner:\n        name: ome-container\nLAUNCH\n", 8),
+        # Dynamo DynamoGraphDeployment: a service's extraPodSpec.mainContainer.
+        ("kind: DynamoGraphDeployment\nspec:\n  services:\n    decode:\n      extraPodSpec:\n        mainContainer:\n          image: x\nLAUNCH\n", 10),
+        # RBG: a LeaderWorkerSet leader patch.
+        ("kind: RoleBasedGroup\nspec:\n  roles:\n    - name: decode\n      leaderWorkerSet:\n        patchLeaderTemplate:\n          spec:\n            containers:\n              - name: s\nLAUNCH\n", 16),
+        # Any key at any depth, in a list of lists.
+        ("whatever:\n  - - deeper:\n        name: s\nLAUNCH\n", 8),
+    ],
+)
+def test_command_args_lists_at_any_depth_under_any_key(wrapper, indent):
+    (server,), result = _servers(wrapper.replace("LAUNCH\n", _nested(LAUNCH_LISTS, indent) + "\n"))
+    assert (server.role, _value(server, "tp_size")) == ("decode", "2")
+    assert result.findings == []
+
+
+def test_args_only_mapping_is_the_argv():
+    """No `command`: the image's entrypoint runs `args` (Dynamo's mainContainer)."""
+    (server,), _ = _servers(
+        """\
+        extraPodSpec:
+          mainContainer:
+            args:
+              - python3
+              - -m
+              - dynamo.sglang
+              - --disaggregation-mode
+              - prefill
+              - --tp-size
+              - "4"
+        """
+    )
+    assert (server.launch.entry.value, server.role, _value(server, "tp_size")) == ("dynamo.sglang", "prefill", "4")
+    # The launch is its first word; its lines (for `# noqa`) run from the `args:` key.
+    assert (server.launch.location.line, server.launch.line_ranges[0]) == (4, (3, 10))
+
+
+@pytest.mark.parametrize(
+    "text, line, column",
+    [
+        # A GitHub Actions step.
+        (
+            """\
+            jobs:
+              serve:
+                runs-on: [self-hosted, gpu]
+                steps:
+                  - uses: actions/checkout@v4
+                  - name: start decode
+                    run: |
+                      python3 -m sglang.launch_server \\
+                        --disaggregation-mode decode --tp-size 2 &
+            """,
+            9,
+            42,
+        ),
+        # `sh -c` in a string (a command that is not a list).
+        ('task:\n  script: sh -c "python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2"\n', 2, 79),
+        # A ConfigMap's shell script.
+        (
+            """\
+            kind: ConfigMap
+            data:
+              launch.sh: |
+                #!/bin/bash
+                exec python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2
+            """,
+            5,
+            71,
+        ),
+    ],
+)
+def test_string_scalar_holding_a_shell_command(text, line, column):
+    """(line, column): where `--tp-size` is written, in the file."""
+    (server,), result = _servers(text)
+    assert (server.role, _value(server, "tp_size")) == ("decode", "2")
+    tp = server.setting("tp_size").location
+    assert (tp.line, tp.column) == (line, column)
+    assert result.findings == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "build:\n  command: make deploy\n",
+        'steps:\n  - command: echo "see the sglang docs"\n',
+        "services:\n  docs:\n    image: nginx\n    command: nginx -g 'daemon off;'\n",
+        # Prose and data mention a launch without running it.
+        "metadata:\n  annotations:\n    note: started with python3 -m sglang.launch_server --tp 8\n",
+        "description: Serve with `python3 -m sglang.launch_server --tp-size 8`.\n",
+        'kind: Pod\nspec:\n  containers:\n    - name: s\n      env:\n        - name: CMD\n          value: "python3 -m sglang.launch_server --tp-size 8"\n',
+        # A document that is one string has no context that makes it a command.
+        "python3 -m sglang.launch_server --tp-size 8\n",
+        # One word is a name, not a command: a selector's label is not the router binary.
+        "spec:\n  selector:\n    matchLabels:\n      component: sglang-router\n  serviceName: sglang-decode\n",
+        # A ConfigMap's Python and YAML files are not shell.
+        'data:\n  serve.py: |\n    cmd = "python3 -m sglang.launch_server --tp-size 8"\n  config.yaml: |\n    run: python3 -m sglang.launch_server --tp-size 8\n',
+    ],
+)
+def test_a_command_string_that_is_not_a_launch_gives_nothing(text):
+    servers, result = _servers(text)
+    assert servers == [] and result.findings == []
+    assert analyze_yaml("x.yaml", text).notes == []
+
+
+def test_a_container_is_read_once_now_that_any_mapping_is_a_candidate():
+    text = """\
+    kind: Deployment
+    spec:
+      template:
+        spec:
+          initContainers:
+            - name: wait
+              command: ["sh", "-c", "until nc -z prefill 30000; do sleep 1; done"]
+          containers:
+            - name: decode
+              command: ["/bin/bash", "-c"]
+              args:
+                - |
+                  exec python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 2
+            - name: sidecar
+              command: ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill"]
+    ---
+    services:
+      prefill:
+        command: python3 -m sglang.launch_server --disaggregation-mode prefill --port 1
+    """
+    result = analyze_yaml("deploy.yaml", textwrap.dedent(text))
+    assert sorted(s.location.line for s in result.servers) == [12, 15, 19]
+    assert result.notes == []
+
+
+K8S_VARS = """\
+kind: Pod
+spec:
+  containers:
+    - name: decode
+      env:
+        - name: TP
+          value: "16"
+        - name: ADDR
+          value: $(LWS_LEADER_ADDRESS):20000
+        - name: RANK_TEXT
+          value: $$(RANK)
+        - name: POD_IP
+          valueFrom:
+            fieldRef:
+              fieldPath: status.podIP
+      command: ["python3", "-m", "sglang.launch_server"]
+      args:
+        - --disaggregation-mode
+        - decode
+        - --tp-size
+        - $(TP)
+        - --dist-init-addr
+        - $(ADDR)
+        - --nnodes
+        - $(LWS_GROUP_SIZE)
+        - --node-rank
+        - $(LWS_WORKER_INDEX)
+        - --host
+        - $(POD_IP)
+        - --served-model-name
+        - $(RANK_TEXT)
+        - --tokenizer-path
+        - $$(TOKENIZER)
+"""
+
+
+def test_k8s_variables_from_env_downward_api_unset_and_escaped():
+    (server,), result = _servers(K8S_VARS)
+    # A literal value, its text where env wrote it.
+    assert _value(server, "tp_size") == "16"
+    assert server.setting("tp_size").origin.line == 7
+    # Dependent: an env value built from a variable LeaderWorkerSet injects.
+    addr = server.setting("dist_init_addr").value
+    assert addr.kind is Kind.CONCAT and addr.parts[0] == Value.symbol("$(LWS_LEADER_ADDRESS)")
+    assert addr.parts[1] == Value.known(":20000")
+    assert addr.describe() == "$(LWS_LEADER_ADDRESS):20000"  # as written, in messages
+    # Unset in the manifest: a symbol, never the text `$(LWS_GROUP_SIZE)`.
+    for dest, name in (("nnodes", "$(LWS_GROUP_SIZE)"), ("node_rank", "$(LWS_WORKER_INDEX)"), ("host", "$(POD_IP)")):
+        assert server.setting(dest).value == Value.symbol(name), dest
+    # `$$(VAR)` is the literal text `$(VAR)`, in env and in args.
+    assert _value(server, "served_model_name") == "$(RANK)"
+    assert _value(server, "tokenizer_path") == "$(TOKENIZER)"
+    # No "invalid int value" for --nnodes/--node-rank, nor any other finding.
+    assert result.findings == []
+
+
+def test_an_unset_k8s_variable_is_a_symbol_with_its_own_position():
+    result = analyze_yaml("pod.yaml", K8S_VARS)
+    (server,) = result.servers
+    nnodes = next(token for token in server.args if token.value == Value.symbol("$(LWS_GROUP_SIZE)"))
+    assert (nnodes.location.line, nnodes.location.column, nnodes.location.end_column) == (25, 11, 28)
+
+
+def test_a_cluster_set_variable_in_a_sh_c_script_is_its_environment_variable():
+    (server,), _ = _servers(
+        """\
+        kind: Pod
+        spec:
+          containers:
+            - name: decode
+              env:
+                - {name: POD_IP, valueFrom: {fieldRef: {fieldPath: status.podIP}}}
+              command: ["sh", "-c", "python3 -m sglang.launch_server --host $POD_IP --tp-size 2"]
+        """
+    )
+    assert server.setting("host").value == Value.symbol("$POD_IP")
+
+
+def test_an_unset_k8s_variable_in_a_sh_c_string_is_a_symbol_not_an_invalid_int():
+    """The kubelet expands `$(VAR)` in every command/args item, `sh -c` strings
+    included, before the shell runs."""
+    (server,), result = _servers(
+        """\
+        kind: LeaderWorkerSet
+        spec:
+          leaderWorkerTemplate:
+            workerTemplate:
+              spec:
+                containers:
+                  - name: decode
+                    command: ["/bin/sh", "-c"]
+                    args:
+                      - >-
+                        python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 16
+                        --nnodes $(LWS_GROUP_SIZE) --node-rank $(LWS_WORKER_INDEX)
+                        --dist-init-addr $(LWS_LEADER_ADDRESS):20000
+        """
+    )
+    assert server.setting("nnodes").value == Value.symbol("$(LWS_GROUP_SIZE)")
+    assert server.setting("node_rank").value == Value.symbol("$(LWS_WORKER_INDEX)")
+    assert result.findings == []

@@ -7,15 +7,34 @@ shared node, so an alias bomb costs its size on disk, not its expansion.
 
 Launches:
 
-- Kubernetes: every container (``containers`` / ``initContainers`` lists) anywhere
-  in a document - Pod, Deployment, StatefulSet, DaemonSet, Job, LeaderWorkerSet
-  leader and worker templates, RoleBasedGroup roles, and any custom resource that
-  nests a pod template. Its argv is ``command`` + ``args``, one word per item;
-  ``$(VAR)`` is expanded from the container's ``env`` the way the kubelet does
-  (a literal ``value``; a symbol for ``valueFrom``; left as written when the
-  variable is not defined; ``$$(VAR)`` is a literal ``$(VAR)``).
+- Kubernetes, and every format that nests container specs under keys of its own:
+  any mapping, at any depth and under any key, with a ``command`` and/or ``args``
+  list is a candidate launch - a container of a Pod, Deployment,
+  StatefulSet, Job or LeaderWorkerSet leader/worker template, a RoleBasedGroup
+  role's template or patch, an OME ClusterServingRuntime's ``runner``, a Dynamo
+  DynamoGraphDeployment's ``extraPodSpec.mainContainer``. Its argv is ``command``
+  + ``args``, one word per item (a nested list or mapping, which the kubelet
+  refuses, is skipped; ``args`` alone when there is no ``command``, the image's
+  entrypoint, which is not written here, most often running it).
+  ``$(VAR)`` is expanded from the same mapping's ``env`` the way the kubelet
+  does (entries in order, so an entry's value may use the ones before it): a
+  literal ``value`` is known text; ``valueFrom`` (the downward API, a ConfigMap,
+  a Secret) and a variable the manifest does not define (an operator such as
+  LeaderWorkerSet injects ``LWS_GROUP_SIZE``) are symbols named ``$(VAR)``;
+  ``$$(VAR)`` is the literal text ``$(VAR)``.
 - Compose: every service's ``entrypoint`` + ``command`` (lists, or strings split
   like compose does, with shell quoting rules).
+- Any other string value (under a key or in a list; more than one word) that
+  names a launch entry point is read as a shell command (a CI ``run: |`` step, a
+  ConfigMap's ``launch.sh``, an Ansible ``shell:``), except where the text is
+  data: prose and metadata keys (``description``, ``labels``, ...), ``env``
+  values (they run only where a command expands them, and are read there) and
+  files that are not shell scripts (a ConfigMap's ``config.yaml`` or
+  ``server.py``).
+
+Roles come from ``--disaggregation-mode``. All the documents of one file are one
+deployment scope (joined with the single-role files of the same directory, as
+for every source).
 
 The argv goes through the shell source's launch detection, so ``sh -c`` / ``bash -c``
 with a block scalar (``|``, ``>``, ``>-``) is read as a script, with the position
@@ -61,11 +80,27 @@ _PLACEHOLDER_NOTE = (
     "lint the rendered manifest for exact results (e.g. helm template ... > rendered.yaml)"
 )
 _K8S_VAR = re.compile(r"\$\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
+# The keys of a compose service read as its launch (not again as shell command
+# strings: compose splits a `command` string itself).
+_COMPOSE_KEYS = frozenset({"entrypoint", "command"})
+# Keys whose string values are data or prose, never a command that runs (below
+# them, at any depth): a container's `env` entries run only where a command
+# expands them, and are read there.
+_DATA_KEYS = frozenset(
+    {"env", "description", "summary", "help", "title", "message", "comment", "notes", "labels", "annotations", "image", "name"}
+)
+# A ConfigMap-style file name (`launch.sh`, `config.yaml`): only shell scripts are
+# read as shell.
+_FILE_NAME = re.compile(r"[\w.-]+\.([A-Za-z0-9]+)")
+_SHELL_SUFFIXES = frozenset({"sh", "bash"})
 
 
 class _EnvVar(Struct):
     value: Value
     seg: Seg | None  # the literal's piece, positions included
+    # Set by the cluster (valueFrom: the downward API, a ConfigMap, a Secret): a
+    # value we cannot see.
+    from_cluster: bool = False
 
 
 class YamlAnalyzer:
@@ -75,9 +110,17 @@ class YamlAnalyzer:
         # The config's `env`, for shell scripts (`sh -c`) reading variables the
         # container's own env does not set (an envFrom ConfigMap, say).
         self.configured_env: Mapping[str, str] = env or {}
+        # A configured value names an entry point (`python -m $ENTRY`): a string
+        # that expands a variable may then launch without spelling sglang.
+        self.env_names_entry = any("sglang" in value for value in self.configured_env.values())
         self.lines = text.split("\n")
         self.result = SourceResult(path=path, lines=self.lines)
         self._shell: EmbeddedShell | None = None
+        # Compose services, read as launches before the walk reaches them; the
+        # scalars read as the words of a command/args launch (never read again as
+        # command strings).
+        self.services: set[int] = set()
+        self.read_words: set[int] = set()
         self.nodes_seen = 0
         self.noted_depth = False
         # The first template placeholder read as a value: (line, column, text).
@@ -107,7 +150,7 @@ class YamlAnalyzer:
             for document in yaml.compose_all(self.text, Loader=_LOADER):
                 # An srt-slurm recipe is read by its own module (issue 18).
                 if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
-                    self._walk(document, 0, set())
+                    self._walk(document, 0, set(), False)
         except yaml.MarkedYAMLError as error:
             error = _python_error(self.text, error)
             template = _TEMPLATE.search(self.text)
@@ -175,7 +218,9 @@ class YamlAnalyzer:
                 break
 
     # -- walking ------------------------------------------------------------------
-    def _walk(self, node: Node, depth: int, seen: set[int]) -> None:
+    def _walk(self, node: Node, depth: int, seen: set[int], data: bool) -> None:
+        """Visit ``node``: its launches, then its children. ``data``: under a key
+        whose strings are data or prose (``_DATA_KEYS``), never a command."""
         if id(node) in seen:
             return
         if depth > MAX_DEPTH:
@@ -193,46 +238,52 @@ class YamlAnalyzer:
         if self.nodes_seen > MAX_NODES:
             raise _Budget()
         if isinstance(node, MappingNode):
-            services = None
             if node.flow_style and self._flow_placeholder(node) is not None:
                 return  # `image: {{ .Values.image }}`: a value we cannot see
-            for key, value in node.value:
-                name = key.value if isinstance(key, ScalarNode) else None
-                if name in ("containers", "initContainers") and isinstance(value, SequenceNode):
-                    for container in value.value:
-                        if isinstance(container, MappingNode):
-                            self._container(container)
-                if name == "services" and isinstance(value, MappingNode):
-                    services = value
-            if services is not None and depth == 0:
+            fields = _fields(node)
+            services = fields.get("services")
+            if depth == 0 and isinstance(services, MappingNode):
                 for _, service in services.value:
                     if isinstance(service, MappingNode):
+                        self.services.add(id(service))
                         self._service(service)
-            for _, value in node.value:
-                self._walk(value, depth + 1, seen)
+            is_service = id(node) in self.services
+            if not is_service and _argv_lists(fields):
+                self._container(node)
+            for key, value in node.value:
+                name = key.value if isinstance(key, ScalarNode) else None
+                if is_service and name in _COMPOSE_KEYS:
+                    continue  # read above, as the service's launch
+                self._walk(value, depth + 1, seen, data or _is_data_key(name))
         elif isinstance(node, SequenceNode):
             for item in node.value:
-                self._walk(item, depth + 1, seen)
+                self._walk(item, depth + 1, seen, data)
+        elif isinstance(node, ScalarNode) and depth and not data and id(node) not in self.read_words:
+            # A value under a key or in a list (a document that is one string has
+            # no context that makes it a command).
+            if _may_be_command(node.value, self.env_names_entry):
+                self._command_string(node)
 
     # -- Kubernetes -------------------------------------------------------------------
     def _container(self, container: MappingNode) -> None:
+        """A container, or any mapping shaped like one (``_argv_lists``): its argv
+        is ``command`` + ``args`` as the kubelet builds it."""
         fields = _fields(container)
-        command, args = fields.get("command"), fields.get("args")
-        if command is None:
-            return  # the image's entrypoint: not written here
         env = self._env(fields.get("env"))
         words: list[Word] = []
-        for part in (command, args):
-            if part is None:
+        for part in (fields.get("command"), fields.get("args")):
+            if not isinstance(part, SequenceNode):
                 continue
-            items = part.value if isinstance(part, SequenceNode) else [part]
-            for item in items:
+            for item in part.value:
                 word = self._item_word(item)
-                if word is not None:
+                if word is not None:  # not a nested list or mapping, which the kubelet would refuse
+                    self.read_words.add(id(item))
                     words.append(self._k8s_word(word, env))
         self._launch(words, self._command_loc(container, ("command", "args")), env)
 
     def _env(self, node: Node | None) -> dict[str, _EnvVar]:
+        """A container's ``env``, in order: the kubelet expands ``$(VAR)`` in an
+        entry's ``value`` from the entries before it (dependent variables)."""
         env: dict[str, _EnvVar] = {}
         if not isinstance(node, SequenceNode):
             return env
@@ -246,9 +297,10 @@ class YamlAnalyzer:
             value = fields.get("value")
             word = self._item_word(value) if value is not None else None
             if word is not None:
+                word = self._k8s_word(word, env)
                 env[name.value] = _EnvVar(Value.concat(seg.value for seg in word), word[0] if len(word) == 1 else None)
             else:
-                env[name.value] = _EnvVar(Value.symbol("$" + name.value), None)
+                env[name.value] = _EnvVar(Value.symbol(f"$({name.value})"), None, from_cluster=True)
         return env
 
     def _k8s_word(self, word: Word, env: dict[str, _EnvVar]) -> Word:
@@ -288,7 +340,14 @@ class YamlAnalyzer:
                 origin = var.seg.loc if var.seg is not None else None
                 pieces.append(Seg(var.value, loc, chars=var.seg.chars if var.seg is not None and var.value.is_known else None, origin=origin))
             else:
-                literal(match.start(), match.end())  # undefined: left as written
+                # Not defined in the manifest: the kubelet leaves it as written,
+                # but an operator may inject it (LeaderWorkerSet's LWS_GROUP_SIZE,
+                # RBG's role addresses): a value we cannot see, never the text.
+                where = loc
+                if chars:
+                    (line, column), (end_line, end_column) = chars[match.start()], chars[match.end() - 1]
+                    where = Location(loc.path, line, column, end_line, end_column + 1)
+                pieces.append(Seg(Value.symbol(f"$({name})"), where))
             last = match.end()
         literal(last, len(text))
         return pieces
@@ -319,12 +378,30 @@ class YamlAnalyzer:
     def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
         if not words:
             return
-        if self._shell is None:
-            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
-        variables = {name: Seg(var.value, var.seg.loc if var.seg else loc, chars=var.seg.chars if var.seg else None, origin=var.seg.loc if var.seg else None) for name, var in env.items()}
-        servers, routers = self._shell.argv(words, loc, [], variables=variables)
+        variables: dict[str, Seg] = {}
+        for name, var in env.items():
+            if var.from_cluster:
+                # `$NAME` in a `sh -c` script reads the environment variable.
+                variables[name] = Seg(Value.symbol("$" + name), loc)
+            elif var.seg is not None:
+                variables[name] = Seg(var.value, var.seg.loc, chars=var.seg.chars, origin=var.seg.loc)
+            else:
+                variables[name] = Seg(var.value, loc)
+        servers, routers = self._embedded().argv(words, loc, [], variables=variables)
         self.result.servers.extend(servers)
         self.result.routers.extend(routers)
+
+    def _command_string(self, node: ScalarNode) -> None:
+        """A string scalar naming a launch entry point, read as a shell command
+        (``run: |``, ``script:``, a ConfigMap's ``launch.sh``)."""
+        servers, routers = self._embedded().script(self._scalar_word(node), self._loc(node), [])
+        self.result.servers.extend(servers)
+        self.result.routers.extend(routers)
+
+    def _embedded(self) -> EmbeddedShell:
+        if self._shell is None:
+            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
+        return self._shell
 
     # -- positions --------------------------------------------------------------------
     def _command_loc(self, mapping: MappingNode, names: tuple[str, ...]) -> Location:
@@ -536,6 +613,33 @@ def _last_position(node: Node, lines: list[str]) -> tuple[int, int]:
         # the end of the line before (a block scalar)
         return mark.line, len(lines[mark.line - 1]) + 1 if mark.line <= len(lines) else 1
     return mark.line + 1, mark.column + 1
+
+
+def _argv_lists(fields: dict[str, Node]) -> bool:
+    """Whether a mapping's ``command`` and/or ``args`` are lists (the shape of a
+    Kubernetes container's, wherever the mapping is)."""
+    parts = [fields[key] for key in ("command", "args") if key in fields]
+    return bool(parts) and all(isinstance(part, SequenceNode) for part in parts)
+
+
+def _may_be_command(text: str, env_names_entry: bool) -> bool:
+    """Whether a string value may be a shell command that launches: it names
+    SGLang (or expands a variable when the config's env names the entry point),
+    and it is more than one word - a single word is a name (``component:
+    sglang-router`` in a selector is a label, not the router binary run bare)."""
+    if "sglang" not in text and not (env_names_entry and "$" in text):
+        return False
+    return len(text.split(None, 1)) > 1
+
+
+def _is_data_key(name: str | None) -> bool:
+    """Whether the strings under the key ``name`` are data, never a command."""
+    if name is None:
+        return False
+    if name in _DATA_KEYS:
+        return True
+    file_name = _FILE_NAME.fullmatch(name)
+    return file_name is not None and file_name.group(1) not in _SHELL_SUFFIXES
 
 
 def _fields(node: MappingNode) -> dict[str, Node]:
