@@ -397,6 +397,17 @@ def describe_path(steps: Iterable[PathStep]) -> str:
     return " and ".join(step.describe() for step in steps)
 
 
+class Heading(Struct, frozen=True, gc=False, array_like=True):
+    """A Markdown heading: the line its text starts on, its level (1-6) and its
+    text. A launch's ``section`` is the path of headings from the outermost to the
+    innermost one above it: Markdown guides show alternative setups in sibling
+    sections, and servers pair within a section (topology)."""
+
+    line: int
+    level: int
+    title: str
+
+
 class ServerLaunch(Struct, array_like=True):
     """An SGLang server start found in a file, with the arguments as written."""
 
@@ -419,6 +430,9 @@ class ServerLaunch(Struct, array_like=True):
     # that gave it. Both empty for a launch that is the same on every path.
     path_condition: tuple[PathStep, ...] = ()
     runs: tuple[int, ...] = ()
+    # A launch in a Markdown document: the headings of the section it is run in,
+    # outermost first (empty before the first heading and in other files).
+    section: tuple[Heading, ...] = ()
 
 
 class RouterLaunch(Struct, array_like=True):
@@ -431,6 +445,7 @@ class RouterLaunch(Struct, array_like=True):
     scope: str = ""
     path_condition: tuple[PathStep, ...] = ()  # as for ServerLaunch
     runs: tuple[int, ...] = ()
+    section: tuple[Heading, ...] = ()  # as for ServerLaunch
 
 
 class Severity(enum.Enum):
