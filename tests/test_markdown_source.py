@@ -883,15 +883,17 @@ def test_a_transcript_without_a_launch_gives_no_syntax_note():
     assert result.servers == [] and result.notes == []
 
 
-def test_a_transcript_command_bash_would_refuse_is_dropped_unless_it_launches():
-    # `$ 5.00 (list price)` is output that looks like a prompt: dropped, no note.
-    doc = f"```console\n$ export TP=8\n$ 5.00 (list price)\n$ {LS} --tp $TP\n```\n"
+def test_a_transcript_command_bash_would_refuse_is_dropped_when_the_transcript_launches_nothing():
+    # `$ 5.00 (list price)` is output that looks like a prompt: dropped, no note,
+    # and the transcript's other commands still set what later blocks read.
+    doc = "```console\n$ export TP=8\n$ 5.00 (list price)\n```\n\n" + fence(f"{LS} --tp $TP\n")
     result = analyze(doc)
     assert [argv(s) for s in result.servers] == [["--tp", "8"]]
     assert result.notes == []
-    # A launch bash would refuse is kept, and said.
-    broken = f"```console\n$ {LS} --tp 8 --model 'unclosed\n```\n"
-    assert [n.line for n in analyze(broken).notes] == [2]
+    # Where the commands name SGLang, a broken one may be (or define) a launch:
+    # it is kept, and said.
+    broken = f"```console\n$ serve() {{ {LS} \"$@\"; }}\n$ serve --tp 8 --model 'unclosed\n```\n"
+    assert [n.line for n in analyze(broken).notes] == [3]
 
 
 @pytest.mark.parametrize(

@@ -26,9 +26,9 @@ backslash is kept (a ``> `` secondary prompt at its start is dropped), and every
 other line is output and ignored. A bare ``# `` is a root prompt only in a
 ``console`` block whose prompts are all bare ``# ``: anywhere else it looks
 exactly like a comment (or, beside other prompts, like output), and reading
-comments as commands would invent launches. A command of a transcript that bash
-would refuse and that names no SGLang entry point is dropped (output that looked
-like a prompt, or a command we need nothing from). Python blocks with ``>>> ``
+comments as commands would invent launches. In a transcript whose commands name
+no SGLang entry point, a command that bash would refuse is dropped (output that
+looked like a prompt). Python blocks with ``>>> ``
 prompts are read the same way (``... `` continues a statement).
 
 Syntax notes: a block that bash, Python or YAML would refuse is analyzed on its
@@ -620,17 +620,18 @@ def _shell_commands(block: Block, prompts: list[_Prompt | None]) -> list[list[tu
 
 
 def _shell_session(block: Block, prompts: list[_Prompt | None], env: Mapping[str, str]) -> list[tuple[int, int, str]]:
-    """The lines of a transcript's commands. A command that bash would refuse
-    and that names no SGLang entry point is dropped: it is output that looked
-    like a prompt (``$ 5.00`` in a table, a ``# `` heading of a file shown), or
-    a command we need nothing from, and it must not make a syntax note."""
-    out: list[tuple[int, int, str]] = []
-    for command in _shell_commands(block, prompts):
-        text = "\n".join(t for _, _, t in command)
-        if not may_launch("markdown", text, env) and _bash_refuses(text):
-            continue
-        out.extend(command)
-    return out
+    """The lines of a transcript's commands. In a transcript whose commands name
+    no SGLang entry point, a command that bash would refuse is dropped: it is
+    output that looked like a prompt (``$ 5.00 (list price)``), and it must not
+    make a syntax note; the others stay (``$ export TP=8`` matters to later
+    blocks). Where the commands name one, every command stays: a broken one
+    may be, or define, a launch, and dropping it would lose the launch silently
+    (the block gets its syntax note instead)."""
+    commands = _shell_commands(block, prompts)
+    lines = [line for command in commands for line in command]
+    if may_launch("markdown", "\n".join(t for _, _, t in lines), env):
+        return lines
+    return [line for command in commands if not _bash_refuses("\n".join(t for _, _, t in command)) for line in command]
 
 
 def _python_session(block: Block) -> list[tuple[int, int, str]]:
