@@ -953,6 +953,10 @@ def test_front_matter_is_not_a_heading():
     # TOML front matter, and a `---` that is never closed (a thematic break).
     assert [(h.line, h.title) for h in find_headings("+++\ntitle = 'x'\n+++\n# PD\n")] == [(4, "PD")]
     assert [(h.line, h.title) for h in find_headings("---\nTitle\n===\n")] == [(2, "Title")]
+    # A `---` rule, then a code block, then another rule: no front matter, the block is read.
+    doc = "---\n\n## Run\n\n" + fence(f"{LS} --tp 8\n") + "\n---\n"
+    assert [(h.line, h.title) for h in find_headings(doc)] == [(3, "Run")]
+    assert argv(one(doc)) == ["--tp", "8"]
 
 
 def test_launches_carry_their_section_path():

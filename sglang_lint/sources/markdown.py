@@ -512,8 +512,11 @@ def _after_front_matter(lines: list[str]) -> int:
         return 0
     closers = ("---", "...") if first == "---" else ("+++",)
     for index in range(1, len(lines)):
-        if lines[index].rstrip(" \t\r") in closers:
+        line = lines[index].rstrip(" \t\r")
+        if line in closers:
             return index + 1
+        if _FENCE.match(line.lstrip(" ")):
+            return 0  # a code block: the `---` was a thematic break, not metadata
     return 0  # never closed: a thematic break
 
 
