@@ -421,6 +421,17 @@ class Resources(Struct, frozen=True, gc=False, array_like=True):
     nodes_per_worker: int | None = None
 
 
+class Heading(Struct, frozen=True, gc=False, array_like=True):
+    """A Markdown heading: the line its text starts on, its level (1-6) and its
+    text. A launch's ``section`` is the path of headings from the outermost to the
+    innermost one above it: Markdown guides show alternative setups in sibling
+    sections, and servers pair within a section (topology)."""
+
+    line: int
+    level: int
+    title: str
+
+
 class ServerLaunch(Struct, array_like=True):
     """An SGLang server start found in a file, with the arguments as written."""
 
@@ -449,6 +460,9 @@ class ServerLaunch(Struct, array_like=True):
     resources: Resources | None = None
     environment: tuple[tuple[str, Value], ...] = ()
     container_image: WrittenValue | None = None
+    # A launch in a Markdown document: the headings of the section it is run in,
+    # outermost first (empty before the first heading and in other files).
+    section: tuple[Heading, ...] = ()
 
 
 class RouterLaunch(Struct, array_like=True):
@@ -461,6 +475,7 @@ class RouterLaunch(Struct, array_like=True):
     scope: str = ""
     path_condition: tuple[PathStep, ...] = ()  # as for ServerLaunch
     runs: tuple[int, ...] = ()
+    section: tuple[Heading, ...] = ()  # as for ServerLaunch
 
 
 class Severity(enum.Enum):

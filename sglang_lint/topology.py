@@ -6,7 +6,9 @@ from, in order: the topology manifest (``[[deployment]]`` entries of the config,
 config.py: the servers of the files an entry's globs name), routers (servers whose
 port, and host where known, match a router's URLs), and otherwise files (one file,
 one deployment; single-role files join the other single-role files of their
-directory).
+directory). In a Markdown document the scope is the section: servers pair
+within the innermost section that holds both roles, and a router names only
+servers of its own section (``pairing_sections``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from msgspec import Struct
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
-from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
+from sglang_lint.model import Heading, Note, ServerLaunch, Value, provably_equal
 
 if TYPE_CHECKING:
     from sglang_lint.config import ManifestDeployment
@@ -40,6 +42,9 @@ class Server(Struct):
     # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
     # derived once per server for the rules that read them.
     sizes: ParallelSizes | None = None
+    # The Markdown section this server pairs within (set by build_deployments,
+    # see pairing_sections); () for the whole file.
+    section: tuple[Heading, ...] = ()
 
     @property
     def label(self) -> str:
@@ -55,6 +60,8 @@ class Server(Struct):
             label += f" ({call} called at {where})"
         if self.launch.path_condition:
             label += " when " + " and ".join(step.text for step in self.launch.path_condition)
+        if self.section:
+            label += " " + section_label(self.section)
         return label
 
     def setting(self, dest: str) -> Setting:
@@ -63,11 +70,24 @@ class Server(Struct):
 
 class Router(Struct):
     settings: RouterSettings
+    # The Markdown section whose servers the router may name (as Server.section).
+    section: tuple[Heading, ...] = ()
 
     @property
     def label(self) -> str:
         location = self.settings.launch.location
-        return f"{location.path}:{location.line}"
+        label = f"{location.path}:{location.line}"
+        if self.section:
+            label += " " + section_label(self.section)
+        return label
+
+
+def section_label(section: tuple[Heading, ...]) -> str:
+    """``in section 'NIXL' (line 40)`` (after ``guide.md:52``): the innermost
+    heading, which is where the reader looks."""
+    heading = section[-1]
+    title = heading.title if len(heading.title) <= 60 else heading.title[:59] + "…"
+    return f"in section '{title}' (line {heading.line})"
 
 
 class Deployment(Struct):
@@ -92,7 +112,18 @@ class Deployment(Struct):
         """Every (prefill, decode) the router may pair; of launch variants, those
         whose paths can go together (``variants_compatible``)."""
         decided_role = _role_keys(self.servers)
-        return [(p, d) for p in self.prefills for d in self.decodes if variants_compatible(p, d, decided_role)]
+        return [
+            (p, d)
+            for p in self.prefills
+            for d in self.decodes
+            if same_section(p, d) and variants_compatible(p, d, decided_role)
+        ]
+
+
+def same_section(a: Server, b: Server) -> bool:
+    """Servers of one Markdown document pair only within one section (sibling
+    sections are alternative setups); servers of different files always may."""
+    return a.launch.path != b.launch.path or a.section == b.section
 
 
 def _role_keys(servers: Iterable[Server]) -> set[tuple[str, str]]:
@@ -167,6 +198,48 @@ def _host_compatible(url_host: Value, server_host: Value) -> bool:
     return False
 
 
+def pairing_sections(servers: Sequence[Server], routers: Sequence[Router]) -> None:
+    """Set the section each server of one file pairs within, and the section
+    whose servers each router may name (design.md "Pairing prefill with decode":
+    in Markdown the scope is the section).
+
+    A server pairs within the innermost section around it that holds both roles
+    (its subsections included); a section with one role joins its parent's, up
+    to the whole document. A router's section is found the same way from where
+    it is launched, and it names only servers of that section and its
+    subsections: the same ports in a sibling section belong to another setup.
+    When all the servers of the file pair within one section (a runbook under
+    one title), nothing is set: the file is one scope, as a script is."""
+    roles: dict[tuple[Heading, ...], set[str]] = {}
+    for server in servers:
+        if server.role not in (PREFILL, DECODE) or is_secondary_node(server):
+            continue
+        section = server.launch.section
+        for depth in range(1, len(section) + 1):
+            roles.setdefault(section[:depth], set()).add(server.role)
+
+    def innermost_with_both(section: tuple[Heading, ...]) -> tuple[Heading, ...]:
+        for depth in range(len(section), 0, -1):
+            if len(roles.get(section[:depth], ())) == 2:
+                return section[:depth]
+        return ()
+
+    homes = [innermost_with_both(server.launch.section) for server in servers]
+    one_scope = len(set(homes)) < 2
+    for server, home in zip(servers, homes):
+        server.section = () if one_scope else home
+    for router in routers:
+        router.section = () if one_scope else innermost_with_both(router.settings.launch.section)
+
+
+def router_reaches(router: Router, server: Server) -> bool:
+    """Whether a router may name a server: one of another file, or one of the
+    router's section or a subsection of it."""
+    if router.settings.launch.path != server.launch.path:
+        return True
+    return server.section[: len(router.section)] == router.section
+
+
 def endpoint_matches(endpoint: Endpoint, server: Server) -> bool:
     port = server.setting("port").value
     if not provably_equal(endpoint.port, port):
@@ -182,6 +255,8 @@ def build_deployments(
     """Deployments of all files, in a deterministic order: the manifest's entries
     first (in config order), then the servers and routers no entry claimed, grouped
     automatically."""
+    for path in sorted(set(servers_by_file) | set(routers_by_file)):
+        pairing_sections(servers_by_file.get(path, []), routers_by_file.get(path, []))
     deployments: list[Deployment] = []
     if manifest:
         claimed: set[int] = set()
@@ -281,7 +356,7 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
         members = []
         for server in servers:
             endpoints = router.settings.prefills if server.role == PREFILL else router.settings.decodes if server.role == DECODE else []
-            if any(endpoint_matches(e, server) for e in endpoints):
+            if router_reaches(router, server) and any(endpoint_matches(e, server) for e in endpoints):
                 members.append(server)
                 claimed.add(id(server))
         if members or not router.settings.opaque:

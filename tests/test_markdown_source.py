@@ -299,9 +299,12 @@ def test_continuation_prompts_are_dropped():
     assert token(launch, "--tp").location == where(doc, 3, "--tp")
 
 
-def test_root_prompt_is_not_a_prompt():
-    # `# ` in a transcript looks exactly like a comment: such lines are output.
-    assert servers(f"```console\n# {LS} --tp 8\n```\n") == []
+def test_bare_root_prompt_only_in_a_console_block_of_root_prompts():
+    # A console block whose prompts are all `# `: a root session.
+    assert argv(one(f"```console\n# {LS} --tp 8\nINFO ready\n```\n")) == ["--tp", "8"]
+    # Beside `$ ` prompts, `# ` reads like output (or a comment); in a script it is one.
+    assert argv(one(f"```console\n$ {LS} --tp 8\n# {LS} --tp 4\n```\n")) == ["--tp", "8"]
+    assert servers(f"```bash\n# {LS} --tp 8\n```\n") == []
 
 
 def test_shell_block_with_prompts_is_a_session():
@@ -520,14 +523,14 @@ def test_notes_have_markdown_lines():
     doc = (
         "Intro\n\n"
         "```bash\n"
-        "echo 'unclosed\n"
+        "python -m sglang.launch_server --model 'unclosed\n"
         "```\n\n"
         "```python\n"
         "import sglang, subprocess\n"
         "subprocess.Popen([\n"
         "```\n\n"
         "```yaml\n"
-        "a: [1,\n"
+        "command: [python, -m, sglang.launch_server,\n"
         "```\n"
     )
     notes = analyze(doc).notes
@@ -681,7 +684,7 @@ def test_a_session_stops_at_a_broken_continuation():
 
 
 def test_an_unclosed_quote_does_not_swallow_later_blocks():
-    doc = fence("echo \"it's\n") + "\n" + fence(f"{LS} --tp 8\n") + "\n" + fence('echo "x\n')
+    doc = fence("echo \"it's sglang\n") + "\n" + fence(f"{LS} --tp 8\n") + "\n" + fence('echo "x sglang\n')
     result = analyze(doc)
     assert [argv(s) for s in result.servers] == [["--tp", "8"]]
     assert {n.line for n in result.notes} == {2, 10}
@@ -726,8 +729,13 @@ def test_a_huge_number_of_fences_is_quick():
     assert time.perf_counter() - start < 30
     assert len(result.servers) == 2000
     start = time.perf_counter()
-    broken = analyze(fence("echo 'x\n") * 3000 + fence("a: [\n", "yaml") * 3000 + fence("f(\n", "python") * 3000)
+    # (broken blocks get notes when they name SGLang; those that do not are left out)
+    broken = analyze(fence("echo 'sglang\n") * 3000 + fence("a: [sglang\n", "yaml") * 3000 + fence("sglang(\n", "python") * 3000)
     assert time.perf_counter() - start < 30
+    start = time.perf_counter()
+    quiet = analyze(fence("echo 'x\n") * 3000 + fence("a: [\n", "yaml") * 3000 + fence("f(\n", "python") * 3000)
+    assert time.perf_counter() - start < 30
+    assert quiet.notes == []
     assert any("more shell blocks with syntax errors" in n.message for n in broken.notes)
     assert any("more YAML blocks with syntax errors" in n.message for n in broken.notes)
 
@@ -840,3 +848,252 @@ def test_launch_not_followed_in_a_fence_is_named_at_its_line():
     # The array that differs between branches is followed as launch variants now.
     assert len(result.servers) == 4
     assert [(n.line, n.column, n.message) for n in result.notes] == []
+
+
+# ---------------------------------------------------------------------------------
+# Issue 18: console transcripts, and no syntax note for blocks that launch nothing
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["$ ", "user@node-0:~$ ", "root@node-0:/work# ", "[root@node-0 ~]# ", "[me@node-0 sglang]$ ", "(venv) $ ", "(base) me@node-0:~/pd$ "],
+)
+def test_transcript_prompts(prompt):
+    doc = f"```bash\n{prompt}{LS} --tp 8 \\\n> --port 30000\n[2026-11-02 10:00:00] INFO ready (pid 42)\n```\n"
+    launch = one(doc)
+    assert argv(launch) == ["--tp", "8", "--port", "30000"]
+    assert launch.location == where(doc, 2, "python3")
+    assert token(launch, "30000").location == where(doc, 3, "30000")
+    assert analyze(doc).notes == []
+
+
+def test_a_transcript_without_a_launch_gives_no_syntax_note():
+    """The issue's case: `[root@host]# kubectl get po` plus its output in a
+    ```bash block; the output is ignored (bash would refuse `(5m ago)`)."""
+    doc = (
+        "```bash\n"
+        "[root@node-0 ~]# kubectl get po -l app=sglang\n"
+        "NAME              READY   STATUS    RESTARTS     AGE\n"
+        "sglang-prefill-0  1/1     Running   1 (5m ago)   3d\n"
+        "[root@node-0 ~]# kubectl logs sglang-prefill-0 | tail -1\n"
+        "[2026-11-02 10:03:11] The server is fired up and ready to roll!\n"
+        "```\n"
+    )
+    result = analyze(doc)
+    assert result.servers == [] and result.notes == []
+
+
+def test_a_transcript_command_bash_would_refuse_is_dropped_when_the_transcript_launches_nothing():
+    # `$ 5.00 (list price)` is output that looks like a prompt: dropped, no note,
+    # and the transcript's other commands still set what later blocks read.
+    doc = "```console\n$ export TP=8\n$ 5.00 (list price)\n```\n\n" + fence(f"{LS} --tp $TP\n")
+    result = analyze(doc)
+    assert [argv(s) for s in result.servers] == [["--tp", "8"]]
+    assert result.notes == []
+    # Where the commands name SGLang, a broken one may be (or define) a launch:
+    # it is kept, and said.
+    broken = f"```console\n$ serve() {{ {LS} \"$@\"; }}\n$ serve --tp 8 --model 'unclosed\n```\n"
+    assert [n.line for n in analyze(broken).notes] == [3]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        fence("for rate in 1 2 4; do\n  ... --request-rate $rate\n"),
+        fence("def bench(:\n    ...\n", "python"),
+        fence("apiVersion: v1\nkind: [Pod\n", "yaml"),
+    ],
+)
+def test_a_broken_block_that_names_no_entry_point_gives_no_note(block):
+    doc = fence(f"{LS} --tp 8\n") + "\n" + block
+    result = analyze(doc)
+    assert [argv(s) for s in result.servers] == [["--tp", "8"]]
+    assert result.notes == []
+    assert analyze(block).notes == []  # alone too
+
+
+# ---------------------------------------------------------------------------------
+# Issue 18: the section is the pairing scope
+
+
+def sections_of(text: str):
+    return [[(h.line, h.level, h.title) for h in s.section] for s in analyze(text).servers]
+
+
+def test_headings_atx_setext_closing_hashes():
+    from sglang_lint.sources.markdown import find_headings
+
+    doc = (
+        "Guide\n=====\n\n"  # setext 1
+        "## NIXL ##\n\n"  # closing #s dropped
+        "### C# #\n\n"  # a # after a blank closes; `C#` stays
+        "Sub part\nof the title\n---\n\n"  # setext 2, two lines
+        "#hashtag is text\n\n"
+        "    # indented code\n\n"
+        "```bash\n# a comment, not a heading\n```\n\n"
+        "> # quoted\n\n"
+        "- # in a list item\n\n"
+        "<!--\n# in HTML\n-->\n\n"
+        "#\n"
+    )
+    assert [(h.line, h.level, h.title) for h in find_headings(doc)] == [
+        (1, 1, "Guide"),
+        (4, 2, "NIXL"),
+        (6, 3, "C#"),
+        (8, 2, "Sub part of the title"),
+        (28, 1, ""),
+    ]
+
+
+def test_front_matter_is_not_a_heading():
+    from sglang_lint.sources.markdown import find_headings
+
+    doc = "---\ntitle: PD guide\n---\n\n# PD\n"
+    assert [(h.line, h.title) for h in find_headings(doc)] == [(5, "PD")]
+    # TOML front matter, and a `---` that is never closed (a thematic break).
+    assert [(h.line, h.title) for h in find_headings("+++\ntitle = 'x'\n+++\n# PD\n")] == [(4, "PD")]
+    assert [(h.line, h.title) for h in find_headings("---\nTitle\n===\n")] == [(2, "Title")]
+    # A `---` rule, then a code block, then another rule: no front matter, the block is read.
+    doc = "---\n\n## Run\n\n" + fence(f"{LS} --tp 8\n") + "\n---\n"
+    assert [(h.line, h.title) for h in find_headings(doc)] == [(3, "Run")]
+    assert argv(one(doc)) == ["--tp", "8"]
+
+
+def test_launches_carry_their_section_path():
+    doc = (
+        "# Guide\n\n"
+        "## Mooncake\n\n### Prefill\n\n" + fence(f"{LS} --tp 8\n")
+        + "\n## NIXL\n\n" + fence(f"{LS} --tp 4\n")
+        + "\n# Appendix\n\n" + fence(f"{LS} --tp 2\n")
+    )
+    assert sections_of(doc) == [
+        [(1, 1, "Guide"), (3, 2, "Mooncake"), (5, 3, "Prefill")],
+        [(1, 1, "Guide"), (11, 2, "NIXL")],
+        [(17, 1, "Appendix")],
+    ]
+    assert sections_of(fence(f"{LS} --tp 8\n") + "# Later\n") == [[]]
+
+
+def test_a_launch_made_by_a_function_is_in_the_section_of_its_call():
+    doc = (
+        "## Helpers\n\n" + fence('serve() { python -m sglang.launch_server --disaggregation-mode "$1"; }\n')
+        + "\n## Run\n\n" + fence("serve prefill\n")
+    )
+    assert [[title for _, _, title in s] for s in sections_of(doc)] == [["Run"]]
+
+
+PD = f"{LS} --disaggregation-mode"
+
+
+def section(title: str, body: str, level: int = 2) -> str:
+    return "#" * level + f" {title}\n\n" + fence(body) + "\n"
+
+
+def test_sibling_sections_do_not_pair():
+    """SGLang's PD guide: Mooncake and NIXL setups on the same ports, with
+    different models and backends, are alternatives: no SGL005/SGL006 across."""
+    doc = "# PD\n\n" + section(
+        "Mooncake",
+        f"{PD} prefill --model-path m/llama --port 30000\n{PD} decode --model-path m/llama --port 30001\n",
+    ) + section(
+        "NIXL",
+        f"{PD} prefill --model-path m/qwen --disaggregation-transfer-backend nixl --port 30000\n"
+        f"{PD} decode --model-path m/qwen --disaggregation-transfer-backend nixl --port 30001\n",
+    )
+    assert findings({P: doc}) == []
+    # A real mismatch inside one section is still found, and only that one.
+    broken = doc.replace("m/qwen --disaggregation-transfer-backend nixl --port 30001", "m/qwen --port 30001")
+    assert [f[:3] for f in findings({P: broken})] == [("SGL006", P, 14)]
+
+
+def test_a_section_with_one_role_joins_its_parent():
+    doc = (
+        "# Deploy\n\n"
+        + section("Prefill", f"{PD} prefill --model-path m/a\n", 2)
+        + section("Decode (one node)", f"{PD} decode --model-path m/b\n", 2)
+        + section("Decode (two nodes)", f"{PD} decode --model-path m/c\n", 2)
+    )
+    # Every section holds one role: all join the document, and both decodes pair.
+    assert sorted(f[:3] for f in findings({P: doc})) == [("SGL005", P, 12), ("SGL005", P, 18)]
+
+
+def test_nested_sections():
+    """Each setup (level 2) has its steps in subsections of one role each; the
+    NIXL setup has a variant subsection of its own with both roles."""
+    doc = (
+        "# PD\n\n## Mooncake\n\n"
+        + section("Prefill", f"{PD} prefill --model-path m/a\n", 3)  # 8
+        + section("Decode", f"{PD} decode --model-path m/a --page-size 16\n", 3)  # 14
+        + "## NIXL\n\n"
+        + section("Prefill", f"{PD} prefill --model-path m/b --disaggregation-transfer-backend nixl\n", 3)  # 22
+        + section("Decode", f"{PD} decode --model-path m/b --disaggregation-transfer-backend nixl\n", 3)  # 28
+        + "### Variant: DeepSeek\n\n"
+        + fence(f"{PD} prefill --model-path m/c\n{PD} decode --model-path m/c\n")  # 34, 35
+    )
+    result = lint_texts({P: doc}, LintOptions())
+    pairs = {(p.launch.location.line, d.launch.location.line) for d_ in result.deployments for p, d in d_.pairs()}
+    # Mooncake's steps pair (page size mismatch found), NIXL's steps pair, the
+    # DeepSeek variant pairs within itself only.
+    assert pairs == {(8, 14), (22, 28), (34, 35)}
+    assert [f[:3] for f in findings({P: doc})] == [("SGL003", P, 14)]
+
+
+def test_servers_before_any_section_with_both_roles_pair_among_themselves():
+    doc = (
+        fence(f"{PD} prefill --model-path m/a\n{PD} decode --model-path m/a\n")  # 2, 3
+        + "\n## Alternative\n\n"
+        + fence(f"{PD} prefill --model-path m/b\n{PD} decode --model-path m/b\n")  # 9, 10
+    )
+    result = lint_texts({P: doc}, LintOptions())
+    pairs = {(p.launch.location.line, d.launch.location.line) for d_ in result.deployments for p, d in d_.pairs()}
+    assert pairs == {(2, 3), (9, 10)}
+
+
+ROUTER = "python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001"
+
+
+def test_router_by_port_matching_stays_within_its_section():
+    doc = "# PD\n\n" + section(
+        "Mooncake", f"{PD} prefill --model-path m/a --port 30000\n{PD} decode --model-path m/a --port 30001\n{ROUTER}\n"
+    ) + section(
+        "NIXL", f"{PD} prefill --model-path m/b --port 30000\n{PD} decode --model-path m/b --port 30001\n{ROUTER}\n"
+    )
+    result = lint_texts({P: doc}, LintOptions())
+    routed = {
+        d.routers[0].settings.launch.location.line: sorted(s.launch.location.line for s in d.servers)
+        for d in result.deployments
+        if d.how == "router"
+    }
+    assert routed == {8: [6, 7], 16: [14, 15]}
+    assert findings({P: doc}) == []
+
+
+def test_a_router_above_the_sections_names_servers_of_each_but_pairs_stay_within():
+    doc = (
+        "# PD\n\n"
+        + section("Mooncake", f"{PD} prefill --model-path m/a --port 30000\n{PD} decode --model-path m/a --port 30001\n")
+        + section("NIXL", f"{PD} prefill --model-path m/b --port 30000\n{PD} decode --model-path m/b --port 30001\n")
+        + section("Router (either setup)", f"{ROUTER}\n")
+    )
+    result = lint_texts({P: doc}, LintOptions())
+    (routed,) = [d for d in result.deployments if d.how == "router"]
+    assert sorted(s.launch.location.line for s in routed.servers) == [6, 7, 13, 14]
+    assert sorted((p.launch.location.line, d.launch.location.line) for p, d in routed.pairs()) == [(6, 7), (13, 14)]
+    assert findings({P: doc}) == []
+
+
+def test_messages_name_the_section():
+    doc = "# PD\n\n" + section("Mooncake", f"{PD} prefill --model-path m/a\n{PD} decode --model-path m/a\n") + section(
+        "NIXL", f"{PD} prefill --model-path m/b\n{PD} decode --model-path m/c\n"
+    )
+    (finding,) = lint_texts({P: doc}, LintOptions()).findings
+    assert finding.code == "SGL005"
+    assert any(f"{P}:14 in section 'NIXL' (line 10)" in note for note in finding.notes), finding.notes
+
+
+def test_a_runbook_under_one_title_is_one_scope():
+    # One pairing section (the title): labels stay those of a script.
+    doc = "# Runbook\n\n" + section("Prefill", f"{PD} prefill --model-path m/a\n") + section("Decode", f"{PD} decode --model-path m/b\n")
+    (finding,) = lint_texts({P: doc}, LintOptions()).findings
+    assert finding.code == "SGL005"
+    assert not any("in section" in note for note in finding.notes)

@@ -18,13 +18,23 @@ The first word of the info string, case-insensitive, is the language:
 
 Other and untagged blocks are ignored.
 
-Sessions: in a ``console`` block, and in any shell block one of whose lines starts
-with a ``$ `` prompt, the prompt is dropped, a line continuing a command that ends
-in a backslash is kept (a ``> `` secondary prompt at its start is dropped), and
-every other line is output and ignored. A ``# `` root prompt is not recognised:
-in a transcript it looks exactly like a comment, and reading comments as commands
-would invent launches, while missing a root command only misses one. Python blocks
-with ``>>> `` prompts are read the same way (``... `` continues a statement).
+Sessions (console transcripts): in a ``console`` block, and in any shell block one
+of whose lines starts with a ``$ `` prompt or a prompt that names its host
+(``user@host:~$ ``, ``root@host:/work# ``, ``[root@host ~]# ``, after an optional
+``(venv) ``), the prompt is dropped, a line continuing a command that ends in a
+backslash is kept (a ``> `` secondary prompt at its start is dropped), and every
+other line is output and ignored. A bare ``# `` is a root prompt only in a
+``console`` block whose prompts are all bare ``# ``: anywhere else it looks
+exactly like a comment (or, beside other prompts, like output), and reading
+comments as commands would invent launches. In a transcript whose commands name
+no SGLang entry point, a command that bash would refuse is dropped (output that
+looked like a prompt). Python blocks with ``>>> ``
+prompts are read the same way (``... `` continues a statement).
+
+Syntax notes: a block that bash, Python or YAML would refuse is analyzed on its
+own and gets a note only when it names an SGLang entry point (the prefilter's
+markers, sglang_lint.prefilter): a broken block that launches nothing (a sketch
+with ``...``, another tool's snippet) is none of our business.
 
 Placeholders are what the reader is told to replace: ``<PREFILL_HOST>``,
 ``<model-path>``, ``[model_path]``, ``{MODEL}``, ``{{ MODEL }}``, whole words or
@@ -60,11 +70,22 @@ cannot swallow the next ones (a single block is simply analyzed as it is).
 
 Suppression works inside fences: the blocks' comments (``# noqa: SGL001``) are
 the document's comments, by Markdown line. All blocks of one document are one
-deployment scope: one SourceResult for the ``.md`` path.
+SourceResult for the ``.md`` path.
+
+Sections: each heading opens a section (ATX ``## NIXL ##``, closing #s dropped,
+and setext, a paragraph underlined with ``===`` or ``---``; at the top level of the
+document: not in code blocks, HTML blocks, block quotes or list items, nor in the
+front matter, a ``---`` or ``+++`` block opening the file). Each launch carries
+the path of headings of the section it is run in (``ServerLaunch.section``; for a
+function defined in one block and called in another, the section of the outermost
+call), and the topology pairs servers within the innermost section that holds
+both roles (sglang_lint.topology.pairing_sections): SGLang's guides show
+alternative setups in sibling sections on the same ports.
 """
 
 from __future__ import annotations
 
+import bisect
 import io
 import re
 import tokenize
@@ -76,13 +97,17 @@ from msgspec.structs import replace
 
 from sglang_lint.model import (
     ArgToken,
+    Heading,
     KeywordArg,
     Kind,
     Location,
     Note,
+    RouterLaunch,
+    ServerLaunch,
     SourceResult,
     Value,
 )
+from sglang_lint.prefilter import may_launch
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.python_interpreter import parse_python
 from sglang_lint.sources.shell import analyze_shell
@@ -131,6 +156,7 @@ _LIST_MARKER = re.compile(r"([-+*]|(\d{1,9})[.)])(?=[ \t]|$)")
 _THEMATIC_BREAK = re.compile(r"(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _SETEXT_UNDERLINE = re.compile(r"(?:=+|-+)[ \t]*$")
 _ATX_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
+_ATX_CLOSING = re.compile(r"(?:^|(?<=[ \t]))#+$")
 _FENCE = re.compile(r"(`{3,}|~{3,})(.*)$")
 _HTML_1 = re.compile(r"<(?:pre|script|style|textarea)(?:[ \t>]|$)", re.IGNORECASE)
 _HTML_1_END = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
@@ -233,10 +259,16 @@ class _Scanner:
         self.fence: _OpenFence | None = None
         self.html: tuple[int, int] | None = None  # (type, depth)
         self.blocks: list[Block] = []
+        self.headings: list[Heading] = []
+        # The open paragraph's lines (line number, text), and whether it is at the
+        # top level of the document (only there can it become a section heading).
+        self.paragraph_lines: list[tuple[int, str]] = []
+        self.paragraph_top = False
         self.text_end = 0
 
     def run(self) -> list[Block]:
-        for number, raw in enumerate(self.lines, start=1):
+        first = _after_front_matter(self.lines)
+        for number, raw in enumerate(self.lines[first:], start=first + 1):
             line = raw.removesuffix("\r")
             self.text_end = len(line.rstrip(" \t"))  # the line is blank from here on
             start = 1 if number == 1 and line.startswith("\ufeff") else 0
@@ -342,6 +374,9 @@ class _Scanner:
             rest = line[p:]
             if first and self.paragraph and _SETEXT_UNDERLINE.match(rest):
                 self.paragraph = False  # the paragraph was a heading (`-` is no list item)
+                if self.paragraph_top and not self.containers:
+                    title = " ".join(text for _, text in self.paragraph_lines)
+                    self.headings.append(Heading(self.paragraph_lines[0][0], 1 if rest[0] == "=" else 2, title))
                 return
             first = False
             if rest[0] == ">":
@@ -393,9 +428,18 @@ class _Scanner:
             if not self._html_ends(kind, rest):
                 self.html = (kind, len(self.containers))
             return
-        if _ATX_HEADING.match(rest) or _THEMATIC_BREAK.match(rest):
+        if _ATX_HEADING.match(rest):
+            self.paragraph = False
+            if not self.containers:
+                self.headings.append(_atx_heading(number, rest))
+            return
+        if _THEMATIC_BREAK.match(rest):
             self.paragraph = False
             return
+        if not self.paragraph:
+            self.paragraph_lines = []
+            self.paragraph_top = not self.containers
+        self.paragraph_lines.append((number, rest.strip(" \t")))
         self.paragraph = True
 
     @staticmethod
@@ -445,9 +489,62 @@ class _Scanner:
         fence.block.lines.append((number, pos, line[pos:]))
 
 
+def _atx_heading(number: int, rest: str) -> Heading:
+    """``## Title ##``: the level is the number of opening #s; the closing #s
+    (after a blank, or all the text) are not part of the title."""
+    level = len(rest) - len(rest.lstrip("#"))
+    title = rest[level:].strip(" \t")
+    closing = _ATX_CLOSING.search(title)
+    if closing is not None:
+        title = title[: closing.start()].rstrip(" \t")
+    return Heading(number, level, title)
+
+
+def _after_front_matter(lines: list[str]) -> int:
+    """How many lines of front matter open the document (0 if none): a ``---``
+    (YAML, Jekyll and Hugo) or ``+++`` (TOML, Hugo) line first, up to the same
+    line again (``...`` also closes YAML). They are metadata, not Markdown: a
+    ``title:`` line before the closing ``---`` is no setext heading."""
+    if not lines:
+        return 0
+    first = lines[0].removeprefix("\ufeff").rstrip(" \t\r")
+    if first not in ("---", "+++"):
+        return 0
+    closers = ("---", "...") if first == "---" else ("+++",)
+    for index in range(1, len(lines)):
+        line = lines[index].rstrip(" \t\r")
+        if line in closers:
+            return index + 1
+        if _FENCE.match(line.lstrip(" ")):
+            return 0  # a code block: the `---` was a thematic break, not metadata
+    return 0  # never closed: a thematic break
+
+
 def find_blocks(text: str) -> list[Block]:
     """The shell, Python and YAML fenced code blocks of a Markdown text, in order."""
     return _Scanner(text.split("\n")).run()
+
+
+def find_headings(text: str) -> list[Heading]:
+    """The section headings of a Markdown text, in order: ATX (``## NIXL``, closing
+    #s dropped) and setext (a paragraph underlined with ``===`` or ``---``) at the
+    top level of the document; not those in code blocks, HTML blocks, block
+    quotes or list items (a quoted heading is part of the quote, not of the
+    document's outline), nor in front matter."""
+    scanner = _Scanner(text.split("\n"))
+    scanner.run()
+    return scanner.headings
+
+
+def section_paths(headings: list[Heading]) -> list[tuple[Heading, ...]]:
+    """For each heading, the path of headings from the outermost section to it:
+    a heading closes every open section of its level or deeper."""
+    paths: list[tuple[Heading, ...]] = []
+    open_path: tuple[Heading, ...] = ()
+    for heading in headings:
+        open_path = (*(h for h in open_path if h.level < heading.level), heading)
+        paths.append(open_path)
+    return paths
 
 
 # -----------------------------------------------------------------------------------
@@ -460,24 +557,84 @@ def _trailing_backslash(text: str) -> bool:
     return count % 2 == 1 and stripped == text  # `\` then blanks continues nothing
 
 
-def _shell_session(block: Block) -> list[tuple[int, int, str]]:
-    out = []
+class _Prompt(Struct, frozen=True):
+    """A prompt at the start of a transcript line: how many characters it takes
+    (leading blanks and the one blank after it included), its sign, and whether
+    it names the user and host (``user@host:~$``, ``[root@host dir]#``)."""
+
+    length: int
+    sign: str
+    names_host: bool
+
+
+# An optional environment name (`(venv) `), an optional user@host part
+# (`user@host:~/dir`, `[root@host dir]`), then `$` or `#` and a blank or the end.
+_PROMPT = re.compile(
+    r"[ \t]*(?:\([^()\s]+\)[ \t]+)?"
+    r"(?P<host>\[[^\]\s@]+@[^\]]+\]|[\w.-]+@[\w.-]+(?::[^\s$#]*)?)?"
+    r"(?P<sign>[$#])(?:[ \t]|$)"
+)
+
+
+def _prompt(text: str) -> _Prompt | None:
+    match = _PROMPT.match(text)
+    if match is None:
+        return None
+    return _Prompt(min(match.end(), len(text)), match.group("sign"), match.group("host") is not None)
+
+
+def _session_prompts(block: Block) -> list[_Prompt | None] | None:
+    """Each line's prompt when the block is a transcript, else None.
+
+    A block is a transcript when it is tagged as one (``console``) or a line
+    starts with a ``$`` prompt or a prompt that names its host (a script has
+    neither). A bare ``# `` is a root prompt only in a ``console`` block whose
+    prompts are all bare ``# ``: anywhere else it reads exactly like a comment
+    (or, among other prompts, like output), and reading comments as commands
+    would invent launches."""
+    prompts = [_prompt(text) for _, _, text in block.lines]
+    explicit = [p for p in prompts if p is not None and (p.sign == "$" or p.names_host)]
+    if not explicit and not block.session:
+        return None
+    if explicit:
+        return [p if p is not None and (p.sign == "$" or p.names_host) else None for p in prompts]
+    return prompts
+
+
+def _shell_commands(block: Block, prompts: list[_Prompt | None]) -> list[list[tuple[int, int, str]]]:
+    """The commands typed in a transcript: each prompt line with the lines that
+    continue it (after a trailing backslash; a ``> `` secondary prompt at their
+    start is dropped). Every other line is output."""
+    commands: list[list[tuple[int, int, str]]] = []
     continuing = False
-    for number, cut, text in block.lines:
+    for (number, cut, text), prompt in zip(block.lines, prompts):
         if continuing:
             if text.startswith("> "):
                 cut, text = cut + 2, text[2:]
-            out.append((number, cut, text))
+            commands[-1].append((number, cut, text))
             continuing = _trailing_backslash(text)
             continue
-        body = text.lstrip(" \t")
-        if body == "$" or body.startswith("$ "):
-            skip = len(text) - len(body) + min(2, len(body))
-            cut, text = cut + skip, text[skip:]
-            out.append((number, cut, text))
+        if prompt is not None:
+            cut, text = cut + prompt.length, text[prompt.length :]
+            commands.append([(number, cut, text)])
             continuing = _trailing_backslash(text)
         # anything else is output
-    return out
+    return commands
+
+
+def _shell_session(block: Block, prompts: list[_Prompt | None], env: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """The lines of a transcript's commands. In a transcript whose commands name
+    no SGLang entry point, a command that bash would refuse is dropped: it is
+    output that looked like a prompt (``$ 5.00 (list price)``), and it must not
+    make a syntax note; the others stay (``$ export TP=8`` matters to later
+    blocks). Where the commands name one, every command stays: a broken one
+    may be, or define, a launch, and dropping it would lose the launch silently
+    (the block gets its syntax note instead)."""
+    commands = _shell_commands(block, prompts)
+    lines = [line for command in commands for line in command]
+    if may_launch("markdown", "\n".join(t for _, _, t in lines), env):
+        return lines
+    return [line for command in commands if not _bash_refuses("\n".join(t for _, _, t in command)) for line in command]
 
 
 def _python_session(block: Block) -> list[tuple[int, int, str]]:
@@ -496,10 +653,6 @@ def _python_session(block: Block) -> list[tuple[int, int, str]]:
         else:
             in_statement = False  # output
     return out
-
-
-def _is_shell_session(block: Block) -> bool:
-    return block.session or any(text.lstrip(" \t") == "$" or text.lstrip(" \t").startswith("$ ") for _, _, text in block.lines)
 
 
 def _is_python_session(block: Block) -> bool:
@@ -615,8 +768,9 @@ class _Prepared(Struct):
     lines: list[tuple[int, int, str]]
 
 
-def _prepare_shell(block: Block, placeholders: _Placeholders) -> _Prepared:
-    lines = _shell_session(block) if _is_shell_session(block) else block.lines
+def _prepare_shell(block: Block, placeholders: _Placeholders, env: Mapping[str, str]) -> _Prepared:
+    prompts = _session_prompts(block)
+    lines = block.lines if prompts is None else _shell_session(block, prompts, env)
     return _Prepared(block, [(n, cut, placeholders.mark(text.rstrip("\r"), _SHELL_PLACEHOLDER)) for n, cut, text in lines])
 
 
@@ -682,9 +836,12 @@ def _document(prepared: list[_Prepared], headers: dict[int, str] | None = None) 
 # Syntax checks: which blocks must be analyzed on their own
 
 
+def _bash_refuses(text: str) -> bool:
+    return parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error
+
+
 def _shell_ok(item: _Prepared) -> bool:
-    text = "\n".join(t for _, _, t in item.lines)
-    return not parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error
+    return not _bash_refuses("\n".join(t for _, _, t in item.lines))
 
 
 def _python_ok(text: str) -> bool:
@@ -717,30 +874,40 @@ class MarkdownAnalyzer:
         self.result = SourceResult(path=path, lines=self.lines)
         self.placeholders = _Placeholders()
         self.cuts: dict[int, int] = {}
+        # The first line of each section and the section's path of headings.
+        self.section_starts: list[int] = []
+        self.sections: list[tuple[Heading, ...]] = []
 
     def run(self) -> SourceResult:
-        blocks = find_blocks(self.text)
+        scanner = _Scanner(self.lines)
+        blocks = scanner.run()
+        self.section_starts = [heading.line for heading in scanner.headings]
+        self.sections = section_paths(scanner.headings)
         by_family: dict[str, list[_Prepared]] = {SHELL: [], PYTHON: [], YAML: []}
-        prepare = {SHELL: _prepare_shell, PYTHON: _prepare_python, YAML: _prepare_yaml}
+        prepare = {
+            SHELL: partial(_prepare_shell, env=self.configured_env),
+            PYTHON: _prepare_python,
+            YAML: _prepare_yaml,
+        }
         for block in blocks:
             item = prepare[block.family](block, self.placeholders)
             by_family[block.family].append(item)
             for number, cut, _ in item.lines:
                 if cut:
                     self.cuts[number] = cut
-        partial: list[SourceResult] = []
+        parts: list[SourceResult] = []
         for family, analyze in ((SHELL, self._shell), (PYTHON, self._python), (YAML, self._yaml)):
             items = by_family[family]
             if not items:
                 continue
             try:
-                partial.extend(analyze(items))
+                parts.extend(analyze(items))
             except Exception as error:  # noqa: BLE001 - one language must not lose the others
                 line = items[0].block.fence_line
                 self.result.notes.append(
                     Note(self.path, f"internal error while analyzing the {family} blocks ({type(error).__name__}: {error}); please report it", line)
                 )
-        for part in partial:
+        for part in parts:
             self._merge(part)
         self.result.servers.sort(key=lambda launch: (launch.location.line, launch.location.column))
         self.result.routers.sort(key=lambda launch: (launch.location.line, launch.location.column))
@@ -765,7 +932,7 @@ class MarkdownAnalyzer:
             return analyze_yaml(self.path, _document(good, headers), self.configured_env, placeholder_note=False)
 
         combined = stream(items)
-        if not combined.notes or len(items) == 1:
+        if not combined.notes or (len(items) == 1 and self._may_launch(items[0])):
             return [combined]
         return self._isolate(items, _yaml_block_ok, stream, partial(analyze_yaml, env=self.configured_env, placeholder_note=False), "YAML")
 
@@ -778,12 +945,18 @@ class MarkdownAnalyzer:
         language: str,
     ) -> list[SourceResult]:
         """Analyze the blocks that are fine on their own together, and each broken
-        one alone (up to MAX_SEPARATE_BLOCKS), so that one cannot spoil the others."""
-        if len(items) == 1:
+        one alone (up to MAX_SEPARATE_BLOCKS), so that one cannot spoil the others.
+        A broken block that names no SGLang entry point is left out: it launches
+        nothing, and its syntax is not ours to judge (a transcript, a snippet of
+        another tool's configuration, a sketch with ``...``)."""
+        if len(items) == 1 and self._may_launch(items[0]):
             return [together(items)]
         good, bad = [], []
         for item in items:
-            (good if ok(item) else bad).append(item)
+            if ok(item):
+                good.append(item)
+            elif self._may_launch(item):
+                bad.append(item)
         results = [together(good)] if good else []
         for item in bad[:MAX_SEPARATE_BLOCKS]:
             results.append(alone(self.path, _document([item])))
@@ -803,7 +976,17 @@ class MarkdownAnalyzer:
             )
         return results
 
+    def _may_launch(self, item: _Prepared) -> bool:
+        return may_launch("markdown", "\n".join(t for _, _, t in item.lines), self.configured_env)
+
     # -- back to the Markdown file -------------------------------------------------------
+    def _section(self, launch: ServerLaunch | RouterLaunch) -> tuple[Heading, ...]:
+        """The section a launch is run in: that of the line the reader runs it
+        from (the outermost call of a function defined in another block)."""
+        line = launch.line_ranges[1][0] if len(launch.line_ranges) > 1 else launch.location.line
+        index = bisect.bisect_left(self.section_starts, line) - 1
+        return self.sections[index] if index >= 0 else ()
+
     def _loc(self, location: Location | None) -> Location | None:
         if location is None or location.path != self.path or location.line < 1:
             return location
@@ -829,11 +1012,18 @@ class MarkdownAnalyzer:
                     args=[self._token(t) for t in server.args],
                     keywords=tuple(self._keyword(k) for k in server.keywords),
                     context=display(server.context),
+                    section=self._section(server),
                 )
             )
         for router in part.routers:
             self.result.routers.append(
-                replace(router, location=self._loc(router.location), args=[self._token(t) for t in router.args], context=display(router.context))
+                replace(
+                    router,
+                    location=self._loc(router.location),
+                    args=[self._token(t) for t in router.args],
+                    context=display(router.context),
+                    section=self._section(router),
+                )
             )
         for note in part.notes:
             column = note.column + self.cuts.get(note.line, 0) if note.path == self.path else note.column
