@@ -166,7 +166,7 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
                 )
             },
             findings=1,
-            message_contains="the prefill sets auto",
+            message_contains="prefill sets --kv-cache-dtype auto",
         ),
     ]
     valid = [
@@ -220,20 +220,16 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
             yield self._auto_against_fp8(prefill, p, decode, d)
 
     def _mismatch(self, prefill: Server, p: Setting, decode: Server, d: Setting) -> Finding:
-        return self.finding(
+        return self._pair_finding(
+            prefill,
+            p,
+            decode,
+            d,
             sides("--kv-cache-dtype", value_text(p), value_text(d)),
-            setting_location(decode, d),
-            related=[Related(setting_location(prefill, p), f"prefill --kv-cache-dtype {clip(value_text(p))}")],
-            noqa_ranges=launch_noqa_ranges(decode),
-            help=f"pass --kv-cache-dtype {value_text(p)} to the decode, or the same value to both sides",
-            notes=(
-                side_note(prefill, p, "--kv-cache-dtype"),
-                side_note(decode, d, "--kv-cache-dtype"),
-                "SGLang compares the dtype strings after its own rewrites (auto may become fp8_e4m3 or bfloat16); "
-                "no rewrite can make these two equal",
-                _FAILURE,
-                _CHECKED_FROM,
-            ),
+            f"pass --kv-cache-dtype {value_text(p)} to the decode, or the same value to both sides",
+            "SGLang compares the dtype strings after its own rewrites (auto may become fp8_e4m3 or bfloat16); "
+            "no rewrite can make these two equal",
+            _FAILURE,
         )
 
     def _auto_against_fp8(self, prefill: Server, p: Setting, decode: Server, d: Setting) -> Finding:
@@ -243,29 +239,35 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
         p_auto = "auto" in (resolved_candidates(p.value) or ())
         auto_side, auto_server, auto_setting = ("prefill", prefill, p) if p_auto else ("decode", decode, d)
         fp8_side, fp8_setting = ("decode", d) if p_auto else ("prefill", p)
-        kept = "keeps SGLang's default auto" if auto_setting.is_default else f"sets {clip(value_text(auto_setting))}"
-        message = (
-            f"the {auto_side} {kept} for --kv-cache-dtype, the {fp8_side} sets {clip(value_text(fp8_setting))}: "
-            "equal only if the checkpoint declares FP8 KV"
+        kept = "keeps --kv-cache-dtype auto (default)" if auto_setting.is_default else f"sets --kv-cache-dtype {clip(value_text(auto_setting))}"
+        finding = self._pair_finding(
+            prefill,
+            p,
+            decode,
+            d,
+            f"{auto_side} {kept}, {fp8_side} sets {clip(value_text(fp8_setting))}: equal only if the checkpoint declares FP8 KV",
+            f"pass --kv-cache-dtype {value_text(fp8_setting)} to the {auto_side} too",
+            f"the {auto_side} ({auto_server.label}) resolves auto to fp8_e4m3 only for a checkpoint whose "
+            "quantization config declares kv_cache_quant_algo FP8 (and for a few models SGLang switches to FP8 KV); "
+            "otherwise it stays auto (sglang/srt/mem_cache/kv_cache_dtype.py:49-57, "
+            "model_executor/model_runner.py:1572-1576 in 0.5.23)",
+            "if the two differ, " + _FAILURE,
         )
-        finding = self.finding(
+        return replace(finding, severity=Severity.WARNING)
+
+    def _pair_finding(
+        self, prefill: Server, p: Setting, decode: Server, d: Setting, message: str, help_text: str, *why: str
+    ) -> Finding:
+        """A finding on the decode's value, the prefill's as related, with the
+        notes both kinds share around ``why``."""
+        return self.finding(
             message,
             setting_location(decode, d),
             related=[Related(setting_location(prefill, p), f"prefill --kv-cache-dtype {clip(value_text(p))}")],
             noqa_ranges=launch_noqa_ranges(decode),
-            help=f"pass --kv-cache-dtype {value_text(fp8_setting)} to the {auto_side} too",
-            notes=(
-                side_note(prefill, p, "--kv-cache-dtype"),
-                side_note(decode, d, "--kv-cache-dtype"),
-                f"the {auto_side} ({auto_server.label}) resolves auto to fp8_e4m3 only for a checkpoint whose "
-                "quantization config declares kv_cache_quant_algo FP8 (and for a few models SGLang switches to FP8 KV); "
-                "otherwise it stays auto (sglang/srt/mem_cache/kv_cache_dtype.py:48-57, "
-                "model_executor/model_runner.py:1572-1576 in 0.5.23)",
-                "if the two differ, " + _FAILURE,
-                _CHECKED_FROM,
-            ),
+            help=help_text,
+            notes=(side_note(prefill, p, "--kv-cache-dtype"), side_note(decode, d, "--kv-cache-dtype"), *why, _CHECKED_FROM),
         )
-        return replace(finding, severity=Severity.WARNING)
 
 
 _FAILURE = (
