@@ -905,6 +905,26 @@ def test_config_keys_may_be_abbreviations():
     assert text(parse_server_args(tokens("--config", "c.yaml"), table_0523(), read_config=reader), "tp_size") == "4"
 
 
+def test_config_list_under_an_ambiguous_key_is_its_values():
+    # Issue 18: "cuda-graph-bs: [8, 16, 32]" becomes "--cuda-graph-bs 8 16 32"; in
+    # 0.5.23 the key is ambiguous and both matches take nargs="+": one finding,
+    # not also "16" and "32" as unrecognized arguments.
+    reader = config_reader({"c.yaml": "cuda-graph-bs: [8, 16, 32]\ntp-size: 2\n"})
+    result = parse_server_args(tokens("--config", "c.yaml"), load_table("0.5.23"), read_config=reader)
+    assert kinds(result) == ["ambiguous"]
+    assert result.problems[0].location.path == "c.yaml"
+    assert text(result, "tp_size") == "2"
+
+
+def test_config_key_with_a_typo_takes_its_value():
+    # "tp-szie: 8" is "--tp-szie 8": the 8 is the value --tp-size would take.
+    reader = config_reader({"c.yaml": "tp-szie: 8\npage-size: 16\n"})
+    result = parse_server_args(tokens("--config", "c.yaml"), load_table("0.5.23"), read_config=reader)
+    assert kinds(result) == ["unknown"]
+    assert text(result, "page_size") == "16"
+    assert not result.get("tp_size").value.is_known
+
+
 def test_config_deprecated_store_true_is_unsupported():
     # 0.5.22+: --enable-dp-attention is a DeprecatedStoreTrueAction (an argparse.Action
     # with nargs=0), so ConfigArgumentMerger refuses the key ("Unsupported config option").
