@@ -24,12 +24,12 @@ from sglang_lint.model import Kind, Location, Value, is_ascii_digits
 __all__ = [
     "DEFAULT_NONE_REASON",
     "choices_extensible",
-    "rejected_value",
     "default_value",
     "flag_state",
     "is_default_none",
     "literal_text",
     "normalized_value",
+    "rejected_value",
     "takes_no_value",
     "value_problem",
 ]
