@@ -220,8 +220,10 @@ def test_pp_is_ambiguous():
     assert problem.option == "--pp"
     assert problem.candidates == ("--pp-size", "--pp-max-micro-batch-size")
     assert problem.location == Location("run.sh", 1, 1)
-    # argparse exits; the value word is not reported a second time.
-    assert text(result, "pp_size") == "1"
+    # argparse exits; the value word is not reported a second time. What --pp
+    # would have set is unknown (issue 18): not the default 1 to compare.
+    assert not result.get("pp_size").value.is_known
+    assert "ambiguous option --pp at run.sh:1" in result.get("pp_size").value.describe()
 
 
 def test_nothing_after_an_ambiguous_option_is_reported():
@@ -244,12 +246,133 @@ def test_problems_before_an_ambiguous_option_are_kept():
 
 
 def test_words_after_an_unknown_option_are_its_values():
-    # argparse puts "--tp-szie 8 16" into one "unrecognized arguments" error:
-    # the words up to the next option are taken as the unknown option's values.
-    result = parse_server_args(tokens("--tp-szie", "8", "16", "--port", "30000"), load_table("0.5.23"))
+    # argparse puts "--cuda-graph-batch-sizes 1 2 4 8 16" into one "unrecognized
+    # arguments" error. No option of any release is named so or close to it:
+    # which words were meant as its values is unknown, so every argument word
+    # up to the next option goes with it.
+    result = parse_server_args(tokens("--cuda-graph-batch-sizes", "1", "2", "4", "--port", "30000"), load_table("0.5.23"))
     assert kinds(result) == ["unknown"]
-    assert result.problems[0].option == "--tp-szie"
+    assert result.problems[0].option == "--cuda-graph-batch-sizes"
     assert text(result, "port") == "30000"
+
+
+# ---------------------------------------------------------------------------------
+# No cascades (issue 18): an ambiguous or unknown option takes the words its
+# candidates' nargs would take, and what they would have set is unknown
+
+
+def test_a_typo_takes_the_values_of_the_option_it_names():
+    # --tp-szie is --tp-size misspelt (nargs None): "8" is its value; "16" is a
+    # mistake of its own, which argparse still reports once the typo is fixed.
+    result = parse_server_args(tokens("--tp-szie", "8", "16", "--port", "30000"), load_table("0.5.23"))
+    assert kinds(result) == ["unknown", "unknown"]
+    assert result.problems[0].option == "--tp-szie"
+    assert result.problems[1].option == "" and "'16'" in result.problems[1].message
+    assert text(result, "port") == "30000"
+
+
+def test_a_typo_makes_the_setting_it_meant_unknown():
+    # Not the default 1: a rule comparing tp sizes would report the typo again.
+    result = parse_server_args(tokens("--tp-szie", "8"), load_table("0.5.23"))
+    setting = result.get("tp_size")
+    assert not setting.value.is_known
+    assert "--tp-szie" in setting.value.describe()
+
+
+def test_a_typo_with_equals_takes_no_further_word():
+    # "--tp-size=8 16": an option given "=VALUE" takes that value only.
+    result = parse_server_args(tokens("--tp-szie=8", "16"), load_table("0.5.23"))
+    assert kinds(result) == ["unknown", "unknown"]
+    assert "'16'" in result.problems[1].message
+
+
+def test_a_typo_of_a_flag_takes_no_value():
+    # --enable-dp-atention names the flag --enable-dp-attention: "true" is a
+    # word of its own (argparse refuses it after the fix too).
+    result = parse_server_args(tokens("--enable-dp-atention", "true", "--tp", "2"), load_table("0.5.23"))
+    assert kinds(result) == ["unknown", "unknown"]
+    assert "'true'" in result.problems[1].message
+    assert text(result, "tp_size") == "2"
+
+
+def test_an_unknown_option_followed_by_a_flag():
+    # The flag is an option word: never taken as a value, and set.
+    result = parse_server_args(tokens("--tp-szie", "--enable-dp-attention"), load_table("0.5.23"))
+    assert kinds(result) == ["unknown"]
+    assert text(result, "enable_dp_attention") == "true"
+
+
+def test_an_option_of_another_release_takes_its_values_there():
+    # --enable-unified-memory (a flag from 0.5.15) is unknown in 0.5.14: it
+    # takes no value in the releases that have it, so "true" is a stray of its own.
+    if "0.5.14" not in known_versions():
+        pytest.skip("no table for 0.5.14")
+    result = parse_server_args(tokens("--enable-unified-memory", "true"), load_table("0.5.14"))
+    assert kinds(result) == ["unknown", "unknown"]
+
+
+def test_ambiguous_option_whose_matches_take_a_list():
+    # 0.5.23: --cuda-graph-bs-decode and --cuda-graph-bs-prefill both take
+    # nargs="+": the numbers and the unseen "$MORE_BS" are its values, so
+    # "$MORE_BS" is no opaque word that could override earlier settings.
+    result = parse_server_args(
+        tokens("--tp-size", "4", "--cuda-graph-bs", "8", "16", Value.symbol("$MORE_BS"), "--port", "1"), load_table("0.5.23")
+    )
+    assert kinds(result) == ["ambiguous"]
+    assert result.opaque == []
+    assert text(result, "tp_size") == "4"
+    assert not result.get("cuda_graph_bs_decode").value.is_known
+    assert not result.get("cuda_graph_bs_prefill").value.is_known
+
+
+def test_ambiguous_flags_take_no_value():
+    # --enable-dp matches two flags: the unseen word after it is not its value.
+    result = parse_server_args(tokens("--enable-dp", Value.symbol("$EXTRA")), table_0523())
+    assert kinds(result) == ["ambiguous"]
+    assert len(result.opaque) == 1
+
+
+def test_ambiguous_option_whose_matches_disagree_takes_every_argument_word():
+    # --c matches --cuda-graph-bs (nargs "+") and --config (one value): the words
+    # up to the next option may all be its values, "$X" included (not opaque).
+    result = parse_server_args(tokens("--c", "8", "16", Value.symbol("$X"), "--tp", "2"), table_0523())
+    assert kinds(result) == ["ambiguous"]
+    assert result.opaque == []
+    assert text(result, "tp_size") == "2"
+    assert not result.get("cuda_graph_bs").value.is_known
+
+
+def test_ambiguous_option_whose_matches_agree_takes_one_value():
+    # --mode matches --model-path, --model, --model-impl, --modelopt-quant, each
+    # taking one value: "m" is its value, "$X" after it may be options (opaque).
+    result = parse_server_args(tokens("--mode", "m", Value.symbol("$X"), "--tp", "2"), table_0523())
+    assert kinds(result) == ["ambiguous"]
+    assert len(result.opaque) == 1
+    assert not result.get("model_path").value.is_known
+
+
+def test_a_later_spelled_out_option_wins_over_the_ambiguous_one():
+    result = parse_server_args(tokens("--pp", "2", "--pp-size", "2"), table_0523())
+    assert kinds(result) == ["ambiguous"]
+    assert text(result, "pp_size") == "2"
+    result = parse_server_args(tokens("--pp-size", "2", "--pp", "2"), table_0523())
+    assert not result.get("pp_size").value.is_known
+
+
+def test_a_refused_value_is_not_a_setting():
+    # argparse exits on "6x4": the server never runs with it, and a rule
+    # comparing page sizes would report the same mistake again.
+    result = parse_server_args(tokens("--page-size", "6x4", "--kv-cache-dtype", "fp8"), load_table("0.5.23"))
+    assert kinds(result) == ["invalid-value", "invalid-value"]
+    page = result.get("page_size")
+    assert not page.value.is_known and page.written == Value.known("6x4")
+    assert not result.get("kv_cache_dtype").value.is_known
+
+
+def test_a_plugin_choice_stays_a_setting():
+    # A value outside an extensible choices list may be a plugin's (SGL203 skips it).
+    result = parse_server_args(tokens("--attention-backend", "my_plugin_attn"), load_table("0.5.23"))
+    assert text(result, "attention_backend") == "my_plugin_attn"
 
 
 def test_enable_dp_is_ambiguous():
@@ -304,7 +427,8 @@ def test_unknown_option():
     result = parse_server_args(tokens("--tp-sizes", "8"), table_0523())
     assert kinds(result) == ["unknown"]
     assert result.problems[0].option == "--tp-sizes"
-    assert text(result, "tp_size") == "1"
+    # The option it most likely means is unknown, not at its default (issue 18).
+    assert not result.get("tp_size").value.is_known
 
 
 def test_positional_word_is_rejected():
@@ -772,12 +896,33 @@ def test_config_underscore_key_is_rejected():
     assert problem.option == "--tp_size"
     assert problem.location == Location("c.yaml", 1, 1, 1, 8)
     assert "write tp-size" in problem.message
-    assert text(result, "tp_size") == "1"
+    # What the key meant is unknown, not the default (issue 18: no cascade).
+    assert not result.get("tp_size").value.is_known
 
 
 def test_config_keys_may_be_abbreviations():
     reader = config_reader({"c.yaml": "tp: 4\n"})
     assert text(parse_server_args(tokens("--config", "c.yaml"), table_0523(), read_config=reader), "tp_size") == "4"
+
+
+def test_config_list_under_an_ambiguous_key_is_its_values():
+    # Issue 18: "cuda-graph-bs: [8, 16, 32]" becomes "--cuda-graph-bs 8 16 32"; in
+    # 0.5.23 the key is ambiguous and both matches take nargs="+": one finding,
+    # not also "16" and "32" as unrecognized arguments.
+    reader = config_reader({"c.yaml": "cuda-graph-bs: [8, 16, 32]\ntp-size: 2\n"})
+    result = parse_server_args(tokens("--config", "c.yaml"), load_table("0.5.23"), read_config=reader)
+    assert kinds(result) == ["ambiguous"]
+    assert result.problems[0].location.path == "c.yaml"
+    assert text(result, "tp_size") == "2"
+
+
+def test_config_key_with_a_typo_takes_its_value():
+    # "tp-szie: 8" is "--tp-szie 8": the 8 is the value --tp-size would take.
+    reader = config_reader({"c.yaml": "tp-szie: 8\npage-size: 16\n"})
+    result = parse_server_args(tokens("--config", "c.yaml"), load_table("0.5.23"), read_config=reader)
+    assert kinds(result) == ["unknown"]
+    assert text(result, "page_size") == "16"
+    assert not result.get("tp_size").value.is_known
 
 
 def test_config_deprecated_store_true_is_unsupported():
@@ -1089,6 +1234,88 @@ same_argparse = pytest.mark.skipif(
 @given(st.lists(_DIFF_WORDS, max_size=8))
 def test_same_outcome_as_real_argparse(words):
     _compare_with_argparse(_DIFFERENTIAL_TABLE, words)
+
+
+def _cascade_table() -> OptionTable:
+    """Options whose prefixes and typos exercise every nargs (names shaped like
+    sglang 0.5.23's: --cuda-graph-bs-decode/-prefill take nargs="+")."""
+    return OptionTable(
+        "0.5.23",
+        [
+            HELP,
+            Option(("--tp-size", "--tensor-parallel-size"), "tp_size", type="int", default=1),
+            Option(("--cuda-graph-bs-decode",), "cuda_graph_bs_decode", type="int", nargs="+"),
+            Option(("--cuda-graph-bs-prefill",), "cuda_graph_bs_prefill", type="int", nargs="+"),
+            Option(("--lora-paths",), "lora_paths", type="str", nargs="*"),
+            Option(("--enable-metrics",), "enable_metrics", action="store_true", default=False),
+            Option(("--pair",), "pair", type="str", nargs=2),
+            Option(("--opt",), "opt", type="str", nargs="?", const="C", default="D"),
+            Option(("--port",), "port", type="int", default=30000),
+        ],
+    )
+
+
+_CASCADE_TABLE = _cascade_table()
+
+
+def _strays_after_the_fix(table: OptionTable, words: list[str], fixed: list[str]) -> list[str] | None:
+    """What real argparse reports as unrecognized once the mistaken word is
+    spelled as the option it names; None when it refuses the argv otherwise."""
+    try:
+        _cached_real_parser(table).parse_args(fixed)
+    except _ArgparseError as error:
+        message = str(error)
+        prefix = "unrecognized arguments: "
+        return message[len(prefix) :].split(" ") if message.startswith(prefix) else None
+    return []
+
+
+@same_argparse
+@pytest.mark.parametrize(
+    "words, fixed_word",
+    [
+        (["--tp-szie", "8", "16", "--port", "1"], "--tp-size"),
+        (["--tp-szie", "8"], "--tp-size"),
+        (["--tp-szie=8", "16", "32"], "--tp-size=8"),
+        (["--enable-metrcs", "true", "1"], "--enable-metrics"),
+        (["--enable-metrcs", "--port", "1"], "--enable-metrics"),
+        (["--pairr", "a", "b", "c"], "--pair"),
+        (["--pairr", "a", "b"], "--pair"),
+        (["--optt", "v", "w"], "--opt"),
+        (["--optt", "--port", "1", "w"], "--opt"),
+        (["--lora-pahts", "a", "b", "c", "--port", "1", "x"], "--lora-paths"),
+        (["--cuda-graph-bs-decdoe", "8", "16", "--tp", "2"], "--cuda-graph-bs-decode"),
+    ],
+)
+def test_strays_after_a_typo_are_those_argparse_reports_once_it_is_fixed(words, fixed_word):
+    # The oracle: real argparse (CPython 3.10-3.12) on the argv with the typo
+    # corrected. Its "unrecognized arguments" are the words that are mistakes of
+    # their own; every other word after the typo was its value (one finding).
+    fixed = [fixed_word, *words[1:]]
+    expected = _strays_after_the_fix(_CASCADE_TABLE, words, fixed)
+    assert expected is not None, "the corrected argv must be refused only for strays, if at all"
+    result = parse_server_args(tokens(*words), _CASCADE_TABLE)
+    assert result.problems[0].kind == "unknown" and result.problems[0].option == words[0].split("=")[0]
+    columns = {token.location.column: token.value.text for token in tokens(*words)}
+    strays = [columns[p.location.column] for p in result.problems[1:]]
+    assert all(p.kind == "unknown" and p.option == "" for p in result.problems[1:])
+    assert strays == expected
+
+
+@pytest.mark.parametrize(
+    "words, opaque",
+    [
+        # Both matches take nargs="+": the unseen word is one more value.
+        (["--cuda-graph-bs", "8", Value.symbol("$MORE")], 0),
+        # With "=", the option takes its explicit value only: the unseen word
+        # after it is opaque (it may be options).
+        (["--cuda-graph-bs=8", Value.symbol("$MORE")], 1),
+    ],
+)
+def test_ambiguous_option_takes_what_its_matches_agree_on(words, opaque):
+    result = parse_server_args(tokens(*words), _CASCADE_TABLE)
+    assert kinds(result) == ["ambiguous"]
+    assert len(result.opaque) == opaque
 
 
 def test_double_dash_as_explicit_value_is_dropped_like_argparse():

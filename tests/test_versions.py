@@ -25,11 +25,12 @@ EXPECTED = {
     # PD + unified memory accepted; the abbreviation is unique; --attn-dp-size still
     # unknown, so every attention TP is 8
     "0.5.19": [("SGL202", 3)],
-    # the abbreviation is now ambiguous (argparse refuses line 2, which thus lacks
-    # unified memory); --attn-dp-size still unknown
-    "0.5.21": [("SGL002", 2), ("SGL201", 2), ("SGL202", 3)],
+    # the abbreviation is now ambiguous (argparse refuses line 2); --attn-dp-size
+    # still unknown. Whether line 2 meant unified memory is unknown, so it is not
+    # also reported as one-sided unified memory (issue 18: no cascades)
+    "0.5.21": [("SGL201", 2), ("SGL202", 3)],
     # --attn-dp-size exists: line 3's attention TP is 4, not the prefill's 8
-    "0.5.23": [("SGL001", 3), ("SGL002", 2), ("SGL201", 2)],
+    "0.5.23": [("SGL001", 3), ("SGL201", 2)],
 }
 
 

@@ -9,7 +9,11 @@ everything used here; sglang's wheels are built for 3.11):
 - an option takes the run of argument words after it that its ``nargs`` allows
   (``consume_optional``); option words are never taken as values;
 - argument words no option takes are "unrecognized arguments" (SGLang's parser has
-  no positionals).
+  no positionals);
+- an ambiguous or unknown option takes the words the options it may mean would
+  take, and what those would have set becomes unknown (``_consume_unparsed``):
+  one mistake, one finding, here and in the rules that compare settings; a value
+  argparse refuses is no setting either (``_store``).
 
 A word that may be a value (``$TP``, ``${TP:-8}``) is taken as the value of an
 option that wants one, keeping the Value as it is (symbol, default, ...). The words
@@ -19,20 +23,23 @@ do to the settings is decided in :mod:`~sglang_lint.catalog.argv`.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec import Struct
 
-from sglang_lint.catalog.argv_words import Role, _Classified, _OptionWord, _Word
+from sglang_lint.catalog.argv_words import Role, _Classified, _OptionWord, _Word, close_match
 from sglang_lint.catalog.option_values import (
     DEFAULT_NONE_REASON,
     default_value,
     is_default_none,
     literal_text,
     normalized_value,
+    rejected_value,
     takes_no_value,
     value_problem,
 )
 from sglang_lint.catalog.settings import ArgProblem, Setting
-from sglang_lint.catalog.tables import Option, OptionTable
+from sglang_lint.catalog.tables import Option, OptionTable, known_versions, load_table
 from sglang_lint.model import Location, Value, is_ascii_digits
 
 # =================================================================================
@@ -55,6 +62,76 @@ def _span(first: Location, last: Location) -> Location:
     if last.path != first.path or (last.line, last.column) < (first.line, first.column):
         return first
     return Location(first.path, first.line, first.column, last.end_line, last.end_column)
+
+
+# =================================================================================
+# The options an ambiguous or unknown option word may have meant
+
+_DISAGREE = object()
+
+
+def _nargs_of(option: Option) -> object:
+    """How many words an option takes, as ``consume_optional`` counts them: 0 for
+    the actions that take none, else its ``nargs``."""
+    return 0 if takes_no_value(option) else option.nargs
+
+
+def _agreed_nargs(candidates: list[Option]) -> object:
+    """The ``nargs`` every candidate shares, or ``_DISAGREE``."""
+    counts = {repr(_nargs_of(option)) for option in candidates}
+    return _nargs_of(candidates[0]) if len(counts) == 1 else _DISAGREE
+
+
+def _count_text(nargs: object) -> str:
+    """``nargs`` in words, for a nargs that leaves words over (not ``*``/``+``)."""
+    if nargs is None:
+        return "one value"
+    if nargs == "?":
+        return "at most one value"
+    return f"{nargs} values"
+
+
+def _taken_count(nargs: object, available: int) -> int:
+    """How many of ``available`` argument words an option with ``nargs`` takes
+    (``_match_argument``'s pattern: ``None``/``?`` one at most, an int that many,
+    ``*``/``+`` all of them)."""
+    if nargs is None or nargs == "?":
+        return min(1, available)
+    if isinstance(nargs, int):
+        return min(nargs, available)
+    return available
+
+
+def _meant_options(table: OptionTable, written: str) -> list[Option]:
+    """The options an unknown long option word may have meant: the option of
+    that very name in the releases that have it, else the option of this
+    release a typo most likely names."""
+    if not written.startswith("--"):
+        return []
+    elsewhere = _options_named(written)
+    if elsewhere:
+        return list(elsewhere)
+    key = (id(table), written)
+    known = _TYPOS.get(key)
+    if known is None or known[0] is not table:
+        if len(_TYPOS) > 10_000:
+            _TYPOS.clear()
+        known = _TYPOS[key] = (table, close_match(written, table.long_names))
+    meant = known[1]
+    return [table.by_name[meant]] if meant is not None else []
+
+
+# (id(table), word) -> (table, the close match): difflib over every long name
+# is the slow part of an unknown option; launches repeat their words. The table
+# is kept to make the id safe to reuse.
+_TYPOS: dict[tuple[int, str], tuple[OptionTable, str | None]] = {}
+
+
+@functools.lru_cache(maxsize=1024)
+def _options_named(name: str) -> tuple[Option, ...]:
+    """The option named ``name`` in each release that has one."""
+    found = (load_table(version).by_name.get(name) for version in known_versions())
+    return tuple(option for option in found if option is not None)
 
 
 # =================================================================================
@@ -100,16 +177,16 @@ class _Parse(Struct):
     def _run(self) -> None:
         index = 0
         previous_unseen = False  # the last word left over was one we cannot see
-        previous_flag: str | None = None  # a value-less option right before
+        stray_hint: str | None = None  # why a word after the last option is not its value
         while index < len(self.words):
             role = self.roles[index]
             if role.role == Role.OPTION:
-                index, previous_flag = self._consume_option(index)
+                index, stray_hint = self._consume_option(index)
                 previous_unseen = False
                 continue
             if role.role == Role.ARGUMENT:
                 if not previous_unseen:  # after an unseen word it may be that word's value
-                    self._unrecognized(index, previous_flag)
+                    self._unrecognized(index, stray_hint)
                 index += 1
                 continue
             if role.role == Role.DOUBLE_DASH:
@@ -118,7 +195,7 @@ class _Parse(Struct):
             # MAYBE_ARGUMENT, OPAQUE, SPREAD left over: we cannot tell what they do.
             self.opaque.append(index)
             previous_unseen = True
-            previous_flag = None
+            stray_hint = None
             index += 1
 
     def _after_double_dash(self, index: int) -> None:
@@ -129,10 +206,10 @@ class _Parse(Struct):
             if not self.words[position].token.spread:  # a spread may be no word at all
                 self._unrecognized(position, None)
 
-    def _unrecognized(self, index: int, previous_flag: str | None) -> None:
+    def _unrecognized(self, index: int, stray_hint: str | None) -> None:
         word = self.words[index]
         text = word.value.describe()
-        hint = f" ({previous_flag} takes no value)" if previous_flag else ""
+        hint = stray_hint or ""
         if word.config_key is not None:
             hint = f" (from config key {word.config_key!r})"
         self.problems.append(
@@ -158,8 +235,9 @@ class _Parse(Struct):
         return taken, None
 
     def _consume_option(self, index: int) -> tuple[int, str | None]:
-        """``consume_optional``: returns the next index and, for an option that
-        takes no value, its spelling (for the hint on a stray value after it)."""
+        """``consume_optional``: returns the next index and, when a word right
+        after the option cannot be its value, why (the hint on that stray word:
+        the option takes no value, or the option it may mean takes no more)."""
         word = self.words[index]
         parsed = self.roles[index].option_word
         assert parsed is not None
@@ -174,12 +252,8 @@ class _Parse(Struct):
                     candidates=parsed.ambiguous,
                 )
             )
-            # argparse stops here; go on as if the option took what it most likely takes.
-            candidates = [self._argparse_option(name) for name in parsed.ambiguous]
-            if parsed.explicit is not None or all(c is not None and takes_no_value(c) for c in candidates):
-                return index + 1, None
-            values, _ = self._value_words(index + 1)
-            return index + 1 + min(1, len(values)), None
+            candidates = [o for o in (self._argparse_option(name) for name in parsed.ambiguous) if o is not None]
+            return self._consume_unparsed(index, word, parsed, candidates, "ambiguous")
         if parsed.option is None:
             config_hint = ""
             if word.config_key is not None and "_" in word.config_key:
@@ -189,9 +263,8 @@ class _Parse(Struct):
             self.problems.append(
                 ArgProblem("unknown", f"unrecognized option: {parsed.written}{config_hint}", word.location, option=parsed.written)
             )
-            # The words right after it are most likely its value: one problem is enough.
-            values, _ = self._value_words(index + 1)
-            return index + 1 + len(values), None
+            candidates = _meant_options(self.table, parsed.written)
+            return self._consume_unparsed(index, word, parsed, candidates, "unknown")
         option = parsed.option
         if option.action == "help" and parsed.explicit is None:
             return index + 1, None  # prints the help and exits: no server, nothing to check
@@ -201,6 +274,52 @@ class _Parse(Struct):
 
     def _argparse_option(self, name: str) -> Option | None:
         return self.table.by_name.get(name)
+
+    def _consume_unparsed(
+        self, index: int, word: _Word, parsed: _OptionWord, candidates: list[Option], kind: str
+    ) -> tuple[int, str | None]:
+        """The words an ambiguous or unknown option takes: as many as its
+        candidates' ``nargs`` would (one mistake, one finding: issue 18).
+
+        argparse itself never consumes values for these words: an ambiguous
+        prefix exits in ``_parse_optional`` (CPython 3.11 argparse.py, "ambiguous
+        option: %(option)s could match %(matches)s"), and an unknown option goes
+        to the extras with every argument word after it (``_parse_known_args``:
+        ``consume_optional`` appends the option to ``extras`` when ``action is
+        None``, the loop then adds the argument words up to the next option), all
+        in one "unrecognized arguments: ..." error from ``parse_args``. Which of
+        those words were meant as its values, and which are mistakes of their
+        own, depends on the option the user meant: when every candidate (the
+        matches of an ambiguous prefix; the option a typo most likely names, or
+        the option of that name in other releases) takes the same number of
+        values, it takes that many and a word past them is reported as what it
+        is (``--tp-szie 8 16``: "16" is still refused once the typo is fixed).
+        When the candidates disagree, or there are none, it takes every argument
+        word up to the next option: none of them is reported.
+
+        The candidates' settings become unknown: what the option would have set
+        is a guess, and a rule comparing it (a page size on one side only, a
+        pipeline size 1 against 2) would report the same mistake again."""
+        unset = Value.unknown(f"may be meant by the {kind} option {parsed.written} at {word.location.short()}")
+        for option in candidates:
+            own = self.table.by_dest.get(option.dest)
+            if own is not None:
+                self._assign(index, own, Setting(own.dest, unset, word.location, parsed.written, written=parsed.explicit))
+        available, _ = self._value_words(index + 1)
+        if not candidates:
+            return index + 1 + len(available), None
+        meant = candidates[0].names[0] if len({o.names[0] for o in candidates}) == 1 else "each option it may mean"
+        # (For these words option_string is the whole word, "=VALUE" included.)
+        if parsed.explicit is not None or "=" in parsed.option_string:
+            # "--name=VALUE" takes exactly its explicit value, whatever the option.
+            return index + 1, f" (after {parsed.written}=..., which takes no further word)"
+        agreed = _agreed_nargs(candidates)
+        if agreed is _DISAGREE:
+            return index + 1 + len(available), None
+        # Not "... takes no value)": that marks a value given to a flag written right (SGL203).
+        what = "is a flag" if agreed == 0 else f"takes {_count_text(agreed)}"
+        hint = f" (after {parsed.written}: {meant} {what})"
+        return index + 1 + _taken_count(agreed, len(available)), hint
 
     def _consume_explicit(self, index: int, word: _Word, parsed: _OptionWord, spelling: str) -> int:
         """``consume_optional`` for ``--name=VALUE`` and ``-xVALUE``.
@@ -273,15 +392,10 @@ class _Parse(Struct):
             return index + 1, None
         if takes_no_value(option):
             self._store(index, word, option, option_string, spelling, [], word.location)
-            return index + 1, spelling
+            return index + 1, f" ({spelling} takes no value)"  # rules/argv_problems.is_stray_flag_value
         available, unseen_after = self._value_words(index + 1)
         nargs = option.nargs
-        if nargs is None or nargs == "?":
-            wanted = min(1, len(available))
-        elif isinstance(nargs, int):
-            wanted = min(nargs, len(available))
-        else:  # "*", "+" and anything else that takes a list
-            wanted = len(available)
+        wanted = _taken_count(nargs, len(available))
         needed = 1 if nargs in (None, "+") else (nargs if isinstance(nargs, int) else 0)
         taken = available[:wanted]
         # Were the values cut short by a word we cannot see, which may hold more?
@@ -333,10 +447,13 @@ class _Parse(Struct):
                 values = values[:position] + values[position + 1 :]
                 break
         checked: list[Value] = []
+        refused: ArgProblem | None = None
         for value, value_word in values:
             problem = value_problem(option, spelling, value, value_word.location)
             if problem is not None:
                 self.problems.append(problem)
+                if refused is None and rejected_value(option, self.table.version, problem):
+                    refused = problem
             checked.append(normalized_value(option, value))
         origin = next((w.token.origin for _, w in values if w.token.origin is not None), None)
         action = option.action
@@ -361,6 +478,12 @@ class _Parse(Struct):
             result = _joined(checked)
         if more_values_from is not None:
             result = Value.unknown(f"more values may come from {more_values_from}")
+        if refused is not None:
+            # argparse exits on it: the server never runs with this value, and
+            # comparing it would report the same mistake again (SGL203 has it).
+            unset = Value.unknown(f"refused by argparse at {refused.location.short()}")
+            self._assign(index, option, Setting(option.dest, unset, location, spelling, origin, written=result))
+            return
         if action == "append":
             previous = self.assignments.get(option.dest)
             if previous is not None:

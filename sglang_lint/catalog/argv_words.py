@@ -28,6 +28,7 @@ classified without guessing:
 
 from __future__ import annotations
 
+import difflib
 from typing import Iterable
 
 from msgspec import Struct
@@ -39,6 +40,7 @@ __all__ = [
     "ArgparseView",
     "Role",
     "classify",
+    "close_match",
 ]
 
 # =================================================================================
@@ -165,6 +167,20 @@ class ArgparseView:
         if len(matches) == 1:
             return matches[0]
         return _OptionWord(None, name, name, explicit)
+
+
+# =================================================================================
+# What a misspelt option most likely names
+
+# difflib's ratio is 2*matches/total length: 0.8 keeps typos (--tp-szie,
+# --enable-unified-memroy, --kv-cache-dtpye) and drops unrelated names.
+TYPO_CUTOFF = 0.8
+
+
+def close_match(written: str, names: list[str]) -> str | None:
+    """The long option a misspelt ``written`` most likely names, if one is close."""
+    matches = difflib.get_close_matches(written, names, n=1, cutoff=TYPO_CUTOFF)
+    return matches[0] if matches else None
 
 
 # =================================================================================

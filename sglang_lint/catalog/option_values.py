@@ -18,16 +18,18 @@ import json
 from typing import Any
 
 from sglang_lint.catalog.settings import ArgProblem, Setting
-from sglang_lint.catalog.tables import Option
+from sglang_lint.catalog.tables import Option, version_key
 from sglang_lint.model import Kind, Location, Value, is_ascii_digits
 
 __all__ = [
     "DEFAULT_NONE_REASON",
+    "choices_extensible",
     "default_value",
     "flag_state",
     "is_default_none",
     "literal_text",
     "normalized_value",
+    "rejected_value",
     "takes_no_value",
     "value_problem",
 ]
@@ -168,6 +170,60 @@ def value_problem(option: Option, written: str, value: Value, location: Location
         location,
         option=written,
     )
+
+
+# Options whose ``choices`` list is an extension point: out-of-tree platforms and
+# plugins append to it before the parser is built (0.5.23
+# srt/arg_groups/choices.py L207-276, ``add_attention_backend_choices =
+# ATTENTION_BACKEND_CHOICES.extend`` ...; server_args.py ``add_*_choices`` in
+# earlier releases). A value outside the table's list may be a plugin's.
+PLUGIN_CHOICES = frozenset(
+    {
+        "attention_backend",
+        "prefill_attention_backend",
+        "decode_attention_backend",
+        "speculative_draft_attention_backend",
+        "speculative_attention_backend",
+        "load_format",
+        "speculative_draft_load_format",
+        "quantization",
+        "speculative_draft_model_quantization",
+        "grammar_backend",
+        "moe_runner_backend",
+        "speculative_moe_runner_backend",
+        "mxfp8_moe_runner_backend",
+        "fp8_gemm_runner_backend",
+        "fp4_gemm_runner_backend",
+        "radix_eviction_policy",
+        "rl_on_policy_target",
+        "disaggregation_transfer_backend",
+        "linear_attn_backend",
+        "linear_attn_decode_backend",
+        "linear_attn_prefill_backend",
+        "linear_attn_verify_backend",
+    }
+)
+# MAMBA_SSM_DTYPE_CHOICES had an adder up to 0.5.10 (server_args.py).
+PLUGIN_CHOICES_UNTIL = {"mamba_ssm_dtype": (0, 5, 10)}
+
+
+def choices_extensible(option: Option, version: str) -> bool:
+    """Whether a value outside the table's ``choices`` may be a plugin's."""
+    if option.dest in PLUGIN_CHOICES:
+        return True
+    until = PLUGIN_CHOICES_UNTIL.get(option.dest)
+    if until is None:
+        return False
+    try:
+        return version_key(version) <= until
+    except ValueError:
+        return False
+
+
+def rejected_value(option: Option, version: str, problem: ArgProblem) -> bool:
+    """Whether argparse surely exits on the value ``problem`` (from
+    :func:`value_problem`) is about: not when a plugin may add the choice."""
+    return not ("invalid choice" in problem.message and choices_extensible(option, version))
 
 
 def normalized_value(option: Option, value: Value) -> Value:

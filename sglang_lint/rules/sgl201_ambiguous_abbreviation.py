@@ -67,6 +67,13 @@ unique depends on the release: each new option can make a short spelling that
 worked yesterday ambiguous after an upgrade (`--enable-unified` was unique up to
 0.5.19; 0.5.20 added `--enable-unified-cache-external-linker`).
 
+One mistake, one finding: argparse stops at the ambiguous option, so nothing
+after it is reported (not `16 32` of `--cuda-graph-bs 8 16 32` as unrecognized
+arguments: when the matches agree on how many values they take, the option takes
+that many, else every word up to the next option). What the matches would have
+set is unknown to the other rules: `--pp 2` on a prefill is not also reported as
+a pipeline-size mismatch with its decode.
+
 ## Example
 ```bash
 python -m sglang.launch_server --model-path /models/m --tp 8 --pp 2

@@ -2,24 +2,14 @@
 
 from __future__ import annotations
 
-import difflib
 from typing import Iterable
 
+from sglang_lint.catalog.argv_words import close_match
 from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
-
-# difflib's ratio is 2*matches/total length: 0.8 keeps typos (--tp-szie,
-# --enable-unified-memroy, --kv-cache-dtpye) and drops unrelated names.
-CUTOFF = 0.8
-
-
-def close_match(written: str, names: list[str]) -> str | None:
-    matches = difflib.get_close_matches(written, names, n=1, cutoff=CUTOFF)
-    return matches[0] if matches else None
-
 
 class UnknownOption(Rule):
     code = "SGL202"
@@ -44,6 +34,14 @@ other side keeps waiting for a peer that is not there.
 python -m sglang.launch_server --model-path /models/m --tp-szie 8
 python -m sglang.launch_server --model-path /models/m --enable-unified-memory   # 0.5.14
 ```
+
+One mistake, one finding: the words after an unknown option that the option it
+most likely means would take as values (the option of that name in other
+releases, else the close match) are not reported again, and a word past them is
+(`--tp-szie 8 16`: the `16` is refused after the fix too). When no option is
+close, every word up to the next option goes with it. What the meant option
+would have set is unknown to the other rules, so a typo on one side of a PD pair
+is not also reported as a mismatch.
 
 ## How to fix
 Correct the spelling (the message's "did you mean"), drop the option, or target
@@ -75,12 +73,22 @@ option table (options are added and removed between releases).
             message_contains="exists in sglang 0.5.15",
             target_version="0.5.14",
         ),
+        Example(
+            # 8 is the value of --tp-size (what --tp-szie names); 16 is a stray of its own.
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 8 16\n"},
+            findings=2,
+            message_contains="sglang 0.5.23",
+        ),
     ]
     valid = [
         Example({"run.sh": "python -m sglang.launch_server --model-path /m --tp-size 8 --mem-frac 0.8\n"}),
         Example(
             # A value given to a flag is SGL203's.
             {"run.sh": "python -m sglang.launch_server --model-path /m --enable-dp-attention true\n"}
+        ),
+        Example(
+            # Ambiguous, SGL201's; the numbers are its values, not unrecognized arguments.
+            {"run.sh": "python -m sglang.launch_server --model-path /m --cuda-graph-bs 8 16 32\n"}
         ),
     ]
 
@@ -115,8 +123,8 @@ option table (options are added and removed between releases).
                 if problem.message != f"unrecognized option: {written}":
                     notes.append(problem.message)  # a hint about where the word came from
                 exits = (
-                    f"sglang {version}'s argparse exits with \"unrecognized arguments: {written} ...\" (the words "
-                    "after it, up to the next option, go with it) and the server never starts"
+                    f"sglang {version}'s argparse exits with \"unrecognized arguments: {written} ...\" and the server "
+                    "never starts"
                 )
             notes.append(exits)
             yield self.finding(

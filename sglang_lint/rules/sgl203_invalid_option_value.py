@@ -5,47 +5,14 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from sglang_lint.catalog.option_values import choices_extensible
 from sglang_lint.catalog.settings import ArgProblem
-from sglang_lint.catalog.tables import version_key
 from sglang_lint.model import Finding
 from sglang_lint.rules.argv_problems import is_stray_flag_value, option_for_spelling, problems_of, table_of
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
-# Options whose ``choices`` list is an extension point: out-of-tree platforms and
-# plugins append to it before the parser is built (0.5.23
-# srt/arg_groups/choices.py L207-276, ``add_attention_backend_choices =
-# ATTENTION_BACKEND_CHOICES.extend`` ...; server_args.py ``add_*_choices`` in
-# earlier releases). A value outside the table's list may be a plugin's.
-PLUGIN_CHOICES = frozenset(
-    {
-        "attention_backend",
-        "prefill_attention_backend",
-        "decode_attention_backend",
-        "speculative_draft_attention_backend",
-        "speculative_attention_backend",
-        "load_format",
-        "speculative_draft_load_format",
-        "quantization",
-        "speculative_draft_model_quantization",
-        "grammar_backend",
-        "moe_runner_backend",
-        "speculative_moe_runner_backend",
-        "mxfp8_moe_runner_backend",
-        "fp8_gemm_runner_backend",
-        "fp4_gemm_runner_backend",
-        "radix_eviction_policy",
-        "rl_on_policy_target",
-        "disaggregation_transfer_backend",
-        "linear_attn_backend",
-        "linear_attn_decode_backend",
-        "linear_attn_prefill_backend",
-        "linear_attn_verify_backend",
-    }
-)
-# MAMBA_SSM_DTYPE_CHOICES had an adder up to 0.5.10 (server_args.py).
-PLUGIN_CHOICES_UNTIL = {"mamba_ssm_dtype": (0, 5, 10)}
 
 
 def _plugin_extensible(server: Server, problem: ArgProblem) -> bool:
@@ -56,15 +23,7 @@ def _plugin_extensible(server: Server, problem: ArgProblem) -> bool:
     if option is None:
         # Cannot tell which option: do not claim the value is invalid.
         return True
-    if option.dest in PLUGIN_CHOICES:
-        return True
-    until = PLUGIN_CHOICES_UNTIL.get(option.dest)
-    if until is not None:
-        try:
-            return version_key(server.settings.version) <= until
-        except ValueError:
-            return False
-    return False
+    return choices_extensible(option, server.settings.version)
 
 
 def _advice(problem: ArgProblem) -> str:
@@ -122,6 +81,10 @@ Options whose choices plugins extend at runtime (`--attention-backend`,
 and GEMM runner backends, ...) are not checked against their choices: an
 out-of-tree platform may add the value before the parser is built
 (`sglang/srt/arg_groups/choices.py:207-276` in 0.5.23).
+
+One mistake, one finding: a rejected value is not a setting the other rules
+compare (`--page-size 6x4` on a prefill is not also a page-size mismatch with its
+decode).
 
 ## Why is this bad?
 argparse converts and checks each value while parsing and exits with `error:
