@@ -19,6 +19,7 @@ from msgspec import Struct
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
+from sglang_lint.catalog.versions import JudgedVersion
 from sglang_lint.model import Note, ServerLaunch, Value, provably_equal
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ class Server(Struct):
     # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
     # derived once per server for the rules that read them.
     sizes: ParallelSizes | None = None
+    # The release that judged it and why (catalog/versions); None: built by hand.
+    judged: JudgedVersion | None = None
 
     @property
     def label(self) -> str:
@@ -137,9 +140,9 @@ def server_role(settings: ServerSettings) -> str:
     return "unknown"
 
 
-def make_server(launch: ServerLaunch, settings: ServerSettings) -> Server:
+def make_server(launch: ServerLaunch, settings: ServerSettings, judged: JudgedVersion | None = None) -> Server:
     sizes = parallel_sizes(settings)
-    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=sizes.attn_tp, sizes=sizes)
+    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=sizes.attn_tp, sizes=sizes, judged=judged)
 
 
 def server_sizes(server: Server) -> ParallelSizes:

@@ -43,6 +43,7 @@ from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
+from sglang_lint.version_facts import version_from_image
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
 
@@ -219,6 +220,7 @@ class YamlAnalyzer:
         if command is None:
             return  # the image's entrypoint: not written here
         env = self._env(fields.get("env"))
+        self._image(fields.get("image"), container)
         words: list[Word] = []
         for part in (command, args):
             if part is None:
@@ -311,6 +313,7 @@ class YamlAnalyzer:
                 word = self._item_word(part)
                 if word is not None:
                     words.append(word)
+        self._image(fields.get("image"), service)
         self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
 
     # -- launches -----------------------------------------------------------------
@@ -323,6 +326,11 @@ class YamlAnalyzer:
         servers, routers = self._shell.argv(words, loc, [], variables=variables)
         self.result.servers.extend(servers)
         self.result.routers.extend(routers)
+
+    def _image(self, image: Node | None, holder: MappingNode) -> None:
+        """The SGLang release the container's (service's) image names, for the launches in it."""
+        if isinstance(image, ScalarNode) and (hint := version_from_image(image.value, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1))):
+            self.result.version_hints.append(hint)
 
     # -- positions --------------------------------------------------------------------
     def _command_loc(self, mapping: MappingNode, names: tuple[str, ...]) -> Location:
