@@ -356,7 +356,7 @@ def test_fixture_findings_say_which_release_judged_them() -> None:
     assert any(note.startswith("judged as sglang 0.5.9, from image lmsysorg/sglang:v0.5.9-cu129 at ") for note in docker)
     pip = findings[("SGL202", "pip-pin/bench_pd.sh", 10)]
     assert any(note.startswith("judged as sglang 0.5.9, from pin sglang[all]==0.5.9 at ") for note in pip)
-    project = findings[("SGL104", "project-pin/serve_pd.sh", 6)]
+    project = findings[("SGL104", "project-pin/serve_pd.sh", 7)]
     assert any(note.startswith("judged as sglang 0.5.17, from the project's pin sglang[all]==0.5.17 at ") for note in project)
 
 
