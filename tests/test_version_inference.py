@@ -15,6 +15,7 @@ in 0.5.15) and 0.5.15-0.5.17 reject it with PD (server_args.py:7890 in 0.5.17);
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -402,6 +403,14 @@ def test_topology_shows_the_release_per_server(capsys) -> None:
     out = capsys.readouterr().out
     assert code == 0
     assert out.count("judged as sglang 0.5.14, from image lmsysorg/sglang:v0.5.14-cu130 at ") == 2
+    code = main(["topology", "--no-cache", "--format", "json", str(FIXTURE / "between-tables")])
+    servers = json.loads(capsys.readouterr().out)["deployments"][0]["servers"]
+    assert code == 0
+    assert [s["sglang_version"] for s in servers] == ["0.5.11", "0.5.11"]
+    for server, line in zip(servers, (11, 32)):
+        why = server["sglang_version_from"]
+        assert why.startswith("from image lmsysorg/sglang:v0.5.12-cu129 at ")
+        assert why.endswith(f"pd.yaml:{line} (no table for 0.5.12: the nearest lower one)")
 
 
 def test_tables_cover_the_releases_the_fixture_names() -> None:
