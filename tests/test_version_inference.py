@@ -187,6 +187,7 @@ def test_table_for_release() -> None:
     assert table_for_release("0.5.5.post2") == ("0.5.4", "no table for 0.5.5.post2: the nearest lower one")
     assert table_for_release("0.4.6") == (versions[0], "0.4.6 is older than every table: the oldest one")
     assert table_for_release("9.0.0") == (versions[-1], "9.0.0 is newer than every table: the newest one")
+    assert table_for_release("nightly") == (versions[-1], "'nightly' is not a release number: the newest table")
 
 
 # -- precedence -------------------------------------------------------------------------------
@@ -420,3 +421,17 @@ def test_tables_cover_the_releases_the_fixture_names() -> None:
     assert "--cuda-graph-max-bs" not in load_table(default_version()).by_name
     assert "--enable-mfu-metrics" not in load_table("0.5.9").by_name and "--enable-hisparse" not in load_table("0.5.9").by_name
     assert "--enable-nan-detection" in load_table("0.5.11").by_name and "--enable-nan-detection" not in load_table("0.5.13").by_name
+
+
+def test_show_settings_says_whether_versions_are_inferred(tmp_path: Path, monkeypatch, capsys) -> None:
+    from sglang_lint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sglang-lint.toml").write_text("infer-version = false\n", encoding="utf-8")
+    assert main(["--show-settings", "."]) == 0
+    assert "infer-version = false" in capsys.readouterr().out
+    (tmp_path / "sglang-lint.toml").write_text("", encoding="utf-8")
+    assert main(["--show-settings", "."]) == 0
+    assert "infer-version = true" in capsys.readouterr().out
+    assert main(["--show-settings", "--target-version", "0.5.19", "."]) == 0
+    assert "infer-version = (off: an explicit target-version judges every launch)" in capsys.readouterr().out

@@ -65,7 +65,10 @@ def table_for_release(release: str) -> tuple[str, str]:
     versions = known_versions()
     number, _, suffix = release.partition("rc")
     number, _, post = number.partition(".post")
-    key = version_key(number)
+    try:
+        key = version_key(number)
+    except ValueError:  # a hint a source built by hand: never a crash
+        return versions[-1], f"{release!r} is not a release number: the newest table"
     if not suffix and number in versions:
         return number, "" if not post else f"{release} with {number}'s table"
     lower = [v for v in versions if version_key(v) < key or (version_key(v) == key and not suffix)]
