@@ -58,8 +58,9 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
 
 class CatalogedFile(Struct):
     """One file's launches through the catalog stage: its servers (argv parsed
-    for each launch's version, catalog/versions) and routers, the notes of launches that could not be
-    read, its suppression directives, and the --config files it read (probes)."""
+    for each launch's release, catalog/versions) and routers, the notes of
+    launches that could not be read, its suppression directives, and the
+    --config and requirement files it read (probes)."""
 
     directives: Directives
     servers: list[Server] = []

@@ -32,6 +32,8 @@ from sglang_lint.model import Kind, Location, Value, VersionHint
 _RELEASE = re.compile(r"(\d+\.\d+\.\d+)(\.post\d+|rc\d+)?")
 # An image tag that starts with a release: v0.5.14, v0.5.14-cu130, 0.5.9.
 _RELEASE_TAG = re.compile(r"v?(" + _RELEASE.pattern + r")(?:-[A-Za-z0-9._-]*)?")
+# Where a template or the environment fills the image in.
+_TEMPLATE_MARKS = ("{{", "${", "$(", "{%")
 # PEP 508 names: letters, digits, and . _ - inside.
 _NAME = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
 _OPERATORS = ("===", "==", "~=", "!=", "<=", ">=", "<", ">")
@@ -110,9 +112,11 @@ def image_release(text: str) -> str:
 def version_from_image(text: str, location: Location, lines: tuple[int, int] | None = None) -> VersionHint | None:
     """The fact that the launches on ``lines`` (first, last; default: the line
     of ``location``) run in image ``text`` (a reference, or an enroot ``.sqsh``
-    name as srt-slurm's ``model.container`` has it). None for an empty text."""
+    name as srt-slurm's ``model.container`` has it). None for an empty text
+    and for one a tool fills in before it runs (a Helm ``{{ .Values.tag }}``, a
+    compose ``${TAG}``, a ``<IMAGE>`` placeholder): it is not known here."""
     text = text.strip()
-    if not text:
+    if not text or any(mark in text for mark in _TEMPLATE_MARKS) or (text.startswith("<") and text.endswith(">")):
         return None
     if lines is None:
         lines = (location.line, max(location.line, location.end_line))

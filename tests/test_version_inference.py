@@ -86,6 +86,10 @@ def test_version_from_image_keeps_the_text_and_the_launch_lines() -> None:
     assert (hint.kind, hint.text, hint.release, hint.lines) == ("image", "lmsysorg/sglang:v0.5.14-cu130", "0.5.14", (80, 120))
     assert hint.describe() == "image lmsysorg/sglang:v0.5.14-cu130 at d.yaml:91"
     assert version_from_image("", HERE) is None
+    # filled in by a tool before it runs: not known here, no fact
+    assert version_from_image("{{ .Values.image.repository }}:{{ .Values.image.tag }}", HERE) is None
+    assert version_from_image("lmsysorg/sglang:${SGLANG_TAG:-v0.5.9}", HERE) is None
+    assert version_from_image("<IMAGE>", HERE) is None
     latest = version_from_image("lmsysorg/sglang:latest", Location("c.yml", 4, 12))
     assert latest is not None and latest.release == "" and latest.lines == (4, 4)
 

@@ -43,9 +43,9 @@ from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
-from sglang_lint.version_facts import version_from_image
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
+from sglang_lint.version_facts import version_from_image
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
 MAX_NODES = 200_000
