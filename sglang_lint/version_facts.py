@@ -112,22 +112,25 @@ def image_release(text: str) -> str:
 def version_from_image(text: str, location: Location, lines: tuple[int, int] | None = None) -> VersionHint | None:
     """The fact that the launches on ``lines`` (first, last; default: the line
     of ``location``) run in image ``text`` (a reference, or an enroot ``.sqsh``
-    name as srt-slurm's ``model.container`` has it). None for an empty text
-    and for one a tool fills in before it runs (a Helm ``{{ .Values.tag }}``, a
-    compose ``${TAG}``, a ``<IMAGE>`` placeholder): it is not known here."""
+    name as srt-slurm's ``model.container`` has it). None for an empty text.
+    One a tool fills in before it runs (a Helm ``{{ .Values.tag }}``, a compose
+    ``${TAG}``, a ``<IMAGE>`` placeholder) names no release we can see: the
+    launch runs in some image all the same, whose SGLang no pin of ours tells."""
     text = text.strip()
-    if not text or any(mark in text for mark in _TEMPLATE_MARKS) or (text.startswith("<") and text.endswith(">")):
+    if not text:
         return None
     if lines is None:
         lines = (location.line, max(location.line, location.end_line))
-    return VersionHint("image", text, image_release(text), location, lines)
+    templated = any(mark in text for mark in _TEMPLATE_MARKS) or (text.startswith("<") and text.endswith(">"))
+    return VersionHint("image", text, "" if templated else image_release(text), location, lines)
 
 
 def image_hints(value: Value, location: Location, lines: tuple[int, int]) -> list[VersionHint]:
     """``version_from_image`` for a word the sources evaluated (``docker run
-    IMAGE``): nothing when its text is not known statically."""
+    IMAGE``); an image not known statically (``$IMAGE`` from the environment)
+    names no release."""
     if value.kind is not Kind.KNOWN:
-        return []
+        return [VersionHint("image", value.describe(), "", location, lines)]
     hint = version_from_image(value.text, location, lines)
     return [hint] if hint is not None else []
 

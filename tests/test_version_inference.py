@@ -27,6 +27,7 @@ from sglang_lint.config import ConfigError, load_config
 from sglang_lint.model import Location, Value
 from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 from sglang_lint.version_facts import (
+    image_hints,
     image_release,
     install_pins,
     pyproject_pins,
@@ -86,10 +87,12 @@ def test_version_from_image_keeps_the_text_and_the_launch_lines() -> None:
     assert (hint.kind, hint.text, hint.release, hint.lines) == ("image", "lmsysorg/sglang:v0.5.14-cu130", "0.5.14", (80, 120))
     assert hint.describe() == "image lmsysorg/sglang:v0.5.14-cu130 at d.yaml:91"
     assert version_from_image("", HERE) is None
-    # filled in by a tool before it runs: not known here, no fact
-    assert version_from_image("{{ .Values.image.repository }}:{{ .Values.image.tag }}", HERE) is None
-    assert version_from_image("lmsysorg/sglang:${SGLANG_TAG:-v0.5.9}", HERE) is None
-    assert version_from_image("<IMAGE>", HERE) is None
+    # filled in by a tool before it runs: an image all the same, naming no release we can see
+    for templated in ("{{ .Values.image.repository }}:{{ .Values.image.tag }}", "lmsysorg/sglang:${SGLANG_TAG:-v0.5.9}", "<IMAGE>"):
+        hint = version_from_image(templated, HERE)
+        assert hint is not None and (hint.kind, hint.release) == ("image", "")
+    [unknown] = image_hints(Value.symbol("$IMAGE"), HERE, (3, 4))
+    assert (unknown.kind, unknown.release, unknown.lines) == ("image", "", (3, 4))
     latest = version_from_image("lmsysorg/sglang:latest", Location("c.yml", 4, 12))
     assert latest is not None and latest.release == "" and latest.lines == (4, 4)
 
