@@ -14,11 +14,13 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from sglang_lint.catalog.argv import parse_server_args
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.catalog.tables import load_table, run_version
+from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
 from sglang_lint.model import Finding, Location, Note, SourceResult
@@ -56,8 +58,9 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
 
 class CatalogedFile(Struct):
     """One file's launches through the catalog stage: its servers (argv parsed
-    for the run's version) and routers, the notes of launches that could not be
-    read, its suppression directives, and the --config files it read (probes)."""
+    for each launch's release, catalog/versions) and routers, the notes of
+    launches that could not be read, its suppression directives, and the
+    --config and requirement files it read (probes)."""
 
     directives: Directives
     servers: list[Server] = []
@@ -66,9 +69,10 @@ class CatalogedFile(Struct):
     probes: list[tuple[str, str | None]] = []
 
 
-def catalog_file(result: SourceResult, table) -> CatalogedFile:
+def catalog_file(result: SourceResult, versions: VersionPolicy) -> CatalogedFile:
     """The per-file part of the analysis (catalog/argv): independent of every
-    other file, so it can run while other files are still being extracted."""
+    other file, so it can run while other files are still being extracted.
+    Each launch is parsed with the table of the release ``versions`` judges it by."""
     first_line = min((launch.location.line for launch in [*result.servers, *result.routers]), default=None)
     cataloged = CatalogedFile(parse_directives(result.path, result.comments, first_line))
     if first_line is not None:
@@ -78,15 +82,16 @@ def catalog_file(result: SourceResult, table) -> CatalogedFile:
     read_config = _config_reader(result.path, cataloged.probes)
     for launch in result.servers:
         try:
+            judged = versions.judge(launch, result, cataloged.probes)
             settings = parse_server_args(
                 launch.args,
-                table,
+                load_table(judged.version),
                 entry=launch.entry,
                 read_config=read_config,
                 launch_location=launch.location,
                 keywords=launch.keywords,
             )
-            server = make_server(launch, settings)
+            server = make_server(launch, settings, judged)
         except Exception as error:  # noqa: BLE001 - one launch must not lose the others
             cataloged.notes.append(_launch_error(result.path, launch, error))
             continue
@@ -120,7 +125,8 @@ def analyze_results(
     ``extra_notes``: notes about files that could not be read."""
     configs = configs or {}
     version = run_version(options)
-    table = load_table(version)
+    load_table(version)  # an unknown version is an error before any launch is read
+    versions = version_policy(options)
     lint = LintResult(version=version, files_checked=len(results), config=options.config)
     servers_by_file: dict[str, list[Server]] = {}
     routers_by_file: dict[str, list[Router]] = {}
@@ -131,7 +137,7 @@ def analyze_results(
         notes.extend(result.notes)
         cataloged = (cataloged_files or {}).get(id(result))
         if cataloged is None:
-            cataloged = catalog_file(result, table)
+            cataloged = catalog_file(result, versions)
         directives[result.path] = cataloged.directives
         notes.extend(cataloged.notes)
         if probes is not None:
@@ -148,7 +154,6 @@ def analyze_results(
     # Each config's selection under the command line's: a rule runs when some
     # file's config selects it, and each finding is kept by its own file's.
     selection = Selection(options, configs, governing, {rule.code: rule.opt_in for rule in ALL_RULES})
-    context = RuleContext(version=version)
     selected = [rule() for rule in ALL_RULES if selection.runs(rule.code, rule.opt_in)]
     findings: list[Finding] = []
     by_pair: list[tuple[Server, Server, list[Finding]]] = []
@@ -156,9 +161,11 @@ def analyze_results(
     checks: list[tuple[tuple[Server, ...], list[Finding]]] = []
     for deployment, prefill, decode in pairs(lint.deployments):
         found: list[Finding] = []
+        # The decode's release: SGLang checks a pair's agreement on the decode side.
+        context = RuleContext(version=decode.settings.version)
         for rule in selected:
             found.extend(rule.check_pair(context, deployment, prefill, decode))
-        found = name_pass_through((prefill, decode), found)
+        found = name_pass_through((prefill, decode), _version_notes((prefill, decode), found))
         checks.append(((prefill, decode), found))
         if found:
             by_pair.append((prefill, decode, found))
@@ -169,10 +176,12 @@ def analyze_results(
                 continue
             checked.add(id(server))
             found = []
+            context = RuleContext(version=server.settings.version)
             for rule in selected:
                 found.extend(rule.check_server(context, deployment, server))
-            checks.append(((server,), name_pass_through((server,), found)))
+            checks.append(((server,), name_pass_through((server,), _version_notes((server,), found))))
     findings.extend(fold(checks))
+    context = RuleContext(version=version)
     for result in results:
         for rule in selected:
             findings.extend(rule.check_source(context, result))
@@ -197,6 +206,34 @@ def analyze_results(
     lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
     lint.findings = sorted(dict.fromkeys(findings), key=Finding.sort_key)
     return lint
+
+
+def version_policy(options: LintOptions) -> VersionPolicy:
+    """The run's choice of a release per launch; the project pin files it reads
+    are probes with the cache's digests (the cache module: only when read)."""
+
+    def digest(text: str) -> str:
+        from sglang_lint.cache import text_digest
+
+        return text_digest(text)
+
+    return VersionPolicy(options, digest)
+
+
+def _version_notes(servers: tuple[Server, ...], found: list[Finding]) -> list[Finding]:
+    """Each finding about ``servers`` says which release judged them and why,
+    when a fact chose it (an image, a pin); the sides of a pair judged
+    differently are named by role."""
+    if not found:
+        return found
+    judged = [(server.role, server.judged) for server in servers if server.judged is not None and server.judged.why]
+    if not judged:
+        return found
+    if len({j for _, j in judged}) == 1 and len(judged) == len(servers):
+        notes: tuple[str, ...] = (judged[0][1].note,)
+    else:
+        notes = tuple(dict.fromkeys(f"{role}: {j.note}" if len(servers) > 1 else j.note for role, j in judged))
+    return [replace(finding, notes=finding.notes + notes) for finding in found]
 
 
 def _launch_error(path: str, launch, error: Exception) -> Note:

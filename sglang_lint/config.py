@@ -1,7 +1,7 @@
 """The configuration file: ``sglang-lint.toml`` or ``[tool.sglang-lint]`` in
 ``pyproject.toml`` (the way ruff reads ``ruff.toml`` / ``[tool.ruff]``).
 
-Keys: ``target-version``, ``select``, ``extend-select``, ``ignore``,
+Keys: ``target-version``, ``infer-version``, ``select``, ``extend-select``, ``ignore``,
 ``per-file-ignores`` (glob = [codes]), ``exclude`` / ``extend-exclude``
 (gitignore-style patterns), ``env`` (NAME = "value": what the scripts would find in
 their environment), ``cache-dir``, ``output-format`` (``check``'s default report
@@ -16,9 +16,12 @@ decode")::
 
 Which config governs a file: the nearest one above it (:class:`ConfigResolver`).
 The file-level keys (select, extend-select, ignore, per-file-ignores, exclude,
-extend-exclude, env) apply per file that way. ``target-version`` is per run (a pair
-spans files, and both sides must be judged by one release): the command line's,
-else the run's root config's (the nearest above the common directory of the paths).
+extend-exclude, env) apply per file that way. ``target-version`` and
+``infer-version`` are per run: the command line's, else the run's root config's
+(the nearest above the common directory of the paths). A ``target-version`` judges
+every launch with that release; without one each launch is judged with the
+release its image or install pin names (``infer-version = false`` turns that off;
+catalog/versions).
 Every config file that governs an analyzed file contributes its ``[[deployment]]``
 entries.
 
@@ -128,6 +131,9 @@ class Config(Struct, frozen=True):
     deployments: tuple[ManifestDeployment, ...] = ()
     # The SGLang release to judge with when the command line names none.
     target_version: str | None = None
+    # Whether each launch is judged with the SGLang its image or pin names
+    # (catalog/versions); false: every launch with the run's version.
+    infer_version: bool = True
     # Rule selection, overridden by --select / --ignore (ruff's semantics: select
     # replaces the default set, extend-select adds to it, ignore removes).
     select: frozenset[str] | None = None
@@ -309,6 +315,7 @@ def _load_config(path: Path) -> Config:
         path=path,
         deployments=values.get("deployment", ()),
         target_version=values.get("target-version"),
+        infer_version=values.get("infer-version", True),
         select=values.get("select"),
         extend_select=values.get("extend-select", frozenset()),
         ignore=values.get("ignore", frozenset()),
@@ -506,9 +513,16 @@ def _parse_output_format(path: Path, prefix: str, value: object) -> str:
     return value
 
 
+def _parse_infer_version(path: Path, prefix: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{display_path(path)}: {prefix}infer-version must be true or false, not {_type_name(value)}")
+    return value
+
+
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
+    "infer-version": _parse_infer_version,
     "select": _parse_select("select"),
     "extend-select": _parse_select("extend-select"),
     "ignore": _parse_select("ignore"),

@@ -513,6 +513,31 @@ class BrokenContinuation(Struct, frozen=True, gc=False, array_like=True):
     orphaned: Location | None = None
 
 
+class VersionHint(Struct, frozen=True, gc=False, array_like=True):
+    """A fact in a file that names the SGLang release its launches run
+    (design.md: each deployment is judged with its own version): a container
+    image (``kind`` "image": ``lmsysorg/sglang:v0.5.14-cu130``, an srt-slurm
+    ``lmsysorg+sglang+v0.5.5.post2.sqsh``) for the launches on ``lines``, or an
+    install pin (``kind`` "pin": ``pip install sglang==0.5.9``, a requirements
+    line) for the whole file.
+
+    ``text``: as written; ``release``: the release it names (``"0.5.14"``,
+    ``"0.5.5.post2"``), "" when it names none (``latest``, a nightly, an image
+    that is not SGLang's); ``lines``: (first, last) line of the launches an
+    image runs, (0, 0) for a pin."""
+
+    kind: str
+    text: str
+    release: str
+    location: Location
+    lines: tuple[int, int] = (0, 0)
+
+    def describe(self) -> str:
+        """``image lmsysorg/sglang:v0.5.14-cu130 at d.yaml:91``."""
+        what = "image" if self.kind == "image" else "pin"
+        return f"{what} {self.text} at {self.location.short()}"
+
+
 class SourceResult(Struct, array_like=True):
     """Everything one source extracted from one file."""
 
@@ -531,6 +556,9 @@ class SourceResult(Struct, array_like=True):
     # Backslashes followed by blanks (or a comment) inside a launch's command:
     # facts for rule SGL207.
     broken_continuations: list[BrokenContinuation] = []
+    # The images and install pins that name the SGLang release of the launches
+    # (catalog/versions picks each launch's version from them).
+    version_hints: list[VersionHint] = []
 
 
 class Related(Struct, frozen=True, gc=False, array_like=True):

@@ -61,21 +61,22 @@ def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[Sourc
     extracted: its catalog stage (analysis.catalog_file), which depends on no
     other file. The parent process would otherwise wait idle, then do it for
     every file after the last one arrived (a fifth of a parallel run)."""
-    table = None
+    versions = None
 
     def catalog(result: SourceResult) -> None:
-        nonlocal table
+        nonlocal versions
         if _is_empty(result):
             return
-        from sglang_lint.analysis import catalog_file
+        from sglang_lint.analysis import catalog_file, version_policy
         from sglang_lint.catalog.tables import UnknownVersionError, load_table
 
-        if table is None:
+        if versions is None:
             try:
-                table = load_table(run_version(options))
+                load_table(run_version(options))
             except (UnknownVersionError, ValueError):
                 return  # the analysis stage reports it
-        into[id(result)] = catalog_file(result, table)
+            versions = version_policy(options)
+        into[id(result)] = catalog_file(result, versions)
 
     return catalog
 

@@ -52,6 +52,10 @@ def show_settings(run: RunFiles, output_format: str | None = None) -> str:
     else:
         origin = "the newest known release"
     lines.append(f"target-version = {_quote(run_version(options))}  # {origin}")
+    if options.target_version is not None or root.target_version is not None:
+        lines.append("infer-version = (off: an explicit target-version judges every launch)")
+    else:
+        lines.append(f"infer-version = {_bool(root.infer_version)}  # each launch judged with the release its image or pin names")
     lines.append(f"output-format = {_quote(output_format)}" if output_format else "output-format = (not a check run)")
     lines.append(f"strict = {_bool(options.strict)}")
     lines.append(f"ignore-noqa = {_bool(options.ignore_noqa)}")

@@ -21,6 +21,7 @@ from msgspec import Struct
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import ServerSettings, Setting
+from sglang_lint.catalog.versions import JudgedVersion
 from sglang_lint.model import Heading, Note, ServerLaunch, Value, provably_equal
 
 if TYPE_CHECKING:
@@ -45,6 +46,8 @@ class Server(Struct):
     # The Markdown section this server pairs within (set by build_deployments,
     # see pairing_sections); () for the whole file.
     section: tuple[Heading, ...] = ()
+    # The release that judged it and why (catalog/versions); None: built by hand.
+    judged: JudgedVersion | None = None
 
     @property
     def label(self) -> str:
@@ -168,9 +171,9 @@ def server_role(settings: ServerSettings) -> str:
     return "unknown"
 
 
-def make_server(launch: ServerLaunch, settings: ServerSettings) -> Server:
+def make_server(launch: ServerLaunch, settings: ServerSettings, judged: JudgedVersion | None = None) -> Server:
     sizes = parallel_sizes(settings)
-    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=sizes.attn_tp, sizes=sizes)
+    return Server(launch=launch, settings=settings, role=server_role(settings), attn_tp=sizes.attn_tp, sizes=sizes, judged=judged)
 
 
 def server_sizes(server: Server) -> ParallelSizes:

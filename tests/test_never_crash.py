@@ -55,10 +55,10 @@ def test_an_error_in_one_launch_keeps_the_others(monkeypatch) -> None:
 
     real = lint.make_server
 
-    def flaky(launch, settings):
+    def flaky(launch, settings, judged=None):
         if launch.path == "broken/run.sh":
             raise ZeroDivisionError("boom")
-        return real(launch, settings)
+        return real(launch, settings, judged)
 
     monkeypatch.setattr(lint, "make_server", flaky)
     files = {

@@ -112,6 +112,8 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
                        f" = {sanitize(server.attn_tp.explanation)}{note}")
             if server.launch.context:
                 out.append(f"           via {sanitize(server.launch.context)}")
+            if server.judged is not None and server.judged.why:
+                out.append(f"           {sanitize(server.judged.note)}")
             for label, value, where in _server_rows(server) + _launch_rows(server):
                 out.append(f"           {label:<20} {sanitize(value):<14} {sanitize(where)}".rstrip())
             shortfall = gpu_shortfall(server)
@@ -168,6 +170,9 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
                     # A launch variant (issue 16): the decisions on its paths.
                     "path_condition": [{"text": step.text, "taken": step.taken, "location": _location(step.location)} for step in server.launch.path_condition],
                     "attention_tp": {**_value(server.attn_tp.value), "explanation": server.attn_tp.explanation},
+                    # The release whose options judged it, and the fact that chose it (catalog/versions).
+                    "sglang_version": server.settings.version,
+                    "sglang_version_from": server.judged.why if server.judged is not None and server.judged.why else None,
                     "settings": {
                         dest: {
                             **_value(server.setting(dest).value),

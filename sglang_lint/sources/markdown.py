@@ -1039,6 +1039,10 @@ class MarkdownAnalyzer:
             self.result.broken_continuations.append(
                 replace(broken, location=self._loc(broken.location), orphaned=self._loc(broken.orphaned), trailing=display(broken.trailing), extra=tuple(map(display, broken.extra)))
             )
+        # `pip install sglang==X`, `docker run IMAGE` in a block: the release the
+        # document's launches are judged by (issue 18).
+        for hint in part.version_hints:
+            self.result.version_hints.append(replace(hint, location=self._loc(hint.location), text=display(hint.text)))
 
 
 def analyze_markdown(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:

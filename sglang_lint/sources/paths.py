@@ -301,6 +301,7 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
     # Every path's facts, once each, in the order found.
     combined.broken_continuations = list(dict.fromkeys(item for _, result in leaves for item in result.broken_continuations))
     combined.notes = list(dict.fromkeys(note for _, result in leaves for note in result.notes))
+    combined.version_hints = list(dict.fromkeys(hint for _, result in leaves for hint in result.version_hints))
     # identity -> signature -> (a launch, the paths that gave it)
     found: dict[tuple, dict[tuple, tuple[ServerLaunch | RouterLaunch, list[int]]]] = {}
     for index, (fixed, result) in enumerate(leaves):

@@ -27,6 +27,7 @@ from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_te
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
 from sglang_lint.sources.wrappers import DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
 MAX_CALL_DEPTH = 12
@@ -214,6 +215,7 @@ class LaunchDetection(WordExpansion):
                 return
             if name in DATA_COMMANDS or name in ("source", ".", "export", "alias"):
                 return
+            self.result.version_hints.extend(install_pins(name, words[index + 1 :], word_value, command_loc))  # pip install sglang==X (before the wrappers: `uv pip`)
             if name in WRAPPERS:
                 index = WRAPPERS[name].skip(words, index, word_value)
                 continue
@@ -230,6 +232,8 @@ class LaunchDetection(WordExpansion):
                 index = _skip_docker_run(words, index)
                 if index < 0:
                     return
+                image = words[index - 1]  # the SGLang release the container runs
+                self.result.version_hints.extend(image_hints(word_value(image), self._token(image, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
                 continue
             if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
                 self._record(EntryPoint.SGLANG_SERVE, words, index, index + 2, command_loc)

@@ -71,6 +71,7 @@ from sglang_lint.model import (
     Value,
     WrittenValue,
 )
+from sglang_lint.version_facts import version_from_image
 
 __all__ = ["read_recipe", "recipe_root"]
 
@@ -202,6 +203,12 @@ class _RecipeReader:
                     container_image=image,
                 )
             )
+        # The container names the SGLang release the recipe's servers run
+        # (lmsysorg+sglang+v0.5.5.post2.sqsh): a fact for the version each is judged by.
+        if isinstance(container, ScalarNode):
+            hint = version_from_image(container.value, self._loc(container), (root.start_mark.line + 1, root.end_mark.line + 1))
+            if hint is not None:
+                self.result.version_hints.append(hint)
         if self.undefined_placeholder is not None:
             location, written = self.undefined_placeholder
             self.result.notes.append(

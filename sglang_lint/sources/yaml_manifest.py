@@ -65,6 +65,7 @@ from sglang_lint.model import Location, Note, SourceResult, Value
 from sglang_lint.sources import srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
+from sglang_lint.version_facts import version_from_image
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
 MAX_NODES = 200_000
@@ -270,6 +271,7 @@ class YamlAnalyzer:
         is ``command`` + ``args`` as the kubelet builds it."""
         fields = _fields(container)
         env = self._env(fields.get("env"))
+        self._image(fields.get("image"), container)
         words: list[Word] = []
         for part in (fields.get("command"), fields.get("args")):
             if not isinstance(part, SequenceNode):
@@ -372,6 +374,7 @@ class YamlAnalyzer:
                 word = self._item_word(part)
                 if word is not None:
                     words.append(word)
+        self._image(fields.get("image"), service)
         self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
 
     # -- launches -----------------------------------------------------------------
@@ -402,6 +405,11 @@ class YamlAnalyzer:
         if self._shell is None:
             self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
         return self._shell
+
+    def _image(self, image: Node | None, holder: MappingNode) -> None:
+        """The SGLang release the container's (service's) image names, for the launches in it."""
+        if isinstance(image, ScalarNode) and (hint := version_from_image(image.value, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1))):
+            self.result.version_hints.append(hint)
 
     # -- positions --------------------------------------------------------------------
     def _command_loc(self, mapping: MappingNode, names: tuple[str, ...]) -> Location:

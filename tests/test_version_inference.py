@@ -1,0 +1,444 @@
+"""The SGLang release per launch (issue 18, design.md "Each deployment is judged
+with its SGLang version"): what images, install commands and requirement pins name
+(sglang_lint/version_facts.py), which fact wins (sglang_lint/catalog/versions.py),
+and how findings and the topology say it.
+
+SGLang facts the fixtures lean on (the option tables under
+sglang_lint/catalog/data, generated from each release's wheel):
+``--enable-unified-memory`` first appears in 0.5.15 (python/sglang/srt/server_args.py:764
+in 0.5.15) and 0.5.15-0.5.17 reject it with PD (server_args.py:7890 in 0.5.17);
+``--cuda-graph-max-bs`` exists up to 0.5.19, 0.5.20 splits it into ``-decode`` and
+``-prefill`` forms (an ambiguous abbreviation from then on);
+``--enable-mfu-metrics`` and ``--enable-hisparse`` first appear in 0.5.10;
+``--enable-nan-detection`` is in 0.5.11's table and gone from 0.5.13's.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from sglang_lint.catalog.tables import default_version, known_versions, load_table
+from sglang_lint.catalog.versions import table_for_release
+from sglang_lint.config import ConfigError, load_config
+from sglang_lint.model import Location, Value
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
+from sglang_lint.version_facts import (
+    image_hints,
+    image_release,
+    install_pins,
+    pyproject_pins,
+    requirement_release,
+    requirements_pins,
+    version_from_image,
+)
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "version-per-deployment"
+HERE = Location("run.sh", 3, 1)
+
+
+# -- image references ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("image", "release"),
+    [
+        ("lmsysorg/sglang:v0.5.14-cu130", "0.5.14"),
+        ("lmsysorg/sglang-rocm:v0.5.14-rocm720-mi35x", "0.5.14"),
+        ("lmsysorg/sglang:v0.5.5.post2-cu126", "0.5.5.post2"),
+        ("lmsysorg/sglang:0.5.9", "0.5.9"),
+        ("docker.io/lmsysorg/sglang:v0.5.9-cu129", "0.5.9"),
+        ("registry.internal:5000/mirror/sglang:v0.5.19-cu129", "0.5.19"),  # the port is not a tag
+        ("lmsysorg/sglang:v0.5.9-cu129@sha256:" + "0" * 64, "0.5.9"),
+        ("docker://lmsysorg/sglang:v0.5.21", "0.5.21"),
+        # enroot's squashfs names (srt-slurm's model.container): / and : become +
+        ("lmsysorg+sglang+v0.5.5.post2.sqsh", "0.5.5.post2"),
+        ("/lustre/containers/lmsysorg+sglang+v0.5.14-cu130.sqsh", "0.5.14"),
+        # no release named
+        ("lmsysorg/sglang:latest", ""),
+        ("lmsysorg/sglang:dev", ""),
+        ("lmsysorg/sglang:nightly-dev-20260101-1a2b3c4d", ""),
+        ("lmsysorg/sglang:latest-cu130", ""),
+        ("lmsysorg/sglang", ""),
+        ("lmsysorg/sglang@sha256:" + "0" * 64, ""),
+        ("lmsysorg+sglang.sqsh", ""),
+        # not SGLang's images: their tag is another project's version
+        ("nvcr.io/nvidia/pytorch:25.01-py3", ""),
+        ("lmsysorg/sglang-router:v0.3.2", ""),
+        ("ghcr.io/acme/inference:v0.5.14", ""),
+        # Dynamo's runtime images: Dynamo's release, mapped by its release notes
+        ("nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.0.0", "0.5.9"),
+        ("nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.2.0-cuda13", "0.5.11"),
+        ("nvcr.io/nvidia/ai-dynamo/sglang-runtime:0.6.1", ""),  # not in the table: no guess
+        ("nvcr.io/nvidia/ai-dynamo/sglang-runtime:1.1.0rc1", ""),
+        ("nvcr.io/nvidia/ai-dynamo/vllm-runtime:1.0.0", ""),
+    ],
+)
+def test_image_release(image: str, release: str) -> None:
+    assert image_release(image) == release
+
+
+def test_version_from_image_keeps_the_text_and_the_launch_lines() -> None:
+    hint = version_from_image(" lmsysorg/sglang:v0.5.14-cu130 ", Location("d.yaml", 91, 18), (80, 120))
+    assert hint is not None
+    assert (hint.kind, hint.text, hint.release, hint.lines) == ("image", "lmsysorg/sglang:v0.5.14-cu130", "0.5.14", (80, 120))
+    assert hint.describe() == "image lmsysorg/sglang:v0.5.14-cu130 at d.yaml:91"
+    assert version_from_image("", HERE) is None
+    # filled in by a tool before it runs: an image all the same, naming no release we can see
+    for templated in ("{{ .Values.image.repository }}:{{ .Values.image.tag }}", "lmsysorg/sglang:${SGLANG_TAG:-v0.5.9}", "<IMAGE>"):
+        hint = version_from_image(templated, HERE)
+        assert hint is not None and (hint.kind, hint.release) == ("image", "")
+    [unknown] = image_hints(Value.symbol("$IMAGE"), HERE, (3, 4))
+    assert (unknown.kind, unknown.release, unknown.lines) == ("image", "", (3, 4))
+    latest = version_from_image("lmsysorg/sglang:latest", Location("c.yml", 4, 12))
+    assert latest is not None and latest.release == "" and latest.lines == (4, 4)
+
+
+# -- pins ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("requirement", "release"),
+    [
+        ("sglang==0.5.9", "0.5.9"),
+        ("sglang[all]==0.5.9", "0.5.9"),
+        ('sglang[all] == 0.5.9 ; python_version >= "3.10"', "0.5.9"),
+        ("SGLang===0.5.9", "0.5.9"),
+        ("sglang (==0.5.14)", "0.5.14"),
+        ("sglang==0.5.9+cu124", "0.5.9"),
+        ("sglang==0.5.5.post2", "0.5.5.post2"),
+        ("sglang>=0.5,==0.5.9", "0.5.9"),
+        # not a pin
+        ("sglang~=0.5.9", None),
+        ("sglang>=0.5.9", None),
+        ("sglang>=0.5.9,<0.6", None),
+        ("sglang==0.5.*", None),
+        ("sglang", None),
+        ("sglang @ git+https://github.com/sgl-project/sglang@v0.5.9#subdirectory=python", None),
+        ("sglang-router==0.3.2", None),
+        ("sglang_router==0.3.2", None),
+        ("torch==2.9.1", None),
+    ],
+)
+def test_requirement_release(requirement: str, release: str | None) -> None:
+    assert requirement_release(requirement) == release
+
+
+def _pins(command: str, *words: str) -> list[str]:
+    return [hint.release for hint in install_pins(command, [Value.known(word) for word in words], lambda value: value, HERE)]
+
+
+def test_install_commands() -> None:
+    assert _pins("pip", "install", "sglang==0.5.9") == ["0.5.9"]
+    assert _pins("pip3", "install", "-U", "--index-url", "https://mirror/simple", "sglang[all]==0.5.9") == ["0.5.9"]
+    assert _pins("pip", "install", "--extra-index-url=https://x", "torch==2.9.1", "sglang==0.5.14") == ["0.5.14"]
+    assert _pins("uv", "pip", "install", "sglang==0.5.21") == ["0.5.21"]
+    assert _pins("uv", "add", "sglang==0.5.21") == ["0.5.21"]
+    assert _pins("python3", "-m", "pip", "install", "sglang==0.5.19") == ["0.5.19"]
+    # only == pins a release
+    assert _pins("pip", "install", "sglang>=0.5.9") == []
+    assert _pins("pip", "install", "sglang~=0.5.9") == []
+    # the value of -r / -c is a file, not a requirement
+    assert _pins("pip", "install", "-r", "sglang==0.5.9") == []
+    # not an install
+    assert _pins("pip", "download", "sglang==0.5.9") == []
+    assert _pins("uv", "run", "sglang==0.5.9") == []
+    assert _pins("python3", "-m", "sglang.launch_server", "--model-path", "m") == []
+    assert _pins("echo", "install", "sglang==0.5.9") == []
+    # a word not known statically is skipped, not read
+    hints = install_pins("pip", [Value.known("install"), Value.symbol("$SPEC"), Value.known("sglang==0.5.9")], lambda value: value, HERE)
+    assert [(h.kind, h.text, h.location) for h in hints] == [("pin", "sglang==0.5.9", HERE)]
+
+
+def test_requirements_file() -> None:
+    text = (
+        "# serving\n"
+        "-r base.txt\n"
+        "--index-url https://mirror/simple\n"
+        "torch==2.9.1\n"
+        "  sglang[all]==0.5.17 \\\n"
+        "    --hash=sha256:00  # pinned for the PD runs\n"
+        "sglang-router==0.3.2\n"
+    )
+    hints = requirements_pins(text, "requirements.txt")
+    assert [(h.text, h.release, h.location.line, h.location.column) for h in hints] == [("sglang[all]==0.5.17", "0.5.17", 5, 3)]
+    assert requirements_pins("sglang>=0.5.9\n# sglang==0.5.9\n", "r.txt") == []
+
+
+def test_pyproject_pins() -> None:
+    pep621 = '[project]\nname = "svc"\ndependencies = [\n  "torch==2.9.1",\n  "sglang[all]==0.5.14",\n]\n'
+    assert [(h.release, h.location.line) for h in pyproject_pins(pep621, "pyproject.toml")] == [("0.5.14", 5)]
+    optional = '[project]\nname = "svc"\n[project.optional-dependencies]\nserve = ["sglang==0.5.9"]\n'
+    assert [h.release for h in pyproject_pins(optional, "pyproject.toml")] == ["0.5.9"]
+    groups = '[dependency-groups]\nserve = ["sglang==0.5.19"]\n'
+    assert [h.release for h in pyproject_pins(groups, "pyproject.toml")] == ["0.5.19"]
+    poetry = '[tool.poetry.dependencies]\npython = "^3.10"\nsglang = {version = "0.5.9", extras = ["all"]}\n'
+    assert [(h.release, h.location.line) for h in pyproject_pins(poetry, "pyproject.toml")] == [("0.5.9", 3)]
+    assert pyproject_pins('[tool.poetry.dependencies]\nsglang = "^0.5.9"\n', "pyproject.toml") == []  # a caret is a range
+    assert pyproject_pins('[project]\ndependencies = ["sglang>=0.5.9"]\n', "pyproject.toml") == []
+    assert pyproject_pins("[project\n", "pyproject.toml") == []  # not TOML: no pin, no crash
+
+
+# -- releases without a table -------------------------------------------------------------
+
+
+def test_table_for_release() -> None:
+    versions = known_versions()
+    assert table_for_release("0.5.14") == ("0.5.14", "")
+    assert table_for_release("0.5.12") == ("0.5.11", "no table for 0.5.12: the nearest lower one")
+    assert table_for_release("0.5.9.post1") == ("0.5.9", "0.5.9.post1 with 0.5.9's table")
+    assert table_for_release("0.5.14rc0") == ("0.5.13", "no table for 0.5.14rc0: the nearest lower one")
+    assert table_for_release("0.5.5.post2") == ("0.5.4", "no table for 0.5.5.post2: the nearest lower one")
+    assert table_for_release("0.4.6") == (versions[0], "0.4.6 is older than every table: the oldest one")
+    assert table_for_release("9.0.0") == (versions[-1], "9.0.0 is newer than every table: the newest one")
+    assert table_for_release("nightly") == (versions[-1], "'nightly' is not a release number: the newest table")
+
+
+# -- precedence -------------------------------------------------------------------------------
+
+POD = """\
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+spec:
+  containers:
+    - name: sglang
+      image: {image}
+      command: ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B",
+                "--disaggregation-mode", "{role}", "--page-size", "{page}", "--port", "{port}"]
+"""
+
+
+def _pod(name: str, image: str, role: str, port: int, page: int = 32) -> str:
+    return POD.format(name=name, image=image, role=role, port=port, page=page)
+
+
+def _versions(result) -> dict[tuple[str, int], tuple[str, str]]:
+    """(path, line) -> (the release that judged the server, why)."""
+    return {
+        (server.launch.location.path, server.launch.location.line): (server.settings.version, server.judged.why if server.judged else "")
+        for deployment in result.deployments
+        for server in deployment.servers
+    }
+
+
+def test_the_launch_image_judges_it() -> None:
+    text = _pod("p", "lmsysorg/sglang:v0.5.14-cu130", "prefill", 30000) + "---\n" + _pod("d", "lmsysorg/sglang:v0.5.14-cu130", "decode", 30001)
+    versions = _versions(lint_texts({"pd.yaml": text}))
+    assert versions == {
+        ("pd.yaml", 9): ("0.5.14", "from image lmsysorg/sglang:v0.5.14-cu130 at pd.yaml:8"),
+        ("pd.yaml", 20): ("0.5.14", "from image lmsysorg/sglang:v0.5.14-cu130 at pd.yaml:19"),
+    }
+
+
+def test_an_explicit_target_version_wins_over_the_image() -> None:
+    text = _pod("p", "lmsysorg/sglang:v0.5.14-cu130", "prefill", 30000)
+    assert _versions(lint_texts({"p.yaml": text}, LintOptions(target_version="0.5.21"))) == {("p.yaml", 9): ("0.5.21", "")}
+
+
+SCRIPT = """\
+#!/usr/bin/env bash
+pip install sglang==0.5.9
+docker run --gpus all lmsysorg/sglang:v0.5.14-cu130 python3 -m sglang.launch_server --disaggregation-mode prefill --port 30000 &
+python3 -m sglang.launch_server --disaggregation-mode decode --port 30001 &
+"""
+
+
+def test_the_image_wins_over_the_script_pin_which_wins_over_the_default() -> None:
+    assert _versions(lint_texts({"run.sh": SCRIPT})) == {
+        ("run.sh", 3): ("0.5.14", "from image lmsysorg/sglang:v0.5.14-cu130 at run.sh:3"),
+        ("run.sh", 4): ("0.5.9", "from pin sglang==0.5.9 at run.sh:2"),
+    }
+    plain = "python3 -m sglang.launch_server --disaggregation-mode decode --port 30001 &\n"
+    assert _versions(lint_texts({"run.sh": plain})) == {("run.sh", 1): (default_version(), "")}
+
+
+def test_a_pin_after_the_launch_counts_when_none_comes_before() -> None:
+    text = "python3 -m sglang.launch_server --port 30001 &\nuv pip install 'sglang==0.5.19'\n"
+    assert _versions(lint_texts({"run.sh": text})) == {("run.sh", 1): ("0.5.19", "from pin sglang==0.5.19 at run.sh:2")}
+
+
+def test_latest_falls_back_to_the_newest_and_says_which_image() -> None:
+    text = _pod("p", "lmsysorg/sglang:latest", "prefill", 30000)
+    newest = default_version()
+    assert _versions(lint_texts({"p.yaml": text})) == {("p.yaml", 9): (newest, "the newest known: image lmsysorg/sglang:latest at p.yaml:8 names no release")}
+
+
+def _project(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    (tmp_path / ".git").mkdir()
+    return tmp_path
+
+
+def test_the_script_pin_wins_over_the_project_pin(tmp_path: Path, monkeypatch) -> None:
+    _project(
+        tmp_path,
+        {
+            "requirements.txt": "sglang==0.5.17\n",
+            "deploy/pinned.sh": "pip install sglang==0.5.9\npython3 -m sglang.launch_server --port 30000 &\n",
+            "deploy/unpinned.sh": "python3 -m sglang.launch_server --port 30001 &\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    versions = _versions(lint_paths(["deploy"], LintOptions(cache=False)))
+    assert versions == {
+        (os.path.join("deploy", "pinned.sh"), 2): ("0.5.9", "from pin sglang==0.5.9 at deploy/pinned.sh:1"),
+        (os.path.join("deploy", "unpinned.sh"), 1): ("0.5.17", "from the project's pin sglang==0.5.17 at requirements.txt:1"),
+    }
+
+
+def test_the_project_pin_stops_at_the_project_root(tmp_path: Path, monkeypatch) -> None:
+    # A pin above the project's root (the directory with pyproject.toml) is another project's.
+    (tmp_path / "requirements.txt").write_text("sglang==0.5.17\n", encoding="utf-8")
+    project = tmp_path / "svc"
+    project.mkdir()
+    (project / "pyproject.toml").write_text('[project]\nname = "svc"\ndependencies = ["sglang>=0.5"]\n', encoding="utf-8")
+    (project / "run.sh").write_text("python3 -m sglang.launch_server --port 30001 &\n", encoding="utf-8")
+    monkeypatch.chdir(project)
+    assert _versions(lint_paths(["run.sh"], LintOptions(cache=False))) == {("run.sh", 1): (default_version(), "")}
+
+
+def test_infer_version_false_turns_inference_off(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, {"sglang-lint.toml": "infer-version = false\n", "p.yaml": _pod("p", "lmsysorg/sglang:v0.5.14-cu130", "prefill", 30000)})
+    monkeypatch.chdir(tmp_path)
+    assert _versions(lint_paths(["p.yaml"], LintOptions(cache=False))) == {("p.yaml", 9): (default_version(), "")}
+
+
+def test_a_configured_target_version_wins_over_inference(tmp_path: Path, monkeypatch) -> None:
+    _project(tmp_path, {"sglang-lint.toml": 'target-version = "0.5.19"\n', "p.yaml": _pod("p", "lmsysorg/sglang:v0.5.14-cu130", "prefill", 30000)})
+    monkeypatch.chdir(tmp_path)
+    assert _versions(lint_paths(["p.yaml"], LintOptions(cache=False))) == {("p.yaml", 9): ("0.5.19", "")}
+
+
+def test_infer_version_must_be_a_boolean(tmp_path: Path) -> None:
+    config = tmp_path / "sglang-lint.toml"
+    config.write_text('infer-version = "no"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="infer-version must be true or false"):
+        load_config(config)
+    config.write_text("infer-version = false\n", encoding="utf-8")
+    assert load_config(config).infer_version is False
+
+
+# -- what findings and the topology say -----------------------------------------------------
+
+
+def test_a_pair_judged_with_two_releases_notes_both_sides() -> None:
+    text = _pod("p", "lmsysorg/sglang:v0.5.21-cu129", "prefill", 30000, page=32) + "---\n" + _pod("d", "lmsysorg/sglang:v0.5.19-cu129", "decode", 30001, page=64)
+    result = lint_texts({"pd.yaml": text})
+    assert _versions(result) == {
+        ("pd.yaml", 9): ("0.5.21", "from image lmsysorg/sglang:v0.5.21-cu129 at pd.yaml:8"),
+        ("pd.yaml", 20): ("0.5.19", "from image lmsysorg/sglang:v0.5.19-cu129 at pd.yaml:19"),
+    }
+    [finding] = [f for f in result.findings if f.code == "SGL003"]
+    assert "prefill: judged as sglang 0.5.21, from image lmsysorg/sglang:v0.5.21-cu129 at pd.yaml:8" in finding.notes
+    assert "decode: judged as sglang 0.5.19, from image lmsysorg/sglang:v0.5.19-cu129 at pd.yaml:19" in finding.notes
+
+
+def test_no_note_when_no_fact_chose_the_release() -> None:
+    text = (
+        "python3 -m sglang.launch_server --disaggregation-mode prefill --page-size 32 --port 30000 &\n"
+        "python3 -m sglang.launch_server --disaggregation-mode decode --page-size 64 --port 30001 &\n"
+    )
+    [finding] = [f for f in lint_texts({"run.sh": text}).findings if f.code == "SGL003"]
+    assert not any("judged as" in note for note in finding.notes)
+
+
+def _fixture_findings() -> dict[tuple[str, str, int], tuple[str, ...]]:
+    result = lint_paths([str(FIXTURE)], LintOptions(cache=False))
+    return {(f.code, os.path.relpath(f.location.path, FIXTURE), f.location.line): f.notes for f in result.findings}
+
+
+def test_fixture_findings_say_which_release_judged_them() -> None:
+    findings = _fixture_findings()
+    k8s = findings[("SGL104", "k8s-v0.5.14/kimi-linear-pd.yaml", 26)]
+    assert any(note.startswith("judged as sglang 0.5.14, from image lmsysorg/sglang:v0.5.14-cu130 at ") for note in k8s)
+    latest = findings[("SGL201", "compose-latest/docker-compose.yml", 17)]
+    assert any("names no release" in note and "lmsysorg/sglang:latest" in note for note in latest)
+    docker = findings[("SGL202", "docker-v0.5.9/run_pd.sh", 9)]
+    assert any(note.startswith("judged as sglang 0.5.9, from image lmsysorg/sglang:v0.5.9-cu129 at ") for note in docker)
+    pip = findings[("SGL202", "pip-pin/bench_pd.sh", 10)]
+    assert any(note.startswith("judged as sglang 0.5.9, from pin sglang[all]==0.5.9 at ") for note in pip)
+    project = findings[("SGL104", "project-pin/serve_pd.sh", 7)]
+    assert any(note.startswith("judged as sglang 0.5.17, from the project's pin sglang[all]==0.5.17 at ") for note in project)
+
+
+def test_fixture_servers_are_judged_by_their_own_release() -> None:
+    result = lint_paths([str(FIXTURE)], LintOptions(cache=False))
+    by_directory: dict[str, set[str]] = {}
+    whys: dict[str, set[str]] = {}
+    for deployment in result.deployments:
+        for server in deployment.servers:
+            directory = os.path.relpath(server.launch.location.path, FIXTURE).split(os.sep)[0]
+            by_directory.setdefault(directory, set()).add(server.settings.version)
+            whys.setdefault(directory, set()).add(server.judged.why if server.judged else "")
+    assert by_directory == {
+        "k8s-v0.5.14": {"0.5.14"},
+        "compose-v0.5.19": {"0.5.19"},
+        "compose-latest": {default_version()},
+        "docker-v0.5.9": {"0.5.9"},
+        "pip-pin": {"0.5.9"},
+        "between-tables": {"0.5.11"},
+        "project-pin": {"0.5.17"},
+    }
+    assert all(why.endswith("(no table for 0.5.12: the nearest lower one)") for why in whys["between-tables"])
+    # The same files judged with one explicit release (it wins over every image
+    # and pin): what each deployment's own release allowed is reported, what it
+    # refused is not.
+    explicit = lint_paths([str(FIXTURE)], LintOptions(cache=False, target_version=default_version()))
+    assert sorted((f.code, os.path.relpath(f.location.path, FIXTURE).split(os.sep)[0]) for f in explicit.findings) == [
+        ("SGL201", "compose-latest"),
+        ("SGL201", "compose-latest"),
+        ("SGL201", "compose-v0.5.19"),
+        ("SGL201", "compose-v0.5.19"),
+        ("SGL201", "pip-pin"),
+        ("SGL201", "pip-pin"),
+        ("SGL202", "between-tables"),
+    ]
+    assert not any("judged as" in note for f in explicit.findings for note in f.notes)
+
+
+def test_topology_shows_the_release_per_server(capsys) -> None:
+    from sglang_lint.cli import main
+
+    code = main(["topology", "--no-cache", str(FIXTURE / "k8s-v0.5.14")])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.count("judged as sglang 0.5.14, from image lmsysorg/sglang:v0.5.14-cu130 at ") == 2
+    code = main(["topology", "--no-cache", "--format", "json", str(FIXTURE / "between-tables")])
+    servers = json.loads(capsys.readouterr().out)["deployments"][0]["servers"]
+    assert code == 0
+    assert [s["sglang_version"] for s in servers] == ["0.5.11", "0.5.11"]
+    for server, line in zip(servers, (11, 32)):
+        why = server["sglang_version_from"]
+        assert why.startswith("from image lmsysorg/sglang:v0.5.12-cu129 at ")
+        assert why.endswith(f"pd.yaml:{line} (no table for 0.5.12: the nearest lower one)")
+
+
+def test_tables_cover_the_releases_the_fixture_names() -> None:
+    # Guards the fixture's premises against a table regeneration.
+    assert "--enable-unified-memory" not in load_table("0.5.14").by_name
+    assert "--cuda-graph-max-bs" in load_table("0.5.19").by_name
+    assert "--cuda-graph-max-bs" not in load_table(default_version()).by_name
+    assert "--enable-mfu-metrics" not in load_table("0.5.9").by_name and "--enable-hisparse" not in load_table("0.5.9").by_name
+    assert "--enable-nan-detection" in load_table("0.5.11").by_name and "--enable-nan-detection" not in load_table("0.5.13").by_name
+
+
+def test_show_settings_says_whether_versions_are_inferred(tmp_path: Path, monkeypatch, capsys) -> None:
+    from sglang_lint.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sglang-lint.toml").write_text("infer-version = false\n", encoding="utf-8")
+    assert main(["--show-settings", "."]) == 0
+    assert "infer-version = false" in capsys.readouterr().out
+    (tmp_path / "sglang-lint.toml").write_text("", encoding="utf-8")
+    assert main(["--show-settings", "."]) == 0
+    assert "infer-version = true" in capsys.readouterr().out
+    assert main(["--show-settings", "--target-version", "0.5.19", "."]) == 0
+    assert "infer-version = (off: an explicit target-version judges every launch)" in capsys.readouterr().out
