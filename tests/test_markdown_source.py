@@ -1097,3 +1097,18 @@ def test_a_runbook_under_one_title_is_one_scope():
     (finding,) = lint_texts({P: doc}, LintOptions()).findings
     assert finding.code == "SGL005"
     assert not any("in section" in note for note in finding.notes)
+
+
+def test_a_pin_in_a_block_names_the_release_the_documents_launches_are_judged_by() -> None:
+    """Issue 18: `pip install sglang==X` in a runbook's block is a version fact,
+    at its place in the document (not lost when the block's result is merged)."""
+    doc = (
+        "# Setup\n\n```bash\npip install \"sglang[all]==0.5.9\"\n```\n\n"
+        "```bash\npython -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000\n"
+        "python -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001\n```\n"
+    )
+    result = lint_texts({"guide.md": doc}, LintOptions())
+    (hint,) = result.sources and analyze_markdown("guide.md", doc).version_hints
+    assert (hint.release, hint.location.line, hint.location.path) == ("0.5.9", 4, "guide.md")
+    servers = [s for d in result.deployments for s in d.servers]
+    assert {s.settings.version for s in servers} == {"0.5.9"}

@@ -303,3 +303,15 @@ def test_noqa_on_a_line_of_the_decode_section_silences_its_finding():
     assert [f.code for f in _lint(text)[1].findings] == ["SGL004"]
     text = text.replace("      mem-fraction-static: 0.85\n", "      mem-fraction-static: 0.85  # noqa: SGL004\n")
     assert not _lint(text)[1].findings
+
+
+def test_the_container_names_the_release_the_servers_are_judged_by():
+    """model.container (an enroot image name) is a version fact (issue 18):
+    both servers are parsed with 0.5.21's table, and say so."""
+    servers, _ = _lint(RECIPE)
+    for role in ("prefill", "decode"):
+        judged = servers[role].judged
+        assert judged is not None and judged.version == "0.5.21" and servers[role].settings.version == "0.5.21"
+        assert "lmsysorg+sglang+v0.5.21.sqsh" in judged.note and "recipe.yaml:4" in judged.note
+    older, _ = _lint(RECIPE.replace("v0.5.21", "v0.5.19"))
+    assert older["decode"].settings.version == "0.5.19"
