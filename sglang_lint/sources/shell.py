@@ -36,7 +36,7 @@ from typing import Mapping
 from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult
 from sglang_lint.sources.paths import Fork, Paths, explore, variants
 from sglang_lint.sources.shell_launches import ScriptExit
-from sglang_lint.sources.shell_syntax import parse_bash
+from sglang_lint.sources.shell_syntax import parse_script
 from sglang_lint.sources.shell_walk import MAX_COMMANDS, CommandBudgetSpent, ShellAnalyzer
 from sglang_lint.sources.shell_words import Env, Seg, Var, Word
 from sglang_lint.sources.textpos import FileText
@@ -128,14 +128,21 @@ def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None) ->
     The script is interpreted once per path through the branches it does not
     decide that make a difference (paths.py), and launches whose argv differs
     between paths come out as variants."""
-    tree = parse_bash(FileText(text).data)
+    data = FileText(text).data
+    parsed = parse_script(data)
+    # The text the interpreter reads: the lines tree-sitter-bash cannot parse are
+    # blank in it (shell_syntax.parse_script); the result keeps the file's lines.
+    script = text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
-        analyzer = ShellAnalyzer(path, text, env, paths, tree)
+        analyzer = ShellAnalyzer(path, script, env, paths, parsed)
         try:
-            return analyzer.run(), analyzer.commands_seen
+            result = analyzer.run()
         except Fork as fork:
             fork.cost = analyzer.commands_seen
             raise
+        if script is not text:
+            result.lines = text.split("\n")
+        return result, analyzer.commands_seen
 
     return variants(explore(run))

@@ -60,3 +60,122 @@ def inside_text(node) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# -- recovery from tree-sitter's ERROR regions ----------------------------------------
+# tree-sitter-bash marks some scripts bash accepts as errors (and one broken line
+# can make it wrap many valid statements in one ERROR node). Lines it cannot parse
+# are blanked (spaces, the newline kept: every byte offset stays) until the rest
+# parses, so their neighbours' launches are still read. A group of lines is tried
+# on its own, from one line up to MAX_GROUP_LINES (an `if` ... `fi` parses only as
+# a whole); at most MAX_RECOVERY_PARSES such trials per script.
+MAX_GROUP_LINES = 64
+MAX_RECOVERY_PARSES = 4_000
+_QUOTES = (b'"', b"'", b"`")
+
+
+class ScriptParse:
+    """A script as the shell source reads it. ``data`` is the script's bytes with
+    the lines tree-sitter-bash cannot parse blanked and a backslash that ends the
+    file dropped (byte offsets are those of the file), ``tree`` its syntax tree,
+    ``skipped`` the (first, last) line numbers of each blanked group. ``unclosed``:
+    the error is a construct left open at the end of the file (a quote, a `fi`,
+    a here-document): bash refuses (or, for a here-document, warns) too, and the
+    tree is the original one. ``complete``: no error is left in ``tree``."""
+
+    __slots__ = ("data", "tree", "skipped", "unclosed")
+
+    def __init__(self, data: bytes, tree, skipped: list[tuple[int, int]], unclosed: bool) -> None:
+        self.data = data
+        self.tree = tree
+        self.skipped = skipped
+        self.unclosed = unclosed
+
+
+def parse_script(data: bytes) -> ScriptParse:
+    tree = parse_bash(data)
+    if not tree.root_node.has_error:
+        return ScriptParse(data, tree, [], False)
+    # A backslash that ends the file (before at most one newline) continues the
+    # last command into nothing: bash ends the command there (`bash -n` accepts it).
+    end = len(data) - (1 if data.endswith(b"\n") else 0)
+    if end > 0 and data[end - 1 : end] == b"\\" and (end - len(data[:end].rstrip(b"\\"))) % 2 == 1:
+        trimmed = data[: end - 1] + b" " + data[end:]
+        trimmed_tree = parse_bash(trimmed)
+        if not trimmed_tree.root_node.has_error:
+            return ScriptParse(trimmed, trimmed_tree, [], False)
+        data, tree = trimmed, trimmed_tree
+    if _open_at_end(tree.root_node, data):
+        return ScriptParse(data, tree, [], True)
+    return _blank_unparsed_lines(data, tree)
+
+
+def _open_at_end(root, data: bytes) -> bool:
+    """Whether the error is a construct still open at the end of the file: a
+    MISSING closing token there (`"`, `fi`, `done`, a here-document's end), or an
+    ERROR that starts with a quote and runs to the end (an unclosed `'`)."""
+    end = len(data.rstrip())
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing and node.start_byte >= end:
+            return True
+        if node.is_error and node.end_byte >= end and not any(child.has_error for child in node.children):
+            if data[node.start_byte : node.start_byte + 1] in _QUOTES or (
+                node.child_count == 2 and node.children[1].type == "heredoc_start"
+            ):
+                return True
+        if node.has_error:
+            stack.extend(node.children)
+    return False
+
+
+def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
+    starts = [0]
+    find = data.find
+    newline = find(b"\n")
+    while newline != -1:
+        starts.append(newline + 1)
+        newline = find(b"\n", newline + 1)
+    masked = bytearray(data)
+    skipped: list[int] = []
+    budget = MAX_RECOVERY_PARSES
+
+    def line_bytes(first: int, last: int) -> bytes:  # 0-based rows, inclusive
+        stop = starts[last + 1] if last + 1 < len(starts) else len(masked)
+        return bytes(masked[starts[first] : stop])
+
+    while tree.root_node.has_error and budget > 0:
+        region = next(child for child in tree.root_node.children if child.has_error or child.is_missing)
+        first, last = region.start_point[0], region.end_point[0]
+        if region.end_point[1] == 0 and last > first:
+            last -= 1  # the region ends at a line's start: that line is not in it
+        blanked = len(skipped)
+        row = first
+        while row <= last and budget > 0:
+            group_end = None
+            for candidate in range(row, min(last, row + MAX_GROUP_LINES - 1) + 1):
+                budget -= 1
+                if not parse_bash(line_bytes(row, candidate)).root_node.has_error:
+                    group_end = candidate
+                    break
+                if budget <= 0:
+                    break
+            if group_end is None:
+                stop = starts[row + 1] - 1 if row + 1 < len(starts) else len(masked)
+                masked[starts[row] : stop] = b" " * (stop - starts[row])
+                skipped.append(row + 1)
+                row += 1
+            else:
+                row = group_end + 1
+        budget -= 1
+        tree = parse_bash(bytes(masked))
+        if len(skipped) == blanked:
+            break  # every group of the region parses alone, and not together: give up
+    groups: list[tuple[int, int]] = []
+    for line in skipped:
+        if groups and groups[-1][1] >= line - 1:
+            groups[-1] = (groups[-1][0], max(groups[-1][1], line))
+        else:
+            groups.append((line, line))
+    return ScriptParse(bytes(masked), tree, groups, False)

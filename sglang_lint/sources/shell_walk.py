@@ -19,7 +19,7 @@ from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant
 from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, LaunchDetection, ScriptExit
-from sglang_lint.sources.shell_syntax import node_text, parse_bash
+from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_bash, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
     Env,
@@ -102,9 +102,11 @@ class ShellAnalyzer(LaunchDetection):
     """The interpreter of one script, over the layers that expand its words
     (shell_expansion) and detect its launches (shell_launches)."""
 
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree=None) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, parsed: ScriptParse | None = None) -> None:
         super().__init__(path, text, env, paths)
-        self.tree = tree
+        # The script's parse (shell_syntax.parse_script: its text is ``text``, with
+        # the lines tree-sitter-bash cannot parse blanked); made in run() if not given.
+        self.parsed = parsed
         # The first branch condition of the statement being decided that the
         # file does not decide and the path has not fixed: (key, (step if true,
         # step if false)).
@@ -119,7 +121,8 @@ class ShellAnalyzer(LaunchDetection):
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
-        tree = self.tree if self.tree is not None else parse_bash(self.file_text.data)
+        parsed = self.parsed if self.parsed is not None else parse_script(self.file_text.data)
+        tree = parsed.tree
         env = Env()
         try:
             try:
@@ -146,22 +149,35 @@ class ShellAnalyzer(LaunchDetection):
             # caller's own stack is not ours to know: "never raise" must hold even
             # when it is already deep. Keep what was found so far.
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
-        if tree.root_node.has_error:
-            line, column, heredoc = self._first_error(tree.root_node)
-            if heredoc is not None:
-                # bash only warns ("here-document delimited by end-of-file") and
-                # takes the rest of the file as the here-document's text.
-                message = (
-                    f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; "
-                    "nothing after it is analyzed"
-                )
-            else:
-                message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
-            self.result.notes.append(Note(self.path, message, line, column))
+        self._note_syntax(parsed)
         self._find_continuation_breaks(tree.root_node)
         self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
         self.result.notes.extend(self.drop_notes())
         return self.result
+
+    def _note_syntax(self, parsed: ScriptParse) -> None:
+        """Notes for what could not be parsed. Only a construct left open at the
+        end of the file (a quote, a `fi`, a here-document) is one bash refuses too:
+        tree-sitter-bash also fails on lines bash accepts, which are skipped
+        (their neighbours are analyzed) and never called a bash syntax error."""
+        for first, last in parsed.skipped:
+            lines = f"line {first}" if first == last else f"lines {first}-{last}"
+            them = "it" if first == last else "them"
+            message = f"tree-sitter-bash cannot parse {lines} (bash may accept {them}): no launch on {them} is analyzed; the rest of the script is, without {them}"
+            self.result.notes.append(Note(self.path, message, first, 1))
+        root = parsed.tree.root_node
+        if not root.has_error:
+            return
+        line, column, heredoc = self._first_error(root)
+        if heredoc is not None:
+            # bash only warns ("here-document delimited by end-of-file") and
+            # takes the rest of the file as the here-document's text.
+            message = f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; nothing after it is analyzed"
+        elif parsed.unclosed:
+            message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
+        else:
+            message = "tree-sitter-bash cannot parse this part of the script (bash may accept it); launches around it may be incomplete"
+        self.result.notes.append(Note(self.path, message, line, column))
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
