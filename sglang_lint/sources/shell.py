@@ -11,7 +11,12 @@ symbol or as unknown; it never guesses.
 Launch detection looks through wrappers (``nohup``, ``env``, ``docker run``,
 ``bash -c``, ``ssh HOST CMD``, ...) to the entry point (``python -m
 sglang.launch_server``, ``sglang serve``, the router). Text in ``echo``/``printf``
-arguments, comments and heredoc bodies is never a launch.
+arguments and comments is never a launch; a here-document is a script when a shell
+reads it (``bash <<EOF``, ``ssh HOST <<EOF``), a Kubernetes manifest when
+``kubectl apply -f -`` does (read by the YAML source), data otherwise.
+
+Lines tree-sitter-bash cannot parse are skipped (shell_syntax.parse_script), so
+that one of them does not lose the rest of the script.
 
 The source is layered, each module importing only those after it:
 

@@ -66,10 +66,13 @@ def inside_text(node) -> bool:
 # tree-sitter-bash marks some scripts bash accepts as errors (and one broken line
 # can make it wrap many valid statements in one ERROR node). Lines it cannot parse
 # are blanked (spaces, the newline kept: every byte offset stays) until the rest
-# parses, so their neighbours' launches are still read. A group of lines is tried
-# on its own, from one line up to MAX_GROUP_LINES (an `if` ... `fi` parses only as
-# a whole); at most MAX_RECOVERY_PARSES such trials per script.
+# parses, so their neighbours' launches are still read: first the line of the
+# first error (up to MAX_ERROR_LINE_REPARSES times), then, per top-level statement
+# still in error, each group of lines that does not parse on its own. A group is
+# tried from one line up to MAX_GROUP_LINES (an `if` ... `fi` parses only as a
+# whole); at most MAX_RECOVERY_PARSES such trials per script.
 MAX_GROUP_LINES = 64
+MAX_ERROR_LINE_REPARSES = 16
 MAX_RECOVERY_PARSES = 4_000
 _QUOTES = (b'"', b"'", b"`")
 
@@ -145,6 +148,34 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
         stop = starts[last + 1] if last + 1 < len(starts) else len(masked)
         return bytes(masked[starts[first] : stop])
 
+    def blank(row: int) -> None:
+        stop = starts[row + 1] - 1 if row + 1 < len(starts) else len(masked)
+        masked[starts[row] : stop] = b" " * (stop - starts[row])
+        skipped.append(row + 1)
+
+    # First, from the line where tree-sitter's first innermost error starts, the
+    # first line that does not parse alone: the statements around it (a
+    # function's body, an `if`) keep their structure. A blank that does not move
+    # the first error further down is undone.
+    for _ in range(MAX_ERROR_LINE_REPARSES):
+        row = _first_error_row(tree.root_node)
+        if row is None:
+            break
+        culprit = next((r for r in range(row, min(len(starts), row + MAX_GROUP_LINES)) if parse_bash(line_bytes(r, r)).root_node.has_error), None)
+        if culprit is None:
+            break
+        saved = bytes(masked)
+        blank(culprit)
+        repaired = parse_bash(bytes(masked))
+        after = _first_error_row(repaired.root_node)
+        if after is not None and after <= row:
+            masked[:] = saved
+            skipped.pop()
+            break
+        tree = repaired
+        if after is None:
+            break
+
     while tree.root_node.has_error and budget > 0:
         region = next(child for child in tree.root_node.children if child.has_error or child.is_missing)
         first, last = region.start_point[0], region.end_point[0]
@@ -162,9 +193,7 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
                 if budget <= 0:
                     break
             if group_end is None:
-                stop = starts[row + 1] - 1 if row + 1 < len(starts) else len(masked)
-                masked[starts[row] : stop] = b" " * (stop - starts[row])
-                skipped.append(row + 1)
+                blank(row)
                 row += 1
             else:
                 row = group_end + 1
@@ -173,9 +202,21 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
         if len(skipped) == blanked:
             break  # every group of the region parses alone, and not together: give up
     groups: list[tuple[int, int]] = []
-    for line in skipped:
+    for line in sorted(set(skipped)):
         if groups and groups[-1][1] >= line - 1:
             groups[-1] = (groups[-1][0], max(groups[-1][1], line))
         else:
             groups.append((line, line))
     return ScriptParse(bytes(masked), tree, groups, False)
+
+
+def _first_error_row(root) -> int | None:
+    """The row of the first innermost ERROR node (or MISSING token) of the tree."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if (node.is_error and not any(child.has_error for child in node.children)) or node.is_missing:
+            return node.start_point[0]
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return None

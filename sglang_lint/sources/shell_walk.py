@@ -462,7 +462,11 @@ class ShellAnalyzer(LaunchDetection):
         (``kubectl apply -f -``, ``cat > x.yaml``). To any other program it is data."""
         language, program = reader
         if language == "shell":
-            self._nested_script(word, command_loc, env, depth)
+            # A new shell (here or on another host): it sees none of this
+            # script's variables that are not in its environment, and which of
+            # them are exported is not tracked, so it starts with none of them
+            # (what it reads is unknown, never this script's value).
+            self._nested_script(word, command_loc, Env(), depth)
             return
         if any(not seg.value.is_known for seg in word):
             unknown = next(seg for seg in word if not seg.value.is_known)
@@ -480,7 +484,9 @@ class ShellAnalyzer(LaunchDetection):
         positions: list[tuple[int, int]] = []
         for seg in word:
             chars.append(seg.value.text)
-            if seg.chars is not None and len(seg.chars) == len(seg.value.text) and seg.origin is None:
+            # Where each character was written, also in a variable's assignment
+            # (`POD='...'` then `<<< "$POD"`): that is where the manifest is.
+            if seg.chars is not None and len(seg.chars) == len(seg.value.text):
                 positions.extend(seg.chars)
             else:
                 positions.extend([(seg.loc.line, seg.loc.column)] * len(seg.value.text))
