@@ -192,7 +192,7 @@ def test_a_manifest_in_a_heredoc_is_read_at_its_lines_in_the_script(opening: str
 
 
 def test_unquoted_heredoc_expands_what_the_script_knows() -> None:
-    script = f"#!/bin/bash\nTP=8\ncat <<EOF | kubectl apply -f -\n{manifest(tp='$TP', port='$((30000 + 1))')}EOF\n"
+    script = f"#!/bin/bash\nTP=8\nPORT=30001\ncat <<EOF | kubectl apply -f -\n{manifest(tp='$TP', port='${PORT}')}EOF\n"
     result = analyze_shell("deploy.sh", script)
     assert result.notes == []
     assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "8", "--port", "30001"]]
@@ -228,7 +228,8 @@ def test_tab_stripping_heredoc_maps_columns_past_the_tabs() -> None:
 def test_two_documents_in_one_heredoc_are_two_launches() -> None:
     script = f"kubectl apply -f - <<'EOF'\n{manifest()}---\n{manifest('decode', 'decode', '2', '30001')}EOF\n"
     result = analyze_shell("deploy.sh", script)
-    assert [server.location.line for server in sorted(result.servers, key=lambda launch: launch.location)] == [9, 20]
+    # `command:` is line 9 of each manifest: lines 10 and 21 of the script.
+    assert [server.location.line for server in sorted(result.servers, key=lambda launch: launch.location)] == [10, 21]
     assert [args[1] for args in args_of(result)] == ["prefill", "decode"]
 
 

@@ -450,6 +450,11 @@ class ShellAnalyzer(LaunchDetection):
             self._walk(child, text, env, depth + 1)
         for child in node.named_children:
             if child.type == "heredoc_redirect":
+                # tree-sitter-bash hangs the rest of the line (`| kubectl apply -f -
+                # && python3 -m sglang.launch_server ...`) under the redirect.
+                for part in child.named_children:
+                    if part.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "file_redirect", "heredoc_redirect", "herestring_redirect"):
+                        self._walk(part, text, env, depth + 1)
                 reader = _stdin_reader(node, child, text)
                 if reader is not None:
                     word = self._heredoc_word(child, text, env, depth)
@@ -1331,7 +1336,7 @@ def _stdin_reader(statement, redirect, text) -> tuple[str, str] | None:
     manifest (``kubectl apply -f -``, ``oc create -f -``, ``cat > x.yaml``,
     ``tee x.yaml``), else None (data). ``cat <<EOF | CMD`` hands it to CMD."""
     command = statement.named_children[0] if statement.named_children else None
-    words = _plain_words(command, text)
+    words = _plain_words(command, text, redirect.start_byte)
     if not words:
         return None
     name = words[0].rsplit("/", 1)[-1]
@@ -1341,17 +1346,20 @@ def _stdin_reader(statement, redirect, text) -> tuple[str, str] | None:
             return "yaml", "cat"
         if targets:
             return None
+        # `cat <<EOF | CMD [&& ...]`: CMD reads it.
         pipeline = next((child for child in redirect.named_children if child.type == "pipeline"), None)
-        after = [child for child in pipeline.named_children if child.type == "command"] if pipeline is not None else []
-        return _reader_of(after[0], text) if after else None
-    return _reader_of(command, text)
+        reader = pipeline.named_children[0] if pipeline is not None and pipeline.named_children else None
+        while reader is not None and reader.type in ("list", "pipeline", "redirected_statement"):
+            reader = reader.named_children[0] if reader.named_children else None
+        return _reader_of(reader, text)
+    return _reader_of(command, text, redirect.start_byte)
 
 
-def _reader_of(command, text) -> tuple[str, str] | None:
+def _reader_of(command, text, until: int | None = None) -> tuple[str, str] | None:
     shell = _reads_script_from_stdin(command, text)
     if shell is not None:
         return "shell", shell
-    words = _plain_words(command, text)
+    words = _plain_words(command, text, until)
     if not words:
         return None
     name = words[0].rsplit("/", 1)[-1]
@@ -1374,9 +1382,11 @@ def _redirect_target(redirect, text) -> str | None:
     return node_text(destination, text).strip("'\"")
 
 
-def _plain_words(command, text) -> list[str]:
+def _plain_words(command, text, until: int | None = None) -> list[str]:
     """The words of ``command`` as written, quotes dropped (enough to tell the
-    program and its options)."""
+    program and its options). ``until``: where the redirection after the command
+    starts; tree-sitter-bash leaves a lone ``-`` before it (``kubectl apply -f -
+    <<EOF``) out of the command, and bash does not."""
     if command is None or command.type != "command":
         return []
     words = []
@@ -1385,6 +1395,8 @@ def _plain_words(command, text) -> list[str]:
             child = child.named_children[0] if child.named_children else child
         if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation", "number"):
             words.append(node_text(child, text).strip("'\""))
+    if until is not None and until > command.end_byte:
+        words.extend(word for word in text.data[command.end_byte : until].decode("utf-8", "replace").split() if word == "-")
     return words
 
 
