@@ -177,7 +177,8 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
             break
 
     while tree.root_node.has_error and budget > 0:
-        region = next(child for child in tree.root_node.children if child.has_error or child.is_missing)
+        # (The root itself is an ERROR node when nothing in it parses.)
+        region = next((child for child in tree.root_node.children if child.has_error or child.is_missing), tree.root_node)
         first, last = region.start_point[0], region.end_point[0]
         if region.end_point[1] == 0 and last > first:
             last -= 1  # the region ends at a line's start: that line is not in it
