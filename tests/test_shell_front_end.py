@@ -36,6 +36,12 @@ def bash_accepts(text: str) -> bool:
     return done.returncode == 0
 
 
+def analyze_accepted(script: str, path: str = "run.sh"):
+    """The analysis of a script that ``bash -n`` accepts (checked first)."""
+    assert bash_accepts(script), script
+    return analyze_shell(path, script)
+
+
 def ports(result) -> list[str]:
     """The --port value of each server, in file order."""
     found = []
@@ -87,9 +93,7 @@ TREE_SITTER_FAILS = [
 @pytest.mark.parametrize("in_function", [False, True], ids=["top-level", "in-function"])
 def test_a_line_tree_sitter_cannot_parse_loses_no_other_launch(middle: str, in_function: bool) -> None:
     body = f"{LS} --port 30000 &\n{middle}{LS} --port 30001 &\n"
-    script = f"serve() {{\n{body}}}\nserve\n" if in_function else body
-    assert bash_accepts(script)
-    result = analyze_shell("run.sh", script)
+    result = analyze_accepted(f"serve() {{\n{body}}}\nserve\n" if in_function else body)
     assert ports(result) == ["30000", "30001"]
     notes = syntax_notes(result)
     assert notes and not [m for m in notes if REFUSE in m]
@@ -99,9 +103,7 @@ def test_a_line_tree_sitter_cannot_parse_loses_no_other_launch(middle: str, in_f
 @pytest.mark.parametrize("in_function", [False, True], ids=["top-level", "in-function"])
 def test_a_backslash_at_the_end_of_the_file_ends_the_command(ending: str, in_function: bool) -> None:
     launch = f"{LS} --port 30000 \\\n  --tp-size 2 {ending}"
-    script = f"serve() {{\n  {LS} --port 30001\n}}\nserve\n{launch}" if in_function else launch
-    assert bash_accepts(script)
-    result = analyze_shell("run.sh", script)
+    result = analyze_accepted(f"serve() {{\n  {LS} --port 30001\n}}\nserve\n{launch}" if in_function else launch)
     assert result.notes == []
     assert sorted(ports(result)) == (["30000", "30001"] if in_function else ["30000"])
     last = max(result.servers, key=lambda launch: launch.location)
@@ -179,8 +181,7 @@ def args_of(result) -> list[list[str]]:
 )
 def test_a_manifest_in_a_heredoc_is_read_at_its_lines_in_the_script(opening: str) -> None:
     script = f"#!/bin/bash\n{opening}\n{manifest()}EOF\n"
-    assert bash_accepts(script)
-    result = analyze_shell("deploy.sh", script)
+    result = analyze_accepted(script, "deploy.sh")
     assert result.notes == []
     (server,) = result.servers
     assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "4", "--port", "30000"]]
@@ -216,8 +217,7 @@ def test_quoted_heredoc_keeps_dollar_text_literal() -> None:
 def test_tab_stripping_heredoc_maps_columns_past_the_tabs() -> None:
     body = manifest().replace("\n", "\n\t")  # every line but the first gets a tab
     script = f"#!/bin/bash\ncat <<-'EOF' | kubectl apply -f -\n\t{body}EOF\n"
-    assert bash_accepts(script)
-    result = analyze_shell("deploy.sh", script)
+    result = analyze_accepted(script, "deploy.sh")
     assert result.notes == []
     (server,) = result.servers
     tp = next(token for token in server.args if token.value.describe() == "4")
@@ -234,9 +234,7 @@ def test_two_documents_in_one_heredoc_are_two_launches() -> None:
 
 
 def test_here_string_to_kubectl_is_a_manifest() -> None:
-    script = f"POD='{manifest()}'\nkubectl apply -f - <<< \"$POD\"\n"
-    assert bash_accepts(script)
-    result = analyze_shell("deploy.sh", script)
+    result = analyze_accepted(f"POD='{manifest()}'\nkubectl apply -f - <<< \"$POD\"\n", "deploy.sh")
     assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "4", "--port", "30000"]]
     assert result.servers[0].location.line == 9  # where the manifest's `command:` is written
 
@@ -272,8 +270,7 @@ def test_a_heredoc_given_to_a_shell_runs_its_launches(opening: str, expected: li
     script = f"TP=8\n{opening}\n\tcd /srv\n\t{LS} --tp-size $TP\nEOF\n"
     if "<<-" not in opening:
         script = script.replace("\t", "")
-    assert bash_accepts(script)
-    result = analyze_shell("run.sh", script)
+    result = analyze_accepted(script)
     assert result.notes == []
     (server,) = result.servers
     assert server.location.line == 4
