@@ -282,3 +282,11 @@ def test_an_escaped_dollar_in_an_unquoted_heredoc_is_left_to_the_inner_shell() -
     script = f"PORT=1\nbash <<EOF\nPORT=30005\n{LS} --port \\$PORT\nEOF\n"
     result = analyze_shell("run.sh", script)
     assert ports(result) == ["30005"]
+
+
+def test_many_unparseable_lines_share_one_note_past_the_first_ten() -> None:
+    script = "".join(f"{LS} --port {30000 + n} &\nfoo ) bar\n" for n in range(14))
+    result = analyze_shell("run.sh", script)
+    assert ports(result) == [str(30000 + n) for n in range(14)]
+    assert [note.line for note in result.notes] == [2 * n + 2 for n in range(11)]
+    assert result.notes[-1].message.startswith("tree-sitter-bash cannot parse 4 more lines from here")

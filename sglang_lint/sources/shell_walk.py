@@ -53,6 +53,9 @@ MAX_COMMANDS = 50_000
 MAX_VALUE_SEGS = 1_000
 MAX_VALUE_CHARS = 1_000_000
 _TOO_LARGE = "is too large to follow"
+# Groups of lines tree-sitter-bash cannot parse that get a note each; the rest
+# share one.
+MAX_SKIPPED_NOTES = 10
 
 
 # Command names _stmt_command/_detect_launch act on (besides functions and
@@ -172,11 +175,17 @@ class ShellAnalyzer(LaunchDetection):
         end of the file (a quote, a `fi`, a here-document) is one bash refuses too:
         tree-sitter-bash also fails on lines bash accepts, which are skipped
         (their neighbours are analyzed) and never called a bash syntax error."""
-        for first, last in parsed.skipped:
+        for first, last in parsed.skipped[:MAX_SKIPPED_NOTES]:
             lines = f"line {first}" if first == last else f"lines {first}-{last}"
             them = "it" if first == last else "them"
             message = f"tree-sitter-bash cannot parse {lines} (bash may accept {them}): no launch on {them} is analyzed; the rest of the script is, without {them}"
             self.result.notes.append(Note(self.path, message, first, 1))
+        if len(parsed.skipped) > MAX_SKIPPED_NOTES:
+            more = parsed.skipped[MAX_SKIPPED_NOTES:]
+            count = sum(last - first + 1 for first, last in more)
+            self.result.notes.append(
+                Note(self.path, f"tree-sitter-bash cannot parse {count} more lines from here (bash may accept them): no launch on them is analyzed", more[0][0], 1)
+            )
         root = parsed.tree.root_node
         if not root.has_error:
             return
