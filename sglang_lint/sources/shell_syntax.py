@@ -70,10 +70,14 @@ def inside_text(node) -> bool:
 # first error (up to MAX_ERROR_LINE_REPARSES times), then, per top-level statement
 # still in error, each group of lines that does not parse on its own. A group is
 # tried from one line up to MAX_GROUP_LINES (an `if` ... `fi` parses only as a
-# whole); at most MAX_RECOVERY_PARSES such trials per script.
+# whole). The recovery parses at most RECOVERY_PARSE_FACTOR times the script's
+# size (plus RECOVERY_PARSE_EXTRA bytes) in all: past that, what is left in error
+# stays so (and gets the note for it).
 MAX_GROUP_LINES = 64
 MAX_ERROR_LINE_REPARSES = 16
-MAX_RECOVERY_PARSES = 4_000
+MAX_REGION_ROUNDS = 8
+RECOVERY_PARSE_FACTOR = 40
+RECOVERY_PARSE_EXTRA = 2_000_000
 _QUOTES = (b'"', b"'", b"`")
 
 
@@ -142,7 +146,18 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
         newline = find(b"\n", newline + 1)
     masked = bytearray(data)
     skipped: list[int] = []
-    budget = MAX_RECOVERY_PARSES
+    # Bytes tree-sitter may parse for the recovery, whole-text parses included.
+    budget = RECOVERY_PARSE_FACTOR * len(data) + RECOVERY_PARSE_EXTRA
+
+    def parses(chunk: bytes) -> bool:
+        nonlocal budget
+        budget -= len(chunk) + 1
+        return not parse_bash(chunk).root_node.has_error
+
+    def reparse():
+        nonlocal budget
+        budget -= len(masked)
+        return parse_bash(bytes(masked))
 
     def line_bytes(first: int, last: int) -> bytes:  # 0-based rows, inclusive
         stop = starts[last + 1] if last + 1 < len(starts) else len(masked)
@@ -159,14 +174,14 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
     # the first error further down is undone.
     for _ in range(MAX_ERROR_LINE_REPARSES):
         row = _first_error_row(tree.root_node)
-        if row is None:
+        if row is None or budget <= 0:
             break
-        culprit = next((r for r in range(row, min(len(starts), row + MAX_GROUP_LINES)) if parse_bash(line_bytes(r, r)).root_node.has_error), None)
+        culprit = next((r for r in range(row, min(len(starts), row + MAX_GROUP_LINES)) if not parses(line_bytes(r, r))), None)
         if culprit is None:
             break
         saved = bytes(masked)
         blank(culprit)
-        repaired = parse_bash(bytes(masked))
+        repaired = reparse()
         after = _first_error_row(repaired.root_node)
         if after is not None and after <= row:
             masked[:] = saved
@@ -176,32 +191,28 @@ def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
         if after is None:
             break
 
-    while tree.root_node.has_error and budget > 0:
-        # (The root itself is an ERROR node when nothing in it parses.)
-        region = next((child for child in tree.root_node.children if child.has_error or child.is_missing), tree.root_node)
-        first, last = region.start_point[0], region.end_point[0]
-        if region.end_point[1] == 0 and last > first:
-            last -= 1  # the region ends at a line's start: that line is not in it
+    # Then every top-level statement still in error, by groups of lines.
+    for _ in range(MAX_REGION_ROUNDS):
+        if not tree.root_node.has_error or budget <= 0:
+            break
         blanked = len(skipped)
-        row = first
-        while row <= last and budget > 0:
-            group_end = None
-            for candidate in range(row, min(last, row + MAX_GROUP_LINES - 1) + 1):
-                budget -= 1
-                if not parse_bash(line_bytes(row, candidate)).root_node.has_error:
-                    group_end = candidate
-                    break
-                if budget <= 0:
-                    break
-            if group_end is None:
-                blank(row)
-                row += 1
-            else:
-                row = group_end + 1
-        budget -= 1
-        tree = parse_bash(bytes(masked))
+        # (The root itself is an ERROR node when nothing in it parses.)
+        regions = [child for child in tree.root_node.children if child.has_error or child.is_missing] or [tree.root_node]
+        for region in regions:
+            first, last = region.start_point[0], region.end_point[0]
+            if region.end_point[1] == 0 and last > first:
+                last -= 1  # the region ends at a line's start: that line is not in it
+            row = first
+            while row <= last and budget > 0:
+                group_end = next((end for end in range(row, min(last, row + MAX_GROUP_LINES - 1) + 1) if budget > 0 and parses(line_bytes(row, end))), None)
+                if group_end is None:
+                    blank(row)
+                    row += 1
+                else:
+                    row = group_end + 1
+        tree = reparse()
         if len(skipped) == blanked:
-            break  # every group of the region parses alone, and not together: give up
+            break  # every group parses alone, and not together: give up
     groups: list[tuple[int, int]] = []
     for line in sorted(set(skipped)):
         if groups and groups[-1][1] >= line - 1:
