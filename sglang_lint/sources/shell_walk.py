@@ -21,7 +21,7 @@ from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant
 from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, LaunchDetection, ScriptExit
-from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_bash, parse_script
+from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
     Env,
