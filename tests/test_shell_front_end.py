@@ -246,6 +246,7 @@ def test_here_string_to_kubectl_is_a_manifest() -> None:
         "cat > notes.txt <<'EOF'",  # a text file
         "kubectl apply -f pod.yaml <<'EOF'",  # kubectl reads a file, not stdin
         "grep sglang <<'EOF'",
+        "grep -c bash <<'EOF'",  # a shell's name as an argument of another command
         "python3 - <<'EOF'",  # Python reads it (not a shell script, not a manifest)
     ],
 )
@@ -264,6 +265,7 @@ def test_a_heredoc_given_to_any_other_command_is_data(opening: str) -> None:
         ("docker exec -i -u root sglang-decode bash <<EOF", ["--tp-size", "8"]),
         ("cat <<EOF | ssh node1 bash", ["--tp-size", "8"]),
         ("sh <<-EOF", ["--tp-size", "8"]),
+        ("sudo -u svc bash <<EOF", ["--tp-size", "8"]),
     ],
 )
 def test_a_heredoc_given_to_a_shell_runs_its_launches(opening: str, expected: list[str]) -> None:

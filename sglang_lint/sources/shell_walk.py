@@ -1440,7 +1440,10 @@ def _reads_script_from_stdin(command, text) -> str | None:
         if len(operands) < 2:
             return None
         words = operands[1:]  # the remote command
-    for index, word in enumerate(words):
+    # The shell is the command, or the command a wrapper runs (`sudo -u x bash`);
+    # `grep bash <<EOF` feeds grep.
+    wrapped = words[0].rsplit("/", 1)[-1] in WRAPPERS
+    for index, word in enumerate(words if wrapped else words[:1]):
         name = word.rsplit("/", 1)[-1]
         if name in SHELLS:
             rest = words[index + 1 :]
