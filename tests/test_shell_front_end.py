@@ -292,3 +292,50 @@ def test_many_unparseable_lines_share_one_note_past_the_first_ten() -> None:
     assert ports(result) == [str(30000 + n) for n in range(14)]
     assert [note.line for note in result.notes] == [2 * n + 2 for n in range(11)]
     assert result.notes[-1].message.startswith("tree-sitter-bash cannot parse 4 more lines from here")
+
+
+# -- real bash runs them (the shell oracle's harness: stub python3 first on PATH) ------
+
+from _oracle_common import AGREE, DISAGREE, SPLIT, Program  # noqa: E402 - the oracle's section
+from _oracle_common import describe as describe_program  # noqa: E402
+
+BASH_RUNS = {
+    "unquoted-expanded": f"TP=8\nbash <<EOF\n{LS} --tp-size $TP --port 30000\nEOF\n",
+    "quoted-inner-default": f"TP=8\nbash <<'EOF'\n{LS} --tp-size \"${{TP:-1}}\" --port 30000\nEOF\n",
+    "quoted-inner-variable": f"bash <<'EOF'\nPORT=30007\n{LS} --port \"$PORT\"\nEOF\n",
+    "escaped-dollar": f"PORT=1\nbash <<EOF\nPORT=30005\n{LS} --port \\$PORT\nEOF\n",
+    "cat-pipe": f"cat <<'EOF' | bash\n{LS} --port 30001\nEOF\n",
+    "tabs-and-continuation": f"sh <<-EOF\n\t{LS} \\\n\t  --port 30002\n\tEOF\n",
+    "function-inside": f"bash <<'EOF'\nserve() {{ {LS} --port \"$1\"; }}\nserve 30003\nserve 30004\nEOF\n",
+    "data-heredoc": f"cat <<'EOF' > /dev/null\n{LS} --port 30009\nEOF\n{LS} --port 30000\n",
+    "tree-sitter-fails": f"{LS} --port 30000\n[ \"a\" \\> \"b\" ] && echo later\n{LS} --port 30001\n",
+    # With a newline after it: the harness sources the script, and a sourced
+    # file's last `\` with no newline after it is a literal `\` argument (bash
+    # 5.2), while `bash FILE`, how scripts run, drops it as the analysis does.
+    "backslash-at-end": f"{LS} --port 30000 \\\n  --tp-size 2 \\\n",
+}
+
+
+def test_heredocs_and_recovered_scripts_agree_with_real_bash() -> None:
+    programs = [Program(number, text, frozenset(), {}, ((),)) for number, text in enumerate(BASH_RUNS.values())]
+    for program in programs:
+        assert bash_accepts(program.text), program.text
+    results = oracle.check_programs(programs, full=True)
+    for (name, _), (program, comparison, runs) in zip(BASH_RUNS.items(), results):
+        assert comparison.verdict in (AGREE, SPLIT), (name, describe_program(program, comparison))
+        assert runs and all(run.calls for run in runs), (name, "bash ran no launch")
+    assert DISAGREE not in {comparison.verdict for _, comparison, _ in results}
+
+
+def test_a_script_ending_in_a_backslash_runs_as_analyzed(tmp_path: Path) -> None:
+    """`bash FILE` (how a script runs) drops the file's last backslash even with
+    no newline after it; the analysis reads the same argv."""
+    stub = tmp_path / "python3"
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/argv"\n')
+    stub.chmod(0o755)
+    script = tmp_path / "serve.sh"
+    script.write_text(f"{LS} --port 30000 \\\n  --tp-size 2 \\")
+    subprocess.run(["bash", str(script)], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=True, timeout=30)
+    ran = (tmp_path / "argv").read_text().splitlines()
+    (server,) = analyze_shell(str(script), script.read_text()).servers
+    assert ran[2:] == [token.value.describe() for token in server.args] == ["--port", "30000", "--tp-size", "2"]
