@@ -118,23 +118,32 @@ def parse_script(data: bytes) -> ScriptParse:
 
 
 def _open_at_end(root, data: bytes) -> bool:
-    """Whether the error is a construct still open at the end of the file: a
-    MISSING closing token there (`"`, `fi`, `done`, a here-document's end), or an
-    ERROR that starts with a quote and runs to the end (an unclosed `'`)."""
+    """Whether the error is a construct still open at the end of the file, and
+    nothing else: a MISSING closing token there (`"`, `fi`, `done`, a
+    here-document's end) with no ERROR node anywhere, or one ERROR that starts
+    with a quote (an unclosed `'`) or a here-document's `<<EOF` and runs to the
+    end. A MISSING `fi` at the end beside an ERROR elsewhere is tree-sitter losing
+    its way on a line it cannot parse (`[ ! \\( -f a \\) ]` inside an `if`), not a
+    script bash refuses."""
     end = len(data.rstrip())
+    innermost = []
+    missing_at_end = False
     stack = [root]
     while stack:
         node = stack.pop()
         if node.is_missing and node.start_byte >= end:
-            return True
-        if node.is_error and node.end_byte >= end and not any(child.has_error for child in node.children):
-            if data[node.start_byte : node.start_byte + 1] in _QUOTES or (
-                node.child_count == 2 and node.children[1].type == "heredoc_start"
-            ):
-                return True
+            missing_at_end = True
+        # (An ERROR leaf's has_error is False: is_error says it.)
+        if node.is_error and not any(child.has_error or child.is_error for child in node.children):
+            innermost.append(node)
         if node.has_error:
             stack.extend(node.children)
-    return False
+    if not innermost:
+        return missing_at_end
+    if len(innermost) != 1 or innermost[0].end_byte < end:
+        return False
+    error = innermost[0]
+    return data[error.start_byte : error.start_byte + 1] in _QUOTES or (error.child_count == 2 and error.children[1].type == "heredoc_start")
 
 
 def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
@@ -227,7 +236,7 @@ def _first_error_row(root) -> int | None:
     stack = [root]
     while stack:
         node = stack.pop()
-        if (node.is_error and not any(child.has_error for child in node.children)) or node.is_missing:
+        if (node.is_error and not any(child.has_error or child.is_error for child in node.children)) or node.is_missing:
             return node.start_point[0]
         if node.has_error:
             stack.extend(reversed(node.children))
