@@ -1381,11 +1381,13 @@ def test_bash_c_of_a_variable_that_differs_between_branches():
         "bash <<-EOF\n\tpython3 -m sglang.launch_server --tp 4\n\tEOF\n",
     ],
 )
-def test_heredoc_fed_to_a_shell_is_no_launch_but_a_note(script):
+def test_heredoc_fed_to_a_shell_is_a_script_whose_launches_are_read(script):
+    """Issue 18: the here-document is the script the shell (local, or remote
+    through ssh) runs; its launch is found where it is written, with no note."""
     result = analyze(script)
-    assert result.servers == []
-    (note,) = result.notes
-    assert note.line == 2 and note.message.startswith("launch not analyzed: it is in a here-document fed to `")
+    assert result.notes == []
+    (server,) = result.servers
+    assert server.location.line == 2 and argv(server)[-1] in ("8", "4")
 
 
 def test_function_defined_again_before_any_call_never_runs():

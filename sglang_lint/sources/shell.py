@@ -11,7 +11,12 @@ symbol or as unknown; it never guesses.
 Launch detection looks through wrappers (``nohup``, ``env``, ``docker run``,
 ``bash -c``, ``ssh HOST CMD``, ...) to the entry point (``python -m
 sglang.launch_server``, ``sglang serve``, the router). Text in ``echo``/``printf``
-arguments, comments and heredoc bodies is never a launch.
+arguments and comments is never a launch; a here-document is a script when a shell
+reads it (``bash <<EOF``, ``ssh HOST <<EOF``), a Kubernetes manifest when
+``kubectl apply -f -`` does (read by the YAML source), data otherwise.
+
+Lines tree-sitter-bash cannot parse are skipped (shell_syntax.parse_script), so
+that one of them does not lose the rest of the script.
 
 The source is layered, each module importing only those after it:
 
@@ -31,13 +36,17 @@ The source is layered, each module importing only those after it:
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
+from msgspec.structs import replace
+
+from sglang_lint.files import FileKind
 from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult
 from sglang_lint.sources.paths import Fork, Paths, explore, variants
 from sglang_lint.sources.shell_launches import ScriptExit
-from sglang_lint.sources.shell_syntax import parse_bash
-from sglang_lint.sources.shell_walk import MAX_COMMANDS, CommandBudgetSpent, ShellAnalyzer
+from sglang_lint.sources.shell_syntax import parse_script
+from sglang_lint.prefilter import may_launch
+from sglang_lint.sources.shell_walk import MAX_COMMANDS, CommandBudgetSpent, EmbeddedManifest, ShellAnalyzer
 from sglang_lint.sources.shell_words import Env, Seg, Var, Word
 from sglang_lint.sources.textpos import FileText
 
@@ -121,21 +130,109 @@ class EmbeddedShell:
         return result.servers[servers:], result.routers[routers:]
 
 
-def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
+def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None, manifests: ManifestSource | None = None) -> SourceResult:
     """Extract the launches of one shell script. Never raises for any text.
     ``env``: values for environment variables the script reads without setting.
 
     The script is interpreted once per path through the branches it does not
     decide that make a difference (paths.py), and launches whose argv differs
-    between paths come out as variants."""
-    tree = parse_bash(FileText(text).data)
+    between paths come out as variants.
+
+    Kubernetes manifests the script gives ``kubectl apply -f -`` (or writes to a
+    ``.yaml`` file) in a here-document are read by ``manifests``, by default the
+    YAML source of the sources' registry (this module cannot import it: the YAML
+    source imports this one), and their launches, notes and comments join the
+    script's with their positions in the script."""
+    data = FileText(text).data
+    parsed = parse_script(data)
+    # The text the interpreter reads: the lines tree-sitter-bash cannot parse are
+    # blank in it (shell_syntax.parse_script); the result keeps the file's lines.
+    script = text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
-        analyzer = ShellAnalyzer(path, text, env, paths, tree)
+        analyzer = ShellAnalyzer(path, script, env, paths, parsed)
         try:
-            return analyzer.run(), analyzer.commands_seen
+            result = analyzer.run()
         except Fork as fork:
             fork.cost = analyzer.commands_seen
             raise
+        if script is not text:
+            result.lines = text.split("\n")
+        for manifest in analyzer.manifests:
+            _merge_manifest(result, manifest, path, env, manifests)
+        return result, analyzer.commands_seen
 
     return variants(explore(run))
+
+
+# A source that reads a YAML text: (path, text, env) -> SourceResult.
+ManifestSource = Callable[[str, str, "Mapping[str, str] | None"], SourceResult]
+
+
+def _merge_manifest(result: SourceResult, manifest: EmbeddedManifest, path: str, env: Mapping[str, str] | None, source: ManifestSource | None) -> None:
+    """Read ``manifest`` with the YAML source and add what it found to
+    ``result``, every position moved to where its character is in the script."""
+    if not may_launch("yaml", manifest.text, env):
+        return
+    if source is None:
+        from sglang_lint.sources import source_for  # the registry: above this module
+
+        source = source_for(FileKind.YAML)
+    part = source(path, manifest.text, env)
+    place = _ManifestPlaces(manifest, path)
+    for server in part.servers:
+        result.servers.append(place.launch(server))
+    for router in part.routers:
+        result.routers.append(place.launch(router))
+    for note in part.notes:
+        line, column = place.at(note.line, note.column)
+        result.notes.append(Note(note.path, f"{note.message} (in the manifest given to `{manifest.program}` at line {manifest.location.line})", line, column))
+    for line, comment in part.comments.items():
+        written = manifest.text.split("\n")[line - 1] if line >= 1 else ""
+        result.comments.setdefault(place.at(line, max(1, len(written) - len(comment) + 1))[0], comment)
+    for comment_loc, words_loc in part.continuation_breaks:
+        result.continuation_breaks.append((place.loc(comment_loc), place.loc(words_loc)))
+    for broken in part.broken_continuations:
+        result.broken_continuations.append(replace(broken, location=place.loc(broken.location), orphaned=place.loc(broken.orphaned)))
+
+
+class _ManifestPlaces:
+    """Positions in a manifest's text (1-based line and code-point column) mapped
+    to the script: the position of the character there, or one column after the
+    last character for the end of the text."""
+
+    def __init__(self, manifest: EmbeddedManifest, path: str) -> None:
+        self.positions = manifest.positions
+        self.path = path
+        self.line_starts = [0]
+        for index, char in enumerate(manifest.text):
+            if char == "\n":
+                self.line_starts.append(index + 1)
+
+    def at(self, line: int, column: int) -> tuple[int, int]:
+        if line < 1:
+            return self.positions[0]
+        index = self.line_starts[min(line, len(self.line_starts)) - 1] + max(column, 1) - 1
+        if index < len(self.positions):
+            return self.positions[index]
+        last_line, last_column = self.positions[-1]
+        return last_line, last_column + 1
+
+    def loc(self, location: Location | None) -> Location | None:
+        if location is None or location.path != self.path:
+            return location
+        line, column = self.at(location.line, location.column)
+        end_line, end_column = self.at(location.end_line, location.end_column)
+        return Location(self.path, line, column, end_line, end_column)
+
+    def launch(self, launch):
+        ranges = tuple((self.at(first, 1)[0], self.at(last, 1)[0]) for first, last in launch.line_ranges)
+        changes = dict(
+            location=self.loc(launch.location),
+            args=[replace(token, location=self.loc(token.location), origin=self.loc(token.origin)) for token in launch.args],
+            line_ranges=ranges,
+            path_condition=tuple(replace(step, location=self.loc(step.location)) for step in launch.path_condition),
+        )
+        if isinstance(launch, ServerLaunch):
+            changes["keywords"] = tuple(replace(keyword, location=self.loc(keyword.location), origin=self.loc(keyword.origin)) for keyword in launch.keywords)
+        return replace(launch, **changes)

@@ -279,6 +279,53 @@ class WordExpansion:
             return [Seg(Value.unknown("brace expansion"), loc)]
         return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
 
+    def _heredoc_word(self, redirect, text, env: Env, depth: int) -> Word | None:
+        """The text a here-document feeds its command, as one word whose pieces
+        keep their positions. With a quoted delimiter (``<<'EOF'``, ``<<"EOF"``,
+        ``<<\\EOF``) the text is literal; otherwise parameter expansion, command
+        substitution and arithmetic expansion are done and a backslash escapes
+        only ``$``, a backquote, ``\\`` and a newline (bash(1), "Here Documents").
+        ``<<-`` strips the tabs that start each line."""
+        body = next((child for child in redirect.named_children if child.type == "heredoc_body"), None)
+        start = next((child for child in redirect.children if child.type == "heredoc_start"), None)
+        if body is None or start is None:
+            return None
+        quoted = any(mark in node_text(start, text) for mark in ("'", '"', "\\"))
+        strip_tabs = redirect.children[0].type == "<<-"
+        loc = self._loc(body, text)
+        segs: list[Seg] = [Seg(Value.known(""), loc, quoted=True)]
+
+        def literal(begin: int, end: int) -> None:
+            if end <= begin:
+                return
+            raw = text.data[begin:end].decode("utf-8", "surrogatepass")
+            kept = list(range(len(raw)))
+            if strip_tabs:
+                at_line_start = begin == 0 or text.data[begin - 1 : begin] == b"\n"
+                kept = []
+                for index, char in enumerate(raw):
+                    if at_line_start and char == "\t":
+                        continue
+                    at_line_start = char == "\n"
+                    kept.append(index)
+            stripped = "".join(raw[index] for index in kept)
+            if not quoted:
+                stripped, unescaped = _unescape(stripped, _HEREDOC_ESCAPES)
+                kept = [kept[index] for index in unescaped]
+            if stripped:
+                segs.append(Seg(Value.known(stripped), loc, quoted=True, chars=self._kept_chars(begin, raw, kept, text)))
+
+        previous_end = body.start_byte
+        if not quoted:
+            for child in body.named_children:
+                if child.type not in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"):
+                    continue
+                literal(previous_end, child.start_byte)
+                segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, True))
+                previous_end = child.end_byte
+        literal(previous_end, body.end_byte)
+        return tuple(segs)
+
     def _kept_chars(self, start_byte: int, raw: str, kept: list[int], text) -> tuple[tuple[int, int], ...]:
         positions = self._chars_from(start_byte, raw, text)
         return tuple(positions[index] for index in kept)
@@ -644,6 +691,7 @@ def _arith_op(op: str, a: int, b: int) -> int:
 
 
 _DOUBLE_QUOTE_ESCAPES = '$`"\\\n'
+_HEREDOC_ESCAPES = "$`\\\n"
 
 
 def _unescape(raw: str, escapable: str | None) -> tuple[str, list[int]]:

@@ -60,3 +60,184 @@ def inside_text(node) -> bool:
             return True
         parent = parent.parent
     return False
+
+
+# -- recovery from tree-sitter's ERROR regions ----------------------------------------
+# tree-sitter-bash marks some scripts bash accepts as errors (and one broken line
+# can make it wrap many valid statements in one ERROR node). Lines it cannot parse
+# are blanked (spaces, the newline kept: every byte offset stays) until the rest
+# parses, so their neighbours' launches are still read: first the line of the
+# first error (up to MAX_ERROR_LINE_REPARSES times), then, per top-level statement
+# still in error, each group of lines that does not parse on its own. A group is
+# tried from one line up to MAX_GROUP_LINES (an `if` ... `fi` parses only as a
+# whole). The recovery parses at most RECOVERY_PARSE_FACTOR times the script's
+# size (plus RECOVERY_PARSE_EXTRA bytes) in all: past that, what is left in error
+# stays so (and gets the note for it).
+MAX_GROUP_LINES = 64
+MAX_ERROR_LINE_REPARSES = 16
+MAX_REGION_ROUNDS = 8
+RECOVERY_PARSE_FACTOR = 40
+RECOVERY_PARSE_EXTRA = 2_000_000
+_QUOTES = (b'"', b"'", b"`")
+
+
+class ScriptParse:
+    """A script as the shell source reads it. ``data`` is the script's bytes with
+    the lines tree-sitter-bash cannot parse blanked and a backslash that ends the
+    file dropped (byte offsets are those of the file), ``tree`` its syntax tree,
+    ``skipped`` the (first, last) line numbers of each blanked group. ``unclosed``:
+    the error is a construct left open at the end of the file (a quote, a `fi`,
+    a here-document): bash refuses (or, for a here-document, warns) too, and the
+    tree is the original one. ``complete``: no error is left in ``tree``."""
+
+    __slots__ = ("data", "tree", "skipped", "unclosed")
+
+    def __init__(self, data: bytes, tree, skipped: list[tuple[int, int]], unclosed: bool) -> None:
+        self.data = data
+        self.tree = tree
+        self.skipped = skipped
+        self.unclosed = unclosed
+
+
+def parse_script(data: bytes) -> ScriptParse:
+    tree = parse_bash(data)
+    if not tree.root_node.has_error:
+        return ScriptParse(data, tree, [], False)
+    # A backslash that ends the file (before at most one newline) continues the
+    # last command into nothing: bash ends the command there (`bash -n` accepts it).
+    end = len(data) - (1 if data.endswith(b"\n") else 0)
+    if end > 0 and data[end - 1 : end] == b"\\" and (end - len(data[:end].rstrip(b"\\"))) % 2 == 1:
+        trimmed = data[: end - 1] + b" " + data[end:]
+        trimmed_tree = parse_bash(trimmed)
+        if not trimmed_tree.root_node.has_error:
+            return ScriptParse(trimmed, trimmed_tree, [], False)
+        data, tree = trimmed, trimmed_tree
+    if _open_at_end(tree.root_node, data):
+        return ScriptParse(data, tree, [], True)
+    return _blank_unparsed_lines(data, tree)
+
+
+def _open_at_end(root, data: bytes) -> bool:
+    """Whether the error is a construct still open at the end of the file, and
+    nothing else: a MISSING closing token there (`"`, `fi`, `done`, a
+    here-document's end) with no ERROR node anywhere, or one ERROR that starts
+    with a quote (an unclosed `'`) or a here-document's `<<EOF` and runs to the
+    end. A MISSING `fi` at the end beside an ERROR elsewhere is tree-sitter losing
+    its way on a line it cannot parse (`[ ! \\( -f a \\) ]` inside an `if`), not a
+    script bash refuses."""
+    end = len(data.rstrip())
+    innermost = []
+    missing_at_end = False
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_missing and node.start_byte >= end:
+            missing_at_end = True
+        # (An ERROR leaf's has_error is False: is_error says it.)
+        if node.is_error and not any(child.has_error or child.is_error for child in node.children):
+            innermost.append(node)
+        if node.has_error:
+            stack.extend(node.children)
+    if not innermost:
+        return missing_at_end
+    if len(innermost) != 1 or innermost[0].end_byte < end:
+        return False
+    error = innermost[0]
+    return data[error.start_byte : error.start_byte + 1] in _QUOTES or (error.child_count == 2 and error.children[1].type == "heredoc_start")
+
+
+def _blank_unparsed_lines(data: bytes, tree) -> ScriptParse:
+    starts = [0]
+    find = data.find
+    newline = find(b"\n")
+    while newline != -1:
+        starts.append(newline + 1)
+        newline = find(b"\n", newline + 1)
+    masked = bytearray(data)
+    skipped: list[int] = []
+    # Bytes tree-sitter may parse for the recovery, whole-text parses included.
+    budget = RECOVERY_PARSE_FACTOR * len(data) + RECOVERY_PARSE_EXTRA
+
+    def parses(chunk: bytes) -> bool:
+        nonlocal budget
+        budget -= len(chunk) + 1
+        return not parse_bash(chunk).root_node.has_error
+
+    def reparse():
+        nonlocal budget
+        budget -= len(masked)
+        return parse_bash(bytes(masked))
+
+    def line_bytes(first: int, last: int) -> bytes:  # 0-based rows, inclusive
+        stop = starts[last + 1] if last + 1 < len(starts) else len(masked)
+        return bytes(masked[starts[first] : stop])
+
+    def blank(row: int) -> None:
+        stop = starts[row + 1] - 1 if row + 1 < len(starts) else len(masked)
+        masked[starts[row] : stop] = b" " * (stop - starts[row])
+        skipped.append(row + 1)
+
+    # First, from the line where tree-sitter's first innermost error starts, the
+    # first line that does not parse alone: the statements around it (a
+    # function's body, an `if`) keep their structure. A blank that does not move
+    # the first error further down is undone.
+    for _ in range(MAX_ERROR_LINE_REPARSES):
+        row = _first_error_row(tree.root_node)
+        if row is None or budget <= 0:
+            break
+        culprit = next((r for r in range(row, min(len(starts), row + MAX_GROUP_LINES)) if not parses(line_bytes(r, r))), None)
+        if culprit is None:
+            break
+        saved = bytes(masked)
+        blank(culprit)
+        repaired = reparse()
+        after = _first_error_row(repaired.root_node)
+        if after is not None and after <= row:
+            masked[:] = saved
+            skipped.pop()
+            break
+        tree = repaired
+        if after is None:
+            break
+
+    # Then every top-level statement still in error, by groups of lines.
+    for _ in range(MAX_REGION_ROUNDS):
+        if not tree.root_node.has_error or budget <= 0:
+            break
+        blanked = len(skipped)
+        # (The root itself is an ERROR node when nothing in it parses.)
+        regions = [child for child in tree.root_node.children if child.has_error or child.is_missing] or [tree.root_node]
+        for region in regions:
+            first, last = region.start_point[0], region.end_point[0]
+            if region.end_point[1] == 0 and last > first:
+                last -= 1  # the region ends at a line's start: that line is not in it
+            row = first
+            while row <= last and budget > 0:
+                group_end = next((end for end in range(row, min(last, row + MAX_GROUP_LINES - 1) + 1) if budget > 0 and parses(line_bytes(row, end))), None)
+                if group_end is None:
+                    blank(row)
+                    row += 1
+                else:
+                    row = group_end + 1
+        tree = reparse()
+        if len(skipped) == blanked:
+            break  # every group parses alone, and not together: give up
+    groups: list[tuple[int, int]] = []
+    for line in sorted(set(skipped)):
+        if groups and groups[-1][1] >= line - 1:
+            groups[-1] = (groups[-1][0], max(groups[-1][1], line))
+        else:
+            groups.append((line, line))
+    return ScriptParse(bytes(masked), tree, groups, False)
+
+
+def _first_error_row(root) -> int | None:
+    """The row of the first innermost ERROR node (or MISSING token) of the tree."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if (node.is_error and not any(child.has_error or child.is_error for child in node.children)) or node.is_missing:
+            return node.start_point[0]
+        if node.has_error:
+            stack.extend(reversed(node.children))
+    return None

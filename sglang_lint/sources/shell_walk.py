@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from typing import Callable, Iterable, Mapping
 
+from msgspec import Struct
+
 from sglang_lint.model import Kind, Location, Note, PathStep, SourceResult, Value, is_ascii_digits
 from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant
 from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, LaunchDetection, ScriptExit
-from sglang_lint.sources.shell_syntax import node_text, parse_bash
+from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
     Env,
@@ -50,10 +52,10 @@ MAX_COMMANDS = 50_000
 # is stored as unknown, and so is every value built from it.
 MAX_VALUE_SEGS = 1_000
 MAX_VALUE_CHARS = 1_000_000
-# Here-documents fed to a shell are read (for notes) up to this deep in each other:
-# each level parses its text again.
-MAX_HEREDOC_DEPTH = 2
 _TOO_LARGE = "is too large to follow"
+# Groups of lines tree-sitter-bash cannot parse that get a note each; the rest
+# share one.
+MAX_SKIPPED_NOTES = 10
 
 
 # Command names _stmt_command/_detect_launch act on (besides functions and
@@ -94,6 +96,17 @@ MAX_POSITIONAL = 256
 MAX_UNROLLED_ITERATIONS = 16
 
 
+class EmbeddedManifest(Struct, frozen=True):
+    """A YAML text a command reads from a here-document (``kubectl apply -f -``,
+    ``cat > x.yaml``): its text as the command reads it, the file position of
+    each of its characters, the program, and where the command is."""
+
+    text: str
+    positions: tuple[tuple[int, int], ...]
+    program: str
+    location: Location
+
+
 class CommandBudgetSpent(Exception):
     """More than MAX_COMMANDS commands and assignments: the analysis stops here."""
 
@@ -102,9 +115,11 @@ class ShellAnalyzer(LaunchDetection):
     """The interpreter of one script, over the layers that expand its words
     (shell_expansion) and detect its launches (shell_launches)."""
 
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree=None) -> None:
+    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, parsed: ScriptParse | None = None) -> None:
         super().__init__(path, text, env, paths)
-        self.tree = tree
+        # The script's parse (shell_syntax.parse_script: its text is ``text``, with
+        # the lines tree-sitter-bash cannot parse blanked); made in run() if not given.
+        self.parsed = parsed
         # The first branch condition of the statement being decided that the
         # file does not decide and the path has not fixed: (key, (step if true,
         # step if false)).
@@ -115,11 +130,14 @@ class ShellAnalyzer(LaunchDetection):
         self.commands_seen = 0
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
-        self.heredoc_depth = 0  # here-documents fed to a shell, within each other
+        # Kubernetes manifests given to `kubectl apply -f -` and the like in a
+        # here-document: the YAML source reads them (shell.analyze_shell).
+        self.manifests: list[EmbeddedManifest] = []
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
-        tree = self.tree if self.tree is not None else parse_bash(self.file_text.data)
+        parsed = self.parsed if self.parsed is not None else parse_script(self.file_text.data)
+        tree = parsed.tree
         env = Env()
         try:
             try:
@@ -146,22 +164,41 @@ class ShellAnalyzer(LaunchDetection):
             # caller's own stack is not ours to know: "never raise" must hold even
             # when it is already deep. Keep what was found so far.
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
-        if tree.root_node.has_error:
-            line, column, heredoc = self._first_error(tree.root_node)
-            if heredoc is not None:
-                # bash only warns ("here-document delimited by end-of-file") and
-                # takes the rest of the file as the here-document's text.
-                message = (
-                    f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; "
-                    "nothing after it is analyzed"
-                )
-            else:
-                message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
-            self.result.notes.append(Note(self.path, message, line, column))
+        self._note_syntax(parsed)
         self._find_continuation_breaks(tree.root_node)
         self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
         self.result.notes.extend(self.drop_notes())
         return self.result
+
+    def _note_syntax(self, parsed: ScriptParse) -> None:
+        """Notes for what could not be parsed. Only a construct left open at the
+        end of the file (a quote, a `fi`, a here-document) is one bash refuses too:
+        tree-sitter-bash also fails on lines bash accepts, which are skipped
+        (their neighbours are analyzed) and never called a bash syntax error."""
+        for first, last in parsed.skipped[:MAX_SKIPPED_NOTES]:
+            lines = f"line {first}" if first == last else f"lines {first}-{last}"
+            them = "it" if first == last else "them"
+            message = f"tree-sitter-bash cannot parse {lines} (bash may accept {them}): no launch on {them} is analyzed; the rest of the script is, without {them}"
+            self.result.notes.append(Note(self.path, message, first, 1))
+        if len(parsed.skipped) > MAX_SKIPPED_NOTES:
+            more = parsed.skipped[MAX_SKIPPED_NOTES:]
+            count = sum(last - first + 1 for first, last in more)
+            self.result.notes.append(
+                Note(self.path, f"tree-sitter-bash cannot parse {count} more lines from here (bash may accept them): no launch on them is analyzed", more[0][0], 1)
+            )
+        root = parsed.tree.root_node
+        if not root.has_error:
+            return
+        line, column, heredoc = self._first_error(root)
+        if heredoc is not None:
+            # bash only warns ("here-document delimited by end-of-file") and
+            # takes the rest of the file as the here-document's text.
+            message = f"here-document {heredoc} is never closed: bash reads the rest of the file as its text; nothing after it is analyzed"
+        elif parsed.unclosed:
+            message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
+        else:
+            message = "tree-sitter-bash cannot parse this part of the script (bash may accept it); launches around it may be incomplete"
+        self.result.notes.append(Note(self.path, message, line, column))
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
@@ -420,31 +457,56 @@ class ShellAnalyzer(LaunchDetection):
             if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 continue
             self._walk(child, text, env, depth + 1)
-        if text is not self.file_text or self.heredoc_depth >= MAX_HEREDOC_DEPTH:
-            return
         for child in node.named_children:
-            if child.type != "heredoc_redirect":
-                continue
-            body = next((c for c in child.named_children if c.type == "heredoc_body"), None)
-            if body is None or b"sglang" not in text.data[body.start_byte : body.end_byte]:
-                continue
-            shell = _reads_script_from_stdin(node.named_children[0], text)
-            if shell is not None:
-                self._heredoc_script(body, shell, self._loc(node, text))
+            if child.type == "heredoc_redirect":
+                # tree-sitter-bash hangs the rest of the line (`| kubectl apply -f -
+                # && python3 -m sglang.launch_server ...`) under the redirect.
+                for part in child.named_children:
+                    if part.type not in ("heredoc_start", "heredoc_body", "heredoc_end", "file_redirect", "heredoc_redirect", "herestring_redirect"):
+                        self._walk(part, text, env, depth + 1)
+                reader = _stdin_reader(node, child, text)
+                if reader is not None:
+                    word = self._heredoc_word(child, text, env, depth)
+                    if word is not None:
+                        self._fed_text(reader, word, self._loc(node, text), env, depth)
 
-    def _heredoc_script(self, body, shell: str, command_loc: Location) -> None:
-        """A here-document fed to a shell (``bash <<EOF``, ``ssh HOST <<EOF``) is a
-        script that runs; sglang-lint does not analyze it, but each launch in it
-        gets a note (found by analyzing the text on its own)."""
-        row = body.start_point[0]
-        analyzer = ShellAnalyzer(self.path, node_text(body, self.file_text))
-        analyzer.heredoc_depth = self.heredoc_depth + 1
-        inner = analyzer.run()
-        message = f"launch not analyzed: it is in a here-document fed to `{shell}` (line {command_loc.line}), which sglang-lint does not read"
-        for launch in [*inner.servers, *inner.routers]:
-            line = launch.location.line + row
-            column = launch.location.column + (body.start_point[1] if launch.location.line == 1 else 0)
-            self.dropped.setdefault((line, column), Note(self.path, message, line, column))
+    def _fed_text(self, reader: tuple[str, str], word: Word, command_loc: Location, env: Env, depth: int) -> None:
+        """The text of a here-document or here-string given to a program that reads
+        it as a shell script (``bash``, ``ssh HOST``) or as a Kubernetes manifest
+        (``kubectl apply -f -``, ``cat > x.yaml``). To any other program it is data."""
+        language, program = reader
+        if language == "shell":
+            # A new shell (here or on another host): it sees none of this
+            # script's variables that are not in its environment, and which of
+            # them are exported is not tracked, so it starts with none of them
+            # (what it reads is unknown, never this script's value).
+            self._nested_script(word, command_loc, Env(), depth)
+            return
+        if any(not seg.value.is_known for seg in word):
+            unknown = next(seg for seg in word if not seg.value.is_known)
+            if "sglang" in "".join(seg.value.text for seg in word if seg.value.is_known):
+                self.result.notes.append(
+                    Note(
+                        self.path,
+                        f"manifest given to `{program}` here is not analyzed: its text holds {unknown.value.describe()} ({unknown.loc.short()}), which is not known here",
+                        command_loc.line,
+                        command_loc.column,
+                    )
+                )
+            return
+        chars: list[str] = []
+        positions: list[tuple[int, int]] = []
+        for seg in word:
+            chars.append(seg.value.text)
+            # Where each character was written, also in a variable's assignment
+            # (`POD='...'` then `<<< "$POD"`): that is where the manifest is.
+            if seg.chars is not None and len(seg.chars) == len(seg.value.text):
+                positions.extend(seg.chars)
+            else:
+                positions.extend([(seg.loc.line, seg.loc.column)] * len(seg.value.text))
+        manifest = EmbeddedManifest("".join(chars), tuple(positions), program, command_loc)
+        if manifest.text and manifest not in self.manifests:
+            self.manifests.append(manifest)
 
     def _branch(
         self,
@@ -950,6 +1012,14 @@ class ShellAnalyzer(LaunchDetection):
             self._run_command(node, text, env, depth)
         finally:
             self.reads.pop()
+        for child in node.children:
+            if child.type == "herestring_redirect" and len(child.named_children) == 1:
+                reader = _reader_of(node, text)
+                if reader is not None:
+                    # The word is expanded without splitting, and a newline follows it.
+                    where = self._loc(child, text)
+                    word = (*self._eval_parts(child.named_children[0], text, env, True, depth + 1, True), Seg(Value.known("\n"), where))
+                    self._fed_text(reader, word, self._loc(node, text), env, depth)
 
     def _run_command(self, node, text, env: Env, depth: int) -> None:
         self.commands_seen += 1
@@ -1263,21 +1333,98 @@ def _before_keyword(node, keyword: str) -> list:
     return []
 
 
-def _reads_script_from_stdin(command, text) -> str | None:
-    """The program of ``command`` that reads a here-document as a script: a shell
-    without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
-    ``ssh HOST`` without a remote command (the remote shell reads it)."""
-    if command is None or command.type != "command":
+# `kubectl`/`oc` subcommands that read manifests from `-f -`.
+_MANIFEST_SUBCOMMANDS = {"apply", "create", "replace"}
+# `docker exec` options that take a value (docker container exec --help).
+_DOCKER_EXEC_VALUE_OPTIONS = {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}
+
+
+def _stdin_reader(statement, redirect, text) -> tuple[str, str] | None:
+    """What reads the here-document ``redirect`` of ``statement``: ("shell",
+    program) for a shell that runs it as a script, ("yaml", program) for a
+    manifest (``kubectl apply -f -``, ``oc create -f -``, ``cat > x.yaml``,
+    ``tee x.yaml``), else None (data). ``cat <<EOF | CMD`` hands it to CMD."""
+    command = statement.named_children[0] if statement.named_children else None
+    words = _plain_words(command, text, redirect.start_byte)
+    if not words:
         return None
+    name = words[0].rsplit("/", 1)[-1]
+    if name == "cat" and all(word.startswith("-") for word in words[1:]):
+        targets = [_redirect_target(child, text) for parent in (statement, redirect) for child in parent.named_children if child.type == "file_redirect"]
+        if any(target is not None and target.endswith((".yaml", ".yml")) for target in targets):
+            return "yaml", "cat"
+        if targets:
+            return None
+        # `cat <<EOF | CMD [&& ...]`: CMD reads it.
+        pipeline = next((child for child in redirect.named_children if child.type == "pipeline"), None)
+        reader = pipeline.named_children[0] if pipeline is not None and pipeline.named_children else None
+        while reader is not None and reader.type in ("list", "pipeline", "redirected_statement"):
+            reader = reader.named_children[0] if reader.named_children else None
+        return _reader_of(reader, text)
+    return _reader_of(command, text, redirect.start_byte)
+
+
+def _reader_of(command, text, until: int | None = None) -> tuple[str, str] | None:
+    shell = _reads_script_from_stdin(command, text)
+    if shell is not None:
+        return "shell", shell
+    words = _plain_words(command, text, until)
+    if not words:
+        return None
+    name = words[0].rsplit("/", 1)[-1]
+    if name in ("kubectl", "oc") and any(word in _MANIFEST_SUBCOMMANDS for word in words[1:]):
+        for index, word in enumerate(words):
+            if word in ("-f-", "--filename=-", "-f=-") or (word in ("-f", "--filename") and words[index + 1 : index + 2] == ["-"]):
+                return "yaml", name
+        return None
+    if name == "tee" and any(word.endswith((".yaml", ".yml")) for word in words[1:] if not word.startswith("-")):
+        return "yaml", "tee"
+    return None
+
+
+def _redirect_target(redirect, text) -> str | None:
+    """The file of ``> FILE`` / ``>> FILE`` (None for other redirections)."""
+    operator = next((child for child in redirect.children if not child.is_named), None)
+    destination = redirect.child_by_field_name("destination")
+    if operator is None or operator.type not in (">", ">>", ">|") or destination is None:
+        return None
+    return node_text(destination, text).strip("'\"")
+
+
+def _plain_words(command, text, until: int | None = None) -> list[str]:
+    """The words of ``command`` as written, quotes dropped (enough to tell the
+    program and its options). ``until``: where the redirection after the command
+    starts; tree-sitter-bash leaves a lone ``-`` before it (``kubectl apply -f -
+    <<EOF``) out of the command, and bash does not."""
+    if command is None or command.type != "command":
+        return []
     words = []
     for child in command.named_children:
         if child.type == "command_name":
             child = child.named_children[0] if child.named_children else child
-        if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation"):
+        if child.type in ("word", "raw_string", "string", "simple_expansion", "expansion", "concatenation", "number"):
             words.append(node_text(child, text).strip("'\""))
+    if until is not None and until > command.end_byte:
+        words.extend(word for word in text.data[command.end_byte : until].decode("utf-8", "replace").split() if word == "-")
+    return words
+
+
+def _reads_script_from_stdin(command, text) -> str | None:
+    """The program of ``command`` that reads a here-document as a script: a shell
+    without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
+    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    words = _plain_words(command, text)
     if not words:
         return None
     first = words[0].rsplit("/", 1)[-1]
+    if first in ("docker", "podman") and words[1:2] == ["exec"]:
+        index = 2
+        while index < len(words) and words[index].startswith("-"):
+            index += 2 if words[index] in _DOCKER_EXEC_VALUE_OPTIONS else 1
+        words = words[index + 1 :]  # the command run in the container
+        if not words:
+            return None
+        first = words[0].rsplit("/", 1)[-1]
     if first == "ssh":
         operands = []
         index = 1
@@ -1293,7 +1440,10 @@ def _reads_script_from_stdin(command, text) -> str | None:
         if len(operands) < 2:
             return None
         words = operands[1:]  # the remote command
-    for index, word in enumerate(words):
+    # The shell is the command, or the command a wrapper runs (`sudo -u x bash`);
+    # `grep bash <<EOF` feeds grep.
+    wrapped = words[0].rsplit("/", 1)[-1] in WRAPPERS
+    for index, word in enumerate(words if wrapped else words[:1]):
         name = word.rsplit("/", 1)[-1]
         if name in SHELLS:
             rest = words[index + 1 :]

@@ -1,0 +1,357 @@
+"""The shell front end (issue 18, part 3): here-documents as embedded sources,
+and parsing that never calls a script bash accepts a bash syntax error.
+
+Ground truth for syntax is ``bash -n`` (it parses, never runs): every shell
+fixture and a sample of the oracle's generated scripts (tests/_oracle_shell.py)
+is checked with it, and so is every hand-written script below that claims bash
+accepts it. The here-document rules follow bash(1), "Here Documents": a quoted
+delimiter makes the text literal; otherwise parameter expansion, command
+substitution and arithmetic expansion happen, and ``<<-`` strips leading tabs.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import _oracle_shell as oracle
+from sglang_lint.sources.shell import analyze_shell
+
+pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="bash is the ground truth")
+
+ROOT = Path(__file__).resolve().parent.parent
+LS = "python3 -m sglang.launch_server"
+REFUSE = "bash would refuse"
+# Every note that says part of a script could not be parsed.
+SYNTAX_NOTES = (REFUSE, "tree-sitter-bash cannot parse", "is never closed")
+
+
+def bash_accepts(text: str) -> bool:
+    done = subprocess.run(["bash", "-n"], input=text.encode("utf-8", "surrogatepass"), capture_output=True, timeout=30)
+    return done.returncode == 0
+
+
+def analyze_accepted(script: str, path: str = "run.sh"):
+    """The analysis of a script that ``bash -n`` accepts (checked first)."""
+    assert bash_accepts(script), script
+    return analyze_shell(path, script)
+
+
+def ports(result) -> list[str]:
+    """The --port value of each server, in file order."""
+    found = []
+    for server in sorted(result.servers, key=lambda launch: launch.location):
+        texts = [token.value.describe() for token in server.args]
+        found.append(texts[texts.index("--port") + 1] if "--port" in texts else "?")
+    return found
+
+
+def syntax_notes(result) -> list[str]:
+    return [note.message for note in result.notes if any(marker in note.message for marker in SYNTAX_NOTES)]
+
+
+# -- bash -n is the judge ------------------------------------------------------------
+
+SHELL_FIXTURES = sorted([*ROOT.glob("fixtures/**/*.sh"), *ROOT.glob("tests/golden/fixture/*.sh")])
+
+
+@pytest.mark.parametrize("path", SHELL_FIXTURES, ids=[str(p.relative_to(ROOT)) for p in SHELL_FIXTURES])
+def test_fixture_scripts_are_called_broken_only_when_bash_says_so(path: Path) -> None:
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    result = analyze_shell(str(path), text)
+    if bash_accepts(text):
+        assert not [m for m in syntax_notes(result) if REFUSE in m], path
+    else:
+        assert syntax_notes(result), f"bash -n rejects {path}, and no note says so"
+
+
+def test_generated_scripts_bash_accepts_get_no_syntax_note() -> None:
+    programs = [oracle.generate(seed, depth=2) for seed in range(150)]
+    for program in programs:
+        assert bash_accepts(program.text), program.text  # the generator writes valid bash
+        assert syntax_notes(analyze_shell("gen.sh", program.text)) == [], (program.seed, program.text)
+
+
+# Lines bash accepts and tree-sitter-bash 0.25 cannot parse (each checked with
+# bash -n below): their neighbours' launches must be kept, and the note must not
+# blame bash.
+TREE_SITTER_FAILS = [
+    '[ "$a" \\> "$b" ] && echo later\n',
+    '[ ! \\( -f a.yaml -o -f b.yaml \\) ] && echo none\n',
+    "cat <<A <<B\nfirst\nA\nsecond\nB\n",
+    "logger <<EOF &\nstarted\nEOF\n",
+    "if grep -q x <<EOF; then echo y; fi\nx\nEOF\n",
+]
+
+
+def test_generated_scripts_with_a_line_tree_sitter_cannot_parse_are_never_called_refused() -> None:
+    """A line tree-sitter-bash fails on, anywhere in a generated script (inside an
+    `if`, a loop, a function: tree-sitter then often misses the closing `fi` at
+    the end of the file too): no "bash would refuse" unless bash -n refuses."""
+    import random
+
+    rng = random.Random(18)
+    for seed in range(120):
+        lines = oracle.generate(seed, depth=2).text.splitlines(keepends=True)
+        at = rng.randrange(len(lines) + 1)
+        script = "".join(lines[:at]) + rng.choice(TREE_SITTER_FAILS) + "".join(lines[at:])
+        notes = syntax_notes(analyze_shell("gen.sh", script))
+        if bash_accepts(script):
+            assert not [m for m in notes if REFUSE in m], (seed, at, script)
+
+
+@pytest.mark.parametrize("middle", TREE_SITTER_FAILS)
+@pytest.mark.parametrize("in_function", [False, True], ids=["top-level", "in-function"])
+def test_a_line_tree_sitter_cannot_parse_loses_no_other_launch(middle: str, in_function: bool) -> None:
+    body = f"{LS} --port 30000 &\n{middle}{LS} --port 30001 &\n"
+    result = analyze_accepted(f"serve() {{\n{body}}}\nserve\n" if in_function else body)
+    assert ports(result) == ["30000", "30001"]
+    notes = syntax_notes(result)
+    assert notes and not [m for m in notes if REFUSE in m]
+
+
+@pytest.mark.parametrize("ending", ["\\", "\\\n"], ids=["no-newline", "newline"])
+@pytest.mark.parametrize("in_function", [False, True], ids=["top-level", "in-function"])
+def test_a_backslash_at_the_end_of_the_file_ends_the_command(ending: str, in_function: bool) -> None:
+    launch = f"{LS} --port 30000 \\\n  --tp-size 2 {ending}"
+    result = analyze_accepted(f"serve() {{\n  {LS} --port 30001\n}}\nserve\n{launch}" if in_function else launch)
+    assert result.notes == []
+    assert sorted(ports(result)) == (["30000", "30001"] if in_function else ["30000"])
+    last = max(result.servers, key=lambda launch: launch.location)
+    assert [token.value.describe() for token in last.args] == ["--port", "30000", "--tp-size", "2"]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        f"{LS} --port 30000 &\necho \"never closed\n{LS} --port 30001 &\n",
+        f"{LS} --port 30000 &\necho 'never closed\n{LS} --port 30001 &\n",
+        f"{LS} --port 30000 &\nif true; then\n  {LS} --port 30001 &\n",
+    ],
+    ids=["double-quote", "single-quote", "if-without-fi"],
+)
+def test_a_construct_open_at_the_end_is_a_bash_syntax_error(script: str) -> None:
+    assert not bash_accepts(script)
+    result = analyze_shell("run.sh", script)
+    assert [m for m in syntax_notes(result) if REFUSE in m]
+    # What an open quote swallows is text to bash: nothing is recovered from it.
+    assert "30000" in ports(result)
+
+
+# A broken line among launches (property): wherever it goes, the other launches
+# are kept, and the note names its line.
+BROKEN_LINES = ["foo ) bar", '[ "$x" \\< "$y" ] || exit 1', "echo a ) b ) c", ")"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(count=st.integers(1, 6), position=st.integers(0, 6), broken=st.sampled_from(BROKEN_LINES), indent=st.booleans())
+def test_one_broken_line_among_launches_keeps_the_others(count: int, position: int, broken: str, indent: bool) -> None:
+    lines = [f"{LS} --port {30000 + n} &" for n in range(count)]
+    position = min(position, count)
+    lines.insert(position, ("  " if indent else "") + broken)
+    result = analyze_shell("run.sh", "\n".join(lines) + "\n")
+    assert ports(result) == [str(30000 + n) for n in range(count)]
+    assert [note.line for note in result.notes] == [position + 1]
+    assert "tree-sitter-bash cannot parse line" in result.notes[0].message
+
+
+# -- here-documents ---------------------------------------------------------------------
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+spec:
+  containers:
+    - name: sglang
+      image: lmsysorg/sglang:v0.5.23-cu129
+      command: ["python3", "-m", "sglang.launch_server"]
+      args: ["--disaggregation-mode", "{role}", "--tp-size", "{tp}", "--port", "{port}"]
+"""
+
+
+def manifest(name: str = "prefill", role: str = "prefill", tp: str = "4", port: str = "30000", indent: str = "") -> str:
+    return "".join(indent + line + "\n" for line in POD.format(name=name, role=role, tp=tp, port=port).splitlines())
+
+
+def args_of(result) -> list[list[str]]:
+    return [[token.value.describe() for token in server.args] for server in sorted(result.servers, key=lambda launch: launch.location)]
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "cat <<'EOF' | kubectl apply -f -",
+        "kubectl apply -f - <<'EOF'",
+        "kubectl -n serving create --filename=- <<\"EOF\"",
+        "oc apply -f- <<'EOF'",
+        "cat > pod.yaml <<'EOF'",
+        "cat <<'EOF' > pod.yml",
+        "tee pod.yaml <<'EOF' >/dev/null",
+    ],
+)
+def test_a_manifest_in_a_heredoc_is_read_at_its_lines_in_the_script(opening: str) -> None:
+    script = f"#!/bin/bash\n{opening}\n{manifest()}EOF\n"
+    result = analyze_accepted(script, "deploy.sh")
+    assert result.notes == []
+    (server,) = result.servers
+    assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "4", "--port", "30000"]]
+    # The manifest starts on line 3: `command:` is its line 9, the script's 11.
+    assert server.location.line == 11
+    tp = next(token for token in server.args if token.value.describe() == "4")
+    line = script.split("\n")[tp.location.line - 1]
+    assert line[tp.location.column - 1 :].startswith('"4"')
+
+
+def test_unquoted_heredoc_expands_what_the_script_knows() -> None:
+    script = f"#!/bin/bash\nTP=8\nPORT=30001\ncat <<EOF | kubectl apply -f -\n{manifest(tp='$TP', port='${PORT}')}EOF\n"
+    result = analyze_shell("deploy.sh", script)
+    assert result.notes == []
+    assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "8", "--port", "30001"]]
+
+
+def test_unquoted_heredoc_with_an_unknown_value_is_a_note_not_a_guess() -> None:
+    script = f"#!/bin/bash\ncat <<EOF | kubectl apply -f -\n{manifest(tp='$TP')}EOF\n"
+    result = analyze_shell("deploy.sh", script)
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.line == 2 and "not analyzed" in note.message and "$TP" in note.message
+
+
+def test_quoted_heredoc_keeps_dollar_text_literal() -> None:
+    # `<<'EOF'`: the manifest holds `$TP` as written (an invalid --tp-size value
+    # to SGLang, which the rules judge); the shell's TP=8 does not leak in.
+    script = f"#!/bin/bash\nTP=8\nkubectl apply -f - <<'EOF'\n{manifest(tp='$TP')}EOF\n"
+    assert args_of(analyze_shell("deploy.sh", script)) == [["--disaggregation-mode", "prefill", "--tp-size", "$TP", "--port", "30000"]]
+
+
+def test_tab_stripping_heredoc_maps_columns_past_the_tabs() -> None:
+    body = manifest().replace("\n", "\n\t")  # every line but the first gets a tab
+    script = f"#!/bin/bash\ncat <<-'EOF' | kubectl apply -f -\n\t{body}EOF\n"
+    result = analyze_accepted(script, "deploy.sh")
+    assert result.notes == []
+    (server,) = result.servers
+    tp = next(token for token in server.args if token.value.describe() == "4")
+    line = script.split("\n")[tp.location.line - 1]
+    assert line.startswith("\t") and line[tp.location.column - 1 :].startswith('"4"')
+
+
+def test_two_documents_in_one_heredoc_are_two_launches() -> None:
+    script = f"kubectl apply -f - <<'EOF'\n{manifest()}---\n{manifest('decode', 'decode', '2', '30001')}EOF\n"
+    result = analyze_shell("deploy.sh", script)
+    # `command:` is line 9 of each manifest: lines 10 and 21 of the script.
+    assert [server.location.line for server in sorted(result.servers, key=lambda launch: launch.location)] == [10, 21]
+    assert [args[1] for args in args_of(result)] == ["prefill", "decode"]
+
+
+def test_here_string_to_kubectl_is_a_manifest() -> None:
+    result = analyze_accepted(f"POD='{manifest()}'\nkubectl apply -f - <<< \"$POD\"\n", "deploy.sh")
+    assert args_of(result) == [["--disaggregation-mode", "prefill", "--tp-size", "4", "--port", "30000"]]
+    assert result.servers[0].location.line == 9  # where the manifest's `command:` is written
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "cat <<'EOF'",  # printed
+        "cat > notes.txt <<'EOF'",  # a text file
+        "kubectl apply -f pod.yaml <<'EOF'",  # kubectl reads a file, not stdin
+        "grep sglang <<'EOF'",
+        "grep -c bash <<'EOF'",  # a shell's name as an argument of another command
+        "python3 - <<'EOF'",  # Python reads it (not a shell script, not a manifest)
+    ],
+)
+def test_a_heredoc_given_to_any_other_command_is_data(opening: str) -> None:
+    script = f"{opening}\n{manifest()}{LS} --port 30000\nEOF\n"
+    result = analyze_shell("deploy.sh", script)
+    assert result.servers == [] and result.notes == []
+
+
+@pytest.mark.parametrize(
+    "opening, expected",
+    [
+        ("bash <<'EOF'", ["--tp-size", "$TP"]),  # literal: the inner shell's $TP, unset there
+        ("bash <<EOF", ["--tp-size", "8"]),  # expanded by the outer shell
+        ("ssh -p 2222 node1 bash -s <<EOF", ["--tp-size", "8"]),
+        ("docker exec -i -u root sglang-decode bash <<EOF", ["--tp-size", "8"]),
+        ("cat <<EOF | ssh node1 bash", ["--tp-size", "8"]),
+        ("sh <<-EOF", ["--tp-size", "8"]),
+        ("sudo -u svc bash <<EOF", ["--tp-size", "8"]),
+    ],
+)
+def test_a_heredoc_given_to_a_shell_runs_its_launches(opening: str, expected: list[str]) -> None:
+    script = f"TP=8\n{opening}\n\tcd /srv\n\t{LS} --tp-size $TP\nEOF\n"
+    if "<<-" not in opening:
+        script = script.replace("\t", "")
+    result = analyze_accepted(script)
+    assert result.notes == []
+    (server,) = result.servers
+    assert server.location.line == 4
+    described = [token.value.describe() for token in server.args]
+    assert described[0] == expected[0] and (described[1] == expected[1] or expected[1] == "$TP" and described[1].startswith("$TP"))
+
+
+def test_an_escaped_dollar_in_an_unquoted_heredoc_is_left_to_the_inner_shell() -> None:
+    script = f"PORT=1\nbash <<EOF\nPORT=30005\n{LS} --port \\$PORT\nEOF\n"
+    result = analyze_shell("run.sh", script)
+    assert ports(result) == ["30005"]
+
+
+def test_many_unparseable_lines_share_one_note_past_the_first_ten() -> None:
+    script = "".join(f"{LS} --port {30000 + n} &\nfoo ) bar\n" for n in range(14))
+    result = analyze_shell("run.sh", script)
+    assert ports(result) == [str(30000 + n) for n in range(14)]
+    assert [note.line for note in result.notes] == [2 * n + 2 for n in range(11)]
+    assert result.notes[-1].message.startswith("tree-sitter-bash cannot parse 4 more lines from here")
+
+
+# -- real bash runs them (the shell oracle's harness: stub python3 first on PATH) ------
+
+from _oracle_common import AGREE, DISAGREE, SPLIT, Program  # noqa: E402 - the oracle's section
+from _oracle_common import describe as describe_program  # noqa: E402
+
+BASH_RUNS = {
+    "unquoted-expanded": f"TP=8\nbash <<EOF\n{LS} --tp-size $TP --port 30000\nEOF\n",
+    "quoted-inner-default": f"TP=8\nbash <<'EOF'\n{LS} --tp-size \"${{TP:-1}}\" --port 30000\nEOF\n",
+    "quoted-inner-variable": f"bash <<'EOF'\nPORT=30007\n{LS} --port \"$PORT\"\nEOF\n",
+    "escaped-dollar": f"PORT=1\nbash <<EOF\nPORT=30005\n{LS} --port \\$PORT\nEOF\n",
+    "cat-pipe": f"cat <<'EOF' | bash\n{LS} --port 30001\nEOF\n",
+    "tabs-and-continuation": f"sh <<-EOF\n\t{LS} \\\n\t  --port 30002\n\tEOF\n",
+    "function-inside": f"bash <<'EOF'\nserve() {{ {LS} --port \"$1\"; }}\nserve 30003\nserve 30004\nEOF\n",
+    "data-heredoc": f"cat <<'EOF' > /dev/null\n{LS} --port 30009\nEOF\n{LS} --port 30000\n",
+    "tree-sitter-fails": f"{LS} --port 30000\n[ \"a\" \\> \"b\" ] && echo later\n{LS} --port 30001\n",
+    # With a newline after it: the harness sources the script, and a sourced
+    # file's last `\` with no newline after it is a literal `\` argument (bash
+    # 5.2), while `bash FILE`, how scripts run, drops it as the analysis does.
+    "backslash-at-end": f"{LS} --port 30000 \\\n  --tp-size 2 \\\n",
+}
+
+
+def test_heredocs_and_recovered_scripts_agree_with_real_bash() -> None:
+    programs = [Program(number, text, frozenset(), {}, ((),)) for number, text in enumerate(BASH_RUNS.values())]
+    for program in programs:
+        assert bash_accepts(program.text), program.text
+    results = oracle.check_programs(programs, full=True)
+    for (name, _), (program, comparison, runs) in zip(BASH_RUNS.items(), results):
+        assert comparison.verdict in (AGREE, SPLIT), (name, describe_program(program, comparison))
+        assert runs and all(run.calls for run in runs), (name, "bash ran no launch")
+    assert DISAGREE not in {comparison.verdict for _, comparison, _ in results}
+
+
+def test_a_script_ending_in_a_backslash_runs_as_analyzed(tmp_path: Path) -> None:
+    """`bash FILE` (how a script runs) drops the file's last backslash even with
+    no newline after it; the analysis reads the same argv."""
+    stub = tmp_path / "python3"
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/argv"\n')
+    stub.chmod(0o755)
+    script = tmp_path / "serve.sh"
+    script.write_text(f"{LS} --port 30000 \\\n  --tp-size 2 \\")
+    subprocess.run(["bash", str(script)], env={"PATH": f"{tmp_path}:/usr/bin:/bin"}, check=True, timeout=30)
+    ran = (tmp_path / "argv").read_text().splitlines()
+    (server,) = analyze_shell(str(script), script.read_text()).servers
+    assert ran[2:] == [token.value.describe() for token in server.args] == ["--port", "30000", "--tp-size", "2"]
