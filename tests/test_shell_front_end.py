@@ -355,3 +355,15 @@ def test_a_script_ending_in_a_backslash_runs_as_analyzed(tmp_path: Path) -> None
     ran = (tmp_path / "argv").read_text().splitlines()
     (server,) = analyze_shell(str(script), script.read_text()).servers
     assert ran[2:] == [token.value.describe() for token in server.args] == ["--port", "30000", "--tp-size", "2"]
+
+
+def test_a_heredoc_manifests_image_names_the_release_at_its_line_in_the_script() -> None:
+    """The manifest's `image:` is a version fact of the script (issue 18), at the
+    script's line, covering the launch's lines there."""
+    script = "#!/bin/bash\ncat <<'EOF' | kubectl apply -f -\n" + manifest().replace("v0.5.23-cu129", "v0.5.14-cu130") + "EOF\n"
+    result = analyze_accepted(script, "deploy.sh")
+    (hint,) = result.version_hints
+    (server,) = result.servers
+    assert hint.release == "0.5.14"
+    assert script.split("\n")[hint.location.line - 1].strip().startswith("image: lmsysorg/sglang:v0.5.14")
+    assert hint.lines[0] <= server.location.line <= hint.lines[1]

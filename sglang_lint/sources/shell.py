@@ -194,6 +194,9 @@ def _merge_manifest(result: SourceResult, manifest: EmbeddedManifest, path: str,
         result.continuation_breaks.append((place.loc(comment_loc), place.loc(words_loc)))
     for broken in part.broken_continuations:
         result.broken_continuations.append(replace(broken, location=place.loc(broken.location), orphaned=place.loc(broken.orphaned)))
+    for hint in part.version_hints:  # the manifest's images name the release its launches are judged by
+        lines = hint.lines if hint.lines == (0, 0) else (place.at(hint.lines[0], 1)[0], place.at(hint.lines[1], 1)[0])
+        result.version_hints.append(replace(hint, location=place.loc(hint.location), lines=lines))
 
 
 class _ManifestPlaces:
