@@ -11,7 +11,11 @@ recognized by :class:`LaunchInterpreter`, the abstract interpreter
   (:class:`~sglang_lint.sources.shell.EmbeddedShell`), so wrappers and entry
   points are read exactly as in scripts;
 - ``sglang.Engine(**kw)`` and ``ServerArgs(**kw)`` with field names
-  (``launch_server(ServerArgs(...))`` is the ServerArgs call);
+  (``launch_server(ServerArgs(...))`` is the ServerArgs call), ``kw`` a dict the
+  interpreter follows (literals, ``dict(...)``, ``{**base, ...}``, ``|``,
+  ``.update()``, item assignment, returned from a function, picked by a loop);
+- Ray Serve LLM's ``LLMConfig(engine_kwargs={...})`` when its engine is SGLang's
+  (:meth:`LaunchInterpreter._ray_llm_config`): an ``Engine`` launch;
 - SGLang's test helpers ``popen_launch_pd_server`` / ``popen_launch_server``.
 
 A launch entry point written into a value that a process is later started from,
@@ -27,6 +31,10 @@ from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaun
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
 from sglang_lint.sources.python_values import (
+    DictContents,
+    PClass,
+    PDict,
+    PExternal,
     PList,
     PNone,
     PNum,
@@ -37,6 +45,7 @@ from sglang_lint.sources.python_values import (
     as_written,
     join_words,
     known_seg,
+    known_text,
     literal_text,
     loc_of,
     origin_of_word,
@@ -227,6 +236,9 @@ class LaunchInterpreter(PythonInterpreter):
         if last in ("popen_launch_pd_server", "popen_launch_server"):
             self._test_helper_launch(last, args, kwargs, loc)
             return unknown
+        if last == "LLMConfig" and qualname.split(".")[0] == "ray":
+            self._ray_llm_config(kwargs, spreads, loc)
+            return PUnknown(Value.unknown("a Ray Serve LLMConfig"), loc)
         if qualname == "shlex.split" and args:
             return self._shlex_split(args[0], loc)
         if qualname == "shlex.join" and args:
@@ -238,6 +250,45 @@ class LaunchInterpreter(PythonInterpreter):
         if qualname == "shlex.quote" and args:
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         return super()._call_external(qualname, args, kwargs, spreads, node, loc)
+
+    def _ray_llm_config(self, kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> None:
+        """Ray Serve LLM's ``LLMConfig(server_cls=SGLangServer, engine_kwargs={...})``:
+        Ray's SGLang server starts ``sglang.Engine(**llm_config.engine_kwargs)``
+        (ray-project/ray python/ray/llm/_internal/serve/engines/sglang/sglang_engine.py,
+        ``SGLangServer.__init__``), so the keys are ServerArgs fields and the role is
+        ``disaggregation_mode``. Ray's default server is vLLM's: a config is SGLang's
+        only when ``server_cls`` is Ray's ``SGLangServer`` (or a class built on it),
+        or, with no server class given, when ``engine_kwargs`` sets
+        ``disaggregation_mode``, a ServerArgs field vLLM has no counterpart of
+        (its PD goes through ``kv_transfer_config``). Anything else is not
+        reported: it cannot be tied to SGLang."""
+        engine_kwargs = kwargs.get("engine_kwargs")
+        server_cls = kwargs.get("server_cls")
+        if server_cls is not None and not isinstance(server_cls, PUnknown):
+            if not self._is_sglang_server(server_cls, 0):
+                return
+            if engine_kwargs is None and not spreads:
+                engine_kwargs = PDict(self._new_ref(DictContents(())), loc)  # LLMConfig's default: {}
+        elif not (isinstance(engine_kwargs, PDict) and self._sets_key(engine_kwargs, "disaggregation_mode")):
+            return
+        if engine_kwargs is None:  # hidden in a ``**`` we cannot see: it may set any field
+            self._keyword_launch(EntryPoint.ENGINE, [], {}, spreads, loc)
+            return
+        named, unseen = self._call_keywords(engine_kwargs, loc_of(engine_kwargs) or loc, "engine_kwargs")
+        self._keyword_launch(EntryPoint.ENGINE, [], named, unseen, loc)
+
+    def _is_sglang_server(self, value: PyValue, depth: int) -> bool:
+        """Ray's ``SGLangServer`` (``ray.serve.llm``, or the copy in Ray's
+        examples), or a class of this file derived from it."""
+        if isinstance(value, PExternal):
+            return value.qualname.rsplit(".", 1)[-1] == "SGLangServer"
+        if isinstance(value, PClass) and depth < 8:
+            return any(self._is_sglang_server(base, depth + 1) for base in value.bases)
+        return False
+
+    def _sets_key(self, mapping: PDict, key: str) -> bool:
+        contents = self.heap.get(mapping.ref, DictContents(()))
+        return any(known_text(entry) == key for entry, _ in contents.entries)
 
     def _launch_server_call(self, node, server_args: PyValue, loc: Location) -> None:
         """SGLang's ``launch_server(server_args)``: the launch is the ``ServerArgs``
