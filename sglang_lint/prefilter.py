@@ -36,9 +36,12 @@ The markers, all case-sensitive (module names and identifiers are):
 ``disaggregation_mode``
     The ServerArgs field that makes a Ray Serve ``LLMConfig``'s ``engine_kwargs``
     SGLang's when no server class is named.
+``"SGLang"`` and ``'SGLang'``
+    Ray Serve LLM's engine name, ``LLMConfig(llm_engine="SGLang", ...)`` (quoted:
+    the name in prose is no marker).
 """
 
-MARKERS = ("sglang", "ServerArgs", "launch_server", "popen_launch", "SGLangServer", "disaggregation_mode")
+MARKERS = ("sglang", "ServerArgs", "launch_server", "popen_launch", "SGLangServer", "disaggregation_mode", '"SGLang"', "'SGLang'")
 
 # The same markers as bytes, for callers that have not decoded the file yet. Python
 # source is in an ASCII-compatible encoding (PEP 263; CPython refuses UTF-16
@@ -56,6 +59,8 @@ def python_may_launch(text: str) -> bool:
         or "popen_launch" in text
         or "SGLangServer" in text
         or "disaggregation_mode" in text
+        or '"SGLang"' in text
+        or "'SGLang'" in text
     )
 
 
@@ -68,6 +73,8 @@ def bytes_may_launch(data: bytes) -> bool:
         or b"popen_launch" in data
         or b"SGLangServer" in data
         or b"disaggregation_mode" in data
+        or b'"SGLang"' in data
+        or b"'SGLang'" in data
     )
 
 

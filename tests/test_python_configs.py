@@ -280,3 +280,47 @@ def test_a_field_set_to_none_is_its_default():
     (server,) = servers
     assert server.setting("page_size").is_default and server.setting("max_running_requests").is_default
     assert _value(server, "enable_dp_attention") == "false"
+
+
+def test_ray_llm_engine_sglang_and_the_pd_builder_roles():
+    """``llm_engine="SGLang"`` names Ray's SGLang engine; ``build_pd_openai_app``
+    gives each config its role from the key it is passed under (Ray's PD builder
+    sets ``engine_kwargs["disaggregation_mode"]``)."""
+    servers, result = _servers(
+        """
+        from ray import serve
+        from ray.serve.llm import LLMConfig, build_pd_openai_app
+
+        def sglang_config(tp, **extra):
+            return LLMConfig(
+                model_loading_config={"model_id": "m"},
+                engine_kwargs={"model_path": "m", "enable_unified_memory": True, "tp_size": tp, **extra},
+                llm_engine="SGLang",
+            ).model_dump()
+
+        app = build_pd_openai_app(
+            {
+                "prefill_config": sglang_config(4),
+                "decode_config": sglang_config(4, dp_size=4, enable_dp_attention=True),
+            }
+        )
+        serve.run(app)
+        """
+    )
+    assert sorted((s.role, s.attn_tp.value.describe()) for s in servers) == [("decode", "1"), ("prefill", "4")]
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL001", 15)]
+
+
+@pytest.mark.parametrize(
+    "llm_engine, launches",
+    [('"SGLang"', 1), ('"vLLM"', 0), ("LLMEngine.SGLang", 1), ("LLMEngine.vLLM", 0), ("ENGINE", 1)],
+)
+def test_ray_llm_engine_names_the_engine(llm_engine, launches):
+    """An engine named in ``llm_engine`` decides; one we cannot see leaves the
+    decision to ``disaggregation_mode`` (set here)."""
+    result = analyze_python(
+        "serve.py",
+        "from ray.serve.llm import LLMConfig, LLMEngine\nfrom cfg import ENGINE\n"
+        f'LLMConfig(llm_engine={llm_engine}, engine_kwargs={{"disaggregation_mode": "decode", "tp_size": 2}})\n',
+    )
+    assert len(result.servers) == launches
