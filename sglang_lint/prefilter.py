@@ -83,8 +83,9 @@ def bytes_may_launch(data: bytes) -> bool:
 # `from os import system`, `from sglang import Engine as E`): a file without one
 # cannot launch anything we would find, however often it mentions sglang.
 # `launch_server(` is SGLang's own entry: a launch we may not follow gets a note.
-# `LLMConfig` is Ray Serve LLM's config, whose server starts an SGLang Engine.
-RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(", "LLMConfig")
+# `LLMConfig` is Ray Serve LLM's config, whose server starts an SGLang Engine;
+# `build_pd_openai_app` also takes the configs as dicts.
+RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(", "LLMConfig", "build_pd_openai_app")
 
 
 def python_may_run_a_launch(text: str) -> bool:

@@ -324,3 +324,23 @@ def test_ray_llm_engine_names_the_engine(llm_engine, launches):
         f'LLMConfig(llm_engine={llm_engine}, engine_kwargs={{"disaggregation_mode": "decode", "tp_size": 2}})\n',
     )
     assert len(result.servers) == launches
+
+
+def test_ray_pd_builder_with_configs_given_as_dicts():
+    """``build_pd_openai_app`` validates a dict into an LLMConfig: the same launch."""
+    servers, result = _servers(
+        """
+        from ray.serve.llm import build_pd_openai_app
+        SHARED = {"model_path": "m", "page_size": 64}
+        app = build_pd_openai_app(
+            {
+                "prefill_config": {"model_loading_config": {"model_id": "m"}, "llm_engine": "SGLang", "engine_kwargs": SHARED},
+                "decode_config": {"model_loading_config": {"model_id": "m"}, "llm_engine": "SGLang", "engine_kwargs": {**SHARED, "page_size": 32}},
+            }
+        )
+        """
+    )
+    assert _roles_and(servers, "page_size") == [("decode", "32"), ("prefill", "64")]
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL003", 7)]
+    # vLLM configs given as dicts are not SGLang's
+    assert analyze_python("serve.py", 'from ray.serve.llm import build_pd_openai_app\nbuild_pd_openai_app({"prefill_config": {"engine_kwargs": {"tensor_parallel_size": 2}}, "decode_config": {}})\n# "SGLang"\n').servers == []

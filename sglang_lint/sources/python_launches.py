@@ -318,11 +318,17 @@ class LaunchInterpreter(PythonInterpreter):
         it is given under (Ray's PDServingArgs, ray-project/ray
         python/ray/llm/_internal/serve/serving_patterns/prefill_decode/builder.py;
         its test ``test_sglang_pd_builder_sets_disaggregation_mode``); a mode the
-        config sets itself is kept."""
+        config sets itself is kept. A config given as a dict is an LLMConfig's
+        fields (the builder validates it into one)."""
         if not isinstance(serving_args, PDict):
             return
         for key, role in (("prefill_config", "prefill"), ("decode_config", "decode")):
             config = self._dict_get(serving_args, PStr((known_seg(key, loc),), loc), loc)
+            if isinstance(config, PDict):
+                fields, unseen = self._call_keywords(config, loc_of(config) or loc, key)
+                launched = len(self.result.servers)
+                self._ray_llm_config(fields, unseen, loc_of(config) or loc)
+                config = self._llm_config_object(self.result.servers[-1], loc_of(config) or loc) if len(self.result.servers) > launched else None
             launch = self._ray_configs.get(config.ref) if isinstance(config, PObject) else None
             if launch is None or any(k.name == "disaggregation_mode" for k in launch.keywords):
                 continue
