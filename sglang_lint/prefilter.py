@@ -29,9 +29,19 @@ The markers, all case-sensitive (module names and identifiers are):
 ``popen_launch``
     SGLang's test utilities ``popen_launch_server`` / ``popen_launch_pd_server``,
     which test suites import through their own ``test_utils`` wrappers.
+``SGLangServer``
+    Ray Serve LLM's server class for SGLang engines
+    (``LLMConfig(server_cls=SGLangServer, engine_kwargs={...})``), imported from
+    ``ray.serve.llm``: the file need not spell ``sglang``.
+``disaggregation_mode``
+    The ServerArgs field that makes a Ray Serve ``LLMConfig``'s ``engine_kwargs``
+    SGLang's when no server class is named.
+``"SGLang"`` and ``'SGLang'``
+    Ray Serve LLM's engine name, ``LLMConfig(llm_engine="SGLang", ...)`` (quoted:
+    the name in prose is no marker).
 """
 
-MARKERS = ("sglang", "ServerArgs", "launch_server", "popen_launch")
+MARKERS = ("sglang", "ServerArgs", "launch_server", "popen_launch", "SGLangServer", "disaggregation_mode", '"SGLang"', "'SGLang'")
 
 # The same markers as bytes, for callers that have not decoded the file yet. Python
 # source is in an ASCII-compatible encoding (PEP 263; CPython refuses UTF-16
@@ -42,12 +52,30 @@ BYTE_MARKERS = tuple(marker.encode("ascii") for marker in MARKERS)
 def python_may_launch(text: str) -> bool:
     """True when ``text`` (a Python file) contains a marker of an SGLang launch;
     False means the file certainly launches nothing we could find."""
-    return "sglang" in text or "ServerArgs" in text or "launch_server" in text or "popen_launch" in text
+    return (
+        "sglang" in text
+        or "ServerArgs" in text
+        or "launch_server" in text
+        or "popen_launch" in text
+        or "SGLangServer" in text
+        or "disaggregation_mode" in text
+        or '"SGLang"' in text
+        or "'SGLang'" in text
+    )
 
 
 def bytes_may_launch(data: bytes) -> bool:
     """:func:`python_may_launch` on the undecoded bytes of a file."""
-    return b"sglang" in data or b"ServerArgs" in data or b"launch_server" in data or b"popen_launch" in data
+    return (
+        b"sglang" in data
+        or b"ServerArgs" in data
+        or b"launch_server" in data
+        or b"popen_launch" in data
+        or b"SGLangServer" in data
+        or b"disaggregation_mode" in data
+        or b'"SGLang"' in data
+        or b"'SGLang'" in data
+    )
 
 
 # Every call the Python source reads as a launch is spelt with one of these in the
@@ -55,7 +83,9 @@ def bytes_may_launch(data: bytes) -> bool:
 # `from os import system`, `from sglang import Engine as E`): a file without one
 # cannot launch anything we would find, however often it mentions sglang.
 # `launch_server(` is SGLang's own entry: a launch we may not follow gets a note.
-RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(")
+# `LLMConfig` is Ray Serve LLM's config, whose server starts an SGLang Engine;
+# `build_pd_openai_app` also takes the configs as dicts.
+RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(", "LLMConfig", "build_pd_openai_app")
 
 
 def python_may_run_a_launch(text: str) -> bool:

@@ -78,6 +78,18 @@ are in tests/_oracle_common.py):
    ``tuple_return``    ``tp, port = settings(role)`` (a function returning a tuple per role)
    ``dict_merge``      ``{**DEFAULTS, "page": 64}``, ``dict(DEFAULTS, page=32)``
    ``dict_to_flags``   ``for k, v in flags.items(): cmd += [f"--{k.replace('_', '-')}", str(v)]``
+   ``engine_dict``     ``sglang.Engine(**cfg)`` (issue 19) with ``cfg`` a dict literal of
+                       ServerArgs fields (``disaggregation_mode``, ``tp_size``, ``port``,
+                       ``page_size``, ...); the runner's ``sglang`` module records the
+                       keywords (sorted, ``--name value``) as the argv of a launch
+   ``engine_base``     a module-level ``ENGINE_BASE = {...}`` spread into it
+                       (``{**ENGINE_BASE, ...}``), a key of it overridden
+   ``engine_dict_call`` ``dict(ENGINE_BASE, tp_size=tp)`` / ``dict(tp_size=tp)``
+   ``engine_dict_or``  ``ENGINE_BASE | {...}`` and ``cfg |= {...}``
+   ``engine_dict_update`` ``cfg.update({...})`` / ``cfg.update(tp_size=tp)``
+   ``engine_dict_setitem`` ``cfg["tp_size"] = tp``
+   ``engine_dict_return`` ``def make_cfg(): ...; return out`` (a closure) then ``Engine(**make_cfg())``
+   ``engine_kw_mix``   ``sglang.Engine(port=port, **cfg)``: keywords by name beside the spread
    ``class_launcher``  a class per server: ``__init__`` keeps role/tp/port, ``command()``
                        builds the argv from ``self.role``, ``start()`` starts it
    ``global_counter``  ``global NEXT_PORT`` ... ``NEXT_PORT += 1`` in the per-role function
@@ -159,7 +171,7 @@ from typing import Iterable, Sequence
 
 import _oracle_common as _common
 from _oracle_common import Call, Comparison, Program, Run, check
-from sglang_lint.model import ArgToken, EntryPoint
+from sglang_lint.model import ArgToken, EntryPoint, Value
 from sglang_lint.sources.python import analyze_python
 
 CONSTRUCTS = (
@@ -247,6 +259,14 @@ CONSTRUCTS = (
     "shell_extras",
     "bash_c",
     "alias_unknown_loop",
+    "engine_dict",
+    "engine_base",
+    "engine_dict_call",
+    "engine_dict_or",
+    "engine_dict_update",
+    "engine_dict_setitem",
+    "engine_dict_return",
+    "engine_kw_mix",
 )
 
 # ---------------------------------------------------------------------------------
@@ -281,6 +301,7 @@ class _Gen:
         self.cli = False  # an argparse parser in the header
         self.argv = False  # sys.argv read
         self.fresh = 0
+        self.engine_base: list[tuple[str, str]] = []  # the fields of ENGINE_BASE, once written
 
     def ok(self, construct: str) -> bool:
         return construct not in self.exclude
@@ -747,6 +768,8 @@ class _Gen:
     def build(self, ctx: dict, indent: str, start: bool = True, finish=None) -> list[str]:
         """Build one server argv in ``ctx`` and start it (``start=False``: return it;
         ``finish(cmd, indent)``: the statements that end it instead)."""
+        if start and finish is None and self.ok("engine_dict") and self.chance(0.1):
+            return self.engine_launch(ctx, indent)
         if finish is None:
             finish = self.launch if start else (lambda cmd, ind: [f"{ind}return {cmd}"])
         if start and self.ok("string_cmd") and self.chance(0.1):
@@ -789,6 +812,85 @@ class _Gen:
             lines.append(f"{indent}{cmd} = [{', '.join(head)}]")
         lines += self.additions(cmd, ctx, indent, 1)
         return lines + finish(cmd, indent)
+
+    def engine_launch(self, ctx: dict, indent: str) -> list[str]:
+        """An in-process ``sglang.Engine(**cfg)`` (issue 19): ``cfg`` a dict of
+        ServerArgs fields built by one of the dict forms."""
+        self.tag("engine_dict")
+        if "import sglang" not in self.header:
+            self.header.insert(0, "import sglang")
+        # (field, expression): the fields that depend on the server, then constants.
+        fields = [("disaggregation_mode", ctx["role"])]
+        if ctx.get("tp"):
+            fields.append(("tp_size", ctx["tp"]))
+        if ctx.get("port") and self.chance(0.6):
+            fields.append(("port", ctx["port"]))
+        constants = [
+            ("page_size", self.number_expr({})),
+            ("mem_fraction_static", f'"{self.pick(("0.8", "0.85", "0.9"))}"'),
+            ("enable_dp_attention", self.pick(("True", "False"))),
+            ("model_path", self.path_expr()),
+            ("trust_remote_code", "True"),
+        ]
+        self.rng.shuffle(constants)
+        base: list[tuple[str, str]] = []
+        if self.ok("engine_base") and self.chance(0.5):
+            self.tag("engine_base")
+            base = constants[:2]
+            if "ENGINE_BASE" not in self.lists:
+                self.lists.add("ENGINE_BASE")
+                self.header.append("ENGINE_BASE = {" + ", ".join(f'"{k}": {v}' for k, v in base) + "}")
+            else:
+                base = self.engine_base
+            if self.chance(0.4):
+                fields.append((base[0][0], self.pick(('"32"', "64", "None"))))  # the later key wins
+            constants = [c for c in constants[2:] if c[0] not in {k for k, _ in base}]
+        self.engine_base = base
+        fields += constants[: self.rng.randint(0, 2)]
+        by_name: list[tuple[str, str]] = []
+        if len(fields) > 1 and self.ok("engine_kw_mix") and self.chance(0.3):
+            self.tag("engine_kw_mix")
+            by_name = [fields.pop(self.rng.randrange(1, len(fields)))]
+            if by_name[0][0] in {k for k, _ in base}:
+                fields.append(by_name.pop())  # a keyword given twice is a TypeError
+        cfg = self.fresh_name("cfg")
+        literal = "{" + ", ".join(([f"**ENGINE_BASE"] if base else []) + [f'"{k}": {v}' for k, v in fields]) + "}"
+        forms = ["literal"] + [f for f in ("engine_dict_call", "engine_dict_or", "engine_dict_update", "engine_dict_setitem", "engine_dict_return") if self.ok(f)]
+        form = self.pick(forms)
+        lines: list[str] = []
+        if form == "literal":
+            lines.append(f"{indent}{cfg} = {literal}")
+        else:
+            self.tag(form)
+            start = self.pick(("dict(ENGINE_BASE)", "{**ENGINE_BASE}", "ENGINE_BASE.copy()")) if base else self.pick(("{}", "dict()"))
+            if form == "engine_dict_call":
+                keywords = ", ".join(f"{k}={v}" for k, v in fields)
+                lines.append(f"{indent}{cfg} = dict(ENGINE_BASE, {keywords})" if base else f"{indent}{cfg} = dict({keywords})")
+            elif form == "engine_dict_or":
+                entries = "{" + ", ".join(f'"{k}": {v}' for k, v in fields) + "}"
+                if self.chance(0.5):
+                    lines.append(f"{indent}{cfg} = {'ENGINE_BASE' if base else '{}'} | {entries}")
+                else:
+                    lines += [f"{indent}{cfg} = {start}", f"{indent}{cfg} |= {entries}"]
+            elif form == "engine_dict_update":
+                lines.append(f"{indent}{cfg} = {start}")
+                if self.chance(0.5):
+                    lines.append(f"{indent}{cfg}.update({{" + ", ".join(f'"{k}": {v}' for k, v in fields) + "})")
+                else:
+                    lines.append(f"{indent}{cfg}.update(" + ", ".join(f"{k}={v}" for k, v in fields) + ")")
+            elif form == "engine_dict_setitem":
+                lines.append(f"{indent}{cfg} = {start}")
+                lines += [f'{indent}{cfg}["{k}"] = {v}' for k, v in fields]
+            else:
+                make = self.fresh_name("make_cfg")
+                lines += [f"{indent}def {make}():", f"{indent}    out = {literal}", f"{indent}    return out"]
+                cfg = f"{make}()"
+        keywords = [f"{k}={v}" for k, v in by_name]
+        if self.chance(0.5):
+            arguments = ", ".join([f"**{cfg}", *keywords])
+        else:
+            arguments = ", ".join([*keywords, f"**{cfg}"])
+        return lines + [f"{indent}sglang.Engine({arguments})"]
 
     def string_cmd(self, ctx: dict, indent: str, finish) -> list[str]:
         """The command as one string: an f-string head, ``+=`` of more options
@@ -1211,6 +1313,26 @@ for name in ("spawnl", "spawnle", "spawnlp", "spawnlpe"):
     setattr(os, name, spawn_l)
 os.fork = os.forkpty = None  # a generated program never forks
 
+
+class Engine:
+    """sglang.Engine(**kwargs): a launch whose argv is its keywords, sorted (their
+    order means nothing), as ``--engine-keywords --name value ...``."""
+
+    def __init__(self, **kwargs):
+        words = ["--engine-keywords"]
+        for name in sorted(kwargs):
+            value = kwargs[name]
+            words += ["--" + name, ("true" if value else "false") if isinstance(value, bool) else str(value)]
+        calls.append([sys.executable, "-m", "sglang.launch_server", *words])
+
+    def shutdown(self):
+        pass
+
+
+sglang = type(sys)("sglang")
+sglang.Engine = Engine
+sys.modules["sglang"] = sglang
+
 with open(plan_path) as handle:
     plan = json.load(handle)
 results = []
@@ -1332,8 +1454,23 @@ def run_python(programs: Sequence[Program], workers: int = 2, batch_timeout: flo
 # Comparing
 
 
-def analyzer_launches(program: Program) -> list[tuple[EntryPoint, list[ArgToken]]]:
-    return _common.launches_of(analyze_python("launch.py", program.text))
+def analyzer_launches(program: Program) -> list[tuple]:
+    """The reported launches; an ``Engine`` launch as the runner records one:
+    ``sglang.launch_server --engine-keywords`` and its keywords sorted by name, a
+    ``**mapping`` we cannot see as a spread at the end."""
+    result = analyze_python("launch.py", program.text)
+    return [
+        (EntryPoint.LAUNCH_SERVER, _engine_tokens(launch), launch.path_condition) if launch.entry is EntryPoint.ENGINE else (launch.entry, launch.args, launch.path_condition)
+        for launch in [*result.servers, *result.routers]
+    ]
+
+
+def _engine_tokens(launch) -> list[ArgToken]:
+    tokens = [ArgToken(Value.known("--engine-keywords"), launch.location)]
+    for keyword in sorted((k for k in launch.keywords if k.name is not None), key=lambda k: k.name):
+        tokens += [ArgToken(Value.known("--" + keyword.name), keyword.location), ArgToken(keyword.value, keyword.location)]
+    tokens += [ArgToken(k.value, k.location, spread=True) for k in launch.keywords if k.name is None]
+    return tokens
 
 
 def check_programs(programs: Sequence[Program], workers: int = 2, full: bool = False) -> list[tuple[Program, Comparison, list[Run]]]:

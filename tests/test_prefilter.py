@@ -29,6 +29,10 @@ LAUNCHERS = [
     "from serving.helpers import launch_server\nlaunch_server(args)\n",
     "from tests.utils import popen_launch_pd_server\n",
     "proc = popen_launch_server(MODEL, URL, other_args=['--tp', '2'])\n",
+    # Ray Serve LLM with SGLang's engine (issue 19)
+    "from ray.serve.llm import LLMConfig, SGLangServer\n",
+    "LLMConfig(engine_kwargs={'disaggregation_mode': 'decode', 'tp_size': 2})\n",
+    'LLMConfig(llm_engine="SGLang", engine_kwargs=ENGINE_KWARGS)\n',
 ]
 
 NOT_LAUNCHERS = [
@@ -63,7 +67,7 @@ def test_each_marker_alone_is_enough(marker: str) -> None:
 
 
 def test_markers_are_the_documented_ones() -> None:
-    assert MARKERS == ("sglang", "ServerArgs", "launch_server", "popen_launch")
+    assert MARKERS == ("sglang", "ServerArgs", "launch_server", "popen_launch", "SGLangServer", "disaggregation_mode", '"SGLang"', "'SGLang'")
     assert prefilter.BYTE_MARKERS == tuple(m.encode("ascii") for m in MARKERS)
     for marker in MARKERS:
         assert f"``{marker}``" in (prefilter.__doc__ or ""), f"document why {marker!r} is a marker"

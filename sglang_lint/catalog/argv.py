@@ -33,7 +33,7 @@ from msgspec.structs import replace
 from sglang_lint.catalog.argparse_emulation import _Parse
 from sglang_lint.catalog.argv_words import ArgparseView, _Word, classify
 from sglang_lint.catalog.config_merge import ConfigFile, _ConfigOutcome, merge_config
-from sglang_lint.catalog.option_values import default_value, normalized_value, takes_no_value
+from sglang_lint.catalog.option_values import default_value, is_default_none, normalized_value, takes_no_value
 from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, Overlay, ServerSettings, Setting
 from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value
@@ -282,6 +282,11 @@ def _keyword_settings(keywords: list[KeywordArg], table: OptionTable) -> ServerS
         if option is None:
             # A field without a command-line option, or a misspelt one: Python's
             # TypeError is for the rules to report (issue 5), not a setting.
+            continue
+        if keyword.value.is_known and keyword.value.text == "None" and is_default_none(facts.defaults[option.dest]):
+            # `page_size=None` (often a config dict's entry) is the field's own
+            # default: SGLang resolves it at startup as if it were not given.
+            given.add(option.dest)
             continue
         value = _keyword_flag_value(keyword.value) if takes_no_value(option) else normalized_value(option, keyword.value)
         settings.values[option.dest] = Setting(option.dest, value, keyword.location, f"{keyword.name}=", keyword.origin)

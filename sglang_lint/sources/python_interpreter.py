@@ -473,6 +473,11 @@ class PythonInterpreter:
             items = self._iter_items(operand, self._loc(node.value))
             self._set(current.ref, bounded_items((*self.heap.get(current.ref, ()), *items), self._loc(node)))
             return
+        if isinstance(node.op, ast.BitOr) and isinstance(current, PDict):
+            # `|=` on a dict updates it in place, like .update().
+            contents = self.heap.get(current.ref, DictContents(()))
+            self._set(current.ref, self._dict_merged(contents, operand, "a |= with a value we cannot see", self._loc(node)))
+            return
         self._assign(node.target, self._binop(node.op, current, operand, self._loc(node)))
 
     def _stmt_NamedExpr(self, node, depth: int) -> None:
@@ -809,8 +814,9 @@ class PythonInterpreter:
         if isinstance(container, PDict):
             contents = self.heap.get(container.ref, DictContents(()))
             wanted = scalar_key(key)
-            if wanted is None:
-                self._set(container.ref, DictContents(contents.entries, Value.unknown("a key we cannot see")))
+            if wanted is None:  # it may be any key, one set before too
+                why = Value.unknown("a key we cannot see")
+                self._set(container.ref, DictContents(_shadowed(contents.entries, why, self._loc(target)), contents.open or why))
                 return
             entries = [(k, v) for k, v in contents.entries if scalar_key(k) != wanted]
             entries.append((key, value))
@@ -1077,6 +1083,54 @@ class PythonInterpreter:
             return PUnknown(Value.unknown("a dict with keys we cannot see"), loc)
         return None
 
+    def _dict_merged(self, contents: DictContents, other: PyValue | None, unseen: str, loc: Location) -> DictContents:
+        """``contents`` updated with ``other`` (``d.update(other)``, ``d | other``,
+        ``{**d, **other}``, ``dict(other)``): later keys win when read
+        (:meth:`_dict_get` reads from the end). A value that is not a dict we can
+        see, or one with keys we cannot see, may add any key and replace any key
+        set before it: those keys' values become unknown (``{"tp_size": 8,
+        **overrides}`` may end with any tp_size; ``{**overrides, "tp_size": 8}``
+        ends with 8)."""
+        if other is None:
+            return contents
+        if not isinstance(other, PDict):
+            why = Value.unknown(unseen)
+            return DictContents(_shadowed(contents.entries, why, loc), contents.open or why)
+        added = self.heap.get(other.ref, DictContents(()))
+        before = contents.entries if added.open is None else _shadowed(contents.entries, added.open, loc)
+        entries = (*before, *added.entries)
+        if len(entries) > MAX_ITEMS:  # `d.update(d)` doubles the entries
+            return DictContents((), Value.unknown(f"a dict of more than {MAX_ITEMS} entries"))
+        return DictContents(entries, contents.open or added.open)
+
+    def _keywords_merged(self, contents: DictContents, kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> DictContents:
+        """``contents`` updated with a call's keywords (``dict(base, tp_size=8)``,
+        ``d.update(**extra, tp_size=8)``): a ``**mapping`` we cannot see may
+        replace the keys before it, never a keyword given by name (Python refuses
+        a keyword given twice)."""
+        for spread in spreads:
+            contents = self._dict_merged(contents, spread, "keywords we cannot see", loc)
+        named = tuple((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
+        return self._dict_merged(contents, PDict(self._new_ref(DictContents(named)), loc), "", loc) if named else contents
+
+    def _call_keywords(self, mapping: PyValue, loc: Location, shown: str) -> tuple[dict[str, PyValue], list[PyValue]]:
+        """``f(**mapping)``: the keywords a dict we can see gives by name, and what
+        may give any other keyword (keys we cannot see, or a mapping we cannot see)."""
+        kwargs: dict[str, PyValue] = {}
+        spreads: list[PyValue] = []
+        if not isinstance(mapping, PDict):
+            return kwargs, [PUnknown(Value.unknown(f"**{shown}"), loc)]
+        contents = self.heap.get(mapping.ref, DictContents(()))
+        for key, item in contents.entries:
+            name = known_text(key)
+            if name is None:
+                spreads.append(PUnknown(Value.unknown("a keyword we cannot see"), loc))
+            else:
+                kwargs[name] = item
+        if contents.open is not None:
+            spreads.append(PUnknown(contents.open, loc))
+        return kwargs, spreads
+
     def _expr_List(self, node) -> PyValue:
         loc = self._loc(node)
         kind = {"List": "list", "Tuple": "tuple", "Set": "set"}[type(node).__name__]
@@ -1097,13 +1151,8 @@ class PythonInterpreter:
         open_value: Value | None = None
         for key_node, value_node in zip(node.keys, node.values):
             if key_node is None:
-                spread = self._eval(value_node)
-                if isinstance(spread, PDict):
-                    contents = self.heap.get(spread.ref, DictContents(()))
-                    entries.extend(contents.entries)
-                    open_value = open_value or contents.open
-                else:
-                    open_value = Value.unknown("a ** mapping we cannot see")
+                merged = self._dict_merged(DictContents(tuple(entries), open_value), self._eval(value_node), "a ** mapping we cannot see", loc)
+                entries, open_value = list(merged.entries), merged.open
                 continue
             entries.append((self._eval(key_node), self._eval(value_node)))
         if len(entries) > MAX_ITEMS:  # `d = {**d, **d}` doubles the entries
@@ -1198,6 +1247,10 @@ class PythonInterpreter:
             if isinstance(left, PUnknown) and isinstance(right, PStr):
                 word = (Seg(left.value, left.loc, origin=left.origin),) + right.word
                 return PStr(word, loc) if word_length_ok(word) else PUnknown(Value.unknown("string too long"), loc)
+        if isinstance(op, ast.BitOr) and isinstance(left, PDict):
+            # `base | {"tp_size": 8}` (Python 3.9+): a new dict, the right side's keys winning.
+            contents = self.heap.get(left.ref, DictContents(()))
+            return PDict(self._new_ref(self._dict_merged(contents, right, "a | with a value we cannot see", loc)), loc)
         if isinstance(op, ast.Mod) and isinstance(left, PStr):
             return self._percent(left, right, loc)
         if isinstance(op, ast.Mult):
@@ -1518,18 +1571,9 @@ class PythonInterpreter:
         for keyword in node.keywords:
             value = self._eval(keyword.value)
             if keyword.arg is None:
-                if isinstance(value, PDict):
-                    contents = self.heap.get(value.ref, DictContents(()))
-                    for key, item in contents.entries:
-                        name = known_text(key)
-                        if name is None:
-                            spreads.append(PUnknown(Value.unknown("a keyword we cannot see"), self._loc(keyword)))
-                        else:
-                            kwargs[name] = item
-                    if contents.open is not None:
-                        spreads.append(PUnknown(contents.open, self._loc(keyword)))
-                else:
-                    spreads.append(PUnknown(Value.unknown(f"**{expr_text(keyword.value)}"), self._loc(keyword)))
+                named, unseen = self._call_keywords(value, self._loc(keyword), expr_text(keyword.value))
+                kwargs.update(named)
+                spreads.extend(unseen)
             else:
                 kwargs[keyword.arg] = value
         return self._call(func, args, kwargs, spreads, node, loc)
@@ -1541,9 +1585,9 @@ class PythonInterpreter:
         if isinstance(func, PExternal):
             return self._call_external(func.qualname, args, kwargs, spreads, node, loc)
         if isinstance(func, PBuiltin):
-            return self._call_builtin(func.name, args, kwargs, loc)
+            return self._call_builtin(func.name, args, kwargs, loc, spreads)
         if isinstance(func, PMethod):
-            return self._call_method(func, args, kwargs, loc)
+            return self._call_method(func, args, kwargs, loc, spreads)
         if isinstance(func, PFunc):
             if spreads:
                 kwargs = dict(kwargs)
@@ -1650,7 +1694,7 @@ class PythonInterpreter:
             entries = tuple((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
             scope[arguments.kwarg.arg] = PDict(self._new_ref(DictContents(entries, Value.unknown("**kwargs") if has_spread else None)), loc)
 
-    def _call_builtin(self, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+    def _call_builtin(self, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location, spreads: list[PyValue] = ()) -> PyValue:
         first = args[0] if args else None
         if name == "str":
             if first is None:
@@ -1676,16 +1720,8 @@ class PythonInterpreter:
                 return PList(self._new_ref((PSpread(Value.unknown(f"{name}() reorders items"), loc),)), loc)
             return PList(self._new_ref(items), loc, "tuple" if name == "tuple" else "list")
         if name == "dict":
-            entries: list[tuple[PyValue, PyValue]] = []
-            open_value = None
-            if isinstance(first, PDict):
-                contents = self.heap.get(first.ref, DictContents(()))
-                entries.extend(contents.entries)
-                open_value = contents.open
-            elif first is not None:
-                open_value = Value.unknown("dict() of a value we cannot see")
-            entries.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
-            return PDict(self._new_ref(DictContents(tuple(entries), open_value)), loc)
+            merged = self._keywords_merged(self._dict_merged(DictContents(()), first, "dict() of a value we cannot see", loc), kwargs, spreads, loc)
+            return PDict(self._new_ref(merged), loc)
         if name == "range":
             numbers = [known_int(a) for a in args]
             if args and all(n is not None for n in numbers) and len(args) <= 3:
@@ -1726,7 +1762,7 @@ class PythonInterpreter:
                 return PSuper(frame.owner, frame.receiver)
         return PUnknown(Value.unknown(f"the result of {name}()"), loc)
 
-    def _call_method(self, method: PMethod, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
+    def _call_method(self, method: PMethod, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location, spreads: list[PyValue] = ()) -> PyValue:
         receiver = method.receiver
         name = method.name
         first = args[0] if args else None
@@ -1771,19 +1807,8 @@ class PythonInterpreter:
                     return PList(self._new_ref(pairs), loc)
                 return PList(self._new_ref(tuple(kv[0 if name == "keys" else 1] for kv in latest.values())), loc)
             if name == "update":
-                added: list = []
-                open_value = contents.open
-                if isinstance(first, PDict):
-                    other = self.heap.get(first.ref, DictContents(()))
-                    added.extend(other.entries)
-                    open_value = open_value or other.open
-                elif first is not None:
-                    open_value = Value.unknown("update() with a value we cannot see")
-                added.extend((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
-                entries = (*contents.entries, *added)
-                if len(entries) > MAX_ITEMS:  # `d.update(d)` doubles the entries
-                    entries, open_value = (), Value.unknown(f"a dict of more than {MAX_ITEMS} entries")
-                self._set(receiver.ref, DictContents(entries, open_value))
+                merged = self._dict_merged(contents, first, "update() with a value we cannot see", loc)
+                self._set(receiver.ref, self._keywords_merged(merged, kwargs, spreads, loc))
                 return PNone(loc)
             if name == "copy":
                 return PDict(self._new_ref(contents), loc)
@@ -1984,6 +2009,13 @@ _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method":
 
 # ---------------------------------------------------------------------------------
 # Helpers
+
+
+def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
+    """Dict entries that keys we cannot see (``why``) may have replaced: each value
+    unknown, kept at the place it was written."""
+    replaced = Value.unknown(f"may be replaced: {why.describe()}"[:120])
+    return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
 
 
 def _called_names(tree: ast.Module) -> set[str]:

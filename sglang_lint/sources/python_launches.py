@@ -11,7 +11,12 @@ recognized by :class:`LaunchInterpreter`, the abstract interpreter
   (:class:`~sglang_lint.sources.shell.EmbeddedShell`), so wrappers and entry
   points are read exactly as in scripts;
 - ``sglang.Engine(**kw)`` and ``ServerArgs(**kw)`` with field names
-  (``launch_server(ServerArgs(...))`` is the ServerArgs call);
+  (``launch_server(ServerArgs(...))`` is the ServerArgs call), ``kw`` a dict the
+  interpreter follows (literals, ``dict(...)``, ``{**base, ...}``, ``|``,
+  ``.update()``, item assignment, returned from a function, picked by a loop);
+- Ray Serve LLM's ``LLMConfig(engine_kwargs={...})`` when its engine is SGLang's
+  (:meth:`LaunchInterpreter._ray_llm_config`): an ``Engine`` launch, whose role
+  ``build_pd_openai_app`` may give (:meth:`LaunchInterpreter._ray_pd_roles`);
 - SGLang's test helpers ``popen_launch_pd_server`` / ``popen_launch_server``.
 
 A launch entry point written into a value that a process is later started from,
@@ -27,8 +32,14 @@ from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaun
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
 from sglang_lint.sources.python_values import (
+    DictContents,
+    PClass,
+    PDict,
+    PExternal,
     PList,
+    PMethod,
     PNone,
+    PObject,
     PNum,
     PSpread,
     PStr,
@@ -37,6 +48,7 @@ from sglang_lint.sources.python_values import (
     as_written,
     join_words,
     known_seg,
+    known_text,
     literal_text,
     loc_of,
     origin_of_word,
@@ -81,6 +93,9 @@ class LaunchInterpreter(PythonInterpreter):
         # a value bound to a name (name -> places), for the note when a process is
         # started from that name and no launch comes of it.
         self.name_mentions: dict[str, list[Location]] = {}
+        # The launch of each SGLang LLMConfig object (by its heap ref), for the
+        # role build_pd_openai_app gives it.
+        self._ray_configs: dict[int, ServerLaunch] = {}
 
     def _finish_run(self) -> None:
         if self._shell is not None:
@@ -227,6 +242,15 @@ class LaunchInterpreter(PythonInterpreter):
         if last in ("popen_launch_pd_server", "popen_launch_server"):
             self._test_helper_launch(last, args, kwargs, loc)
             return unknown
+        if last == "LLMConfig" and qualname.split(".")[0] == "ray":
+            launched = len(self.result.servers)
+            self._ray_llm_config(kwargs, spreads, loc)
+            if len(self.result.servers) == launched:
+                return PUnknown(Value.unknown("a Ray Serve LLMConfig"), loc)
+            return self._llm_config_object(self.result.servers[-1], loc)
+        if last == "build_pd_openai_app" and qualname.split(".")[0] == "ray" and (args or kwargs):
+            self._ray_pd_roles(args[0] if args else next(iter(kwargs.values())), loc)
+            return unknown
         if qualname == "shlex.split" and args:
             return self._shlex_split(args[0], loc)
         if qualname == "shlex.join" and args:
@@ -238,6 +262,91 @@ class LaunchInterpreter(PythonInterpreter):
         if qualname == "shlex.quote" and args:
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         return super()._call_external(qualname, args, kwargs, spreads, node, loc)
+
+    def _ray_llm_config(self, kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> None:
+        """Ray Serve LLM's ``LLMConfig(server_cls=SGLangServer, engine_kwargs={...})``
+        or ``LLMConfig(llm_engine="SGLang", engine_kwargs={...})``: Ray's SGLang
+        server starts ``sglang.Engine(**llm_config.engine_kwargs)``
+        (ray-project/ray python/ray/llm/_internal/serve/engines/sglang/sglang_engine.py,
+        ``SGLangServer.__init__``), so the keys are ServerArgs fields and the role is
+        ``disaggregation_mode``. Ray's default engine is vLLM: a config is SGLang's
+        only when ``llm_engine`` is ``"SGLang"``, when ``server_cls`` is Ray's
+        ``SGLangServer`` (or a class built on it), or, with neither given, when
+        ``engine_kwargs`` sets ``disaggregation_mode``, a ServerArgs field vLLM
+        has no counterpart of (its PD goes through ``kv_transfer_config``).
+        Anything else is not reported: it cannot be tied to SGLang."""
+        engine_kwargs = kwargs.get("engine_kwargs")
+        server_cls = kwargs.get("server_cls")
+        chosen = kwargs.get("llm_engine")
+        engine = known_text(chosen) if chosen is not None else None
+        if isinstance(chosen, PExternal):  # `LLMEngine.SGLang`; any other imported name is a value we cannot see
+            owner, _, member = chosen.qualname.rpartition(".")
+            engine = member if owner.rsplit(".", 1)[-1] == "LLMEngine" else None
+        if engine is not None and engine != "SGLang":
+            return  # vLLM, named
+        if engine == "SGLang" or (server_cls is not None and not isinstance(server_cls, PUnknown)):
+            if engine != "SGLang" and not self._is_sglang_server(server_cls, 0):
+                return
+            if engine_kwargs is None and not spreads:
+                engine_kwargs = PDict(self._new_ref(DictContents(())), loc)  # LLMConfig's default: {}
+        elif not (isinstance(engine_kwargs, PDict) and self._sets_key(engine_kwargs, "disaggregation_mode")):
+            return
+        if engine_kwargs is None:  # hidden in a ``**`` we cannot see: it may set any field
+            self._keyword_launch(EntryPoint.ENGINE, [], {}, spreads, loc)
+            return
+        named, unseen = self._call_keywords(engine_kwargs, loc_of(engine_kwargs) or loc, "engine_kwargs")
+        self._keyword_launch(EntryPoint.ENGINE, [], named, unseen, loc)
+
+    def _llm_config_object(self, launch: ServerLaunch, loc: Location) -> PObject:
+        """The value of an SGLang ``LLMConfig(...)``: an object that remembers its
+        launch (for :meth:`_ray_pd_roles`); ``.model_dump()`` and
+        ``.model_copy()`` give the same config."""
+        config = PObject(self._new_ref({}), None, loc)
+        self._set(config.ref, {name: PMethod(config, name) for name in _SAME_CONFIG})
+        self._ray_configs[config.ref] = launch
+        return config
+
+    def _call_method(self, method: PMethod, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location, spreads: list[PyValue] = ()) -> PyValue:
+        receiver = method.receiver
+        if isinstance(receiver, PObject) and receiver.ref in self._ray_configs and method.name in _SAME_CONFIG:
+            return receiver
+        return super()._call_method(method, args, kwargs, loc, spreads)
+
+    def _ray_pd_roles(self, serving_args: PyValue, loc: Location) -> None:
+        """``build_pd_openai_app({"prefill_config": p, "decode_config": d})`` sets
+        each SGLang config's ``engine_kwargs["disaggregation_mode"]`` from the key
+        it is given under (Ray's PDServingArgs, ray-project/ray
+        python/ray/llm/_internal/serve/serving_patterns/prefill_decode/builder.py;
+        its test ``test_sglang_pd_builder_sets_disaggregation_mode``); a mode the
+        config sets itself is kept. A config given as a dict is an LLMConfig's
+        fields (the builder validates it into one)."""
+        if not isinstance(serving_args, PDict):
+            return
+        for key, role in (("prefill_config", "prefill"), ("decode_config", "decode")):
+            config = self._dict_get(serving_args, PStr((known_seg(key, loc),), loc), loc)
+            if isinstance(config, PDict):
+                fields, unseen = self._call_keywords(config, loc_of(config) or loc, key)
+                launched = len(self.result.servers)
+                self._ray_llm_config(fields, unseen, loc_of(config) or loc)
+                config = self._llm_config_object(self.result.servers[-1], loc_of(config) or loc) if len(self.result.servers) > launched else None
+            launch = self._ray_configs.get(config.ref) if isinstance(config, PObject) else None
+            if launch is None or any(k.name == "disaggregation_mode" for k in launch.keywords):
+                continue
+            where = loc_of(config) or loc
+            launch.keywords = (*launch.keywords, KeywordArg("disaggregation_mode", Value.known(role), where))
+
+    def _is_sglang_server(self, value: PyValue, depth: int) -> bool:
+        """Ray's ``SGLangServer`` (``ray.serve.llm``, or the copy in Ray's
+        examples), or a class of this file derived from it."""
+        if isinstance(value, PExternal):
+            return value.qualname.rsplit(".", 1)[-1] == "SGLangServer"
+        if isinstance(value, PClass) and depth < 8:
+            return any(self._is_sglang_server(base, depth + 1) for base in value.bases)
+        return False
+
+    def _sets_key(self, mapping: PDict, key: str) -> bool:
+        contents = self.heap.get(mapping.ref, DictContents(()))
+        return any(known_text(entry) == key for entry, _ in contents.entries)
 
     def _launch_server_call(self, node, server_args: PyValue, loc: Location) -> None:
         """SGLang's ``launch_server(server_args)``: the launch is the ``ServerArgs``
@@ -422,6 +531,10 @@ class LaunchInterpreter(PythonInterpreter):
             word = self._to_str(value, value_loc).word
             return KeywordArg(name, word_value(word), value_loc, origin_of_word(word))
         return KeywordArg(name, Value.unknown(f"{name} is a value we cannot see"), value_loc)
+
+
+# Methods of a Ray LLMConfig (a pydantic model) that give the same configuration.
+_SAME_CONFIG = ("model_dump", "model_copy")
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:
