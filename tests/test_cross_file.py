@@ -184,6 +184,17 @@ def test_a_binary_file_is_a_note(tmp_path, monkeypatch) -> None:
     assert note.line == 1 and "not followed" in note.message and "binary" in note.message
 
 
+def test_a_huge_file_is_a_note_and_is_not_read(tmp_path, monkeypatch) -> None:
+    from sglang_lint.files import MAX_BYTES
+
+    write(tmp_path, {"run.sh": "echo start\nsource huge.sh\n"})
+    with open(tmp_path / "huge.sh", "wb") as handle:
+        handle.truncate(MAX_BYTES + 1)  # sparse: no 10 MB written
+    result = analyze(tmp_path, "run.sh", monkeypatch)
+    (note,) = result.notes
+    assert note.line == 2 and note.message.startswith("`source huge.sh` not followed: file is ") and "limit;" in note.message
+
+
 def test_a_cycle_is_read_once_with_a_note(tmp_path, monkeypatch) -> None:
     """a.sh sources b.sh sources a.sh: bash would loop; each file is read once."""
     write(
@@ -298,3 +309,21 @@ def test_real_bash_runs_the_launches_found_in_a_sourced_file(tmp_path, monkeypat
     result = analyze(tmp_path, "bin/run.sh", monkeypatch)
     assert result.notes == []
     assert [["-m", "sglang.launch_server", *argv(server)] for server in result.servers] == ran
+
+
+@pytest.mark.parametrize(
+    "text, candidate",
+    [
+        ('. "$(dirname "$0")/common.sh"\nlaunch_helper m 8\n', True),
+        ("set -e\nsource lib.sh\nstart_all\n", True),
+        ("if true; then . ./env.sh; fi\n", True),
+        ("echo 'nothing here'\nls ./logs\n", False),
+    ],
+)
+def test_a_script_that_sources_a_file_is_a_candidate(text, candidate) -> None:
+    """Its launch may live in the helper it sources: the prefilter (which would
+    otherwise want `sglang` in the file itself) keeps it, on text and on bytes."""
+    from sglang_lint.prefilter import may_launch, may_launch_bytes
+
+    assert may_launch("shell", text) is candidate
+    assert may_launch_bytes("shell", text.encode()) is candidate

@@ -113,6 +113,9 @@ class ProjectFiles(Struct, frozen=True):
 
 
 def _reason(message: str) -> str:
+    """A file note's message as the reason a file is not read ("binary file (NUL
+    byte at offset 4)", without the "; skipped" the caller says its own way)."""
+    message = message.removesuffix("; skipped")
     return message[0].lower() + message[1:] if message else message
 
 

@@ -18,6 +18,11 @@ reads it (``bash <<EOF``, ``ssh HOST <<EOF``), a Kubernetes manifest when
 Lines tree-sitter-bash cannot parse are skipped (shell_syntax.parse_script), so
 that one of them does not lose the rest of the script.
 
+A file the script ``source``s (or ``.``) is read where it is sourced, when its
+path can be told and it lies in the project (sources.project): its functions,
+variables and arrays are the script's from there on (issue 19;
+shell_walk.ShellAnalyzer._source).
+
 The source is layered, each module importing only those after it:
 
 - ``shell`` (this module): the entry points, ``analyze_shell`` for a script (the
