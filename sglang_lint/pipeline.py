@@ -442,7 +442,10 @@ def _with_overlays(
 
 def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config], context: Sequence[str] = ()) -> str:
     """Everything the findings of a run depend on but the --config files its
-    launches read (FindingsCache checks those): each file's path, kind,
+    launches read and the files its sources read (a shell script's `source`d
+    helpers: SourceResult.dependencies), known only once the files are
+    extracted (FindingsCache stores both with each run's findings, with their
+    digests, and checks them at lookup): each file's path, kind,
     prefilter verdict, text digest and env; the notes about unreadable files;
     the options; each config's text and the files it governs; the working
     directory (paths are shown relative to it)."""

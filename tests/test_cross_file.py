@@ -327,3 +327,27 @@ def test_a_script_that_sources_a_file_is_a_candidate(text, candidate) -> None:
 
     assert may_launch("shell", text) is candidate
     assert may_launch_bytes("shell", text.encode()) is candidate
+
+
+def test_in_memory_files_source_each_other_and_never_the_disk(tmp_path, monkeypatch) -> None:
+    """lint_texts: the files given are the project; nothing is read from disk."""
+    from sglang_lint.pipeline import lint_texts
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "common.sh").write_text("start() { :; }\n")  # on disk, never read
+    script = '. "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"\nstart prefill 30000 --tp 8\nstart decode 30001 --tp 4\n'
+    helper = PAIR_COMMON
+    result = lint_texts({"run_pd.sh": script, "lib/common.sh": helper})
+    assert [(f.code, f.location.path, f.location.line) for f in result.findings] == [("SGL001", "run_pd.sh", 3)]
+    alone = lint_texts({"run_pd.sh": script})
+    assert [(f.code, f.location.line) for f in alone.findings] == [("SGL900", 1)]
+    assert "does not exist" in alone.findings[0].message
+
+
+def test_a_path_no_system_can_open_is_refused_not_raised(tmp_path) -> None:
+    project = ProjectFiles((str(tmp_path),))
+    for path in (str(tmp_path / "x\ud800.sh"), str(tmp_path / "a\0b.sh")):
+        text, problem = project.read(path)
+        assert text is None and problem
+        assert project.digest(path) == ""

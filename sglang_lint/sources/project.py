@@ -57,7 +57,10 @@ class ProjectFiles(Struct, frozen=True):
 
     def problem(self, shown: str) -> str | None:
         """Why ``shown`` (a path as shown) may not be read, or None."""
-        real = os.path.realpath(shown)
+        try:
+            real = os.path.realpath(shown)
+        except (ValueError, UnicodeError):  # a NUL, a lone surrogate: no such file
+            return "it is not a path this system can open"
         if not any(is_inside(real, root) for root in self.roots):
             return "it is outside the project (" + ", ".join(display_name(root) or "." for root in self.roots) + ")"
         return None
@@ -71,9 +74,7 @@ class ProjectFiles(Struct, frozen=True):
         absolute = os.path.abspath(shown)
         if absolute in self.texts:
             return self.texts[absolute], None
-        if not self.disk:
-            return None, "it does not exist"
-        if not os.path.lexists(absolute):
+        if not self.disk or not os.path.lexists(absolute):
             return None, "it does not exist"
         data, note = read_bytes(absolute)
         if data is None:
