@@ -351,3 +351,25 @@ def test_a_path_no_system_can_open_is_refused_not_raised(tmp_path) -> None:
         text, problem = project.read(path)
         assert text is None and problem
         assert project.digest(path) == ""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "ssh node1 \"source lib/common.sh && serve m 2\"\n",
+        "ssh node1 bash <<EOF\nsource lib/common.sh\nserve m 2\nEOF\n",
+    ],
+    ids=["ssh-command", "ssh-heredoc"],
+)
+def test_a_source_on_another_host_is_not_read_here(tmp_path, monkeypatch, script) -> None:
+    """The file is the remote host's (relative to its home directory): a note,
+    unless a directive says it is the project's."""
+    write(tmp_path, {"lib/common.sh": COMMON, "run.sh": script})
+    result = analyze(tmp_path, "run.sh", monkeypatch)
+    assert result.servers == [] and result.dependencies == []
+    (note,) = result.notes
+    assert note.line == (1 if script.startswith('ssh node1 "') else 2) and "another host" in note.message
+    write(tmp_path, {"run.sh": script.replace("source lib", "# sglang-lint: source=lib/common.sh\nsource lib") if "EOF" in script else script})
+    if "EOF" in script:
+        directed = analyze(tmp_path, "run.sh", monkeypatch)
+        assert directed.notes == [] and len(directed.servers) == 1

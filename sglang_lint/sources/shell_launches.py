@@ -85,6 +85,9 @@ class LaunchDetection(WordExpansion):
         self.launch_lines: set[tuple[str, int]] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
         self.branch_depth = 0  # inside a branch or loop body: assignments add up
+        # Inside a script that runs on another host (`ssh HOST "..."`, a
+        # here-document given to ssh): its files are that host's, not ours.
+        self.remote_depth = 0
 
     def _walk(self, node, text, env: Env, depth: int) -> None:
         """Run the statements of ``node``: the interpreter (shell_walk.ShellAnalyzer)
@@ -381,7 +384,11 @@ class LaunchDetection(WordExpansion):
                 space_loc = Location(previous[-1].path, previous[-1].end_line, previous[-1].end_column) if previous else command_loc
                 joined.append(Seg(Value.known(" "), space_loc))
             joined.extend(word)
-        self._nested_script(tuple(joined), command_loc, env, depth)
+        self.remote_depth += 1
+        try:
+            self._nested_script(tuple(joined), command_loc, env, depth)
+        finally:
+            self.remote_depth -= 1
 
     def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:

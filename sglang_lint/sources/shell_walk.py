@@ -509,7 +509,12 @@ class ShellAnalyzer(LaunchDetection):
             # script's variables that are not in its environment, and which of
             # them are exported is not tracked, so it starts with none of them
             # (what it reads is unknown, never this script's value).
-            self._nested_script(word, command_loc, Env(), depth)
+            remote = program == "ssh"
+            self.remote_depth += remote
+            try:
+                self._nested_script(word, command_loc, Env(), depth)
+            finally:
+                self.remote_depth -= remote
             return
         if any(not seg.value.is_known for seg in word):
             unknown = next(seg for seg in word if not seg.value.is_known)
@@ -1273,6 +1278,14 @@ class ShellAnalyzer(LaunchDetection):
         else:
             if self._machine_file(args[0]):
                 return
+            if self.remote_depth:
+                written = node_text(node, text).split("\n")[0]
+                self._source_note(
+                    command_loc,
+                    f"`{written[:60]}` not followed: it runs on another host (ssh), where the file may differ; name the project's file "
+                    "with `# sglang-lint: source=path/to/file.sh` on the line above if it is the same",
+                )
+                return
             target = self._source_path(args[0])
             if target is None:
                 written = node_text(node, text).split("\n")[0]
@@ -1587,7 +1600,9 @@ def _plain_words(command, text, until: int | None = None) -> list[str]:
 def _reads_script_from_stdin(command, text) -> str | None:
     """The program of ``command`` that reads a here-document as a script: a shell
     without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
-    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    ``ssh HOST`` without a remote command (the remote shell reads it). The
+    program is ``ssh`` when the script runs on another host (``ssh HOST bash``
+    too: its files are that host's)."""
     words = _plain_words(command, text)
     if not words:
         return None
@@ -1614,7 +1629,13 @@ def _reads_script_from_stdin(command, text) -> str | None:
             return "ssh"
         if len(operands) < 2:
             return None
-        words = operands[1:]  # the remote command
+        return "ssh" if _shell_reading_stdin(operands[1:]) is not None else None  # the remote command
+    return _shell_reading_stdin(words)
+
+
+def _shell_reading_stdin(words: list[str]) -> str | None:
+    """The shell among ``words`` (a command, or the command a wrapper runs) that
+    reads its script from standard input, or None."""
     # The shell is the command, or the command a wrapper runs (`sudo -u x bash`);
     # `grep bash <<EOF` feeds grep.
     wrapped = words[0].rsplit("/", 1)[-1] in WRAPPERS
