@@ -373,3 +373,17 @@ def test_a_source_on_another_host_is_not_read_here(tmp_path, monkeypatch, script
     if "EOF" in script:
         directed = analyze(tmp_path, "run.sh", monkeypatch)
         assert directed.notes == [] and len(directed.servers) == 1
+
+
+def test_a_helper_sourced_by_many_scripts_is_parsed_once(tmp_path, monkeypatch) -> None:
+    """Each script interprets the helper's statements in its own state, but the
+    helper's text is parsed once per process (and analyzed as a file of the run
+    once, cached by content)."""
+    from sglang_lint.sources.shell_walk import _parse_sourced
+
+    helper = COMMON + "# parsed once\n"
+    write(tmp_path, {"lib/common.sh": helper, **{f"run{n}.sh": f"source lib/common.sh\nserve m {n}\n" for n in range(1, 6)}})
+    _parse_sourced.cache_clear()
+    results = [analyze(tmp_path, f"run{n}.sh", monkeypatch) for n in range(1, 6)]
+    assert [argv(r.servers[0])[3] for r in results] == ["1", "2", "3", "4", "5"]
+    assert _parse_sourced.cache_info().misses == 1
