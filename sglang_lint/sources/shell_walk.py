@@ -1278,20 +1278,15 @@ class ShellAnalyzer(LaunchDetection):
         else:
             if self._machine_file(args[0]):
                 return
-            if self.remote_depth:
-                written = node_text(node, text).split("\n")[0]
-                self._source_note(
-                    command_loc,
-                    f"`{written[:60]}` not followed: it runs on another host (ssh), where the file may differ; name the project's file "
-                    "with `# sglang-lint: source=path/to/file.sh` on the line above if it is the same",
-                )
-                return
-            target = self._source_path(args[0])
+            target = None if self.remote_depth else self._source_path(args[0])
             if target is None:
-                written = node_text(node, text).split("\n")[0]
+                # (the remote host's file may differ from the project's; a path
+                # built from what the file does not know names no file)
+                why = "it runs on another host (ssh), where the file may differ" if self.remote_depth else "which file it reads cannot be told here"
+                written = node_text(node, text).split("\n")[0][:60]
                 self._source_note(
                     command_loc,
-                    f"`{written[:60]}` not followed: which file it reads cannot be told here; name it with `# sglang-lint: source=path/to/file.sh` "
+                    f"`{written}` not followed: {why}; name the project's file with `# sglang-lint: source=path/to/file.sh` "
                     "on the line above (relative to this file's directory)",
                 )
                 return
