@@ -6,6 +6,9 @@ comments, continuation breaks, broken continuations), keyed by
 - the file's path as shown (every Location in a result names it),
 - a hash of its text,
 - its kind and the config ``env`` values it was analyzed with,
+- and, checked at lookup, the other files of the project its analysis read (a
+  shell script's ``source``d helpers: ``SourceResult.dependencies``, each with the
+  digest of its text): an entry is stale when one of them changed or is gone,
 
 inside a cache file whose name is a fingerprint of the tool: its version, the
 size and modification time of each of its own modules (an edited checkout never
@@ -39,13 +42,14 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterable, Mapping, TypeVar
+from typing import Callable, Iterable, Mapping, TypeVar
 
 import msgspec
 from msgspec.structs import replace
 
 from sglang_lint import __version__
 from sglang_lint.model import Finding, SourceResult
+from sglang_lint.sources.project import text_digest  # noqa: F401 - the digest of every text the caches key on
 
 CACHE_DIR_NAME = ".sglang-lint-cache"
 ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
@@ -53,17 +57,13 @@ ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 # Entries kept per cache file: the files of this run first, then older ones.
 MAX_ENTRIES = 100_000
-_FORMAT = 6  # 5: msgspec's encoding of the records (issue 17); 6: SourceResult.version_hints (issue 18)
+_FORMAT = 7  # 5: msgspec's encoding of the records (issue 17); 6: SourceResult.version_hints (issue 18); 7: dependencies (issue 19)
 S = TypeVar("S", bound=msgspec.Struct)
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
     "# This file is a cache directory tag created by sglang-lint.\n"
     "# For information about cache directory tags see https://bford.info/cachedir/\n"
 )
-
-
-def text_digest(text: str) -> str:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
 def env_digest(env: Mapping[str, str] | None) -> str:
@@ -118,15 +118,18 @@ class ExtractionCache:
             self._loaded = self._load()
         return self._loaded
 
-    def get(self, path: str, text: str, digest: str, kind: str, env_key: str) -> SourceResult | None:
+    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None) -> SourceResult | None:
+        """The result stored for ``path`` with this digest, kind and env, whose
+        dependencies ``fresh`` finds unchanged (without ``fresh``, an entry with
+        dependencies is a miss: they cannot be checked)."""
         raw = self._entries.get(path)
         if raw is not None:
             try:
                 entry = _ENTRY_DECODER.decode(raw)
             except _UNREADABLE:
                 entry = None  # an entry of a shape we did not write: a miss
-            if entry is not None and entry[:3] == (digest, kind, env_key):
-                result = decode_result_json(path, text, entry[3])
+            if entry is not None and entry[:3] == (digest, kind, env_key) and _unchanged(entry[3], fresh):
+                result = decode_result_json(path, text, entry[4])
                 if result is not None:
                     self._used[path] = raw
                     self.hits += 1
@@ -145,7 +148,7 @@ class ExtractionCache:
         """Remember ``result``; ``encoded``: its encode_result_json(), when a
         worker process made it already."""
         data = msgspec.Raw(encoded if encoded is not None else encode_result_json(result))
-        self._used[path] = msgspec.Raw(_ENCODER.encode((digest, kind, env_key, data)))
+        self._used[path] = msgspec.Raw(_ENCODER.encode((digest, kind, env_key, result.dependencies, data)))
         self._dirty = True
 
     # -- storage --------------------------------------------------------------------
@@ -194,10 +197,11 @@ class ExtractionCache:
 # ---------------------------------------------------------------------------------
 # The codec: the records themselves (msgspec Structs, array-like: JSON arrays in
 # field order) encoded with msgspec.json and decoded typed, in C. A cache entry of
-# a file is [digest, kind, env key, [had lines, result]]; the result is stored
+# a file is [digest, kind, env key, dependencies, [had lines, result]]; the result is stored
 # without its lines (they come back from the file's text) and its entry is kept
 # as raw JSON until a lookup needs it: a run decodes only the entries of the
-# files it reads, and writes the others back as they were.
+# files it reads, and writes the others back as they were. The dependencies
+# are beside the result (not inside it): a stale entry is told without decoding it.
 
 
 class _ExtractFile(msgspec.Struct):
@@ -206,7 +210,14 @@ class _ExtractFile(msgspec.Struct):
 
 
 _ENCODER = msgspec.json.Encoder()
-_ENTRY_DECODER = msgspec.json.Decoder(tuple[str, str, str, msgspec.Raw])
+_ENTRY_DECODER = msgspec.json.Decoder(tuple[str, str, str, list[tuple[str, str]], msgspec.Raw])
+# Whether a result's dependencies ((path, digest) each) still read as they did
+# (sources.project.ProjectFiles.fresh).
+Fresh = Callable[[list[tuple[str, str]]], bool]
+
+
+def _unchanged(dependencies: list[tuple[str, str]], fresh: Fresh | None) -> bool:
+    return not dependencies or (fresh is not None and fresh(dependencies))
 _RESULT_DECODER = msgspec.json.Decoder(tuple[bool, SourceResult])
 # What a cache file that does not decode, is of another shape, or holds a value
 # a record refuses raises.
@@ -244,7 +255,11 @@ class FindingsCache:
     also lists the SGLang ``--config`` files the launches read, with digests: it
     is reused only while they are unchanged. A run over an unchanged tree is then
     answered without decoding a single file's result; any change to any input
-    makes a new key, and the per-file cache does the rest. Up to
+    makes a new key, and the per-file cache does the rest. The other files of
+    the project the analyzed files read (``SourceResult.dependencies``: a
+    ``source``d helper outside the analyzed paths) join the key the same way
+    as the --config files: listed with their digests in the entry, checked at
+    lookup. Up to
     ``MAX_RUNS`` entries are kept, the newest first."""
 
     MAX_RUNS = 8
@@ -256,14 +271,17 @@ class FindingsCache:
         self._runs: list[_Run] = loaded.runs if loaded is not None else []
         self._dirty = False
 
-    def get(self, key: str) -> tuple[list[Finding], str, int] | None:
+    def get(self, key: str, fresh: Fresh | None = None) -> tuple[list[Finding], str, int] | None:
         """(findings, SGLang version, files checked) of a run with ``key``
-        whose --config files are unchanged, else None."""
+        whose --config files and dependencies (checked by ``fresh``) are
+        unchanged, else None."""
         from sglang_lint.files import read_sglang_config
 
         for run in self._runs:
             if run.key != key:
                 continue
+            if not _unchanged(run.dependencies, fresh):
+                return None
             for path, digest in run.probes:
                 text = read_sglang_config(path)
                 if (None if text is None else text_digest(text)) != digest:
@@ -275,8 +293,16 @@ class FindingsCache:
             return findings, run.version, run.files_checked
         return None
 
-    def put(self, key: str, findings: list[Finding], version: str, files_checked: int, probes: list[tuple[str, str | None]]) -> None:
-        run = _Run(key, list(probes), version, files_checked, msgspec.Raw(_ENCODER.encode(findings)))
+    def put(
+        self,
+        key: str,
+        findings: list[Finding],
+        version: str,
+        files_checked: int,
+        probes: list[tuple[str, str | None]],
+        dependencies: Iterable[tuple[str, str]] = (),
+    ) -> None:
+        run = _Run(key, list(probes), version, files_checked, msgspec.Raw(_ENCODER.encode(findings)), list(dependencies))
         self._runs = [run] + [other for other in self._runs if other.key != key][: self.MAX_RUNS - 1]
         self._dirty = True
 
@@ -298,6 +324,8 @@ class _Run(msgspec.Struct, array_like=True):
     version: str
     files_checked: int
     findings: msgspec.Raw
+    # (path, digest) of each file the analyzed files read (see FindingsCache).
+    dependencies: list[tuple[str, str]] = []
 
 
 class _FindingsFile(msgspec.Struct):
@@ -366,7 +394,10 @@ class MemoryExtractionCache:
     """Per-file SourceResults kept in memory across runs, over the on-disk
     :class:`ExtractionCache` (``disk``, or None): a language server re-analyzes
     its workspace on every change, and decoding the disk cache's JSON for every
-    file each time would cost more than the one file that changed.
+    file each time would cost more than the one file that changed. An entry
+    whose dependencies read differently now (a sourced helper's buffer was
+    edited) is stale: the files that read a changed buffer are analyzed again,
+    and their diagnostics published anew.
 
     The on-disk cache is written by :meth:`save` only while ``persist`` is set (on
     open and save, not on every keystroke of an unsaved buffer)."""
@@ -381,14 +412,14 @@ class MemoryExtractionCache:
     def reset_counts(self) -> None:
         self.hits = self.misses = 0
 
-    def get(self, path: str, text: str, digest: str, kind: str, env_key: str) -> SourceResult | None:
+    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None) -> SourceResult | None:
         entry = self._entries.get(path)
-        if entry is not None and entry[:3] == (digest, kind, env_key):
+        if entry is not None and entry[:3] == (digest, kind, env_key) and _unchanged(entry[3].dependencies, fresh):
             self.hits += 1
             if self.disk is not None:
                 self.disk.keep(path)
             return entry[3]
-        result = self.disk.get(path, text, digest, kind, env_key) if self.disk is not None else None
+        result = self.disk.get(path, text, digest, kind, env_key, fresh) if self.disk is not None else None
         if result is None:
             self.misses += 1
             return None

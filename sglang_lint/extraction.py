@@ -5,7 +5,11 @@ source, across processes when there are enough candidates (issue 7).
 Files are independent here (the cross-file work is the analysis stage's), so
 the result does not depend on the order they are extracted in, the number of
 processes, or whether a result came from the cache: results come back in the
-order of the files given.
+order of the files given. A file's source may read other files of the project
+(``project``, sources.project: a shell script's ``source``d helpers); each
+extraction reads them itself (a helper read by ten scripts is read ten times,
+cheaply, but analyzed as a file of the run once), and a cached result whose
+dependencies changed is extracted again.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from msgspec.structs import replace
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch, may_launch_bytes
+from sglang_lint.sources.project import ProjectFiles
 
 # Bytes enough for a shebang line (a file named without a suffix).
 _HEAD = 512
@@ -29,7 +34,7 @@ _HEAD = 512
 # does.
 MIN_FILES_PER_WORKER = 8
 
-Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None"], SourceResult]
+Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None", "ProjectFiles | None"], SourceResult]
 
 
 class FileJob(Struct, frozen=True):
@@ -149,13 +154,14 @@ def _read_file(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFi
     return read
 
 
-def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None) -> Extracted:
+def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None, project: ProjectFiles | None = None) -> Extracted:
     """SourceResults of ``jobs`` (in their order) and the notes of the files
     that could not be read. ``extract`` runs one source on one file (never
     raises); ``cache``: an ExtractionCache or None; ``processes``: at most this
-    many worker processes (None: one per available CPU; 1: none)."""
+    many worker processes (None: one per available CPU; 1: none); ``project``:
+    where sources may read other files."""
     files, notes = read_files(jobs, digests=cache is not None)
-    extracted = extract_read(files, extract, cache=cache, processes=processes)
+    extracted = extract_read(files, extract, cache=cache, processes=processes, project=project)
     extracted.notes = notes
     return extracted
 
@@ -167,11 +173,15 @@ def extract_read(
     cache=None,
     processes: int | None = None,
     on_result: Callable[[SourceResult], None] | None = None,
+    project: ProjectFiles | None = None,
 ) -> Extracted:
     """The SourceResults of files already read (see :func:`extract_files`); a
     file the prefilter dismissed has an empty one. ``on_result`` is called with
     each result a worker process sends, as it arrives (this process is idle
-    meanwhile: the next stage's per-file work can run then)."""
+    meanwhile: the next stage's per-file work can run then). A cached result is
+    used only while the files it read (its dependencies) read the same in
+    ``project``."""
+    fresh = project.freshness() if project is not None else None
     results: list[SourceResult | None] = []
     pending: list[tuple[int, ReadFile]] = []
     for read in files:
@@ -179,7 +189,7 @@ def extract_read(
             results.append(SourceResult(path=read.path))
             continue
         if cache is not None:
-            cached = cache.get(read.path, read.text, read.digest, read.kind.value, read.env_key)
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, read.env_key, fresh)
             if cached is not None:
                 results.append(cached)
                 continue
@@ -188,10 +198,10 @@ def extract_read(
 
     workers = _worker_count(len(pending), processes)
     if workers > 1:
-        fresh = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result)
+        done = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result, project=project)
     else:
-        fresh = [(extract(read.path, read.text, read.kind, read.env), None) for _, read in pending]
-    for (index, read), (result, encoded) in zip(pending, fresh):
+        done = [(extract(read.path, read.text, read.kind, read.env, project), None) for _, read in pending]
+    for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
             cache.put(read.path, read.digest, read.kind.value, read.env_key, result, encoded)
@@ -213,6 +223,7 @@ def _extract_in_pool(
     *,
     encode: bool = False,
     on_result: Callable[[SourceResult], None] | None = None,
+    project: ProjectFiles | None = None,
 ) -> list[tuple[SourceResult, bytes | None]]:
     """Extract in ``workers`` processes: each file's SourceResult and, with
     ``encode``, its cache entry as JSON text (encoding in the workers: done here after the
@@ -232,7 +243,7 @@ def _extract_in_pool(
 
         for kind in {read.kind for read in pending}:
             _source(kind)
-    items = [(read.path, read.text, read.kind, read.env, encode) for read in pending]
+    items = [(read.path, read.text, read.kind, read.env, project, encode) for read in pending]
     chunk = max(1, min(32, len(items) // (workers * 4)))
     done: list[tuple[SourceResult, bytes | None]] = []
     try:
@@ -244,16 +255,16 @@ def _extract_in_pool(
                 if on_result is not None:
                     on_result(result)
     except BrokenProcessPool:
-        for path, text, kind, env, _ in items[len(done) :]:
-            done.append((extract(path, text, kind, env), None))
+        for path, text, kind, env, project, _ in items[len(done) :]:
+            done.append((extract(path, text, kind, env, project), None))
     return done
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, bool]) -> tuple[SourceResult, bool, bytes | None]:
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool]) -> tuple[SourceResult, bool, bytes | None]:
     from sglang_lint.sources import extract
 
-    path, text, kind, env, encode = item
-    result = extract(path, text, kind, env)
+    path, text, kind, env, project, encode = item
+    result = extract(path, text, kind, env, project)
     encoded = None
     if encode:
         from sglang_lint.cache import encode_result_json

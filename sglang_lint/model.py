@@ -559,6 +559,10 @@ class SourceResult(Struct, array_like=True):
     # The images and install pins that name the SGLang release of the launches
     # (catalog/versions picks each launch's version from them).
     version_hints: list[VersionHint] = []
+    # The other files of the project this file's analysis read (a shell script's
+    # `source`d helpers), each as (path as shown, digest of the text read; "" when
+    # it did not exist): the result is stale when one of them changes (issue 19).
+    dependencies: list[tuple[str, str]] = []
 
 
 class Related(Struct, frozen=True, gc=False, array_like=True):

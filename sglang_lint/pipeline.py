@@ -30,6 +30,7 @@ from sglang_lint.files import (
 from sglang_lint.model import Finding, Note, SourceResult
 from sglang_lint.options import LintOptions, LintResult  # noqa: F401 - the API's records, re-exported
 from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
+from sglang_lint.sources.project import ProjectFiles
 
 _source = source_for  # the name the tests and older callers use
 
@@ -110,12 +111,31 @@ def lint_texts(files: Mapping[str, str], options: LintOptions | None = None) -> 
     if options.config is not None:
         check_manifest(options.config.deployments, files)
     results = []
+    # A file sources the others given, never one on disk.
+    project = project_files(options, list(files), {os.path.abspath(path): text for path, text in files.items()}, disk=False)
     for path, text in files.items():
         kind = source_kind(path, text)
         if kind is None:
             continue
-        results.append(extract(path, text, kind, options.config.env_map if options.config is not None else None))
+        results.append(extract(path, text, kind, options.config.env_map if options.config is not None else None, project))
     return analyze_results(results, options)
+
+
+def project_files(options: LintOptions, paths: Sequence[str], texts: Mapping[str, str] | None = None, *, disk: bool = True) -> ProjectFiles:
+    """Where the sources of a run may read other files (a shell script's
+    ``source``d helpers): the project, that is the directory of the run's root
+    config file (pyproject.toml, sglang-lint.toml), else the working directory;
+    and each of ``paths`` (a directory, or a file's directory) that lies outside
+    it, so that a run over a checkout elsewhere reads that checkout. ``texts``:
+    absolute path -> text of files read instead of the disk (unsaved buffers)."""
+    config = options.config
+    root = config.root if config is not None and config.root is not None else os.getcwd()
+    roots = [os.path.realpath(root)]
+    for path in paths:
+        directory = os.path.realpath(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
+        if not any(is_inside(directory, known) for known in roots):
+            roots.append(directory)
+    return ProjectFiles(tuple(roots), dict(texts or {}), disk)
 
 
 STDIN = "-"
@@ -140,7 +160,7 @@ class StdinFile(Struct):
         return display_name(self.filename) if self.filename else STDIN
 
 
-def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tuple[SourceResult | None, Note | None]:
+def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None) -> tuple[SourceResult | None, Note | None]:
     """Decode standard input as files are decoded; its kind comes from the name
     (suffix, else shebang), and without a name it is read as a shell script."""
     display = stdin.display
@@ -161,7 +181,7 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None) -> tup
             display,
             "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, or a shell or Python shebang); skipped",
         )
-    return extract(display, text, kind, env), note
+    return extract(display, text, kind, env, project), note
 
 
 class RunFiles(Struct):
@@ -250,8 +270,9 @@ def lint_paths(
         check_manifest(config.deployments, list(configs), roots=config_paths)
     results: list[SourceResult] = []
     unreadable: list[Note] = list(discovery_notes)
+    project = project_files(options, config_paths, overlays)
     if stdin is not None:
-        result, note = _stdin_result(stdin, configs[stdin.display].env_map)
+        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project)
         if note is not None:
             unreadable.append(note)
         if result is not None:
@@ -273,7 +294,7 @@ def lint_paths(
     if named or (stdin_name is not None and results and options.context):
         first = [read for read in files if read.path in named]
         # (pre-commit --all-files names every file: in parallel as for a walk)
-        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
+        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged), project=project)
         early = {r.path: r for r in extracted.results}
         wanting = [path for path, result in early.items() if _wants_context(result)]
         if stdin_name is not None and results and _wants_context(results[0]):
@@ -301,17 +322,19 @@ def lint_paths(
 
         findings_cache = FindingsCache(cache.directory, cache.fingerprint)
         run_key = _run_key(files, unreadable, options, configs, context)
-        hit = findings_cache.get(run_key)
+        hit = findings_cache.get(run_key, project.fresh)
         if hit is not None:
-            return _from_findings(hit, files, options)
+            return _from_findings(hit, files, options, project)
     rest = [read for read in files if read.path not in early]
-    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged))
+    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged), project=project)
     fresh = iter(extracted.results)
     results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
     for read in files:
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
     lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
+    dependencies = list(dict.fromkeys(dependency for result in results for dependency in result.dependencies))
+    _add_dependency_lines(lint, dependencies, project)
     if context:
         lint.context_files = context
         in_context = set(context)
@@ -327,7 +350,7 @@ def lint_paths(
     if cache is not None:
         lint.cache_error = cache.save() or dismissed_error
     if findings_cache is not None and run_key is not None:
-        findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes)
+        findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes, dependencies)
         lint.cache_error = lint.cache_error or findings_cache.save()
     return lint
 
@@ -419,7 +442,10 @@ def _with_overlays(
 
 def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[str, Config], context: Sequence[str] = ()) -> str:
     """Everything the findings of a run depend on but the --config files its
-    launches read (FindingsCache checks those): each file's path, kind,
+    launches read and the files its sources read (a shell script's `source`d
+    helpers: SourceResult.dependencies), known only once the files are
+    extracted (FindingsCache stores both with each run's findings, with their
+    digests, and checks them at lookup): each file's path, kind,
     prefilter verdict, text digest and env; the notes about unreadable files;
     the options; each config's text and the files it governs; the working
     directory (paths are shown relative to it)."""
@@ -466,7 +492,7 @@ def _config_text_digest(config: Config) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def _from_findings(hit, files, options: LintOptions) -> LintResult:
+def _from_findings(hit, files, options: LintOptions, project: ProjectFiles) -> LintResult:
     """The result of a run answered by the findings cache: the findings and the
     lines of the files they point into; no deployments (the topology command
     does not use this cache)."""
@@ -475,7 +501,19 @@ def _from_findings(hit, files, options: LintOptions) -> LintResult:
     lint.findings = findings
     wanted = {f.location.path for f in findings} | {r.location.path for f in findings for r in f.related}
     lint.sources = {read.path: read.text.split("\n") for read in files if read.path in wanted}
+    # (a launch in a sourced helper the run did not analyze: its lines for the snippets)
+    _add_dependency_lines(lint, [(path, "") for path in sorted(wanted - set(lint.sources))], project)
     return lint
+
+
+def _add_dependency_lines(lint: LintResult, dependencies: Sequence[tuple[str, str]], project: ProjectFiles) -> None:
+    """The lines of the files the analyzed ones read and the run did not analyze
+    itself (a helper outside the paths): findings point into them."""
+    for path, _ in dependencies:
+        if path not in lint.sources:
+            text, _problem = project.read(path)
+            if text is not None:
+                lint.sources[path] = text.split("\n")
 
 
 def _dismissed_files(cache):

@@ -102,7 +102,9 @@ def may_launch(kind: str, text: str, env=None) -> bool:
     - Shell and YAML: ``sglang`` appears in every entry point the shell source
       recognises (``sglang.launch_server``, ``sglang serve``, ``dynamo.sglang``,
       ``sglang_router.launch_router``, ``sglang-router``), whether written out or
-      kept in a variable the file sets.
+      kept in a variable the file sets. A shell script may also call a launch
+      helper of a file it sources (issue 19): ``source``, or ``.`` as a command
+      (:data:`SHELL_DOT_COMMANDS`), makes it a candidate too.
     - Markdown: either (its code blocks are shell, YAML or Python).
 
     ``env`` (the config's values for environment variables) can name the entry
@@ -115,7 +117,15 @@ def may_launch(kind: str, text: str, env=None) -> bool:
         return python_may_run_a_launch(text)
     if kind == "markdown":
         return python_may_launch(text)
+    if kind == "shell":
+        return "sglang" in text or "source" in text or text.startswith(". ") or any(dot in text for dot in SHELL_DOT_COMMANDS)
     return "sglang" in text
+
+
+# `.` (bash's `source`) as a command: after a line start, a blank or a command
+# separator, followed by a blank.
+SHELL_DOT_COMMANDS = ("\n. ", " . ", "\t. ", ";. ", "&. ", "|. ", "(. ", "{. ")
+_SHELL_DOT_BYTES = tuple(dot.encode("ascii") for dot in SHELL_DOT_COMMANDS)
 
 
 _RUNNER_BYTE_MARKERS = tuple(marker.encode("ascii") for marker in RUNNER_MARKERS)
@@ -131,4 +141,6 @@ def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
         return bytes_may_launch(data) and any(marker in data for marker in _RUNNER_BYTE_MARKERS)
     if kind == "markdown":
         return bytes_may_launch(data)
+    if kind == "shell":
+        return b"sglang" in data or b"source" in data or data.startswith(b". ") or any(dot in data for dot in _SHELL_DOT_BYTES)
     return b"sglang" in data

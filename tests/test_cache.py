@@ -295,7 +295,7 @@ def test_an_entry_of_the_wrong_shape_is_a_miss(tmp_path) -> None:
     (cache_file,) = cache_dir.glob("extract-*.json")
     data = json.loads(cache_file.read_text())
     for entry in data["entries"].values():
-        entry[3][1][1] = [["garbage"]]  # the result's servers
+        entry[4][1][1] = [["garbage"]]  # the result's servers
     cache_file.write_text(json.dumps(data))
     again = run(tmp_path / "src", cache=True, cache_dir=str(cache_dir))
     assert summary(again) == expected and again.cache_misses == 1
@@ -382,3 +382,70 @@ def test_findings_cache_carries_help_and_notes(tmp_path: Path) -> None:
     (decoded,) = msgspec.json.decode(msgspec.json.encode([finding]), type=list[Finding])
     assert decoded == finding
     assert (decoded.help, decoded.notes) == (finding.help, finding.notes)
+
+
+# ---------------------------------------------------------------------------------
+# Files a file reads (issue 19): a `source`d helper
+
+
+SOURCING = '. "$(dirname "${BASH_SOURCE[0]}")/../lib/common.sh"\nstart prefill 30000 --tp 8\nstart decode 30001 --tp 4\n'
+HELPER = (
+    "start() {{\n"
+    "  local mode=$1 port=$2\n"
+    "  shift 2\n"
+    '  python3 -m sglang.launch_server --model-path m {flags} --disaggregation-mode "$mode" --port "$port" "$@" &\n'
+    "}}\n"
+)
+
+
+@pytest.mark.parametrize("reuse_findings", [False, True], ids=["extraction-cache", "findings-cache"])
+def test_editing_a_sourced_helper_rechecks_the_script_that_sources_it(tmp_path, monkeypatch, reuse_findings) -> None:
+    """The helper is outside the analyzed paths (bin/), inside the project (the
+    working directory): only the dependency recorded with the script's result
+    can tell that the script's cached extraction, and the run's cached
+    findings, are stale."""
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "bin" / "run_pd.sh").write_text(SOURCING)
+    helper = tmp_path / "lib" / "common.sh"
+    helper.write_text(HELPER.format(flags="--trust-remote-code"))
+    monkeypatch.chdir(tmp_path)
+    options = dict(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
+    first = lint_paths(["bin"], LintOptions(**options))
+    assert first.findings == [] and first.cache_misses == 1
+    again = lint_paths(["bin"], LintOptions(**options))
+    assert again.findings == []
+    assert again.from_findings_cache if reuse_findings else (again.cache_hits, again.cache_misses) == (1, 0)
+    helper.write_text(HELPER.format(flags="--enable-unified-memory --disaggregation-transfer-backend mooncake"))
+    edited = lint_paths(["bin"], LintOptions(**options))
+    assert not edited.from_findings_cache
+    assert (edited.cache_hits, edited.cache_misses) == (0, 1)
+    assert [(f.code, f.location.path) for f in edited.findings] == [("SGL001", os.path.join("bin", "run_pd.sh"))]
+    # Gone: stale again, and a note names the `source` line.
+    helper.unlink()
+    gone = lint_paths(["bin"], LintOptions(**options))
+    assert not gone.from_findings_cache and gone.cache_misses == 1
+    assert [f.location.line for f in gone.findings if "not followed" in f.message] == [1]
+
+
+def test_a_sourced_helper_is_recorded_in_the_cache_entry_beside_the_result(tmp_path, monkeypatch) -> None:
+    """A stale entry is told from the digests stored beside the result, without
+    decoding it; an entry whose dependencies cannot be checked is a miss."""
+    from sglang_lint.sources.project import ProjectFiles
+
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "run.sh").write_text(SOURCING.replace("/../lib", "/lib"))
+    (tmp_path / "lib" / "common.sh").write_text(HELPER.format(flags=""))
+    monkeypatch.chdir(tmp_path)
+    lint_paths(["run.sh"], LintOptions(cache=True, cache_dir="cache", reuse_findings=False))
+    (cache_file,) = Path("cache").glob("extract-*.json")
+    entries = json.loads(cache_file.read_text())["entries"]
+    assert entries["run.sh"][3] == [["lib/common.sh", cache_module.text_digest(HELPER.format(flags=""))]]
+    store = ExtractionCache("cache", fingerprint=cache_file.stem.removeprefix("extract-"))
+    text = Path("run.sh").read_text()
+    digest = cache_module.text_digest(text)
+    project = ProjectFiles((str(tmp_path),))
+    assert store.get("run.sh", text, digest, "shell", "", project.fresh) is not None
+    assert store.get("run.sh", text, digest, "shell", "") is None
+    edited = ProjectFiles((str(tmp_path),), {str(tmp_path / "lib" / "common.sh"): "start() { :; }\n"})
+    assert store.get("run.sh", text, digest, "shell", "", edited.fresh) is None

@@ -486,6 +486,43 @@ HOSTILE = st.sampled_from(
 )
 
 
+SOURCING_SCRIPT = (
+    "#!/bin/bash\n"
+    'SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\n'
+    '. "$SCRIPT_DIR/lib/common.sh"\n'
+    "start prefill 30000 --tp 8\n"
+    "start decode 30001 --tp 4\n"
+)
+HELPER = (
+    "start() {{\n"
+    "  local mode=$1 port=$2\n"
+    "  shift 2\n"
+    '  python3 -m sglang.launch_server --model-path /models/m {flags} --disaggregation-mode "$mode" --port "$port" "$@" &\n'
+    "}}\n"
+)
+SOURCED = {"run_pd.sh": SOURCING_SCRIPT, "lib/common.sh": HELPER.format(flags="--trust-remote-code")}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("workspace", [SOURCED], indirect=True, ids=["sourced-helper"])
+async def test_an_unsaved_edit_of_a_sourced_helper_republishes_the_script_that_sources_it(client: Client, workspace: Path) -> None:
+    """run_pd.sh is not open: only its dependency on lib/common.sh (issue 19)
+    makes the server analyze it again when the helper's buffer changes."""
+    script = (workspace / "run_pd.sh").as_uri()
+    helper = workspace / "lib" / "common.sh"
+    uri = _open(client, helper)
+    await _diagnostics(client, uri, lambda found: True)
+    assert not client.diagnostics.get(script)
+    after = len(client.publications)
+    _change(client, helper, HELPER.format(flags="--enable-unified-memory --disaggregation-transfer-backend mooncake"), 2)  # not saved
+    (diagnostic,) = await _diagnostics(client, script, lambda found: bool(found), after=after)
+    assert diagnostic.code == "SGL001"
+    assert diagnostic.range.start.line == 4  # the decode call's `--tp 4`, in the script
+    after = len(client.publications)
+    _change(client, helper, HELPER.format(flags="--trust-remote-code"), 3)
+    assert await _diagnostics(client, script, lambda found: not found, after=after) == []
+
+
 @pytest_asyncio.fixture
 async def decode_versions(client: Client, workspace: Path):
     """decode.sh open and analysed once: the versions its next changes take."""

@@ -5,11 +5,14 @@ module reads which kind; ``extract`` runs the right one and never raises."""
 from __future__ import annotations
 
 import os
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 from sglang_lint.files import FileKind
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch
+
+if TYPE_CHECKING:
+    from sglang_lint.sources.project import ProjectFiles
 
 # The source module and function of each file kind, imported on first use: a run
 # over files that launch nothing never loads tree-sitter, PyYAML or the Python
@@ -20,6 +23,10 @@ SOURCES: dict[FileKind, tuple[str, str]] = {
     FileKind.YAML: ("sglang_lint.sources.yaml_manifest", "analyze_yaml"),
     FileKind.MARKDOWN: ("sglang_lint.sources.markdown", "analyze_markdown"),
 }
+# The kinds whose source reads other files of the project (a shell script's
+# `source`d helpers, issue 19): it takes a ``files`` keyword, a
+# sources.project.FileReader that records what it reads.
+READS_PROJECT_FILES = frozenset({FileKind.SHELL})
 
 
 def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:
@@ -31,10 +38,12 @@ def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:
     return getattr(importlib.import_module(where[0]), where[1])
 
 
-def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None) -> SourceResult:
+def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None) -> SourceResult:
     """Run one source on one file; an internal error becomes a note, never an
     exception, so one odd file never loses the others' results. ``env``: the
-    config's values for environment variables the file reads.
+    config's values for environment variables the file reads. ``project``: where
+    the source may read other files (sources.project; None: the working
+    directory's files); what it read becomes the result's ``dependencies``.
 
     A file without a marker of an SGLang launch (prefilter.may_launch) is not
     parsed: its result is empty, its lines not even split."""
@@ -44,7 +53,14 @@ def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None 
     if source is None:
         return SourceResult(path=path, lines=text.split("\n"))
     try:
-        return source(path, text, env) if env else source(path, text)
+        if kind not in READS_PROJECT_FILES:
+            return source(path, text, env) if env else source(path, text)
+        from sglang_lint.sources.project import ProjectFiles
+
+        reader = (project if project is not None else ProjectFiles((os.path.realpath(os.getcwd()),))).reader()
+        result = source(path, text, env, files=reader)
+        result.dependencies = reader.dependencies
+        return result
     except RecursionError:
         result = SourceResult(path=path, lines=text.split("\n"))
         result.notes.append(Note(path, "file is nested too deeply to analyze"))

@@ -18,6 +18,11 @@ reads it (``bash <<EOF``, ``ssh HOST <<EOF``), a Kubernetes manifest when
 Lines tree-sitter-bash cannot parse are skipped (shell_syntax.parse_script), so
 that one of them does not lose the rest of the script.
 
+A file the script ``source``s (or ``.``) is read where it is sourced, when its
+path can be told and it lies in the project (sources.project): its functions,
+variables and arrays are the script's from there on (issue 19;
+shell_walk.ShellAnalyzer._source).
+
 The source is layered, each module importing only those after it:
 
 - ``shell`` (this module): the entry points, ``analyze_shell`` for a script (the
@@ -43,6 +48,7 @@ from msgspec.structs import replace
 from sglang_lint.files import FileKind
 from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult
 from sglang_lint.sources.paths import Fork, Paths, explore, variants
+from sglang_lint.sources.project import FileReader
 from sglang_lint.sources.shell_launches import ScriptExit
 from sglang_lint.sources.shell_syntax import parse_script
 from sglang_lint.prefilter import may_launch
@@ -130,7 +136,13 @@ class EmbeddedShell:
         return result.servers[servers:], result.routers[routers:]
 
 
-def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None, manifests: ManifestSource | None = None) -> SourceResult:
+def analyze_shell(
+    path: str,
+    text: str,
+    env: Mapping[str, str] | None = None,
+    manifests: ManifestSource | None = None,
+    files: FileReader | None = None,
+) -> SourceResult:
     """Extract the launches of one shell script. Never raises for any text.
     ``env``: values for environment variables the script reads without setting.
 
@@ -142,7 +154,12 @@ def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None, ma
     ``.yaml`` file) in a here-document are read by ``manifests``, by default the
     YAML source of the sources' registry (this module cannot import it: the YAML
     source imports this one), and their launches, notes and comments join the
-    script's with their positions in the script."""
+    script's with their positions in the script.
+
+    ``files`` reads the files the script ``source``s (sources.project; None: they
+    are not followed): their statements run where the script sources them, and
+    launches in their functions are located where they are written, with the
+    script's call sites as their context (shell_walk.ShellAnalyzer._source)."""
     data = FileText(text).data
     parsed = parse_script(data)
     # The text the interpreter reads: the lines tree-sitter-bash cannot parse are
@@ -150,7 +167,7 @@ def analyze_shell(path: str, text: str, env: Mapping[str, str] | None = None, ma
     script = text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
-        analyzer = ShellAnalyzer(path, script, env, paths, parsed)
+        analyzer = ShellAnalyzer(path, script, env, paths, parsed, files)
         try:
             result = analyzer.run()
         except Fork as fork:

@@ -14,6 +14,7 @@ unknown.
 from __future__ import annotations
 
 import itertools
+import os
 from typing import Iterable, Mapping
 
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, is_ascii_digits
@@ -39,6 +40,26 @@ from sglang_lint.sources.textpos import FileText
 MAX_TREE_DEPTH = 150
 # The name under which reads of `$1`, `"$@"`, ... are tracked (WordExpansion.taint).
 POSITIONAL = "\0positional"
+# `${BASH_SOURCE[0]}` and the like: the file being read (a sourced file in a
+# sourced file); `$0` is the script bash runs, also in a file it sources.
+_CURRENT_FILE = frozenset({"$BASH_SOURCE", "${BASH_SOURCE}", "${BASH_SOURCE[0]}", "${BASH_SOURCE[@]}"})
+_SCRIPT_FILE = frozenset({"$0", "${0}"})
+# Commands that print the real path of their argument (the directory idioms'
+# `$(realpath "$0")`, `$(readlink -f "${BASH_SOURCE[0]}")`), with the options
+# that make them do so.
+_REAL_PATH = {"realpath": frozenset({"", "-e", "-m", "-s", "-P", "-L"}), "readlink": frozenset({"-f", "-e", "-m"})}
+
+
+class SourcedText(FileText):
+    """The text of a file the script sources (issue 19): positions in it are that
+    file's (``path``, as shown), with locations kept as for the script's own."""
+
+    def __init__(self, text: str, path: str) -> None:
+        super().__init__(text)
+        self.path = path
+        self.lines = text.split("\n")
+        self.locations: dict[tuple[int, int], Location] = {}
+        self.chars: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
 
 
 class WordExpansion:
@@ -65,6 +86,14 @@ class WordExpansion:
         self.strict_arith = False
         self._loc_cache: dict[tuple, Location] = {}
         self._chars_cache: dict[tuple, tuple[tuple[int, int], ...]] = {}
+        # The lines of the file being read (``path``): the script's, or a sourced
+        # file's while the interpreter reads it.
+        self.current_lines = self.result.lines
+        # Follow `source`: the idioms for the script's directory
+        # (`$(dirname "${BASH_SOURCE[0]}")`, `$(cd "$(dirname "$0")" && pwd)`)
+        # expand to a symbol standing for that directory (name -> absolute path).
+        self.follows_sources = False
+        self.directories: dict[str, str] = {}
 
     # -- locations ----------------------------------------------------------------
     def _loc(self, node, text) -> Location:
@@ -73,23 +102,29 @@ class WordExpansion:
         # length of its line). Embedded texts (`bash -c` strings, made anew per
         # evaluation) look positions up in a table and are not kept alive.
         key = (node.start_byte, node.end_byte)
-        location = self._loc_cache.get(key) if text is self.file_text else None
+        if text is self.file_text:
+            cache, path = self._loc_cache, self.result.path
+        elif isinstance(text, SourcedText):
+            cache, path = text.locations, text.path
+        else:
+            cache, path = None, self.path
+        location = cache.get(key) if cache is not None else None
         if location is None:
             line, column = text.position(node.start_byte)
             end_line, end_column = text.position(node.end_byte)
-            if text is not self.file_text:
+            if cache is None:
                 line, column = self._after_line_end(line, column)
                 end_line, end_column = self._after_line_end(end_line, end_column)
-            location = Location(self.path, line, column, end_line, end_column)
-            if text is self.file_text:
-                self._loc_cache[key] = location
+            location = Location(path, line, column, end_line, end_column)
+            if cache is not None:
+                cache[key] = location
         return location
 
     def _after_line_end(self, line: int, column: int) -> tuple[int, int]:
         """EmbeddedText puts the end of its text one column after its last
         character; when that character is a newline, the column is past the end
         of its line. The position after a newline is the next line's start."""
-        lines = self.result.lines
+        lines = self.current_lines
         if 1 <= line <= len(lines) and column > len(lines[line - 1]) + 1:
             return (line + 1, 1) if line < len(lines) else (line, len(lines[line - 1]) + 1)
         return line, column
@@ -271,6 +306,10 @@ class WordExpansion:
         if kind == "arithmetic_expansion":
             value = self._eval_arith_node(node.named_children[0] if node.named_children else None, text, env, depth + 1)
             return [Seg(value, loc, split=not quoted)]
+        if kind == "command_substitution" and self.follows_sources:
+            directory = self._directory_idiom(node, text, env, depth)
+            if directory is not None:
+                return [Seg(self.directory_symbol(directory), loc, split=not quoted)]
         if kind in ("command_substitution", "process_substitution"):
             return [Seg(Value.unknown(f"output of {node_text(node, text)[:40]}"), loc, split=not quoted)]
         if kind == "translated_string":
@@ -278,6 +317,108 @@ class WordExpansion:
         if kind == "brace_expression":
             return [Seg(Value.unknown("brace expansion"), loc)]
         return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
+
+    # -- the script's directory (issue 19) ----------------------------------------
+    def directory_symbol(self, directory: str) -> Value:
+        """The value standing for the absolute ``directory``: a symbol (bash knows
+        the path only where the script runs), which :meth:`directory_path` reads."""
+        shown = os.path.relpath(directory) if not os.path.isabs(self.result.path) else directory
+        name = f"<directory {shown}>"
+        self.directories[name] = directory
+        return Value.symbol(name)
+
+    def directory_path(self, word: Word) -> str | None:
+        """The absolute path ``word`` names: a directory symbol followed by known
+        text (``$SCRIPT_DIR/../common.sh``, ``..`` followed), or an absolute
+        known path; None for anything else."""
+        # (the empty piece that opens a quoted word holds nothing)
+        word = tuple(seg for seg in word if not (seg.value.is_known and seg.value.text == ""))
+        if not word:
+            return None
+        first = word[0].value
+        rest = word_value(word[1:]) if len(word) > 1 else Value.known("")
+        if not rest.is_known:
+            return None
+        if first.kind is Kind.SYMBOL and first.name in self.directories and first.default is None:
+            if rest.text and not rest.text.startswith("/"):
+                return None  # `$DIR-x`: not inside the directory
+            return os.path.normpath(self.directories[first.name] + rest.text)
+        whole = word_value(word)
+        if whole.is_known and whole.text.startswith("/"):
+            return os.path.normpath(whole.text)
+        return None
+
+    def _directory_idiom(self, node, text, env: Env, depth: int) -> str | None:
+        """The directory a command substitution prints when it is one of the
+        idioms for a script's directory: ``$(dirname FILE)``, ``$(cd DIR && pwd)``
+        (``pwd -P``; ``cd -P``), ``$(realpath DIR)``, ``$(readlink -f DIR)``, where
+        FILE is ``$0`` or ``${BASH_SOURCE[0]}`` (maybe through realpath/readlink)
+        and DIR a word naming a directory (:meth:`directory_path`). Read from
+        the syntax, never run; None for any other command."""
+        statements = [child for child in node.named_children if child.type != "comment"]
+        if len(statements) == 1 and statements[0].type == "list":
+            parts = statements[0].children
+            if len(parts) == 3 and parts[1].type == "&&":
+                statements = [parts[0], parts[2]]
+        if len(statements) == 2:
+            cd, pwd = (self._plain_command(statement, text) for statement in statements)
+            if cd is None or pwd is None or cd[0] != "cd" or pwd[0] != "pwd" or [a for a in pwd[2] if a not in ("-P", "-L")]:
+                return None
+            arguments = [a for a in cd[1] if node_text(a, text) not in ("-P", "-L")]
+            return self._directory_word(arguments[0], text, env, depth) if len(arguments) == 1 else None
+        if len(statements) != 1:
+            return None
+        command = self._plain_command(statements[0], text)
+        if command is None:
+            return None
+        name, arguments, texts = command
+        if name == "dirname" and texts[:1] == ["--"]:
+            arguments = arguments[1:]
+        if name == "dirname" and len(arguments) == 1:
+            path = self._file_word(arguments[0], text, env, depth)
+            return os.path.dirname(path) if path is not None else None
+        if name in _REAL_PATH:
+            operands = [a for a in arguments if not node_text(a, text).startswith("-")]
+            options = {node_text(a, text) for a in arguments if node_text(a, text).startswith("-")}
+            if len(operands) != 1 or not (options or {""}) <= _REAL_PATH[name] or (name == "readlink" and not options):
+                return None
+            return self._file_word(operands[0], text, env, depth) or self._directory_word(operands[0], text, env, depth)
+        return None
+
+    def _plain_command(self, node, text) -> tuple[str, list, list[str]] | None:
+        """A simple command's name, argument nodes and argument texts, when it
+        has no redirection or assignment."""
+        if node.type != "command" or any(child.type in ("variable_assignment", "file_redirect") for child in node.children):
+            return None
+        name_node = node.child_by_field_name("name")
+        if name_node is None:
+            return None
+        arguments = [child for index, child in enumerate(node.children) if node.field_name_for_child(index) == "argument"]
+        return node_text(name_node, text), arguments, [node_text(a, text) for a in arguments]
+
+    def _file_word(self, node, text, env: Env, depth: int) -> str | None:
+        """The absolute path of the script file a word names: ``$0`` (the script
+        bash runs), ``${BASH_SOURCE[0]}`` (the file being read), quoted or not,
+        or their real path."""
+        if node.type == "string" and len(node.named_children) == 1 and node_text(node, text) == f'"{node_text(node.named_children[0], text)}"':
+            node = node.named_children[0]
+        written = node_text(node, text)
+        if written in _SCRIPT_FILE:
+            return os.path.abspath(self.result.path)
+        if written in _CURRENT_FILE:
+            return os.path.abspath(self.path)
+        if node.type == "command_substitution":
+            statements = [child for child in node.named_children if child.type != "comment"]
+            command = self._plain_command(statements[0], text) if len(statements) == 1 else None
+            if command is not None and command[0] in _REAL_PATH:
+                operands = [a for a in command[1] if not node_text(a, text).startswith("-")]
+                options = {t for t in command[2] if t.startswith("-")}
+                if len(operands) == 1 and (options or {""}) <= _REAL_PATH[command[0]] and (command[0] != "readlink" or options):
+                    return self._file_word(operands[0], text, env, depth)
+        return None
+
+    def _directory_word(self, node, text, env: Env, depth: int) -> str | None:
+        return self.directory_path(tuple(self._eval_parts(node, text, env, True, depth + 1, True)))
 
     def _heredoc_word(self, redirect, text, env: Env, depth: int) -> Word | None:
         """The text a here-document feeds its command, as one word whose pieces
@@ -334,12 +475,16 @@ class WordExpansion:
         return self._chars_from(node.start_byte, raw, text)
 
     def _chars_from(self, start_byte: int, raw: str, text) -> tuple[tuple[int, int], ...]:
-        if text is not self.file_text:  # see _loc
+        if text is self.file_text:  # see _loc
+            cache = self._chars_cache
+        elif isinstance(text, SourcedText):
+            cache = text.chars
+        else:
             return self._compute_chars(start_byte, raw, text)
         key = (start_byte, len(raw))
-        cached = self._chars_cache.get(key)
+        cached = cache.get(key)
         if cached is None:
-            cached = self._chars_cache[key] = self._compute_chars(start_byte, raw, text)
+            cached = cache[key] = self._compute_chars(start_byte, raw, text)
         return cached
 
     def _compute_chars(self, start_byte: int, raw: str, text) -> tuple[tuple[int, int], ...]:

@@ -71,6 +71,7 @@ class LaunchDetection(WordExpansion):
         self.exit_keys: set[str] = set()
         self.call_depth = 0
         # Launch line ranges of the call sites currently active (outermost first).
+        # A `source`d file being read is an entry too, named SOURCED + its path.
         self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
         # Never drop a launch silently: where a launch entry point was written into
         # a variable (name -> places), where such a variable stopped being known
@@ -80,9 +81,13 @@ class LaunchDetection(WordExpansion):
         self.name_mentions: dict[str, list[Location]] = {}
         self.name_lost: dict[str, tuple[Location, str]] = {}
         self.running: list[tuple[object, object]] = []
-        self.launch_lines: set[int] = set()
+        # (path, line): a sourced file's lines are not the script's.
+        self.launch_lines: set[tuple[str, int]] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
         self.branch_depth = 0  # inside a branch or loop body: assignments add up
+        # Inside a script that runs on another host (`ssh HOST "..."`, a
+        # here-document given to ssh): its files are that host's, not ours.
+        self.remote_depth = 0
 
     def _walk(self, node, text, env: Env, depth: int) -> None:
         """Run the statements of ``node``: the interpreter (shell_walk.ShellAnalyzer)
@@ -93,7 +98,7 @@ class LaunchDetection(WordExpansion):
     def drop_notes(self) -> list[Note]:
         """A note for each place a launch entry point is named where it could run
         and no launch came of it (issue 16: never drop a launch silently)."""
-        return [note for note in self.dropped.values() if note.line not in self.launch_lines]
+        return [note for note in self.dropped.values() if (note.path, note.line) not in self.launch_lines]
 
     def _mentions(self, words: list[Word]) -> list[Location]:
         return entry_mentions(self.path, words)
@@ -184,19 +189,27 @@ class LaunchDetection(WordExpansion):
             return subject, "one of several commands"
         return subject, "a value sglang-lint cannot follow" + (f" ({reason[:40]})" if reason else "")
 
+    def _lines_of(self, path: str) -> list[str]:
+        """The lines of the script, or of the sourced file being read."""
+        if path == self.result.path:
+            return self.result.lines
+        return self.current_lines if path == self.path else []
+
     def _written(self, word: Word) -> str | None:
         """The word as written in the file, when it lies on one line of it."""
         located = [seg.loc for seg in word if seg.loc.path and seg.loc is not NOWHERE]
         if not located:
             return None
         loc = located[0]
-        if loc.end_line != loc.line or not 1 <= loc.line <= len(self.result.lines):
+        lines = self._lines_of(loc.path)
+        if loc.end_line != loc.line or not 1 <= loc.line <= len(lines):
             return None
-        written = self.result.lines[loc.line - 1][loc.column - 1 : loc.end_column - 1]
+        written = lines[loc.line - 1][loc.column - 1 : loc.end_column - 1]
         if len(written) < 2 and word[0].origin is not None and word[0].origin.line == word[0].origin.end_line:
             # A placeholder for the outer command's word in a `bash -c` string.
             origin = word[0].origin
-            written = self.result.lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(self.result.lines) else ""
+            lines = self._lines_of(origin.path)
+            written = lines[origin.line - 1][origin.column - 1 : origin.end_column - 1] if 1 <= origin.line <= len(lines) else ""
         if written.count("{") != written.count("}"):
             written = written.strip("{}")  # an f-string's `{name}` piece
         return written if 1 < len(written) <= 40 and "`" not in written else None
@@ -258,20 +271,26 @@ class LaunchDetection(WordExpansion):
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
         tokens = [self._token(word, command_loc) for word in words[args_from:]]
         first = self._token(words[start], command_loc).location if words[start] else command_loc
-        ranges = [(command_loc.line, command_loc.end_line)] + [r for _, _, r in self.call_stack]
+        # The launch is the script's (it pairs with the script's other launches)
+        # wherever its command is written; its line ranges (where a `# noqa`
+        # silences it) are the script's lines among the command and the call
+        # sites of the functions and `source`s it runs in.
+        script = self.result.path
+        ranges = [(command_loc.line, command_loc.end_line)] if command_loc.path == script else []
+        ranges += [r for _, loc, r in self.call_stack if loc.path == script]
         context = ""
         if self.call_stack:
-            context = " <- ".join(f"{name}() called at {loc.short()}" for name, loc, _ in reversed(self.call_stack))
-        self.launch_lines.add(first.line)
+            context = " <- ".join(_call_context(name, loc) for name, loc, _ in reversed(self.call_stack))
+        self.launch_lines.add((first.path, first.line))
         for word in words[start:args_from]:
             for seg in word:
                 if seg.chars:
-                    self.launch_lines.add(seg.chars[0][0])
+                    self.launch_lines.add((chars_path(seg), seg.chars[0][0]))
                 elif seg.loc.path:
-                    self.launch_lines.add(seg.loc.line)
+                    self.launch_lines.add((seg.loc.path, seg.loc.line))
         record_cls = RouterLaunch if entry in _ROUTER_ENTRIES else ServerLaunch
         launch = record_cls(
-            path=self.path,
+            path=script,
             location=first,
             entry=entry,
             args=tokens,
@@ -291,13 +310,15 @@ class LaunchDetection(WordExpansion):
         value = word_value(word)
         spread = any(isinstance(seg, SpreadSeg) for seg in word)
         located = [seg.loc for seg in word if seg.loc is not NOWHERE and seg.loc.path]
-        if located:
+        if located and len({loc.path for loc in located}) == 1:
             # The first piece of `"$X"` is the whole string and the last one only
             # `$X`: the word spans from the smallest start to the largest end (the
-            # last piece's end cut the closing quote off).
+            # last piece's end cut the closing quote off). (Pieces written in two
+            # files, a sourced helper's and the script's, make no one span: the
+            # command's location stands for the word.)
             start = min((loc.line, loc.column) for loc in located)
             end = max((loc.end_line, loc.end_column) for loc in located)
-            location = Location(self.path, start[0], start[1], end[0], end[1])
+            location = Location(located[0].path, start[0], start[1], end[0], end[1])
         else:
             location = fallback
         origin = None
@@ -314,7 +335,7 @@ class LaunchDetection(WordExpansion):
             one_place = len({seg.origin for seg in defined}) == 1
             if one_place and char_positions and all(seg.chars for seg in defined if seg.value.is_known and seg.value.text):
                 first, last = char_positions[0], char_positions[-1]
-                origin = Location(self.path, first[0], first[1], last[0], last[1] + 1)
+                origin = Location(chars_path(next(seg for seg in defined if seg.chars)), first[0], first[1], last[0], last[1] + 1)
             else:
                 origin = defined[0].origin
         return ArgToken(value, location, origin, spread)
@@ -360,10 +381,14 @@ class LaunchDetection(WordExpansion):
                 # The joining space sits right after the previous word (at the next
                 # word's start it made every word end one column too far).
                 previous = [seg.loc for seg in words[position + number - 1] if seg.loc.path]
-                space_loc = Location(self.path, previous[-1].end_line, previous[-1].end_column) if previous else command_loc
+                space_loc = Location(previous[-1].path, previous[-1].end_line, previous[-1].end_column) if previous else command_loc
                 joined.append(Seg(Value.known(" "), space_loc))
             joined.extend(word)
-        self._nested_script(tuple(joined), command_loc, env, depth)
+        self.remote_depth += 1
+        try:
+            self._nested_script(tuple(joined), command_loc, env, depth)
+        finally:
+            self.remote_depth -= 1
 
     def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:
@@ -557,6 +582,24 @@ def _escaped_words(trailing: str) -> tuple[str, ...]:
     return (escaped + words[0], *words[1:])
 
 
+# The name of a call_stack entry for a `source`d file: SOURCED + its path.
+SOURCED = "\0source "
+
+
+def chars_path(seg: Seg) -> str:
+    """The file a piece's ``chars`` are positions in: where it was written, that
+    is its origin's file for an expanded piece (its ``loc`` is then the use
+    site, maybe in another file: a sourced helper reading the script's
+    variables), else its own."""
+    return seg.origin.path if seg.origin is not None else seg.loc.path
+
+
+def _call_context(name: str, loc: Location) -> str:
+    if name.startswith(SOURCED):
+        return f"{name[len(SOURCED):]} sourced at {loc.short()}"
+    return f"{name}() called at {loc.short()}"
+
+
 def entry_mentions(path: str, words: list[Word]) -> list[Location]:
     """Where the known text of ``words`` names a launch entry point: a module of
     ``python -m`` or a CLI, as a word or inside a command string."""
@@ -585,9 +628,9 @@ def entry_mentions(path: str, words: list[Word]) -> list[Location]:
 def _char_location(path: str, seg: Seg, index: int) -> Location | None:
     if seg.chars and len(seg.chars) == len(seg.value.text) and index < len(seg.chars):
         line, column = seg.chars[index]
-        return Location(path, line, column)
+        return Location(chars_path(seg) or path, line, column)
     if seg.loc.path:
-        return Location(path, seg.loc.line, seg.loc.column)
+        return Location(seg.loc.path, seg.loc.line, seg.loc.column)
     return None
 
 

@@ -11,16 +11,20 @@ word expansion (shell_expansion); the script is never run.
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 from typing import Callable, Iterable, Mapping
 
 from msgspec import Struct
 
+from sglang_lint.files import DEFAULT_EXCLUDED_DIRS
 from sglang_lint.model import Kind, Location, Note, PathStep, SourceResult, Value, is_ascii_digits
 from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
-from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant
-from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, LaunchDetection, ScriptExit
+from sglang_lint.sources.project import FileReader, resolve
+from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant, SourcedText
+from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, SOURCED, LaunchDetection, ScriptExit
 from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
@@ -41,6 +45,7 @@ from sglang_lint.sources.shell_words import (
     unset_symbol,
     word_value,
 )
+from sglang_lint.sources.textpos import FileText
 from sglang_lint.sources.wrappers import SSH_VALUE_OPTIONS, WRAPPERS
 
 # Commands interpreted per file: a bound on work for scripts whose functions call
@@ -56,6 +61,13 @@ _TOO_LARGE = "is too large to follow"
 # Groups of lines tree-sitter-bash cannot parse that get a note each; the rest
 # share one.
 MAX_SKIPPED_NOTES = 10
+# `source`d files nested in each other (a.sh sources b.sh sources c.sh ...):
+# deeper ones are not read, with a note (the files read in all are bounded by
+# sources.project.MAX_FILES).
+MAX_SOURCE_DEPTH = 8
+# The directive naming the file a `source` line reads when its path cannot be
+# told (ShellCheck's `# shellcheck source=`): `# sglang-lint: source=path`.
+_DIRECTIVE = "sglang-lint:"
 
 
 # Command names _stmt_command/_detect_launch act on (besides functions and
@@ -78,6 +90,8 @@ _LAUNCH_NAMES = {
     "readarray",
     "pypy",
     "pypy3",
+    "source",
+    ".",
 }
 # A command name with one of these is not a plain word.
 _NOT_PLAIN = (b"$", b"\\", b"'", b'"', b"`", b"=", b"{", b"*", b"?", b"[", b"~")
@@ -115,8 +129,21 @@ class ShellAnalyzer(LaunchDetection):
     """The interpreter of one script, over the layers that expand its words
     (shell_expansion) and detect its launches (shell_launches)."""
 
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, parsed: ScriptParse | None = None) -> None:
+    def __init__(
+        self,
+        path: str,
+        text: str,
+        env: Mapping[str, str] | None = None,
+        paths: Paths | None = None,
+        parsed: ScriptParse | None = None,
+        files: FileReader | None = None,
+    ) -> None:
         super().__init__(path, text, env, paths)
+        # Where `source`d files are read (None: `source` is not followed).
+        self.files = files
+        self.follows_sources = files is not None
+        # The sourced files being read, outermost first (paths as shown).
+        self.sourcing: list[str] = []
         # The script's parse (shell_syntax.parse_script: its text is ``text``, with
         # the lines tree-sitter-bash cannot parse blanked); made in run() if not given.
         self.parsed = parsed
@@ -147,7 +174,9 @@ class ShellAnalyzer(LaunchDetection):
             # Functions that were never called: analyze them once with unknown
             # positional parameters, so their launches are still seen.
             for name, (body, text) in list(self.functions.items()):
-                if name not in self.called_functions:
+                # (a sourced file's functions the script never calls are its own
+                # business: analyzed with that file, not as the script's launches)
+                if name not in self.called_functions and not isinstance(text, SourcedText):
                     self.called_functions.add(name)
                     frame_env = env.snapshot()
                     frame_env.frames.append(Frame(name, None))
@@ -480,7 +509,12 @@ class ShellAnalyzer(LaunchDetection):
             # script's variables that are not in its environment, and which of
             # them are exported is not tracked, so it starts with none of them
             # (what it reads is unknown, never this script's value).
-            self._nested_script(word, command_loc, Env(), depth)
+            remote = program == "ssh"
+            self.remote_depth += remote
+            try:
+                self._nested_script(word, command_loc, Env(), depth)
+            finally:
+                self.remote_depth -= remote
             return
         if any(not seg.value.is_known for seg in word):
             unknown = next(seg for seg in word if not seg.value.is_known)
@@ -1072,6 +1106,9 @@ class ShellAnalyzer(LaunchDetection):
         if first.is_known and first.text in ("shift", "set"):
             self._shift_positional(first.text, words[1:], env)
             return
+        if first.is_known and first.text in ("source", ".") and self.files is not None:
+            self._source(node, text, words[1:], command_loc, env, depth)
+            return
         if first.is_known and first.text == "eval" and len(words) > 1:
             # eval joins its arguments with spaces and runs the result in this
             # shell (its assignments stay): the string the script built is read
@@ -1196,6 +1233,11 @@ class ShellAnalyzer(LaunchDetection):
             # MAX_CALL_DEPTH (12 copies of the same server).
             return
         body, text = self.functions[name]
+        file_path, file_lines = self.path, self.current_lines
+        if isinstance(text, SourcedText):
+            self.path, self.current_lines = text.path, text.lines
+        elif text is self.file_text:
+            self.path, self.current_lines = self.result.path, self.result.lines
         # `$1`/`"$@"` in the body depend on what the call's words read.
         saved_taint = self.taint.get(POSITIONAL)
         self.taint[POSITIONAL] = self._depends(self.reads[-1]) if self.reads else frozenset()
@@ -1211,10 +1253,151 @@ class ShellAnalyzer(LaunchDetection):
             self.call_depth -= 1
             self.call_stack.pop()
             env.frames.pop()
+            self.path, self.current_lines = file_path, file_lines
             if saved_taint is None:
                 self.taint.pop(POSITIONAL, None)
             else:
                 self.taint[POSITIONAL] = saved_taint
+
+
+    # -- `source` / `.` (issue 19) -------------------------------------------------------
+    def _source(self, node, text, args: list[Word], command_loc: Location, env: Env, depth: int) -> None:
+        """``source FILE [ARGS]``: read FILE's statements here, in this shell (its
+        functions, variables and arrays are the script's from now on), when it is
+        a file of the project the script names so that it can be told: a known
+        path (relative to the directory of the file being read, as when the
+        script is run from its directory), ``$(dirname "${BASH_SOURCE[0]}")``-style
+        directories (shell_expansion), or ``# sglang-lint: source=PATH``. Anything
+        else gets a note at the line."""
+        command = node_text(node.child_by_field_name("name"), text) if node.child_by_field_name("name") is not None else "source"
+        directive = self._source_directive(node, text)
+        if directive is not None:
+            target = resolve(self.path, directive)
+        elif not args:
+            return  # bash: "filename argument required"
+        else:
+            if self._machine_file(args[0]):
+                return
+            target = None if self.remote_depth else self._source_path(args[0])
+            if target is None:
+                # (the remote host's file may differ from the project's; a path
+                # built from what the file does not know names no file)
+                why = "it runs on another host (ssh), where the file may differ" if self.remote_depth else "which file it reads cannot be told here"
+                written = node_text(node, text).split("\n")[0][:60]
+                self._source_note(
+                    command_loc,
+                    f"`{written}` not followed: {why}; name the project's file with `# sglang-lint: source=path/to/file.sh` "
+                    "on the line above (relative to this file's directory)",
+                )
+                return
+            if any(part in DEFAULT_EXCLUDED_DIRS for part in target.split(os.sep)[:-1]):
+                return  # `source .venv/bin/activate`: an installed environment (see _machine_file)
+        shown = target
+        if len(self.sourcing) >= MAX_SOURCE_DEPTH:
+            self._source_note(command_loc, f"`{command} {shown}` not followed: sourced files nest more than {MAX_SOURCE_DEPTH} deep here")
+            return
+        real = os.path.realpath(target)
+        if real in {os.path.realpath(p) for p in [self.result.path, *self.sourcing]}:
+            # bash would read it again, and again: the functions and variables
+            # are the ones it defines already.
+            self._source_note(command_loc, f"`{command} {shown}` not followed: it is being read already (it sources itself through {' -> '.join([self.result.path, *self.sourcing])})")
+            return
+        assert self.files is not None
+        source_text, problem = self.files.read(target)
+        if source_text is None:
+            self._source_note(command_loc, f"`{command} {shown}` not followed: {problem}; its functions and variables are unknown here")
+            return
+        sourced, parsed = self._sourced_text(target, source_text)
+        file_path, file_lines = self.path, self.current_lines
+        self.path, self.current_lines = sourced.path, sourced.lines
+        self.sourcing.append(target)
+        self.call_stack.append((SOURCED + target, command_loc, (command_loc.line, command_loc.end_line)))
+        frame = None
+        if len(args) > 1:
+            # `source FILE ARGS`: its positional parameters while it is read.
+            frame = Frame(f"source {shown}", list(args[1:]), call_site=command_loc)
+            env.frames.append(frame)
+        try:
+            self._walk(parsed.tree.root_node, sourced, env, depth + 1)
+        finally:
+            if frame is not None:
+                env.frames.pop()
+            self.call_stack.pop()
+            self.sourcing.pop()
+            self.path, self.current_lines = file_path, file_lines
+
+    def _source_note(self, where: Location, message: str) -> None:
+        self.result.notes.append(Note(where.path, message, where.line, where.column))
+
+    def _machine_file(self, word: Word) -> bool:
+        """A file of the machine rather than of the project, not followed and not
+        noted: a known absolute path outside the project or a path in the home
+        directory (`source /opt/venv/bin/activate`, `. ~/.bashrc`, conda's
+        profile script set up the environment, they define no launch helpers).
+        So does a file in a directory a walk never enters (files.DEFAULT_EXCLUDED_DIRS:
+        `.venv`, `site-packages`, `node_modules`), also inside the project. A path
+        written relative to the script that leaves the project is noted."""
+        value = word_value(word)
+        if not value.is_known:
+            return False
+        if value.text.startswith("~"):
+            return True
+        assert self.files is not None
+        return value.text.startswith("/") and self.files.project.problem(value.text) is not None
+
+    def _source_path(self, word: Word) -> str | None:
+        """The file (as shown) a ``source`` word names, or None."""
+        directory = self.directory_path(word)
+        if directory is not None:
+            return resolve(self.path, directory)
+        value = word_value(word)
+        if value.is_known and value.text and not value.text.startswith("~"):
+            return resolve(self.path, value.text)
+        return None
+
+    def _source_directive(self, node, text) -> str | None:
+        """The path of a ``# sglang-lint: source=PATH`` comment on the lines just
+        above the statement or at the end of its line."""
+        statement = node
+        while statement.parent is not None and statement.parent.type in ("list", "redirected_statement", "pipeline", "negated_command"):
+            statement = statement.parent
+        comments = []
+        following = statement.next_sibling
+        if following is not None and following.type == "comment" and following.start_point[0] == statement.end_point[0]:
+            comments.append(following)
+        row = statement.start_point[0]
+        previous = statement.prev_sibling
+        while previous is not None and previous.type == "comment" and previous.end_point[0] == row - 1:
+            comments.append(previous)
+            row = previous.start_point[0]
+            previous = previous.prev_sibling
+        for comment in comments:
+            words = node_text(comment, text).lstrip("#").split()
+            if len(words) >= 2 and words[0] == _DIRECTIVE:
+                for word in words[1:]:
+                    key, _, value = word.partition("=")
+                    if key == "source" and value:
+                        return value
+        return None
+
+    def _sourced_text(self, path: str, source_text: str) -> tuple[SourcedText, ScriptParse]:
+        """A sourced file's text (as the interpreter reads it, with the file's
+        own lines) and its parse."""
+        script, parsed = _parse_sourced(source_text)
+        sourced = SourcedText(script, path)
+        sourced.lines = source_text.split("\n")
+        return sourced, parsed
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_sourced(source_text: str) -> tuple[str, ScriptParse]:
+    """The parse of a sourced file's text, made once per process for a helper
+    that many scripts source (and each script once per path through its
+    branches); the lines tree-sitter-bash cannot parse are blank in the text
+    returned (shell_syntax.parse_script)."""
+    data = FileText(source_text).data
+    parsed = parse_script(data)
+    return (source_text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")), parsed
 
 
 def _combine(operator: str, left: bool | None, right: bool | None) -> bool | None:
@@ -1412,7 +1595,9 @@ def _plain_words(command, text, until: int | None = None) -> list[str]:
 def _reads_script_from_stdin(command, text) -> str | None:
     """The program of ``command`` that reads a here-document as a script: a shell
     without ``-c`` or a script file (``bash``, ``bash -s``, ``sudo -u x bash``), or
-    ``ssh HOST`` without a remote command (the remote shell reads it)."""
+    ``ssh HOST`` without a remote command (the remote shell reads it). The
+    program is ``ssh`` when the script runs on another host (``ssh HOST bash``
+    too: its files are that host's)."""
     words = _plain_words(command, text)
     if not words:
         return None
@@ -1439,7 +1624,13 @@ def _reads_script_from_stdin(command, text) -> str | None:
             return "ssh"
         if len(operands) < 2:
             return None
-        words = operands[1:]  # the remote command
+        return "ssh" if _shell_reading_stdin(operands[1:]) is not None else None  # the remote command
+    return _shell_reading_stdin(words)
+
+
+def _shell_reading_stdin(words: list[str]) -> str | None:
+    """The shell among ``words`` (a command, or the command a wrapper runs) that
+    reads its script from standard input, or None."""
     # The shell is the command, or the command a wrapper runs (`sudo -u x bash`);
     # `grep bash <<EOF` feeds grep.
     wrapped = words[0].rsplit("/", 1)[-1] in WRAPPERS

@@ -1,0 +1,158 @@
+"""The other files of the project a source reads (issue 19): a shell script's
+``source``/``.`` of a helper, and later a Python module's imports.
+
+A source never opens a file itself: it asks its :class:`FileReader` for a path,
+and the reader records the dependency (the path as shown and a digest of the text
+it gave), so that a cached result is stale when a file it read changed
+(``cache``), and the findings of the files that read it are redone.
+
+Bounds, so that no file of the project can make a run read elsewhere or forever:
+
+- only files under the project's roots are read (the directory of the run's config
+  file, else the working directory, and each analyzed path outside it: see
+  ``pipeline.project_files``); a path that leaves them, also through a symbolic
+  link, is not read;
+- a file is read with the checks of the files a run analyzes (a regular file, at
+  most ``files.MAX_BYTES``, not binary, decodable): anything else is a problem the
+  caller turns into a note;
+- nothing is ever run; the sources bound depth and count (``MAX_FILES`` per file
+  analyzed).
+
+An editor's unsaved buffers (``texts``) are read instead of the disk.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from typing import Callable, Mapping
+
+from msgspec import Struct
+
+from sglang_lint.files import binary_note, decode_source, display_name, is_inside, read_bytes
+
+# Other files one analyzed file may read in all (each once: a helper sourced ten
+# times is read once).
+MAX_FILES = 64
+
+
+def text_digest(text: str) -> str:
+    """The digest of a file's text (the caches' key for what a file holds)."""
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+class ProjectFiles(Struct, frozen=True):
+    """Where the sources may read other files: the project's roots (absolute, real
+    paths) and the texts of unsaved buffers (absolute path -> text). ``disk``:
+    read files on disk too (False for in-memory analyses, ``lint_texts``).
+    Travels to the worker processes with each file to extract."""
+
+    roots: tuple[str, ...]
+    texts: Mapping[str, str] = {}
+    disk: bool = True
+
+    def reader(self) -> "FileReader":
+        """A reader for the analysis of one file, recording what it reads."""
+        return FileReader(self)
+
+    def problem(self, shown: str) -> str | None:
+        """Why ``shown`` (a path as shown) may not be read, or None."""
+        try:
+            real = os.path.realpath(shown)
+        except (ValueError, UnicodeError):  # a NUL, a lone surrogate: no such file
+            return "it is not a path this system can open"
+        if not any(is_inside(real, root) for root in self.roots):
+            return "it is outside the project (" + ", ".join(display_name(root) or "." for root in self.roots) + ")"
+        return None
+
+    def read(self, shown: str) -> tuple[str | None, str | None]:
+        """The text of ``shown`` (a path as shown) and None, or None and why it
+        cannot be read."""
+        problem = self.problem(shown)
+        if problem is not None:
+            return None, problem
+        absolute = os.path.abspath(shown)
+        if absolute in self.texts:
+            return self.texts[absolute], None
+        if not self.disk or not os.path.lexists(absolute):
+            return None, "it does not exist"
+        data, note = read_bytes(absolute)
+        if data is None:
+            return None, _reason(note.message if note is not None else "it cannot be read")
+        binary = binary_note(shown, data)
+        if binary is not None:
+            return None, _reason(binary.message)
+        text, note = decode_source(shown, data)
+        if text is None:
+            return None, _reason(note.message if note is not None else "it cannot be decoded")
+        return text, None
+
+    def digest(self, shown: str) -> str:
+        """The digest of what reading ``shown`` gives now; "" when it cannot be
+        read (a dependency that appears later makes its readers stale too)."""
+        text, _ = self.read(shown)
+        return "" if text is None else text_digest(text)
+
+    def fresh(self, dependencies: list[tuple[str, str]]) -> bool:
+        """Whether every dependency still reads as it did."""
+        return all(self.digest(path) == digest for path, digest in dependencies)
+
+    def freshness(self) -> Callable[[list[tuple[str, str]]], bool]:
+        """:meth:`fresh` for one run: each file read once however many results
+        depend on it (a helper sourced by a hundred scripts)."""
+        digests: dict[str, str] = {}
+
+        def fresh(dependencies: list[tuple[str, str]]) -> bool:
+            for path, digest in dependencies:
+                if path not in digests:
+                    digests[path] = self.digest(path)
+                if digests[path] != digest:
+                    return False
+            return True
+
+        return fresh
+
+
+def _reason(message: str) -> str:
+    """A file note's message as the reason a file is not read ("binary file (NUL
+    byte at offset 4)", without the "; skipped" the caller says its own way)."""
+    message = message.removesuffix("; skipped")
+    return message[0].lower() + message[1:] if message else message
+
+
+class FileReader:
+    """The reads of one file's analysis: each path read once (its text kept), and
+    recorded as a dependency with the digest of what it gave."""
+
+    def __init__(self, project: ProjectFiles) -> None:
+        self.project = project
+        self._read: dict[str, tuple[str | None, str | None]] = {}
+
+    def read(self, shown: str) -> tuple[str | None, str | None]:
+        """The text of ``shown`` and None, or None and why not (see
+        :meth:`ProjectFiles.read`); past ``MAX_FILES`` different files, nothing."""
+        known = self._read.get(shown)
+        if known is not None:
+            return known
+        if len(self._read) >= MAX_FILES:
+            return None, f"more than {MAX_FILES} files are read for one file"
+        known = self._read[shown] = self.project.read(shown)
+        return known
+
+    @property
+    def dependencies(self) -> list[tuple[str, str]]:
+        """(path, digest) of each file read inside the project, in order; a file
+        that did not exist has the digest "" (its creation changes the result).
+        Files outside the project are not dependencies: they are never read."""
+        return [
+            (path, "" if text is None else text_digest(text))
+            for path, (text, problem) in self._read.items()
+            if self.project.problem(path) is None
+        ]
+
+
+def resolve(base_file: str, written: str) -> str:
+    """The path as shown of ``written``, relative to ``base_file``'s directory
+    unless absolute (``..`` followed)."""
+    directory = os.path.dirname(os.path.abspath(base_file))
+    return display_name(os.path.normpath(os.path.join(directory, written)))
