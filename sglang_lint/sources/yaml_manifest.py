@@ -149,6 +149,10 @@ class YamlAnalyzer:
         self._collect_comments()
         try:
             for document in yaml.compose_all(self.text, Loader=_LOADER):
+                # Nodes are told apart by id() within a document, which keeps them
+                # alive; an earlier document's nodes are freed and their ids reused.
+                self.read_words.clear()
+                self.services.clear()
                 # An srt-slurm recipe is read by its own module (issue 18).
                 if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
                     self._walk(document, 0, set(), False)
