@@ -117,6 +117,18 @@ class PFunc(PyValue, frozen=True):
     kind: str = "function"  # function | classmethod | staticmethod | property
     owner: PClass | None = None  # the class whose body defined it (for super())
     bound: PyValue | None = None  # self / cls once looked up through one
+    # The module of the project it was defined in when not the analyzed file
+    # (python_interpreter.Module): its globals and its file's positions.
+    module: Any = None
+
+
+class PModule(PyValue, frozen=True):
+    """A module of the project, read for its definitions (issue 19): ``ref`` is
+    its globals' heap dict; names it does not define are ``qualname.name``."""
+
+    ref: int
+    qualname: str
+    loc: Location
 
 
 class PExternal(PyValue, frozen=True):
