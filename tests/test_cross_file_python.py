@@ -237,3 +237,18 @@ def test_the_fixture_in_the_repository(monkeypatch) -> None:
     assert {launch.context.rsplit(" <- ", 1)[-1] for launch in result.servers} == {
         "TestUnifiedTPScatter via PDServerBase.setUpClass() called at " + os.path.join("test", "registered", "test_pd_unified_tp.py") + ":7"
     }
+
+
+def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None:
+    from sglang_lint.sources.python_interpreter import parse_module
+
+    write(tmp_path, SUITE)
+    for index in range(5):
+        write(tmp_path, {f"tests/test_unified_{index}.py": SUBCLASS.replace("decode_tp = 4", f"decode_tp = {index + 1}")})
+    before = parse_module.cache_info()
+    for index in range(5):
+        (_, decode) = analyze(tmp_path, f"tests/test_unified_{index}.py", monkeypatch).servers
+        assert option(decode, "--tp") == str(index + 1)
+    after = parse_module.cache_info()
+    assert after.misses - before.misses == 2  # server_base.py and common.py
+    assert after.hits - before.hits == 8
