@@ -245,6 +245,7 @@ def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None
     write(tmp_path, SUITE)
     for index in range(5):
         write(tmp_path, {f"tests/test_unified_{index}.py": SUBCLASS.replace("decode_tp = 4", f"decode_tp = {index + 1}")})
+    parse_module.cache_clear()
     before = parse_module.cache_info()
     for index in range(5):
         (_, decode) = analyze(tmp_path, f"tests/test_unified_{index}.py", monkeypatch).servers
@@ -252,3 +253,12 @@ def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None
     after = parse_module.cache_info()
     assert after.misses - before.misses == 2  # server_base.py and common.py
     assert after.hits - before.hits == 8
+
+
+def test_a_module_is_read_only_when_a_name_it_gives_is_used(tmp_path, monkeypatch) -> None:
+    """A launcher's imports cost nothing until used: pkg/unused.py is neither
+    read nor a dependency."""
+    write(tmp_path, {"pkg/launcher.py": LAUNCHER, "pkg/unused.py": "X = 1\n", "run.py": "import subprocess  # sglang\nfrom pkg.unused import X\nfrom pkg.launcher import serve\nserve('decode', 8)\n"})
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert len(result.servers) == 1
+    assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "launcher.py")]

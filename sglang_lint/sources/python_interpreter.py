@@ -43,6 +43,7 @@ from sglang_lint.sources.python_values import (
     PFunc,
     PList,
     PMethod,
+    PImported,
     PModule,
     PNone,
     PNum,
@@ -568,52 +569,70 @@ class PythonInterpreter:
         loc = self._loc(node)
         for alias in node.names:
             if alias.asname:
-                found = self._project_module(alias.name, 0, loc)
-                self._bind(alias.asname, PModule(found.scope, alias.name, loc) if found is not None else PExternal(alias.name, loc))
+                self._bind_import(alias.asname, PImported(self.path, alias.name, 0, "", alias.name, loc))
             else:
                 # `import a.b.c` binds `a`; `a.b.c.NAME` is looked up through
                 # the modules of the project (_attribute).
                 top = alias.name.split(".")[0]
-                found = self._project_module(top, 0, loc)
-                if found is not None:
-                    self._bind(top, PModule(found.scope, top, loc))
-                elif "." in alias.name and self._project_module(alias.name, 0, loc) is not None:
-                    # A namespace package (no __init__.py): nothing of its own.
-                    self._bind(top, PModule(self._new_ref({}), top, loc))
-                else:
-                    self._bind(top, PExternal(top, loc))
+                self._bind_import(top, PImported(self.path, top, 0, "", top, loc, alias.name if "." in alias.name else ""))
 
     def _stmt_ImportFrom(self, node: ast.ImportFrom, depth: int) -> None:
         module = node.module or ""
         loc = self._loc(node)
-        found = self._project_module(module, node.level, loc) if module or node.level else None
         for alias in node.names:
             qualname = f"{module}.{alias.name}" if module else alias.name
             if alias.name == "*":
                 # The module's public names; of a module we cannot read, names
                 # we cannot see stay unknown when used.
+                found = self._project_module(module, node.level, loc) if module or node.level else None
                 if found is not None:
                     for name, value in list(self.heap.get(found.scope, {}).items()):
                         if not name.startswith("_"):
                             self._bind(name, value)
                 continue
-            value: PyValue = PExternal(qualname, loc)
-            if not self._builtin_model(qualname):
-                defined = self.heap.get(found.scope, {}) if found is not None else {}
-                if alias.name in defined:
-                    value = defined[alias.name]
-                else:
-                    submodule = self._project_module(qualname if module else alias.name, node.level, loc)
-                    if submodule is not None:
-                        value = PModule(submodule.scope, qualname, loc)
-            self._bind(alias.asname or alias.name, value)
+            self._bind_import(alias.asname or alias.name, PImported(self.path, module, node.level, alias.name, qualname, loc))
+
+    def _bind_import(self, name: str, imported: PImported) -> None:
+        """Bind what an import names: a name of no module of the project at once
+        (the source's models apply to it), else a :class:`PImported` read when
+        first looked up (a launcher's many imports cost nothing until used); in
+        a class body at once (its attributes are not looked up by name)."""
+        if self.files is None or self._builtin_model(imported.qualname) or (not imported.level and imported.module.split(".")[0] in sys.stdlib_module_names):
+            self._bind(name, PExternal(imported.qualname, imported.loc))
+        elif self.frames[-1].is_class_body:
+            self._bind(name, self._resolve_import(imported))
+        else:
+            self._bind(name, imported)
+
+    def _resolve_import(self, imported: PImported) -> PyValue:
+        """What an import binds, its module read now: a definition of a module
+        of the project, the module itself (or a submodule), or the imported
+        name (:class:`PExternal`) when the project has no such module."""
+        loc = imported.loc
+        if not imported.name:
+            found = self._project_module(imported.module, imported.level, loc, imported.importer)
+            if found is not None:
+                return PModule(found.scope, imported.module, loc)
+            if imported.dotted and self._project_module(imported.dotted, 0, loc, imported.importer) is not None:
+                # A namespace package (no __init__.py): nothing of its own.
+                return PModule(self._new_ref({}), imported.module, loc)
+            return PExternal(imported.module, loc)
+        found = self._project_module(imported.module, imported.level, loc, imported.importer) if imported.module or imported.level else None
+        defined = self.heap.get(found.scope, {}) if found is not None else {}
+        if imported.name in defined:
+            value = defined[imported.name]
+            return self._resolve_import(value) if isinstance(value, PImported) else value
+        submodule = self._project_module(imported.qualname if imported.module else imported.name, imported.level, loc, imported.importer)
+        if submodule is not None:
+            return PModule(submodule.scope, imported.qualname, loc)
+        return PExternal(imported.qualname, loc)
 
     def _builtin_model(self, qualname: str) -> bool:
         """Hook: whether an imported name keeps the model the source has of it
         (SGLang's test helpers) even when the project holds its code."""
         return False
 
-    def _project_module(self, module: str, level: int, loc: Location) -> Module | None:
+    def _project_module(self, module: str, level: int, loc: Location, importer: str | None = None) -> Module | None:
         """The module of the project an import names, read for its definitions
         (once per run); None when it is not the project's (the import stays a
         name, with the models the source has of it), cannot be read (a note
@@ -623,7 +642,7 @@ class PythonInterpreter:
         from sglang_lint.sources.python_imports import module_files
 
         analyzed = os.path.realpath(self.result.path)
-        for shown in module_files(self.path, module, level, self.files.project.roots):
+        for shown in module_files(importer or self.path, module, level, self.files.project.roots):
             if os.path.realpath(shown) == analyzed:
                 return None  # the file itself: its names are the ones it defines
             if shown in self.modules:
@@ -900,7 +919,12 @@ class PythonInterpreter:
         for ref in (*scopes, self.module_scope):
             contents = self.heap.get(ref)
             if contents is not None and name in contents:
-                return contents[name]
+                value = contents[name]
+                if isinstance(value, PImported):
+                    # First use of an imported name: its module is read now.
+                    value = self._resolve_import(value)
+                    self._set_attr(ref, name, value)
+                return value
         if name in _TRUE_NAMES:
             return PStr((known_seg(_TRUE_NAMES[name], loc),), loc)
         if name in _BUILTINS:
@@ -1084,7 +1108,8 @@ class PythonInterpreter:
             qualname = f"{base.qualname}.{attr}"
             defined = self.heap.get(base.ref, {})
             if attr in defined and not self._builtin_model(qualname):
-                return defined[attr]
+                value = defined[attr]
+                return self._resolve_import(value) if isinstance(value, PImported) else value
             submodule = self._project_module(qualname, 0, loc) if not self._builtin_model(qualname) else None
             if submodule is not None:
                 return PModule(submodule.scope, qualname, loc)

@@ -122,6 +122,21 @@ class PFunc(PyValue, frozen=True):
     module: Any = None
 
 
+class PImported(PyValue, frozen=True):
+    """A name an import binds, before it is used (issue 19): the module of the
+    project is read when the name is first looked up, not at the import.
+    ``name`` is the name imported from ``module`` ("" for the module itself;
+    ``dotted``: the ``a.b.c`` of ``import a.b.c`` binding ``a``)."""
+
+    importer: str
+    module: str
+    level: int
+    name: str
+    qualname: str
+    loc: Location
+    dotted: str = ""
+
+
 class PModule(PyValue, frozen=True):
     """A module of the project, read for its definitions (issue 19): ``ref`` is
     its globals' heap dict; names it does not define are ``qualname.name``."""
