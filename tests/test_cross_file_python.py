@@ -262,3 +262,25 @@ def test_a_module_is_read_only_when_a_name_it_gives_is_used(tmp_path, monkeypatc
     result = analyze(tmp_path, "run.py", monkeypatch)
     assert len(result.servers) == 1
     assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "launcher.py")]
+
+
+def test_a_server_fixture_class_that_is_not_the_projects_is_named(tmp_path, monkeypatch) -> None:
+    """Never drop a deployment silently: SGLang's PD tests linted without SGLang's
+    python/ directory in the tree get a note at the class line."""
+    test = (
+        "from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n"
+        "\n"
+        "class TestUnified(PDDisaggregationServerBase):\n"
+        "    decode_tp_size = 2\n"
+        "\n"
+        "    def test_it(self):\n"
+        "        pass\n"
+    )
+    write(tmp_path, {"test_unified.py": test})
+    result = analyze(tmp_path, "test_unified.py", monkeypatch)
+    assert result.servers == []
+    (note,) = result.notes
+    assert (note.line, note.path) == (3, "test_unified.py") and "PDDisaggregationServerBase" in note.message
+    # A base class that is the project's: no note.
+    write(tmp_path, {"sglang/test/server_fixtures/disaggregation_fixture.py": "class PDDisaggregationServerBase:\n    pass\n"})
+    assert analyze(tmp_path, "test_unified.py", monkeypatch).notes == []

@@ -2142,6 +2142,7 @@ class PythonInterpreter:
             self._run_root(func, "")
 
     def _run_class(self, cls: PClass, called_names: set[str]) -> None:
+        self._note_unread_fixture(cls)
         seen: set[str] = set()
         ordered: list[PFunc] = []
         for klass in self._mro(cls):
@@ -2182,6 +2183,26 @@ class PythonInterpreter:
                     self.call_stack.pop()
         finally:
             self.scope = saved
+
+    def _note_unread_fixture(self, cls: PClass) -> None:
+        """Never drop a deployment silently: a test class deriving a server
+        fixture class (prefilter.INHERITED_LAUNCH_MARKERS) of a module that is
+        not the project's starts servers we cannot see."""
+        from sglang_lint.prefilter import INHERITED_LAUNCH_MARKERS
+
+        for klass in self._mro(cls):
+            for base in klass.bases:
+                if isinstance(base, PExternal) and any(marker in base.qualname for marker in INHERITED_LAUNCH_MARKERS):
+                    self.result.notes.append(
+                        Note(
+                            cls.loc.path,
+                            f"servers of {cls.name} not analyzed: its base class {base.qualname} is not in a module of the analyzed tree "
+                            "(run sglang-lint from the directory that holds it)",
+                            cls.loc.line,
+                            cls.loc.column,
+                        )
+                    )
+                    return
 
     def _run_root(self, func: PFunc, scope: str) -> None:
         saved = self.scope
