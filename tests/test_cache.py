@@ -453,21 +453,8 @@ def test_a_sourced_helper_is_recorded_in_the_cache_entry_beside_the_result(tmp_p
 
 # A Python test module deriving a base class of another module (issue 19)
 
-PY_BASE = (
-    "import unittest\n"
-    "from sglang.test.test_utils import popen_launch_pd_server\n"
-    "\n"
-    "\n"
-    "class ServerBase(unittest.TestCase):\n"
-    "    prefill_tp = 4\n"
-    "    decode_tp = 4\n"
-    "\n"
-    "    @classmethod\n"
-    "    def setUpClass(cls):\n"
-    "        for mode, tp, port in (('prefill', cls.prefill_tp, 30000), ('decode', cls.decode_tp, 30001)):\n"
-    "            args = ['--disaggregation-mode', mode, '--tp', str(tp), {flags}]\n"
-    "            popen_launch_pd_server('m', f'http://127.0.0.1:{{port}}', other_args=args)\n"
-)
+from _python_suite import PY_BASE  # noqa: E402 - beside the tests that use it
+
 PY_TEST = "from server_fixtures.base import ServerBase\nfrom common import DECODE_TP\n\n\nclass TestPD(ServerBase):\n    decode_tp = DECODE_TP\n"
 
 
@@ -494,7 +481,7 @@ def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp
     edited = lint_paths(["tests/test_pd.py"], LintOptions(**options))
     assert not edited.from_findings_cache and (edited.cache_hits, edited.cache_misses) == (0, 1)
     assert [(f.code, f.location.path, f.location.line) for f in edited.findings] == [("SGL001", os.path.join("tests", "common.py"), 1)]
-    common.write_text("DECODE_TP = 4\n")
+    common.write_text("DECODE_TP = 8\n")
     fixed = lint_paths(["tests/test_pd.py"], LintOptions(**options))
     assert not fixed.from_findings_cache and fixed.cache_misses == 1
     assert fixed.findings == []

@@ -17,6 +17,7 @@ from sglang_lint.pipeline import LintOptions, lint_paths
 from sglang_lint.prefilter import may_launch, python_may_run_a_launch
 from sglang_lint.sources import extract
 from sglang_lint.sources.project import ProjectFiles, text_digest
+from test_cross_file import argv, write
 
 LAUNCHER = (
     "import subprocess\n"
@@ -29,19 +30,9 @@ LAUNCHER = (
 )
 
 
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        (root / name).parent.mkdir(parents=True, exist_ok=True)
-        (root / name).write_text(text)
-
-
 def analyze(root: Path, name: str, monkeypatch):
     monkeypatch.chdir(root)
     return extract(name, (root / name).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(root),)))
-
-
-def argv(launch) -> list[str]:
-    return [token.value.text if token.value.is_known else f"<{token.value.kind.value}>" for token in launch.args]
 
 
 def option(launch, name: str) -> str:

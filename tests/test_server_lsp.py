@@ -552,21 +552,8 @@ async def test_any_buffer_text_gets_an_answer_and_the_server_survives(client: Cl
     assert all(0 <= d.range.start.line <= d.range.end.line < lines for d in found)
 
 
-PY_BASE = (
-    "import unittest\n"
-    "from sglang.test.test_utils import popen_launch_pd_server\n"
-    "\n"
-    "\n"
-    "class ServerBase(unittest.TestCase):\n"
-    "    prefill_tp = 8\n"
-    "    decode_tp = 8\n"
-    "\n"
-    "    @classmethod\n"
-    "    def setUpClass(cls):\n"
-    "        for mode, tp, port in (('prefill', cls.prefill_tp, 30000), ('decode', cls.decode_tp, 30001)):\n"
-    "            args = ['--disaggregation-mode', mode, '--tp', str(tp), {flags}]\n"
-    "            popen_launch_pd_server('m', f'http://127.0.0.1:{{port}}', other_args=args)\n"
-)
+from _python_suite import PY_BASE  # noqa: E402 - beside the tests that use it
+
 PY_SUITE = {
     "server_fixtures/base.py": PY_BASE.format(flags="'--trust-remote-code'"),
     "tests/test_pd.py": "from server_fixtures.base import ServerBase\n\n\nclass TestPD(ServerBase):\n    decode_tp = 4\n",
