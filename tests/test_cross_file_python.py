@@ -275,3 +275,26 @@ def test_a_server_fixture_class_that_is_not_the_projects_is_named(tmp_path, monk
     # A base class that is the project's: no note.
     write(tmp_path, {"sglang/test/server_fixtures/disaggregation_fixture.py": "class PDDisaggregationServerBase:\n    pass\n"})
     assert analyze(tmp_path, "test_unified.py", monkeypatch).notes == []
+
+
+def test_topology_json_names_the_subclass_and_noqa_on_the_class_line_silences(tmp_path, monkeypatch, capsys) -> None:
+    """Each server's `context` in `topology --format json` ends with the class
+    that brought it (file and line of its `class` statement); a `# noqa` there
+    silences the finding located in the base class's launch."""
+    import json
+
+    from sglang_lint.cli import main
+
+    write(tmp_path, {**SUITE, "tests/test_unified.py": SUBCLASS.replace("decode_tp = 4", "decode_tp = 1  # keep")})
+    monkeypatch.chdir(tmp_path)
+    main(["topology", "--format", "json", "--no-cache", "tests"])
+    data = json.loads(capsys.readouterr().out)
+    contexts = [server["context"] for deployment in data["deployments"] for server in deployment["servers"]]
+    assert len(contexts) == 2
+    assert all(c.endswith("TestUnified via ServerBase.setUpClass() called at " + os.path.join("tests", "test_unified.py") + ":5") for c in contexts)
+    # prefill 1 vs decode 4 with unified memory: SGL001 unless silenced on the class line.
+    write(tmp_path, {"tests/test_unified.py": SUBCLASS.replace("    decode_tp = 4\n", "    prefill_tp = 4\n    decode_tp = 1\n")})
+    report = lint_paths(["tests"], LintOptions(cache=False))
+    assert [f.code for f in report.findings] == ["SGL001"]
+    write(tmp_path, {"tests/test_unified.py": SUBCLASS.replace("    decode_tp = 4\n", "    prefill_tp = 4\n    decode_tp = 1\n").replace("(ServerBase):", "(ServerBase):  # noqa: SGL001")})
+    assert lint_paths(["tests"], LintOptions(cache=False)).findings == []
