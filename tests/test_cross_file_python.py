@@ -298,3 +298,12 @@ def test_topology_json_names_the_subclass_and_noqa_on_the_class_line_silences(tm
     assert [f.code for f in report.findings] == ["SGL001"]
     write(tmp_path, {"tests/test_unified.py": SUBCLASS.replace("    decode_tp = 4\n", "    prefill_tp = 4\n    decode_tp = 1\n").replace("(ServerBase):", "(ServerBase):  # noqa: SGL001")})
     assert lint_paths(["tests"], LintOptions(cache=False)).findings == []
+
+
+def test_an_installed_environment_in_the_tree_is_not_the_projects(tmp_path, monkeypatch) -> None:
+    from sglang_lint.sources.python_imports import module_files
+
+    write(tmp_path, {".venv/lib/python3.11/site-packages/mypkg/launcher.py": LAUNCHER, "node_modules/mypkg/launcher.py": LAUNCHER, "run.py": "import subprocess  # sglang\nfrom mypkg.launcher import serve\nserve('decode', 8)\n"})
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert result.servers == [] and result.dependencies == []
+    assert module_files("run.py", "mypkg.launcher", 0, (os.path.realpath(tmp_path),)) == []

@@ -15,8 +15,10 @@ the candidates are, in order:
    (the longest common directory).
 
 The tree is listed once per process and set of roots (the directories a walk
-skips, ``files.DEFAULT_EXCLUDED_DIRS``, are not entered: an installed package in
-``.venv`` is not the project's), at most :data:`MAX_LISTED` files.
+skips, ``files.DEFAULT_EXCLUDED_DIRS``, and hidden ones are not entered: an
+installed package in ``.venv`` is not the project's), at most :data:`MAX_LISTED`
+directory entries. A module created after the listing (an editor's session) is
+found when it is the importing file's sibling or relative import.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ import os
 
 from sglang_lint.files import DEFAULT_EXCLUDED_DIRS, display_name
 
-# Python files listed per set of roots, so that a huge tree costs a bounded walk.
-MAX_LISTED = 50_000
+# Directory entries looked at per set of roots, so that a huge tree (a run from a
+# home directory) costs a bounded walk: modules past it are not found (their
+# names stay names we cannot see).
+MAX_LISTED = 200_000
 
 
 def module_files(importer: str, module: str, level: int, roots: tuple[str, ...]) -> list[str]:
@@ -80,11 +84,10 @@ def _listing(roots: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
     for root in roots:
         for directory, subdirectories, names in os.walk(root):
             subdirectories[:] = sorted(d for d in subdirectories if d not in DEFAULT_EXCLUDED_DIRS and not d.startswith("."))
+            count += len(names) + len(subdirectories)
+            if count > MAX_LISTED:
+                return {key: tuple(paths) for key, paths in by_name.items()}
             for name in names:
-                if not name.endswith(".py"):
-                    continue
-                count += 1
-                if count > MAX_LISTED:
-                    return {key: tuple(paths) for key, paths in by_name.items()}
-                by_name.setdefault(name[:-3], []).append(os.path.join(directory, name))
+                if name.endswith(".py"):
+                    by_name.setdefault(name[:-3], []).append(os.path.join(directory, name))
     return {key: tuple(paths) for key, paths in by_name.items()}
