@@ -104,7 +104,9 @@ class LaunchInterpreter(PythonInterpreter):
             self.result.notes.extend(self._shell.notes)
 
     def _assigned(self, target, node, value: PyValue) -> None:
-        if isinstance(target, (ast.Name, ast.Attribute)):
+        # (a module read for its definitions starts nothing: its names are not
+        # the ones a launch of this file is started from)
+        if isinstance(target, (ast.Name, ast.Attribute)) and not self.loading:
             self._remember_mentions(_mention_key(target), node, value)
 
     # -- launches that could not be followed ---------------------------------------
