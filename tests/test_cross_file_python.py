@@ -307,3 +307,17 @@ def test_an_installed_environment_in_the_tree_is_not_the_projects(tmp_path, monk
     result = analyze(tmp_path, "run.py", monkeypatch)
     assert result.servers == [] and result.dependencies == []
     assert module_files("run.py", "mypkg.launcher", 0, (os.path.realpath(tmp_path),)) == []
+
+
+def test_a_base_class_helper_no_code_calls_is_not_run_for_the_subclass(tmp_path, monkeypatch) -> None:
+    """SGLang's fixture has launch_all() beside start_prefill()/start_decode(); a
+    test calling the latter from its setUpClass never runs the former: one
+    prefill and one decode, not two of each (each pair a copy of a finding)."""
+    base = BASE + "\n    @classmethod\n    def launch_all(cls):\n        cls.start('prefill', 1, 'http://127.0.0.1:30000')\n        cls.start('decode', 1, 'http://127.0.0.1:30001')\n"
+    base = base.replace("    def setUpClass(cls):\n", "    def setUpClass(cls):\n        return\n")
+    test = SUBCLASS + "\n    @classmethod\n    def setUpClass(cls):\n        cls.start('prefill', cls.prefill_tp, 'http://127.0.0.1:30000')\n        cls.start('decode', cls.decode_tp, 'http://127.0.0.1:30001')\n"
+    write(tmp_path, {**SUITE, "fixtures/server_base.py": base, "tests/test_unified.py": test})
+    prefill, decode = analyze(tmp_path, "tests/test_unified.py", monkeypatch).servers
+    assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "4")
+    # Analyzed alone, the base class runs every method nobody calls.
+    assert len(analyze(tmp_path, "fixtures/server_base.py", monkeypatch).servers) >= 2
