@@ -162,6 +162,9 @@ class Module:
         self.tree = tree
         self.scope = scope
         self.name = name
+        # Top-level statements run so far (by index): a module's statements run
+        # when a name they bind is first looked up (_define).
+        self.done: set[int] = set()
 
 
 class PythonInterpreter:
@@ -180,6 +183,8 @@ class PythonInterpreter:
         # level defines; nothing is called meanwhile).
         self.files = files
         self.modules: dict[str, Module | None] = {}
+        self.module_scopes: dict[int, Module] = {}  # a module's globals' ref -> the module
+        self.module_files: dict[tuple[str, str, int], list[str]] = {}  # (importer's directory, module, level) -> its files
         self.module: Module | None = None
         self.loading = 0
         # The decisions this run's path has fixed (issue 16, launch variants; see
@@ -586,7 +591,7 @@ class PythonInterpreter:
                 # we cannot see stay unknown when used.
                 found = self._project_module(module, node.level, loc) if module or node.level else None
                 if found is not None:
-                    for name, value in list(self.heap.get(found.scope, {}).items()):
+                    for name, value in list(self._module_names(found).items()):
                         if not name.startswith("_"):
                             self._bind(name, value)
                 continue
@@ -618,6 +623,8 @@ class PythonInterpreter:
                 return PModule(self._new_ref({}), imported.module, loc)
             return PExternal(imported.module, loc)
         found = self._project_module(imported.module, imported.level, loc, imported.importer) if imported.module or imported.level else None
+        if found is not None:
+            self._define(found, imported.name)
         defined = self.heap.get(found.scope, {}) if found is not None else {}
         if imported.name in defined:
             value = defined[imported.name]
@@ -642,7 +649,10 @@ class PythonInterpreter:
         from sglang_lint.sources.python_imports import module_files
 
         analyzed = os.path.realpath(self.result.path)
-        for shown in module_files(importer or self.path, module, level, self.files.project.roots):
+        key = (os.path.dirname(importer or self.path), module, level)
+        if key not in self.module_files:
+            self.module_files[key] = module_files(importer or self.path, module, level, self.files.project.roots)
+        for shown in self.module_files[key]:
             if os.path.realpath(shown) == analyzed:
                 return None  # the file itself: its names are the ones it defines
             if shown in self.modules:
@@ -661,16 +671,35 @@ class PythonInterpreter:
             self.result.notes.append(Note(loc.path, f"import of {name} not followed: {shown} is not valid Python; its names are unknown here", loc.line, loc.column))
             return None
         module = Module(shown, text, tree, self._new_ref({"__name__": PStr((known_seg(name, loc),), loc)}), name)
+        self.modules[shown] = module
+        self.module_scopes[module.scope] = module
+        return module
+
+    def _define(self, module: Module, name: str) -> None:
+        """Run the top-level statements of ``module`` that bind ``name`` (and
+        its star imports, for a name no statement binds), those not run yet, in
+        order: a module of SGLang's size costs the few definitions a test uses,
+        not its whole top level. Nothing they call runs (``loading``)."""
+        binders = module_binders(module.tree)
+        pending = [i for i in binders.get(name, binders.get("*", ())) if i not in module.done]
+        if not pending or self.loading >= MAX_IMPORT_DEPTH * 4:
+            return
+        module.done.update(pending)
         with self._in_module(module):
             self.loading += 1
             self.frames.append(Frame((), "<module>"))
             try:
-                self._exec_block(tree.body, 0)
+                for index in pending:
+                    self._exec(module.tree.body[index], 0)
             finally:
                 self.frames.pop()
                 self.loading -= 1
-        self.modules[shown] = module
-        return module
+
+    def _module_names(self, module: Module) -> dict[str, PyValue]:
+        """All of a module's globals (``from m import *``): every statement run."""
+        for name in module_binders(module.tree):
+            self._define(module, name)
+        return self.heap.get(module.scope, {})
 
     @contextlib.contextmanager
     def _in_module(self, module: Module | None) -> Iterator[None]:
@@ -920,6 +949,8 @@ class PythonInterpreter:
     def _lookup(self, name: str, loc: Location) -> PyValue:
         frame = self.frames[-1]
         scopes = frame.scopes if name not in frame.global_names else ()
+        if self.module is not None and name not in self.heap.get(self.module_scope, {}):
+            self._define(self.module, name)  # a global of a module: its statements run now
         for ref in (*scopes, self.module_scope):
             contents = self.heap.get(ref)
             if contents is not None and name in contents:
@@ -1110,6 +1141,8 @@ class PythonInterpreter:
     def _attribute(self, base: PyValue, attr: str, loc: Location) -> PyValue:
         if isinstance(base, PModule):
             qualname = f"{base.qualname}.{attr}"
+            if base.ref in self.module_scopes:
+                self._define(self.module_scopes[base.ref], attr)
             defined = self.heap.get(base.ref, {})
             if attr in defined and not self._builtin_model(qualname):
                 value = defined[attr]
@@ -2346,6 +2379,40 @@ def expr_text(node) -> str:
         return ast.unparse(node)[:40]
     except Exception:  # noqa: BLE001 - only for a message
         return "..."
+
+
+@functools.lru_cache(maxsize=64)
+def module_binders(tree: ast.Module) -> dict[str, tuple[int, ...]]:
+    """The names each top-level statement of a module binds -> the statements'
+    indices, in order (``*``: its star imports); once per process. Function and
+    class bodies bind nothing at the top level."""
+    binders: dict[str, list[int]] = {}
+    for index, statement in enumerate(tree.body):
+        for name in dict.fromkeys(_bound_names(statement)):
+            binders.setdefault(name, []).append(index)
+    return {name: tuple(indices) for name, indices in binders.items()}
+
+
+def _bound_names(node) -> Iterator[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            yield alias.asname or alias.name.split(".")[0] if alias.name != "*" or alias.asname else "*"
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+        targets = node.targets if isinstance(node, ast.Assign) else [item.optional_vars for item in node.items] if isinstance(node, (ast.With, ast.AsyncWith)) else [node.target]
+        for target in targets:
+            for part in ast.walk(target) if target is not None else ():
+                if isinstance(part, ast.Name):
+                    yield part.id
+    if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))):
+        for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []), *[h.body for h in getattr(node, "handlers", [])]):
+            for statement in block:
+                yield from _bound_names(statement)
+    elif isinstance(node, ast.Match):
+        for case in node.cases:
+            for statement in case.body:
+                yield from _bound_names(statement)
 
 
 @functools.lru_cache(maxsize=64)
