@@ -321,3 +321,20 @@ def test_a_base_class_helper_no_code_calls_is_not_run_for_the_subclass(tmp_path,
     assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "4")
     # Analyzed alone, the base class runs every method nobody calls.
     assert len(analyze(tmp_path, "fixtures/server_base.py", monkeypatch).servers) >= 2
+
+
+def test_only_the_statements_binding_the_names_used_run(tmp_path, monkeypatch) -> None:
+    """consts.py's `DERIVED = other.VALUE` is not needed for TP: other.py is
+    never read; a name bound twice takes its last value."""
+    write(
+        tmp_path,
+        {
+            "pkg/consts.py": "import other\nTP = 2\nDERIVED = other.VALUE\nTP = TP * 4\n",
+            "pkg/other.py": "VALUE = 1\n",
+            "run.py": "import subprocess  # sglang\nfrom pkg.consts import TP\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n",
+        },
+    )
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "8"
+    assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "consts.py")]
