@@ -88,10 +88,23 @@ def bytes_may_launch(data: bytes) -> bool:
 RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec", "Engine", "ServerArgs", "launch_server(", "LLMConfig", "build_pd_openai_app")
 
 
+# A test module can launch without spelling any of the above: it derives a
+# server fixture class of another module (issue 19), whose methods start the
+# servers with its class attributes (SGLang's `PDDisaggregationServerBase` from
+# `sglang.test.server_fixtures.disaggregation_fixture`). Such a file imports the
+# class by one of these names. Following every file that imports something would
+# parse every module of a tree; the fixture's names are what tell a test suite's
+# launching base classes, and a base class named otherwise in a module that
+# launches is found when that module is linted itself.
+INHERITED_LAUNCH_MARKERS = ("ServerBase", "server_fixtures", "Disaggregation")
+
+
 def python_may_run_a_launch(text: str) -> bool:
     """The check before parsing a Python file: an SGLang marker and a way to
-    start it."""
-    return python_may_launch(text) and any(marker in text for marker in RUNNER_MARKERS)
+    start it, or the import of a server fixture class (:data:`INHERITED_LAUNCH_MARKERS`)."""
+    return (python_may_launch(text) and any(marker in text for marker in RUNNER_MARKERS)) or (
+        "import" in text and any(marker in text for marker in INHERITED_LAUNCH_MARKERS)
+    )
 
 
 def may_launch(kind: str, text: str, env=None) -> bool:
@@ -129,6 +142,7 @@ _SHELL_DOT_BYTES = tuple(dot.encode("ascii") for dot in SHELL_DOT_COMMANDS)
 
 
 _RUNNER_BYTE_MARKERS = tuple(marker.encode("ascii") for marker in RUNNER_MARKERS)
+_INHERITED_BYTE_MARKERS = tuple(marker.encode("ascii") for marker in INHERITED_LAUNCH_MARKERS)
 
 
 def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
@@ -138,7 +152,9 @@ def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
     if env and any(python_may_launch(value) for value in env.values()):
         return True
     if kind == "python":
-        return bytes_may_launch(data) and any(marker in data for marker in _RUNNER_BYTE_MARKERS)
+        return (bytes_may_launch(data) and any(marker in data for marker in _RUNNER_BYTE_MARKERS)) or (
+            b"import" in data and any(marker in data for marker in _INHERITED_BYTE_MARKERS)
+        )
     if kind == "markdown":
         return bytes_may_launch(data)
     if kind == "shell":

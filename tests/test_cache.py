@@ -449,3 +449,39 @@ def test_a_sourced_helper_is_recorded_in_the_cache_entry_beside_the_result(tmp_p
     assert store.get("run.sh", text, digest, "shell", "") is None
     edited = ProjectFiles((str(tmp_path),), {str(tmp_path / "lib" / "common.sh"): "start() { :; }\n"})
     assert store.get("run.sh", text, digest, "shell", "", edited.fresh) is None
+
+
+# A Python test module deriving a base class of another module (issue 19)
+
+from _python_suite import PY_BASE  # noqa: E402 - beside the tests that use it
+
+PY_TEST = "from server_fixtures.base import ServerBase\nfrom common import DECODE_TP\n\n\nclass TestPD(ServerBase):\n    decode_tp = DECODE_TP\n"
+
+
+@pytest.mark.parametrize("reuse_findings", [False, True], ids=["extraction-cache", "findings-cache"])
+def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp_path, monkeypatch, reuse_findings) -> None:
+    """The base class (lib/server_fixtures/base.py) and the constants module
+    (tests/common.py) are not analyzed paths: only the dependencies recorded
+    with the test module's result tell that its cached results are stale."""
+    base = tmp_path / "lib" / "server_fixtures" / "base.py"
+    common = tmp_path / "tests" / "common.py"
+    base.parent.mkdir(parents=True)
+    common.parent.mkdir()
+    (tmp_path / "tests" / "test_pd.py").write_text(PY_TEST)
+    base.write_text(PY_BASE.format(flags="'--trust-remote-code'"))
+    common.write_text("DECODE_TP = 2\n")
+    monkeypatch.chdir(tmp_path)
+    options = dict(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
+    first = lint_paths(["tests/test_pd.py"], LintOptions(**options))
+    assert first.findings == [] and first.cache_misses == 1
+    again = lint_paths(["tests/test_pd.py"], LintOptions(**options))
+    assert again.findings == []
+    assert again.from_findings_cache if reuse_findings else (again.cache_hits, again.cache_misses) == (1, 0)
+    base.write_text(PY_BASE.format(flags="'--enable-unified-memory'"))
+    edited = lint_paths(["tests/test_pd.py"], LintOptions(**options))
+    assert not edited.from_findings_cache and (edited.cache_hits, edited.cache_misses) == (0, 1)
+    assert [(f.code, f.location.path, f.location.line) for f in edited.findings] == [("SGL001", os.path.join("tests", "common.py"), 1)]
+    common.write_text("DECODE_TP = 8\n")
+    fixed = lint_paths(["tests/test_pd.py"], LintOptions(**options))
+    assert not fixed.from_findings_cache and fixed.cache_misses == 1
+    assert fixed.findings == []

@@ -550,3 +550,31 @@ async def test_any_buffer_text_gets_an_answer_and_the_server_survives(client: Cl
     found = await _diagnostics(client, (workspace / "decode.sh").as_uri(), lambda found: True, after=mark, version=version, timeout=30)
     lines = len(text.split("\n"))
     assert all(0 <= d.range.start.line <= d.range.end.line < lines for d in found)
+
+
+from _python_suite import PY_BASE  # noqa: E402 - beside the tests that use it
+
+PY_SUITE = {
+    "server_fixtures/base.py": PY_BASE.format(flags="'--trust-remote-code'"),
+    "tests/test_pd.py": "from server_fixtures.base import ServerBase\n\n\nclass TestPD(ServerBase):\n    decode_tp = 4\n",
+}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("workspace", [PY_SUITE], indirect=True, ids=["python-base-class"])
+async def test_an_unsaved_edit_of_a_base_class_republishes_the_test_module_deriving_it(client: Client, workspace: Path) -> None:
+    """tests/test_pd.py is not open: only its dependency on the base class's
+    module (issue 19) makes the server analyze it again when that buffer changes."""
+    test_module = (workspace / "tests" / "test_pd.py").as_uri()
+    base = workspace / "server_fixtures" / "base.py"
+    uri = _open(client, base, language="python")
+    await _diagnostics(client, uri, lambda found: True)
+    assert not client.diagnostics.get(test_module)
+    after = len(client.publications)
+    _change(client, base, PY_BASE.format(flags="'--enable-unified-memory'"), 2)  # not saved
+    (diagnostic,) = await _diagnostics(client, test_module, lambda found: bool(found), after=after)
+    assert diagnostic.code == "SGL001"
+    assert diagnostic.range.start.line == 4  # the subclass's `decode_tp = 4`
+    after = len(client.publications)
+    _change(client, base, PY_BASE.format(flags="'--trust-remote-code'"), 3)
+    assert await _diagnostics(client, test_module, lambda found: not found, after=after) == []

@@ -24,9 +24,9 @@ SOURCES: dict[FileKind, tuple[str, str]] = {
     FileKind.MARKDOWN: ("sglang_lint.sources.markdown", "analyze_markdown"),
 }
 # The kinds whose source reads other files of the project (a shell script's
-# `source`d helpers, issue 19): it takes a ``files`` keyword, a
+# `source`d helpers, a Python module's imports of the project, issue 19): it takes a ``files`` keyword, a
 # sources.project.FileReader that records what it reads.
-READS_PROJECT_FILES = frozenset({FileKind.SHELL})
+READS_PROJECT_FILES = frozenset({FileKind.SHELL, FileKind.PYTHON})
 
 
 def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:

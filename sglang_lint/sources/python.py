@@ -63,7 +63,7 @@ from sglang_lint.sources.python_launches import LaunchInterpreter
 MAX_PYTHON_CHARS = 1024 * 1024
 
 
-def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -> SourceResult:
+def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, files=None) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
     that cannot launch SGLang (see :func:`prefilter.python_may_run_a_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours."""
@@ -85,7 +85,7 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None) -
     def run(paths: Paths) -> tuple[SourceResult, int]:
         # One run per path through the branches that make a difference
         # (paths.py); the file is parsed once.
-        analyzer = LaunchInterpreter(path, text, env, paths, trees[0] if trees else None)
+        analyzer = LaunchInterpreter(path, text, env, paths, trees[0] if trees else None, files)
         try:
             result = analyzer.run()
         except Fork as fork:

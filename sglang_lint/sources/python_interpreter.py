@@ -17,10 +17,15 @@ the file) and :meth:`PythonInterpreter._assigned` (a value bound to a name);
 from __future__ import annotations
 
 import ast
+import contextlib
+import functools
+import os
+import sys
 import warnings
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from msgspec import Struct
+from msgspec.structs import replace
 
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value
 from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, suspended
@@ -38,6 +43,8 @@ from sglang_lint.sources.python_values import (
     PFunc,
     PList,
     PMethod,
+    PImported,
+    PModule,
     PNone,
     PNum,
     PObject,
@@ -136,13 +143,50 @@ class _Level(Struct):
     before: dict[int, Any] = {}
 
 
+# Imports of the project's modules followed from the analyzed file, through the
+# modules they import (issue 19); deeper imports stay names we cannot see.
+MAX_IMPORT_DEPTH = 4
+
+
+class Module:
+    """A file of the project read for its definitions (issue 19): its path as
+    shown, text and lines (the positions of what it defines), and the heap dict
+    of its globals. The analyzed file is ``None`` wherever a module is expected."""
+
+    def __init__(self, path: str, text: str, tree: ast.Module, scope: int, name: str) -> None:
+        self.path = path
+        self.text = text
+        self.lines = text.split("\n")
+        self.all_ascii = text.isascii()
+        self.ascii_lines: dict[int, bool] = {}
+        self.tree = tree
+        self.scope = scope
+        self.name = name
+        # Top-level statements run so far (by index): a module's statements run
+        # when a name they bind is first looked up (_define).
+        self.done: set[int] = set()
+
+
 class PythonInterpreter:
     """One run over a Python module, on one path through the branches that make a
     difference (:class:`~sglang_lint.sources.paths.Paths`); :meth:`run` returns
     the file's :class:`~sglang_lint.model.SourceResult`."""
 
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
+    def __init__(
+        self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None, files: Any = None
+    ) -> None:
         self.path = path
+        # Where other files of the project are read (sources.project.FileReader;
+        # None: imports stay names we cannot see), the modules read so far by
+        # path (None: being read, or unreadable), the module whose code runs
+        # (None: the analyzed file) and how many are being read (their top
+        # level defines; nothing is called meanwhile).
+        self.files = files
+        self.modules: dict[str, Module | None] = {}
+        self.module_scopes: dict[int, Module] = {}  # a module's globals' ref -> the module
+        self.module_files: dict[tuple[str, str, int], list[str]] = {}  # (importer's directory, module, level) -> its files
+        self.module: Module | None = None
+        self.loading = 0
         # The decisions this run's path has fixed (issue 16, launch variants; see
         # sources/paths.py), and the first condition of the statement being
         # decided that neither the file nor the path decides.
@@ -175,6 +219,9 @@ class PythonInterpreter:
         self._expr_depth = 0
         self.noted_depth = False
         self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
+        # The analyzed file's text, lines and globals, restored when its code runs
+        # again after a module's (_in_module).
+        self._analyzed = (self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope)
 
     # -- entry ------------------------------------------------------------------
     def run(self) -> SourceResult:
@@ -524,20 +571,154 @@ class PythonInterpreter:
         return None if bounds[2] == 0 else slice(*bounds)
 
     def _stmt_Import(self, node: ast.Import, depth: int) -> None:
+        loc = self._loc(node)
         for alias in node.names:
             if alias.asname:
-                self._bind(alias.asname, PExternal(alias.name, self._loc(node)))
+                self._bind_import(alias.asname, PImported(self.path, alias.name, 0, "", alias.name, loc))
             else:
+                # `import a.b.c` binds `a`; `a.b.c.NAME` is looked up through
+                # the modules of the project (_attribute).
                 top = alias.name.split(".")[0]
-                self._bind(top, PExternal(top, self._loc(node)))
+                self._bind_import(top, PImported(self.path, top, 0, "", top, loc, alias.name if "." in alias.name else ""))
 
     def _stmt_ImportFrom(self, node: ast.ImportFrom, depth: int) -> None:
         module = node.module or ""
+        loc = self._loc(node)
         for alias in node.names:
-            if alias.name == "*":
-                continue  # names we cannot see stay unknown when used
             qualname = f"{module}.{alias.name}" if module else alias.name
-            self._bind(alias.asname or alias.name, PExternal(qualname, self._loc(node)))
+            if alias.name == "*":
+                # The module's public names; of a module we cannot read, names
+                # we cannot see stay unknown when used.
+                found = self._project_module(module, node.level, loc) if module or node.level else None
+                if found is not None:
+                    for name, value in list(self._module_names(found).items()):
+                        if not name.startswith("_"):
+                            self._bind(name, value)
+                continue
+            self._bind_import(alias.asname or alias.name, PImported(self.path, module, node.level, alias.name, qualname, loc))
+
+    def _bind_import(self, name: str, imported: PImported) -> None:
+        """Bind what an import names: a name of no module of the project at once
+        (the source's models apply to it), else a :class:`PImported` read when
+        first looked up (a launcher's many imports cost nothing until used); in
+        a class body at once (its attributes are not looked up by name)."""
+        if self.files is None or self._builtin_model(imported.qualname) or (not imported.level and imported.module.split(".")[0] in sys.stdlib_module_names):
+            self._bind(name, PExternal(imported.qualname, imported.loc))
+        elif self.frames[-1].is_class_body:
+            self._bind(name, self._resolve_import(imported))
+        else:
+            self._bind(name, imported)
+
+    def _resolve_import(self, imported: PImported) -> PyValue:
+        """What an import binds, its module read now: a definition of a module
+        of the project, the module itself (or a submodule), or the imported
+        name (:class:`PExternal`) when the project has no such module."""
+        loc = imported.loc
+        if not imported.name:
+            found = self._project_module(imported.module, imported.level, loc, imported.importer)
+            if found is not None:
+                return PModule(found.scope, imported.module, loc)
+            if imported.dotted and self._project_module(imported.dotted, 0, loc, imported.importer) is not None:
+                # A namespace package (no __init__.py): nothing of its own.
+                return PModule(self._new_ref({}), imported.module, loc)
+            return PExternal(imported.module, loc)
+        found = self._project_module(imported.module, imported.level, loc, imported.importer) if imported.module or imported.level else None
+        if found is not None:
+            self._define(found, imported.name)
+        defined = self.heap.get(found.scope, {}) if found is not None else {}
+        if imported.name in defined:
+            value = defined[imported.name]
+            return self._resolve_import(value) if isinstance(value, PImported) else value
+        submodule = self._project_module(imported.qualname if imported.module else imported.name, imported.level, loc, imported.importer)
+        if submodule is not None:
+            return PModule(submodule.scope, imported.qualname, loc)
+        return PExternal(imported.qualname, loc)
+
+    def _builtin_model(self, qualname: str) -> bool:
+        """Hook: whether an imported name keeps the model the source has of it
+        (SGLang's test helpers) even when the project holds its code."""
+        return False
+
+    def _project_module(self, module: str, level: int, loc: Location, importer: str | None = None) -> Module | None:
+        """The module of the project an import names, read for its definitions
+        (once per run); None when it is not the project's (the import stays a
+        name, with the models the source has of it), cannot be read (a note
+        says why), is being read (a cycle) or imports nest too deep."""
+        if self.files is None or self.loading >= MAX_IMPORT_DEPTH or (not level and module.split(".")[0] in sys.stdlib_module_names):
+            return None
+        from sglang_lint.sources.python_imports import module_files
+
+        analyzed = os.path.realpath(self.result.path)
+        key = (os.path.dirname(importer or self.path), module, level)
+        if key not in self.module_files:
+            self.module_files[key] = module_files(importer or self.path, module, level, self.files.project.roots)
+        for shown in self.module_files[key]:
+            if os.path.realpath(shown) == analyzed:
+                return None  # the file itself: its names are the ones it defines
+            if shown in self.modules:
+                return self.modules[shown]
+            return self._load_module(shown, ("." * level) + module, loc)
+        return None
+
+    def _load_module(self, shown: str, name: str, loc: Location) -> Module | None:
+        self.modules[shown] = None  # while it is read, an import of it sees nothing
+        text, problem = self.files.read(shown)
+        if text is None:
+            self.result.notes.append(Note(loc.path, f"import of {name} not followed: {shown}: {problem}; its names are unknown here", loc.line, loc.column))
+            return None
+        tree = parse_module(text)
+        if tree is None:
+            self.result.notes.append(Note(loc.path, f"import of {name} not followed: {shown} is not valid Python; its names are unknown here", loc.line, loc.column))
+            return None
+        module = Module(shown, text, tree, self._new_ref({"__name__": PStr((known_seg(name, loc),), loc)}), name)
+        self.modules[shown] = module
+        self.module_scopes[module.scope] = module
+        return module
+
+    def _define(self, module: Module, name: str) -> None:
+        """Run the top-level statements of ``module`` that bind ``name`` (and
+        its star imports, for a name no statement binds), those not run yet, in
+        order: a module of SGLang's size costs the few definitions a test uses,
+        not its whole top level. Nothing they call runs (``loading``)."""
+        binders = module_binders(module.tree)
+        pending = [i for i in binders.get(name, binders.get("*", ())) if i not in module.done]
+        if not pending or self.loading >= MAX_IMPORT_DEPTH * 4:
+            return
+        module.done.update(pending)
+        with self._in_module(module):
+            self.loading += 1
+            self.frames.append(Frame((), "<module>"))
+            try:
+                for index in pending:
+                    self._exec(module.tree.body[index], 0)
+            finally:
+                self.frames.pop()
+                self.loading -= 1
+
+    def _module_names(self, module: Module) -> dict[str, PyValue]:
+        """All of a module's globals (``from m import *``): every statement run."""
+        for name in module_binders(module.tree):
+            self._define(module, name)
+        return self.heap.get(module.scope, {})
+
+    @contextlib.contextmanager
+    def _in_module(self, module: Module | None) -> Iterator[None]:
+        """Run code of ``module`` (None: the analyzed file): its globals, and
+        positions in its file."""
+        if module is self.module:
+            yield
+            return
+        saved = (self.module, self.path, self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope)
+        if module is None:
+            self.module, self.path, self.text, self.lines = None, self.result.path, self._analyzed[0], self._analyzed[1]
+            self._all_ascii, self._ascii_lines, self.module_scope = self._analyzed[2], self._analyzed[3], self._analyzed[4]
+        else:
+            self.module, self.path, self.text, self.lines = module, module.path, module.text, module.lines
+            self._all_ascii, self._ascii_lines, self.module_scope = module.all_ascii, module.ascii_lines, module.scope
+        try:
+            yield
+        finally:
+            self.module, self.path, self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope = saved
 
     def _stmt_FunctionDef(self, node, depth: int) -> None:
         kind = "function"
@@ -549,8 +730,9 @@ class PythonInterpreter:
         owner = None
         if frame.is_class_body:
             owner = self._class_being_defined
-        func = PFunc(node, self._closure_scopes(), node.name, kind, owner)
-        self.defined.append(func)
+        func = PFunc(node, self._closure_scopes(), node.name, kind, owner, module=self.module)
+        if not self.loading:
+            self.defined.append(func)
         self._bind(node.name, func)
 
     _stmt_AsyncFunctionDef = _stmt_FunctionDef
@@ -568,7 +750,8 @@ class PythonInterpreter:
         bases = tuple(self._eval(base) for base in node.bases)
         attrs: dict[str, PyValue] = {}
         cls = PClass(self._new_ref(attrs), node.name, bases, self._loc(node), node)
-        self.classes.append(cls)
+        if not self.loading:
+            self.classes.append(cls)
         outer = self._class_being_defined
         self._class_being_defined = cls
         self.frames.append(Frame((cls.ref, *self._closure_scopes()), node.name, is_class_body=True))
@@ -612,6 +795,10 @@ class PythonInterpreter:
         self.pending = None
         if truth is not None:
             return truth, None
+        if self.loading:
+            # The top level of a module read for its definitions (platform
+            # probes: `if is_hip():`): both ways merged, never launch variants.
+            return None, None
         if fork is None:
             where = self._loc(test)
             context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
@@ -762,10 +949,17 @@ class PythonInterpreter:
     def _lookup(self, name: str, loc: Location) -> PyValue:
         frame = self.frames[-1]
         scopes = frame.scopes if name not in frame.global_names else ()
+        if self.module is not None and name not in self.heap.get(self.module_scope, {}):
+            self._define(self.module, name)  # a global of a module: its statements run now
         for ref in (*scopes, self.module_scope):
             contents = self.heap.get(ref)
             if contents is not None and name in contents:
-                return contents[name]
+                value = contents[name]
+                if isinstance(value, PImported):
+                    # First use of an imported name: its module is read now.
+                    value = self._resolve_import(value)
+                    self._set_attr(ref, name, value)
+                return value
         if name in _TRUE_NAMES:
             return PStr((known_seg(_TRUE_NAMES[name], loc),), loc)
         if name in _BUILTINS:
@@ -945,6 +1139,18 @@ class PythonInterpreter:
         return self._relocated(self._attribute(base, node.attr, loc), loc)
 
     def _attribute(self, base: PyValue, attr: str, loc: Location) -> PyValue:
+        if isinstance(base, PModule):
+            qualname = f"{base.qualname}.{attr}"
+            if base.ref in self.module_scopes:
+                self._define(self.module_scopes[base.ref], attr)
+            defined = self.heap.get(base.ref, {})
+            if attr in defined and not self._builtin_model(qualname):
+                value = defined[attr]
+                return self._resolve_import(value) if isinstance(value, PImported) else value
+            submodule = self._project_module(qualname, 0, loc) if not self._builtin_model(qualname) else None
+            if submodule is not None:
+                return PModule(submodule.scope, qualname, loc)
+            return PExternal(qualname, loc)
         if isinstance(base, PExternal):
             qualname = f"{base.qualname}.{attr}"
             if qualname == "sys.executable":
@@ -1013,11 +1219,11 @@ class PythonInterpreter:
         if value.kind == "staticmethod":
             return value
         if value.kind == "classmethod":
-            return PFunc(value.node, value.scopes, value.name, value.kind, value.owner, cls)
+            return replace(value, bound=cls)
         if isinstance(receiver, PObject):
             if value.kind == "property":
-                return self._call_function(PFunc(value.node, value.scopes, value.name, value.kind, value.owner, receiver), [], {}, None)
-            return PFunc(value.node, value.scopes, value.name, value.kind, value.owner, receiver)
+                return self._call_function(replace(value, bound=receiver), [], {}, None)
+            return replace(value, bound=receiver)
         return value  # a plain function looked up on the class
 
     def _expr_Subscript(self, node: ast.Subscript) -> PyValue:
@@ -1354,7 +1560,7 @@ class PythonInterpreter:
         return self._merge_values([body, orelse])
 
     def _expr_Lambda(self, node: ast.Lambda) -> PyValue:
-        return PFunc(node, self._closure_scopes(), "<lambda>")
+        return PFunc(node, self._closure_scopes(), "<lambda>", module=self.module)
 
     def _expr_Await(self, node: ast.Await) -> PyValue:
         return self._eval(node.value)
@@ -1579,6 +1785,10 @@ class PythonInterpreter:
         return self._call(func, args, kwargs, spreads, node, loc)
 
     def _call(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
+        if self.loading and not isinstance(func, (PBuiltin, PMethod)):
+            # A module read for its definitions runs nothing: its own launches
+            # are its own file's.
+            return PUnknown(Value.unknown("the result of a call while a module is imported"), loc)
         started = self._started_elsewhere(func, args, kwargs, node)
         if started is not None:
             return started
@@ -1596,7 +1806,7 @@ class PythonInterpreter:
             instance = PObject(self._new_ref({}), func, loc)
             init = self._class_attr(func, "__init__")
             if isinstance(init, PFunc):
-                self._call_function(PFunc(init.node, init.scopes, init.name, init.kind, init.owner, instance), args, kwargs, node)
+                self._call_function(replace(init, bound=instance), args, kwargs, node)
             return instance
         return PUnknown(Value.unknown("the result of a call we cannot see"), loc)
 
@@ -1626,6 +1836,9 @@ class PythonInterpreter:
         self.executed.add(id(func.node))
         if len(self.call_stack) >= MAX_CALL_DEPTH or func.node in self.active_functions:
             return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
+        if func.module is not self.module:
+            with self._in_module(func.module):
+                return self._call_function(func, args, kwargs, node, has_spread)
         scope: dict[str, PyValue] = {}
         positional = list(args)
         if func.bound is not None:
@@ -1946,6 +2159,10 @@ class PythonInterpreter:
         fixtures first, with ``cls``/``self`` bound to that class; each class is a
         deployment scope of its own."""
         called_names = _called_names(tree)
+        for module in self.modules.values():
+            if module is not None:
+                # A base class's method its own setUpClass calls is not a root.
+                called_names |= _called_names_of(module.tree)
         subclassed = {base.ref for cls in self.classes for base in cls.bases if isinstance(base, PClass)}
         methods = {id(f.node) for f in self.defined if f.owner is not None}
         for cls in self.classes:
@@ -1962,6 +2179,7 @@ class PythonInterpreter:
             self._run_root(func, "")
 
     def _run_class(self, cls: PClass, called_names: set[str]) -> None:
+        self._note_unread_fixture(cls)
         seen: set[str] = set()
         ordered: list[PFunc] = []
         for klass in self._mro(cls):
@@ -1971,6 +2189,13 @@ class PythonInterpreter:
                     if name not in called_names or name in _TEST_FIXTURES:
                         ordered.append(value)
         ordered.sort(key=lambda f: _TEST_FIXTURES.get(f.name, len(_TEST_FIXTURES)))
+        inherits_elsewhere = any(klass.loc.path != self.result.path for klass in self._mro(cls))
+        if inherits_elsewhere:
+            # What the test runner calls (fixtures, tests) and this file's
+            # methods; not a helper of another module's base class that no
+            # code calls (SGLang's launch_all beside start_prefill/start_decode:
+            # a test calls one or the other, never both).
+            ordered = [f for f in ordered if f.module is None or f.name in _TEST_FIXTURES or f.name.startswith("test")]
         if not ordered:
             return
         instance = PObject(self._new_ref({}), cls, cls.loc)
@@ -1985,10 +2210,42 @@ class PythonInterpreter:
                     receiver = cls
                 else:
                     receiver = instance
-                bound = PFunc(func.node, func.scopes, func.name, func.kind, func.owner, receiver)
-                self._call_root(bound)
+                bound = replace(func, bound=receiver)
+                if not inherits_elsewhere:
+                    self._call_root(bound)
+                    continue
+                # A class deriving a base class of another file: the class is
+                # where the launches of its methods come from, its own or the
+                # base's (context, line ranges for a `# noqa` on the class line).
+                owner = func.owner.name if func.owner is not None else cls.name
+                shown = f"{cls.name}.{func.name}" if func.owner is None or func.owner.ref == cls.ref else f"{cls.name} via {owner}.{func.name}"
+                self.call_stack.append((shown, cls.loc, (cls.loc.line, cls.loc.line)))
+                try:
+                    self._call_root(bound)
+                finally:
+                    self.call_stack.pop()
         finally:
             self.scope = saved
+
+    def _note_unread_fixture(self, cls: PClass) -> None:
+        """Never drop a deployment silently: a test class deriving a server
+        fixture class (prefilter.INHERITED_LAUNCH_MARKERS) of a module that is
+        not the project's starts servers we cannot see."""
+        from sglang_lint.prefilter import INHERITED_LAUNCH_MARKERS
+
+        for klass in self._mro(cls):
+            for base in klass.bases:
+                if isinstance(base, PExternal) and any(marker in base.qualname for marker in INHERITED_LAUNCH_MARKERS):
+                    self.result.notes.append(
+                        Note(
+                            cls.loc.path,
+                            f"servers of {cls.name} not analyzed: its base class {base.qualname} is not in a module of the analyzed tree "
+                            "(run sglang-lint from the directory that holds it)",
+                            cls.loc.line,
+                            cls.loc.column,
+                        )
+                    )
+                    return
 
     def _run_root(self, func: PFunc, scope: str) -> None:
         saved = self.scope
@@ -2016,6 +2273,12 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
     unknown, kept at the place it was written."""
     replaced = Value.unknown(f"may be replaced: {why.describe()}"[:120])
     return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
+
+
+@functools.lru_cache(maxsize=64)
+def _called_names_of(tree: ast.Module) -> frozenset[str]:
+    """:func:`_called_names` of a module of the project, once per process."""
+    return frozenset(_called_names(tree))
 
 
 def _called_names(tree: ast.Module) -> set[str]:
@@ -2116,6 +2379,50 @@ def expr_text(node) -> str:
         return ast.unparse(node)[:40]
     except Exception:  # noqa: BLE001 - only for a message
         return "..."
+
+
+@functools.lru_cache(maxsize=64)
+def module_binders(tree: ast.Module) -> dict[str, tuple[int, ...]]:
+    """The names each top-level statement of a module binds -> the statements'
+    indices, in order (``*``: its star imports); once per process. Function and
+    class bodies bind nothing at the top level."""
+    binders: dict[str, list[int]] = {}
+    for index, statement in enumerate(tree.body):
+        for name in dict.fromkeys(_bound_names(statement)):
+            binders.setdefault(name, []).append(index)
+    return {name: tuple(indices) for name, indices in binders.items()}
+
+
+def _bound_names(node) -> Iterator[str]:
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        for alias in node.names:
+            yield alias.asname or alias.name.split(".")[0] if alias.name != "*" or alias.asname else "*"
+    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
+        targets = node.targets if isinstance(node, ast.Assign) else [item.optional_vars for item in node.items] if isinstance(node, (ast.With, ast.AsyncWith)) else [node.target]
+        for target in targets:
+            for part in ast.walk(target) if target is not None else ():
+                if isinstance(part, ast.Name):
+                    yield part.id
+    if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))):
+        for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []), *[h.body for h in getattr(node, "handlers", [])]):
+            for statement in block:
+                yield from _bound_names(statement)
+    elif isinstance(node, ast.Match):
+        for case in node.cases:
+            for statement in case.body:
+                yield from _bound_names(statement)
+
+
+@functools.lru_cache(maxsize=64)
+def parse_module(text: str) -> ast.Module | None:
+    """The tree of a module of the project other files import, parsed once per
+    process however many files import it; None when it is not valid Python."""
+    try:
+        return parse_python(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
 
 
 def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:

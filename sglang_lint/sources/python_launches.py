@@ -86,8 +86,10 @@ class LaunchInterpreter(PythonInterpreter):
     a value that mentions a launch entry point is remembered (:meth:`_assigned`)
     for the note when a process started from it launches nothing."""
 
-    def __init__(self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None) -> None:
-        super().__init__(path, text, env, paths, tree)
+    def __init__(
+        self, path: str, text: str, env: Mapping[str, str] | None = None, paths: Paths | None = None, tree: ast.Module | None = None, files=None
+    ) -> None:
+        super().__init__(path, text, env, paths, tree, files)
         self._shell: EmbeddedShell | None = None
         # Never drop a launch silently: where a launch entry point was written into
         # a value bound to a name (name -> places), for the note when a process is
@@ -102,7 +104,9 @@ class LaunchInterpreter(PythonInterpreter):
             self.result.notes.extend(self._shell.notes)
 
     def _assigned(self, target, node, value: PyValue) -> None:
-        if isinstance(target, (ast.Name, ast.Attribute)):
+        # (a module read for its definitions starts nothing: its names are not
+        # the ones a launch of this file is started from)
+        if isinstance(target, (ast.Name, ast.Attribute)) and not self.loading:
             self._remember_mentions(_mention_key(target), node, value)
 
     # -- launches that could not be followed ---------------------------------------
@@ -203,6 +207,15 @@ class LaunchInterpreter(PythonInterpreter):
                 return [spread_word(value.value, value.loc)]
             return None
         return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
+
+    def _builtin_model(self, qualname: str) -> bool:
+        """SGLang's test helpers and entry points keep the model below even where
+        the analyzed tree holds their code (SGLang's own repository): the model
+        says what the helper runs without following its process plumbing."""
+        last = qualname.rsplit(".", 1)[-1]
+        return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
+            _is_sglang_name(qualname, name) for name in ("launch_server", "Engine", "ServerArgs")
+        )
 
     # -- external calls: launches ------------------------------------------------------
     def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
@@ -422,7 +435,9 @@ class LaunchInterpreter(PythonInterpreter):
 
     def _shell_bridge(self) -> EmbeddedShell:
         if self._shell is None:
-            self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
+            # The analyzed file's, even when the first command comes from a
+            # module it imports: the launches are the analyzed file's.
+            self._shell = EmbeddedShell(self.result.path, self._analyzed[0], self.configured_env)
         return self._shell
 
     def _add_launches(self, launches: tuple[list, list]) -> None:
@@ -503,10 +518,12 @@ class LaunchInterpreter(PythonInterpreter):
             keywords.append(self._keyword(name, value, loc))
         for spread in spreads:
             keywords.append(KeywordArg(None, spread.value if isinstance(spread, PUnknown) else Value.unknown("**"), loc_of(spread) or loc))
-        ranges = [(loc.line, loc.end_line)] + [r for _, _, r in self.call_stack]
+        # Only the analyzed file's lines: a `# noqa` is read there.
+        ranges = [(loc.line, loc.end_line)] if loc.path == self.result.path else []
+        ranges += [r for _, call, r in self.call_stack if call.path == self.result.path]
         context = " <- ".join(f"{name}() called at {call.short()}" for name, call, _ in reversed(self.call_stack))
         launch = ServerLaunch(
-            path=self.path,
+            path=self.result.path,
             location=loc,
             entry=entry,
             args=[],

@@ -117,6 +117,33 @@ class PFunc(PyValue, frozen=True):
     kind: str = "function"  # function | classmethod | staticmethod | property
     owner: PClass | None = None  # the class whose body defined it (for super())
     bound: PyValue | None = None  # self / cls once looked up through one
+    # The module of the project it was defined in when not the analyzed file
+    # (python_interpreter.Module): its globals and its file's positions.
+    module: Any = None
+
+
+class PImported(PyValue, frozen=True):
+    """A name an import binds, before it is used (issue 19): the module of the
+    project is read when the name is first looked up, not at the import.
+    ``name`` is the name imported from ``module`` ("" for the module itself;
+    ``dotted``: the ``a.b.c`` of ``import a.b.c`` binding ``a``)."""
+
+    importer: str
+    module: str
+    level: int
+    name: str
+    qualname: str
+    loc: Location
+    dotted: str = ""
+
+
+class PModule(PyValue, frozen=True):
+    """A module of the project, read for its definitions (issue 19): ``ref`` is
+    its globals' heap dict; names it does not define are ``qualname.name``."""
+
+    ref: int
+    qualname: str
+    loc: Location
 
 
 class PExternal(PyValue, frozen=True):

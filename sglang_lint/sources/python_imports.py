@@ -1,0 +1,93 @@
+"""Where a Python import of the analyzed tree points (issue 19): the file of the
+project that ``import a.b.c`` / ``from a.b import c`` / ``from .c import x``
+names, found without importing or running anything.
+
+Python finds ``a.b.c`` on ``sys.path``; a project's path is not written down, so
+the candidates are, in order:
+
+1. a relative import (``from .c import x``, ``from ..pkg import y``): the
+   importing file's package directory, ``level - 1`` directories up;
+2. the importing file's own directory: ``sys.path[0]`` of a test run
+   (``from test_pd_common import ARGS`` beside ``test_pd_unified_tp.py``);
+3. a file of the project whose path ends with ``a/b/c.py`` or
+   ``a/b/c/__init__.py``: the ``src/`` layout, SGLang's ``python/`` layout and any
+   other directory put on the path; the nearest to the importing file first
+   (the longest common directory).
+
+The tree is listed once per process and set of roots (the directories a walk
+skips, ``files.DEFAULT_EXCLUDED_DIRS``, and hidden ones are not entered: an
+installed package in ``.venv`` is not the project's), at most :data:`MAX_LISTED`
+directory entries. A module created after the listing (an editor's session) is
+found when it is the importing file's sibling or relative import.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+from sglang_lint.files import DEFAULT_EXCLUDED_DIRS, display_name
+
+# Directory entries looked at per set of roots, so that a huge tree (a run from a
+# home directory) costs a bounded walk: modules past it are not found (their
+# names stay names we cannot see).
+MAX_LISTED = 200_000
+
+
+def module_files(importer: str, module: str, level: int, roots: tuple[str, ...]) -> list[str]:
+    """The files (paths as shown) that may hold ``module`` imported from
+    ``importer`` (a path as shown) with ``level`` leading dots, best first."""
+    parts = [part for part in module.split(".") if part] if module else []
+    directory = os.path.dirname(os.path.abspath(importer))
+    if level:
+        for _ in range(level - 1):
+            directory = os.path.dirname(directory)
+        return [display_name(path) for path in _in_directory(directory, parts)]
+    if not parts:
+        return []
+    found = list(_in_directory(directory, parts))
+    tail = os.sep + os.path.join(*parts)
+    ranked: list[tuple[int, str]] = []
+    for path in _listing(roots).get(parts[-1], ()):
+        if path.endswith(tail + ".py"):
+            ranked.append((-_shared(path, directory), path))
+    for path in _listing(roots).get("__init__", ()):
+        if path.endswith(tail + os.sep + "__init__.py"):
+            ranked.append((-_shared(path, directory), path))
+    for _, path in sorted(ranked):
+        if path not in found:
+            found.append(path)
+    return [display_name(path) for path in found]
+
+
+def _in_directory(directory: str, parts: list[str]) -> list[str]:
+    base = os.path.join(directory, *parts) if parts else directory
+    candidates = [os.path.join(base, "__init__.py")] if not parts else [base + ".py", os.path.join(base, "__init__.py")]
+    return [path for path in candidates if os.path.isfile(path)]
+
+
+def _shared(path: str, directory: str) -> int:
+    """How many directories ``path`` shares with ``directory`` (nearest first)."""
+    try:
+        common = os.path.commonpath([os.path.realpath(path), os.path.realpath(directory)])
+    except ValueError:
+        return 0
+    return len(common.split(os.sep))
+
+
+@functools.lru_cache(maxsize=8)
+def _listing(roots: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    """The project's Python files by module name (``c`` for ``.../c.py``,
+    ``__init__`` for packages): absolute paths."""
+    by_name: dict[str, list[str]] = {}
+    count = 0
+    for root in roots:
+        for directory, subdirectories, names in os.walk(root):
+            subdirectories[:] = sorted(d for d in subdirectories if d not in DEFAULT_EXCLUDED_DIRS and not d.startswith("."))
+            count += len(names) + len(subdirectories)
+            if count > MAX_LISTED:
+                return {key: tuple(paths) for key, paths in by_name.items()}
+            for name in names:
+                if name.endswith(".py"):
+                    by_name.setdefault(name[:-3], []).append(os.path.join(directory, name))
+    return {key: tuple(paths) for key, paths in by_name.items()}

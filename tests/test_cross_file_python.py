@@ -1,0 +1,340 @@
+"""Python imports across the analyzed tree (issue 19, parts 2 and 5): modules of
+the project found by relative path, by the importing file's directory (a test
+directory's sibling modules) and by the module path's suffix (src/ and python/
+layouts); what they define (constants, functions, classes) used by the analyzed
+file; a test class deriving a base class of another file runs the base's launch
+methods with its own attributes; the files read are dependencies of the result."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sglang_lint.files import FileKind
+from sglang_lint.pipeline import LintOptions, lint_paths
+from sglang_lint.prefilter import may_launch, python_may_run_a_launch
+from sglang_lint.sources import extract
+from sglang_lint.sources.project import ProjectFiles, text_digest
+from test_cross_file import argv, write
+
+LAUNCHER = (
+    "import subprocess\n"
+    "\n"
+    "TP = 8\n"
+    "\n"
+    "\n"
+    "def serve(mode, tp):\n"
+    '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", mode, "--tp", str(tp)])\n'
+)
+
+
+def analyze(root: Path, name: str, monkeypatch):
+    monkeypatch.chdir(root)
+    return extract(name, (root / name).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(root),)))
+
+
+def option(launch, name: str) -> str:
+    words = argv(launch)
+    return words[words.index(name) + 1]
+
+
+@pytest.mark.parametrize(
+    "files, main",
+    [
+        # from x.y import z
+        ({"pkg/launcher.py": LAUNCHER, "run.py": "from pkg.launcher import serve, TP\nserve('decode', TP)\n"}, "run.py"),
+        # import x.y (a package with an __init__.py and a namespace package)
+        ({"pkg/__init__.py": "", "pkg/launcher.py": LAUNCHER, "run.py": "import pkg.launcher\npkg.launcher.serve('decode', pkg.launcher.TP)\n"}, "run.py"),
+        ({"pkg/launcher.py": LAUNCHER, "run.py": "import pkg.launcher\npkg.launcher.serve('decode', pkg.launcher.TP)\n"}, "run.py"),
+        # import x.y as z; from x import y (a submodule)
+        ({"pkg/launcher.py": LAUNCHER, "run.py": "import pkg.launcher as l\nl.serve('decode', l.TP)\n"}, "run.py"),
+        ({"pkg/launcher.py": LAUNCHER, "run.py": "from pkg import launcher\nlauncher.serve('decode', launcher.TP)\n"}, "run.py"),
+        # relative imports, one and two levels
+        ({"pkg/__init__.py": "", "pkg/launcher.py": LAUNCHER, "pkg/run.py": "from .launcher import serve, TP\nserve('decode', TP)\n"}, "pkg/run.py"),
+        ({"pkg/launcher.py": LAUNCHER, "pkg/sub/run.py": "from ..launcher import serve\nfrom .. import launcher\nserve('decode', launcher.TP)\n"}, "pkg/sub/run.py"),
+        # src layout, and SGLang's python/ layout
+        ({"src/mypkg/launcher.py": LAUNCHER, "scripts/run.py": "from mypkg.launcher import serve, TP\nserve('decode', TP)\n"}, "scripts/run.py"),
+        ({"python/mypkg/launcher.py": LAUNCHER, "test/srt/run.py": "from mypkg.launcher import serve, TP\nserve('decode', TP)\n"}, "test/srt/run.py"),
+        # a sibling module of a test directory (sys.path[0])
+        ({"test/launcher.py": LAUNCHER, "test/test_run.py": "from launcher import serve, TP\nserve('decode', TP)\n"}, "test/test_run.py"),
+        # from x import *
+        ({"pkg/launcher.py": LAUNCHER, "run.py": "from pkg.launcher import *\nserve('decode', TP)\n"}, "run.py"),
+    ],
+    ids=["from-import", "import-dotted", "namespace-package", "import-as", "from-package-import-module", "relative", "relative-two-levels", "src-layout", "python-layout", "sibling", "star"],
+)
+def test_a_function_and_a_constant_of_another_module_launch_from_the_importer(tmp_path, monkeypatch, files, main) -> None:
+    text = "import subprocess  # sglang\n" + files[main]
+    write(tmp_path, {**files, main: text})
+    result = analyze(tmp_path, main, monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "8" and option(server, "--disaggregation-mode") == "decode"
+    assert server.path == main
+    # Located where the command is written, in the module; no `# noqa` line of the module.
+    assert server.location.path.endswith("launcher.py") and server.location.line == 7
+    call = text.count("\n")  # the last line calls serve()
+    assert server.line_ranges == ((call, call),)
+    assert "serve() called at " + main in server.context
+    launcher = next(name for name in files if name.endswith("launcher.py"))
+    assert (launcher, text_digest(files[launcher])) in result.dependencies
+    assert not result.notes
+
+
+BASE = (
+    "import unittest\n"
+    "from sglang.test.test_utils import popen_launch_pd_server\n"
+    "\n"
+    "\n"
+    "class ServerBase(unittest.TestCase):\n"
+    "    prefill_tp = 1\n"
+    "    decode_tp = 1\n"
+    "    extra_args = []\n"
+    "\n"
+    "    @classmethod\n"
+    "    def setUpClass(cls):\n"
+    "        cls.start('prefill', cls.prefill_tp, 'http://127.0.0.1:30000')\n"
+    "        cls.start('decode', cls.decode_tp, 'http://127.0.0.1:30001')\n"
+    "\n"
+    "    @classmethod\n"
+    "    def start(cls, mode, tp, url):\n"
+    "        args = ['--disaggregation-mode', mode, '--tp', str(tp)] + cls.extra_args\n"
+    "        popen_launch_pd_server(cls.model, url, other_args=args)\n"
+)
+SUBCLASS = (
+    "from fixtures.server_base import ServerBase\n"
+    "from common import UNIFIED\n"
+    "\n"
+    "\n"
+    "class TestUnified(ServerBase):\n"
+    "    model = 'Qwen/Qwen3-8B'\n"
+    "    decode_tp = 4\n"
+    "    extra_args = UNIFIED\n"
+    "\n"
+    "    def test_it(self):\n"
+    "        pass\n"
+)
+SUITE = {"fixtures/server_base.py": BASE, "tests/common.py": "UNIFIED = ['--enable-unified-memory']\n", "tests/test_unified.py": SUBCLASS}
+
+
+def test_a_subclass_runs_the_base_class_launches_with_its_attributes(tmp_path, monkeypatch) -> None:
+    """MRO: decode_tp and extra_args overridden by the subclass, prefill_tp
+    inherited, model only in the subclass; the constant from a sibling module;
+    the built-in model of popen_launch_pd_server (sglang is not in the tree)."""
+    write(tmp_path, SUITE)
+    result = analyze(tmp_path, "tests/test_unified.py", monkeypatch)
+    prefill, decode = result.servers
+    assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "4")
+    assert option(decode, "--model-path") == "Qwen/Qwen3-8B" and "--enable-unified-memory" in argv(decode)
+    assert {prefill.scope, decode.scope} == {"TestUnified"}
+    # The subclass is named in the context, with the file and line of its class statement.
+    assert decode.context.endswith("TestUnified via ServerBase.setUpClass() called at " + os.path.join("tests", "test_unified.py") + ":5")
+    assert (5, 5) in decode.line_ranges and all(first <= 11 for first, _ in decode.line_ranges)
+    # The decode's TP is the subclass's, written at its line 7.
+    (tp,) = [t for t in decode.args if t.value.text == "4"]
+    assert (tp.origin or tp.location).path == os.path.join("tests", "test_unified.py") and (tp.origin or tp.location).line == 7
+    assert {path for path, _ in result.dependencies} >= {os.path.join("fixtures", "server_base.py"), os.path.join("tests", "common.py")}
+
+
+def test_self_and_an_instance_method_of_the_base_see_the_subclass_attributes(tmp_path, monkeypatch) -> None:
+    base = (
+        "import subprocess\n"
+        "class Base:\n"
+        "    tp = 1\n"
+        "    def setUp(self):\n"
+        "        self.launch()\n"
+        "    def launch(self):\n"
+        "        subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(self.tp)])\n"
+    )
+    write(tmp_path, {"lib/base.py": base, "test_x.py": "from lib.base import Base  # ServerBase\nclass TestX(Base):\n    tp = 16\n    def test_a(self):\n        pass\n"})
+    (server,) = analyze(tmp_path, "test_x.py", monkeypatch).servers
+    assert option(server, "--tp") == "16"
+
+
+def test_the_fixture_module_alone_runs_its_own_defaults(tmp_path, monkeypatch) -> None:
+    write(tmp_path, {**SUITE, "fixtures/server_base.py": BASE.replace("    extra_args = []\n", "    extra_args = []\n    model = 'm'\n")})
+    prefill, decode = analyze(tmp_path, "fixtures/server_base.py", monkeypatch).servers
+    assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "1")
+    assert "via" not in decode.context
+
+
+def test_a_cycle_between_modules_ends(tmp_path, monkeypatch) -> None:
+    write(
+        tmp_path,
+        {
+            "a.py": "import subprocess  # sglang\nfrom b import serve\nTP = 2\nserve(TP)\n",
+            "b.py": "from c import ARGS\ndef serve(tp):\n    import subprocess\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp), *ARGS])\n",
+            "c.py": "from b import serve\nfrom a import TP\nARGS = ['--port', '30000']\n",
+        },
+    )
+    (server,) = analyze(tmp_path, "a.py", monkeypatch).servers
+    assert argv(server)[-4:] == ["--tp", "2", "--port", "30000"]
+
+
+def test_a_module_that_cannot_be_found_keeps_the_built_in_model_without_noise(tmp_path, monkeypatch) -> None:
+    test = (
+        "from sglang.test.test_utils import popen_launch_pd_server\n"
+        "from nowhere.at.all import helper\n"
+        "import also_missing\n"
+        "popen_launch_pd_server('m', 'http://127.0.0.1:30000', other_args=['--tp', '2'])\n"
+        "helper()\n"
+        "also_missing.run()\n"
+    )
+    write(tmp_path, {"test_missing.py": test})
+    result = analyze(tmp_path, "test_missing.py", monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "2" and not result.notes
+
+
+def test_a_helper_of_the_tree_named_like_sglangs_keeps_the_built_in_model(tmp_path, monkeypatch) -> None:
+    """SGLang's own repository holds test_utils.py: its popen_launch_pd_server is
+    still read with the model (what it runs), not followed through its plumbing;
+    a stdlib module is never looked for in the tree."""
+    write(
+        tmp_path,
+        {
+            "python/sglang/test/test_utils.py": "def popen_launch_pd_server(*a, **k):\n    raise RuntimeError\n",
+            "subprocess.py": "def Popen(*a, **k):\n    pass\n",
+            "test/test_pd.py": "import subprocess\nfrom sglang.test.test_utils import popen_launch_pd_server\npopen_launch_pd_server('m', 'http://h:1', other_args=['--tp', '2'])\n"
+            "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n",
+        },
+    )
+    assert len(analyze(tmp_path, "test/test_pd.py", monkeypatch).servers) == 2
+
+
+def test_an_imported_module_runs_nothing(tmp_path, monkeypatch) -> None:
+    """A module read for its definitions: its top-level launches are its own
+    file's, its `if __name__ == "__main__"` block is not run, its functions are
+    run only when the importer calls them."""
+    module = LAUNCHER + "serve('prefill', 1)\nif __name__ == '__main__':\n    serve('prefill', 2)\n"
+    write(tmp_path, {"pkg/launcher.py": module, "run.py": "import subprocess  # sglang\nfrom pkg.launcher import TP\nprint(TP)\n"})
+    assert analyze(tmp_path, "run.py", monkeypatch).servers == []
+
+
+def test_a_test_module_deriving_a_server_fixture_is_a_candidate() -> None:
+    assert python_may_run_a_launch("from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n")
+    assert may_launch("python", "from mypkg.test.server_fixtures import pd_fixture\n")
+    assert not python_may_run_a_launch("import os\nfrom mypkg.models import Llama\n")
+
+
+def test_the_fixture_in_the_repository(monkeypatch) -> None:
+    """fixtures/python-test-base-class: one finding, on the subclass's line,
+    the subclass named in the launch's context (topology's JSON `context`)."""
+    root = Path(__file__).resolve().parent.parent / "fixtures" / "python-test-base-class"
+    monkeypatch.chdir(root)
+    report = lint_paths(["."], LintOptions(cache=False))
+    assert [(f.code, f.location.path, f.location.line) for f in report.findings] == [("SGL001", os.path.join("test", "registered", "test_pd_unified_tp.py"), 11)]
+    result = extract(os.path.join("test", "registered", "test_pd_unified_tp.py"), (root / "test" / "registered" / "test_pd_unified_tp.py").read_text(), FileKind.PYTHON, None, ProjectFiles((str(root),)))
+    assert {launch.context.rsplit(" <- ", 1)[-1] for launch in result.servers} == {
+        "TestUnifiedTPScatter via PDServerBase.setUpClass() called at " + os.path.join("test", "registered", "test_pd_unified_tp.py") + ":7"
+    }
+
+
+def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None:
+    from sglang_lint.sources.python_interpreter import parse_module
+
+    write(tmp_path, SUITE)
+    for index in range(5):
+        write(tmp_path, {f"tests/test_unified_{index}.py": SUBCLASS.replace("decode_tp = 4", f"decode_tp = {index + 1}")})
+    parse_module.cache_clear()
+    before = parse_module.cache_info()
+    for index in range(5):
+        (_, decode) = analyze(tmp_path, f"tests/test_unified_{index}.py", monkeypatch).servers
+        assert option(decode, "--tp") == str(index + 1)
+    after = parse_module.cache_info()
+    assert after.misses - before.misses == 2  # server_base.py and common.py
+    assert after.hits - before.hits == 8
+
+
+def test_a_module_is_read_only_when_a_name_it_gives_is_used(tmp_path, monkeypatch) -> None:
+    """A launcher's imports cost nothing until used: pkg/unused.py is neither
+    read nor a dependency."""
+    write(tmp_path, {"pkg/launcher.py": LAUNCHER, "pkg/unused.py": "X = 1\n", "run.py": "import subprocess  # sglang\nfrom pkg.unused import X\nfrom pkg.launcher import serve\nserve('decode', 8)\n"})
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert len(result.servers) == 1
+    assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "launcher.py")]
+
+
+def test_a_server_fixture_class_that_is_not_the_projects_is_named(tmp_path, monkeypatch) -> None:
+    """Never drop a deployment silently: SGLang's PD tests linted without SGLang's
+    python/ directory in the tree get a note at the class line."""
+    test = (
+        "from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n"
+        "\n"
+        "class TestUnified(PDDisaggregationServerBase):\n"
+        "    decode_tp_size = 2\n"
+        "\n"
+        "    def test_it(self):\n"
+        "        pass\n"
+    )
+    write(tmp_path, {"test_unified.py": test})
+    result = analyze(tmp_path, "test_unified.py", monkeypatch)
+    assert result.servers == []
+    (note,) = result.notes
+    assert (note.line, note.path) == (3, "test_unified.py") and "PDDisaggregationServerBase" in note.message
+    # A base class that is the project's: no note.
+    write(tmp_path, {"sglang/test/server_fixtures/disaggregation_fixture.py": "class PDDisaggregationServerBase:\n    pass\n"})
+    assert analyze(tmp_path, "test_unified.py", monkeypatch).notes == []
+
+
+def test_topology_json_names_the_subclass_and_noqa_on_the_class_line_silences(tmp_path, monkeypatch, capsys) -> None:
+    """Each server's `context` in `topology --format json` ends with the class
+    that brought it (file and line of its `class` statement); a `# noqa` there
+    silences the finding located in the base class's launch."""
+    import json
+
+    from sglang_lint.cli import main
+
+    write(tmp_path, {**SUITE, "tests/test_unified.py": SUBCLASS.replace("decode_tp = 4", "decode_tp = 1  # keep")})
+    monkeypatch.chdir(tmp_path)
+    main(["topology", "--format", "json", "--no-cache", "tests"])
+    data = json.loads(capsys.readouterr().out)
+    contexts = [server["context"] for deployment in data["deployments"] for server in deployment["servers"]]
+    assert len(contexts) == 2
+    assert all(c.endswith("TestUnified via ServerBase.setUpClass() called at " + os.path.join("tests", "test_unified.py") + ":5") for c in contexts)
+    # prefill 1 vs decode 4 with unified memory: SGL001 unless silenced on the class line.
+    write(tmp_path, {"tests/test_unified.py": SUBCLASS.replace("    decode_tp = 4\n", "    prefill_tp = 4\n    decode_tp = 1\n")})
+    report = lint_paths(["tests"], LintOptions(cache=False))
+    assert [f.code for f in report.findings] == ["SGL001"]
+    write(tmp_path, {"tests/test_unified.py": SUBCLASS.replace("    decode_tp = 4\n", "    prefill_tp = 4\n    decode_tp = 1\n").replace("(ServerBase):", "(ServerBase):  # noqa: SGL001")})
+    assert lint_paths(["tests"], LintOptions(cache=False)).findings == []
+
+
+def test_an_installed_environment_in_the_tree_is_not_the_projects(tmp_path, monkeypatch) -> None:
+    from sglang_lint.sources.python_imports import module_files
+
+    write(tmp_path, {".venv/lib/python3.11/site-packages/mypkg/launcher.py": LAUNCHER, "node_modules/mypkg/launcher.py": LAUNCHER, "run.py": "import subprocess  # sglang\nfrom mypkg.launcher import serve\nserve('decode', 8)\n"})
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert result.servers == [] and result.dependencies == []
+    assert module_files("run.py", "mypkg.launcher", 0, (os.path.realpath(tmp_path),)) == []
+
+
+def test_a_base_class_helper_no_code_calls_is_not_run_for_the_subclass(tmp_path, monkeypatch) -> None:
+    """SGLang's fixture has launch_all() beside start_prefill()/start_decode(); a
+    test calling the latter from its setUpClass never runs the former: one
+    prefill and one decode, not two of each (each pair a copy of a finding)."""
+    base = BASE + "\n    @classmethod\n    def launch_all(cls):\n        cls.start('prefill', 1, 'http://127.0.0.1:30000')\n        cls.start('decode', 1, 'http://127.0.0.1:30001')\n"
+    base = base.replace("    def setUpClass(cls):\n", "    def setUpClass(cls):\n        return\n")
+    test = SUBCLASS + "\n    @classmethod\n    def setUpClass(cls):\n        cls.start('prefill', cls.prefill_tp, 'http://127.0.0.1:30000')\n        cls.start('decode', cls.decode_tp, 'http://127.0.0.1:30001')\n"
+    write(tmp_path, {**SUITE, "fixtures/server_base.py": base, "tests/test_unified.py": test})
+    prefill, decode = analyze(tmp_path, "tests/test_unified.py", monkeypatch).servers
+    assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "4")
+    # Analyzed alone, the base class runs every method nobody calls.
+    assert len(analyze(tmp_path, "fixtures/server_base.py", monkeypatch).servers) >= 2
+
+
+def test_only_the_statements_binding_the_names_used_run(tmp_path, monkeypatch) -> None:
+    """consts.py's `DERIVED = other.VALUE` is not needed for TP: other.py is
+    never read; a name bound twice takes its last value."""
+    write(
+        tmp_path,
+        {
+            "pkg/consts.py": "import other\nTP = 2\nDERIVED = other.VALUE\nTP = TP * 4\n",
+            "pkg/other.py": "VALUE = 1\n",
+            "run.py": "import subprocess  # sglang\nfrom pkg.consts import TP\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n",
+        },
+    )
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "8"
+    assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "consts.py")]
