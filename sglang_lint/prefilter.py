@@ -102,9 +102,14 @@ INHERITED_LAUNCH_MARKERS = ("ServerBase", "server_fixtures", "Disaggregation")
 def python_may_run_a_launch(text: str) -> bool:
     """The check before parsing a Python file: an SGLang marker and a way to
     start it, or the import of a server fixture class (:data:`INHERITED_LAUNCH_MARKERS`)."""
-    return (python_may_launch(text) and any(marker in text for marker in RUNNER_MARKERS)) or (
-        "import" in text and any(marker in text for marker in INHERITED_LAUNCH_MARKERS)
-    )
+    return (python_may_launch(text) and any(marker in text for marker in RUNNER_MARKERS)) or python_may_inherit_a_launch(text)
+
+
+def python_may_inherit_a_launch(text: str) -> bool:
+    """Whether a Python file imports a server fixture class (a test module that
+    only derives an imported base class and sets attributes: its launches are
+    the base class's, issue 19)."""
+    return "import" in text and any(marker in text for marker in INHERITED_LAUNCH_MARKERS)
 
 
 def may_launch(kind: str, text: str, env=None) -> bool:
