@@ -134,6 +134,9 @@ class Config(Struct, frozen=True):
     # Whether each launch is judged with the SGLang its image or pin names
     # (catalog/versions); false: every launch with the run's version.
     infer_version: bool = True
+    # Whether an `sglang.` import the tree does not hold is read from the
+    # installed sglang package (sources/python_imports.installed_sglang).
+    follow_installed: bool = True
     # Rule selection, overridden by --select / --ignore (ruff's semantics: select
     # replaces the default set, extend-select adds to it, ignore removes).
     select: frozenset[str] | None = None
@@ -316,6 +319,7 @@ def _load_config(path: Path) -> Config:
         deployments=values.get("deployment", ()),
         target_version=values.get("target-version"),
         infer_version=values.get("infer-version", True),
+        follow_installed=values.get("follow-installed", True),
         select=values.get("select"),
         extend_select=values.get("extend-select", frozenset()),
         ignore=values.get("ignore", frozenset()),
@@ -513,16 +517,23 @@ def _parse_output_format(path: Path, prefix: str, value: object) -> str:
     return value
 
 
-def _parse_infer_version(path: Path, prefix: str, value: object) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{display_path(path)}: {prefix}infer-version must be true or false, not {_type_name(value)}")
-    return value
+def _parse_boolean(key: str) -> Callable[[Path, str, object], bool]:
+    def parse(path: Path, prefix: str, value: object) -> bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{display_path(path)}: {prefix}{key} must be true or false, not {_type_name(value)}")
+        return value
+
+    return parse
+
+
+_parse_infer_version = _parse_boolean("infer-version")
 
 
 # Top-level keys: name -> parser(path, prefix, value) -> the Config field's value.
 _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "target-version": _parse_target_version,
     "infer-version": _parse_infer_version,
+    "follow-installed": _parse_boolean("follow-installed"),
     "select": _parse_select("select"),
     "extend-select": _parse_select("extend-select"),
     "ignore": _parse_select("ignore"),

@@ -135,7 +135,7 @@ def project_files(options: LintOptions, paths: Sequence[str], texts: Mapping[str
         directory = os.path.realpath(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
         if not any(is_inside(directory, known) for known in roots):
             roots.append(directory)
-    return ProjectFiles(tuple(roots), dict(texts or {}), disk)
+    return ProjectFiles(tuple(roots), dict(texts or {}), disk, config.follow_installed if config is not None else True)
 
 
 STDIN = "-"

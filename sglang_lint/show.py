@@ -56,6 +56,7 @@ def show_settings(run: RunFiles, output_format: str | None = None) -> str:
         lines.append("infer-version = (off: an explicit target-version judges every launch)")
     else:
         lines.append(f"infer-version = {_bool(root.infer_version)}  # each launch judged with the release its image or pin names")
+    lines.append(f"follow-installed = {_bool(root.follow_installed)}  # sglang.* imports the tree lacks read from the installed sglang")
     lines.append(f"output-format = {_quote(output_format)}" if output_format else "output-format = (not a check run)")
     lines.append(f"strict = {_bool(options.strict)}")
     lines.append(f"ignore-noqa = {_bool(options.ignore_noqa)}")

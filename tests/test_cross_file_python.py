@@ -8,6 +8,7 @@ methods with its own attributes; the files read are dependencies of the result."
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -338,3 +339,114 @@ def test_only_the_statements_binding_the_names_used_run(tmp_path, monkeypatch) -
     (server,) = result.servers
     assert option(server, "--tp") == "8"
     assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "consts.py")]
+
+
+INSTALLED_FIXTURE = (
+    "from sglang.test.test_utils import popen_launch_pd_server\n"
+    "from sglang.test.broken import MARKER\n"
+    "\n"
+    "class FakeInstalledPDBase:\n"
+    "    marker = MARKER\n"
+    "    model = 'm'\n"
+    "    prefill_tp = 1\n"
+    "    decode_tp = 1\n"
+    "    extra_args = []\n"
+    "\n"
+    "    @classmethod\n"
+    "    def setUpClass(cls):\n"
+    "        cls.start_prefill()\n"
+    "        cls.start_decode()\n"
+    "\n"
+    "    @classmethod\n"
+    "    def start_prefill(cls):\n"
+    "        if cls.extra_args:\n"
+    "            pass\n"
+    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30000', other_args=['--disaggregation-mode', 'prefill', '--tp', str(cls.prefill_tp)] + cls.extra_args)\n"
+    "\n"
+    "    @classmethod\n"
+    "    def start_decode(cls):\n"
+    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30001', other_args=['--disaggregation-mode', 'decode', '--tp', str(cls.decode_tp)] + cls.extra_args)\n"
+)
+INSTALLED_USER = (
+    "from sglang.test.server_fixtures.disaggregation_fixture import FakeInstalledPDBase\n"
+    "\n"
+    "\n"
+    "class TestUnified(FakeInstalledPDBase):\n"
+    "    decode_tp = 4\n"
+    "    extra_args = ['--enable-unified-memory']\n"
+    "\n"
+    "    def test_it(self):\n"
+    "        pass\n"
+)
+
+
+@pytest.fixture
+def installed(tmp_path, monkeypatch):
+    """A fake environment: site-packages/sglang with the fixture module, on sys.path."""
+    site = tmp_path / "env" / "site-packages"
+    write(site, {"sglang/__init__.py": "raise RuntimeError('never imported')\n", "sglang/test/__init__.py": "", "sglang/test/server_fixtures/__init__.py": "", "sglang/test/server_fixtures/disaggregation_fixture.py": INSTALLED_FIXTURE, "sglang/test/broken.py": "def (:\n"})
+    monkeypatch.syspath_prepend(str(site))
+    project = tmp_path / "project"
+    write(project, {"test/test_unified.py": INSTALLED_USER})
+    monkeypatch.chdir(project)
+    return site, project
+
+
+def _check(project: Path, **config):
+    from sglang_lint.config import Config
+
+    options = LintOptions(cache=False, config=Config(path=project / "sglang-lint.toml", **config))
+    return lint_paths(["."], options)
+
+
+def test_an_installed_sglang_module_is_read_and_findings_stay_on_the_users_file(installed) -> None:
+    site, project = installed
+    report = _check(project)
+    user = os.path.join("test", "test_unified.py")
+    assert [(f.code, f.location.path) for f in report.findings] == [("SGL001", user)]
+    result = extract(user, (project / user).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(project),)))
+    prefill, decode = result.servers
+    assert (option(prefill, "--tp"), option(decode, "--tp")) == ("1", "4")
+    assert {launch.location.path for launch in result.servers} == {user}
+    # The note about the installed module's own unreadable import is dropped
+    # (nothing the user can change); none points into site-packages.
+    assert result.notes == []
+    # Never imported: the fake package raises on import.
+    imported = [name for name, module in sys.modules.items() if os.path.realpath(str(getattr(module, "__file__", None) or "")).startswith(os.path.realpath(site))]
+    assert imported == [] and "sglang.test.server_fixtures.disaggregation_fixture" not in sys.modules
+    assert any(os.path.realpath(path) == os.path.realpath(site / "sglang/test/server_fixtures/disaggregation_fixture.py") for path, _ in result.dependencies)
+
+
+def test_follow_installed_false_turns_it_off(installed) -> None:
+    _, project = installed
+    # No launch and no false finding; the unfollowed base class is named (SGL900).
+    assert [f.code for f in _check(project, follow_installed=False).findings] == ["SGL900"]
+    user = os.path.join("test", "test_unified.py")
+    result = extract(user, (project / user).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(project),), follow_installed=False))
+    assert result.servers == [] and result.dependencies == []
+
+
+def test_a_module_of_the_tree_wins_over_the_installed_one(installed) -> None:
+    site, project = installed
+    tree = os.path.join("python", "sglang", "test", "server_fixtures", "disaggregation_fixture.py")
+    write(project, {tree: INSTALLED_FIXTURE.replace("prefill_tp = 1", "prefill_tp = 2")})
+    user = os.path.join("test", "test_unified.py")
+    result = extract(user, (project / user).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(project),)))
+    prefill, _ = result.servers
+    assert option(prefill, "--tp") == "2"
+    read = {os.path.realpath(path) for path, _ in result.dependencies}
+    assert os.path.realpath(tree) in read and os.path.realpath(site / "sglang/test/server_fixtures/disaggregation_fixture.py") not in read
+
+
+def test_editing_the_installed_file_invalidates_the_cached_result(installed, tmp_path) -> None:
+    from sglang_lint.config import Config
+
+    site, project = installed
+    options = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), config=Config(path=project / "sglang-lint.toml"))
+    assert [f.code for f in lint_paths(["."], options).findings] == ["SGL001"]
+    fixture = site / "sglang/test/server_fixtures/disaggregation_fixture.py"
+    fixture.write_text(fixture.read_text().replace("'--tp', str(cls.prefill_tp)", "'--tp', '4'"))
+    assert lint_paths(["."], options).findings == []
+    # Toggling the key is part of the cache key.
+    off = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), config=Config(path=project / "sglang-lint.toml", follow_installed=False))
+    assert [f.code for f in lint_paths(["."], off).findings] == ["SGL900"]

@@ -45,11 +45,30 @@ class ProjectFiles(Struct, frozen=True):
     """Where the sources may read other files: the project's roots (absolute, real
     paths) and the texts of unsaved buffers (absolute path -> text). ``disk``:
     read files on disk too (False for in-memory analyses, ``lint_texts``).
-    Travels to the worker processes with each file to extract."""
+    ``follow_installed``: an ``sglang.`` import the tree does not hold is read
+    from the installed ``sglang`` package (``python_imports.installed_sglang``),
+    a read-only extra root (config key ``follow-installed``). Travels to the worker processes with each file to extract."""
 
     roots: tuple[str, ...]
     texts: Mapping[str, str] = {}
     disk: bool = True
+    follow_installed: bool = True
+
+    def installed(self) -> str | None:
+        """The installed ``sglang`` package's directory when it is followed."""
+        if not self.follow_installed:
+            return None
+        from sglang_lint.sources.python_imports import installed_sglang
+
+        return installed_sglang()
+
+    def is_installed(self, shown: str) -> bool:
+        """Whether ``shown`` (a path as shown) is a file of the installed package
+        (findings and notes never point there)."""
+        if not self.follow_installed or any(is_inside(os.path.realpath(shown), root) for root in self.roots):
+            return False
+        installed = self.installed()
+        return installed is not None and is_inside(os.path.realpath(shown), installed)
 
     def reader(self) -> "FileReader":
         """A reader for the analysis of one file, recording what it reads."""
@@ -61,7 +80,7 @@ class ProjectFiles(Struct, frozen=True):
             real = os.path.realpath(shown)
         except (ValueError, UnicodeError):  # a NUL, a lone surrogate: no such file
             return "it is not a path this system can open"
-        if not any(is_inside(real, root) for root in self.roots):
+        if not any(is_inside(real, root) for root in self.roots) and not self.is_installed(real):
             return "it is outside the project (" + ", ".join(display_name(root) or "." for root in self.roots) + ")"
         return None
 

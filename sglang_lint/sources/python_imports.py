@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 
 from sglang_lint.files import DEFAULT_EXCLUDED_DIRS, display_name
 
@@ -91,3 +92,34 @@ def _listing(roots: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
                 if name.endswith(".py"):
                     by_name.setdefault(name[:-3], []).append(os.path.join(directory, name))
     return {key: tuple(paths) for key, paths in by_name.items()}
+
+
+def installed_sglang() -> str | None:
+    """The directory of the ``sglang`` package of the environment running
+    sglang-lint (real path), or None: the first entry of ``sys.path`` holding
+    ``sglang/__init__.py``, as the import system would pick, found without
+    importing anything. Looked for once per process (per ``sys.path``), and only
+    when an ``sglang.`` import has no file in the tree."""
+    return _installed_sglang(tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=4)
+def _installed_sglang(path: tuple[str, ...]) -> str | None:
+    for entry in path:
+        directory = os.path.join(entry or os.getcwd(), "sglang")
+        if os.path.isfile(os.path.join(directory, "__init__.py")):
+            return os.path.realpath(directory)
+    return None
+
+
+def installed_module_files(module: str) -> list[str]:
+    """The file (path as shown) of the installed ``sglang`` package that holds
+    ``module`` (``sglang.test.test_utils``), or nothing: only modules under
+    ``sglang`` are looked up there."""
+    parts = [part for part in module.split(".") if part]
+    if len(parts) < 2 or parts[0] != "sglang":
+        return []
+    package = installed_sglang()
+    if package is None:
+        return []
+    return [display_name(path) for path in _in_directory(package, parts[1:])]

@@ -264,7 +264,28 @@ class PythonInterpreter:
         self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or any(
             note.message.startswith(NOT_FOLLOWED) for note in self.result.notes
         ))
+        self._leave_installed()
         return self.result
+
+    def _leave_installed(self) -> None:
+        """Findings stay on the user's files: a launch written in the installed
+        ``sglang`` package (a server fixture's base class) is located at the
+        first line of the user's file that led to it (the subclass, the call);
+        notes about the installed code (its own branches, imports, budgets)
+        are dropped: nothing the user can change is there, and the launches
+        it leads to carry their own notes of precision."""
+        if self.files is None or not any(self.files.project.is_installed(path) for path in self.modules):
+            return
+        installed = {path for path in self.modules if self.files.project.is_installed(path)}
+        for index, launch in enumerate([*self.result.servers, *self.result.routers]):
+            if launch.location.path in installed:
+                first = launch.line_ranges[0][0] if launch.line_ranges else 1
+                moved = replace(launch, location=Location(self.result.path, first, 1))
+                if index < len(self.result.servers):
+                    self.result.servers[index] = moved
+                else:
+                    self.result.routers[index - len(self.result.servers)] = moved
+        self.result.notes = [note for note in self.result.notes if note.path not in installed]
 
     def _finish_run(self) -> None:
         """Hook: the module and the functions nobody calls have run (the path
@@ -652,6 +673,11 @@ class PythonInterpreter:
         key = (os.path.dirname(importer or self.path), module, level)
         if key not in self.module_files:
             self.module_files[key] = module_files(importer or self.path, module, level, self.files.project.roots)
+            if not self.module_files[key] and not level and self.files.project.follow_installed and self.files.project.disk:
+                # Not in the tree: SGLang's own module, read from the installed package.
+                from sglang_lint.sources.python_imports import installed_module_files
+
+                self.module_files[key] = installed_module_files(module)
         for shown in self.module_files[key]:
             if os.path.realpath(shown) == analyzed:
                 return None  # the file itself: its names are the ones it defines
