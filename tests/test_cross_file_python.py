@@ -350,7 +350,8 @@ INSTALLED_FIXTURE = (
     "    model = 'm'\n"
     "    prefill_tp = 1\n"
     "    decode_tp = 1\n"
-    "    extra_args = []\n"
+    "    extra_prefill_args = []\n"
+    "    extra_decode_args = []\n"
     "\n"
     "    @classmethod\n"
     "    def setUpClass(cls):\n"
@@ -359,21 +360,23 @@ INSTALLED_FIXTURE = (
     "\n"
     "    @classmethod\n"
     "    def start_prefill(cls):\n"
-    "        if cls.extra_args:\n"
+    "        if cls.extra_prefill_args:\n"
     "            pass\n"
-    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30000', other_args=['--disaggregation-mode', 'prefill', '--tp', str(cls.prefill_tp)] + cls.extra_args)\n"
+    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30000', other_args=['--disaggregation-mode', 'prefill', '--tp', str(cls.prefill_tp)] + cls.extra_prefill_args)\n"
     "\n"
     "    @classmethod\n"
     "    def start_decode(cls):\n"
-    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30001', other_args=['--disaggregation-mode', 'decode', '--tp', str(cls.decode_tp)] + cls.extra_args)\n"
+    "        popen_launch_pd_server(cls.model, 'http://127.0.0.1:30001', other_args=['--disaggregation-mode', 'decode', '--tp', str(cls.decode_tp)] + cls.extra_decode_args)\n"
 )
+# SGLang's helper, installed: its built-in model stays in force (it would launch nothing here).
+INSTALLED_TEST_UTILS = "def popen_launch_pd_server(model, base_url, other_args=()):\n    return None\n"
 INSTALLED_USER = (
     "from sglang.test.server_fixtures.disaggregation_fixture import FakeInstalledPDBase\n"
     "\n"
     "\n"
     "class TestUnified(FakeInstalledPDBase):\n"
     "    decode_tp = 4\n"
-    "    extra_args = ['--enable-unified-memory']\n"
+    "    extra_prefill_args = extra_decode_args = ['--enable-unified-memory']\n"
     "\n"
     "    def test_it(self):\n"
     "        pass\n"
@@ -384,7 +387,7 @@ INSTALLED_USER = (
 def installed(tmp_path, monkeypatch):
     """A fake environment: site-packages/sglang with the fixture module, on sys.path."""
     site = tmp_path / "env" / "site-packages"
-    write(site, {"sglang/__init__.py": "raise RuntimeError('never imported')\n", "sglang/test/__init__.py": "", "sglang/test/server_fixtures/__init__.py": "", "sglang/test/server_fixtures/disaggregation_fixture.py": INSTALLED_FIXTURE, "sglang/test/broken.py": "def (:\n"})
+    write(site, {"sglang/__init__.py": "raise RuntimeError('never imported')\n", "sglang/test/__init__.py": "", "sglang/test/server_fixtures/__init__.py": "", "sglang/test/server_fixtures/disaggregation_fixture.py": INSTALLED_FIXTURE, "sglang/test/broken.py": "def (:\n", "sglang/test/test_utils.py": INSTALLED_TEST_UTILS})
     monkeypatch.syspath_prepend(str(site))
     project = tmp_path / "project"
     write(project, {"test/test_unified.py": INSTALLED_USER})
@@ -450,3 +453,18 @@ def test_editing_the_installed_file_invalidates_the_cached_result(installed, tmp
     # Toggling the key is part of the cache key.
     off = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), config=Config(path=project / "sglang-lint.toml", follow_installed=False))
     assert [f.code for f in lint_paths(["."], off).findings] == ["SGL900"]
+
+
+def test_follow_installed_is_a_validated_setting_shown_by_show_settings(installed, capsys) -> None:
+    from sglang_lint.cli import main
+
+    _, project = installed
+    (project / "sglang-lint.toml").write_text("follow-installed = false\n", encoding="utf-8")
+    assert main(["--show-settings", "."]) == 0
+    assert "follow-installed = false" in capsys.readouterr().out
+    # The file's key reaches the run: the installed fixture is not followed.
+    assert main(["check", "--no-cache", "--output-format", "concise", "."]) != 0
+    assert "SGL900" in capsys.readouterr().out
+    (project / "sglang-lint.toml").write_text('follow-installed = "no"\n', encoding="utf-8")
+    assert main(["check", "--no-cache", "."]) == 2
+    assert "follow-installed must be true or false, not a string" in capsys.readouterr().err
