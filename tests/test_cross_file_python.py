@@ -468,3 +468,26 @@ def test_follow_installed_is_a_validated_setting_shown_by_show_settings(installe
     (project / "sglang-lint.toml").write_text('follow-installed = "no"\n', encoding="utf-8")
     assert main(["check", "--no-cache", "."]) == 2
     assert "follow-installed must be true or false, not a string" in capsys.readouterr().err
+
+
+def test_a_note_about_the_installed_modules_branches_moves_to_the_users_file(installed) -> None:
+    """More than 64 paths through the installed fixture's branches (seven
+    environment variables, each adding an option): the note says so at the
+    user's line that led to the launches, naming the installed file."""
+    site, project = installed
+    branches = "".join(f"        if os.environ.get('FLAG{i}'):\n            args = args + ['--flag-{i}']\n" for i in range(7))
+    fixture = site / "sglang/test/server_fixtures/disaggregation_fixture.py"
+    fixture.write_text(
+        "import os\n"
+        + INSTALLED_FIXTURE.replace(
+            "    def start_decode(cls):\n",
+            "    def start_decode(cls):\n        args = []\n" + branches,
+        ).replace("+ cls.extra_decode_args)", "+ cls.extra_decode_args + args)")
+    )
+    user = os.path.join("test", "test_unified.py")
+    result = extract(user, (project / user).read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(project),)))
+    assert result.servers and {launch.location.path for launch in result.servers} == {user}
+    (note,) = [note for note in result.notes if "more than 64 paths" in note.message]
+    assert (note.path, note.line) == (user, 4)
+    assert "branches of the installed " in note.message and "disaggregation_fixture.py (line " in note.message
+    assert all(note.path == user for note in result.notes)

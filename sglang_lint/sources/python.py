@@ -96,4 +96,25 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
                 trees.append(analyzer.tree)
         return result, analyzer.steps
 
-    return variants(explore(run))
+    result = variants(explore(run))
+    if files is not None:
+        _notes_on_the_users_file(result, files.project)
+    return result
+
+
+def _notes_on_the_users_file(result: SourceResult, project) -> None:
+    """Notes stay on the user's files: the note that the branches of an
+    installed sglang module (a server fixture's) were merged is about the
+    launches of this file, so it moves to the line of this file that led to
+    them (the first launch's: a subclass, a call); the installed file is named
+    in its text."""
+    if not result.notes or not any(project.is_installed(note.path) for note in result.notes):
+        return
+    launches = [*result.servers, *result.routers]
+    line = min((launch.location.line for launch in launches if launch.location.path == result.path), default=1)
+    result.notes = [
+        Note(result.path, note.message.replace("of this file", f"of the installed {note.path} (line {note.line})", 1), line, 1)
+        if project.is_installed(note.path)
+        else note
+        for note in result.notes
+    ]

@@ -271,9 +271,9 @@ class PythonInterpreter:
         """Findings stay on the user's files: a launch written in the installed
         ``sglang`` package (a server fixture's base class) is located at the
         first line of the user's file that led to it (the subclass, the call);
-        notes about the installed code (its own branches, imports, budgets)
-        are dropped: nothing the user can change is there, and the launches
-        it leads to carry their own notes of precision."""
+        notes about the installed code's own imports are dropped: nothing the
+        user can change is there (the note that its branches were merged is
+        moved by ``python._notes_on_the_users_file``)."""
         if self.files is None or not any(self.files.project.is_installed(path) for path in self.modules):
             return
         installed = {path for path in self.modules if self.files.project.is_installed(path)}
