@@ -10,9 +10,9 @@ adapter over :mod:`sglang_lint.pipeline` (design.md, "Interfaces"):
   read, so standard input works and the file is never read twice) and ``filename``
   (the path as given, or ``--stdin-display-name``); the AST is not used.
 * Cost for the common case: a file is first checked with
-  :func:`sglang_lint.prefilter.python_may_launch` (or, for a test module deriving
-  an imported server fixture class, ``python_may_inherit_a_launch``); when it names
-  no marker, ``run()`` returns without importing anything. This module imports only the
+  :func:`sglang_lint.prefilter.python_may_run_a_launch`, the CLI's check (issue 20:
+  a launch entry the file spells, or the import of a server fixture class); when it
+  finds none, ``run()`` returns without importing anything. This module imports only the
   prefilter at import time; the analyzer (tree-sitter, PyYAML, option tables) is
   imported inside ``run()`` by the first file that passes the check.
 * Never an exception: one escaping a plugin aborts the whole flake8 run and loses
@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sglang_lint import __version__
-from sglang_lint.prefilter import python_may_inherit_a_launch, python_may_launch
+from sglang_lint.prefilter import python_may_run_a_launch
 
 INTERNAL_ERROR_CODE = "SGL900"
 # flake8 prints the message on one line; an exception text may be long.
@@ -108,7 +108,7 @@ class SglangLintChecker:
     def run(self) -> Iterator[Result]:
         try:
             text = "".join(self.lines)
-            if not (python_may_launch(text) or python_may_inherit_a_launch(text)):
+            if not python_may_run_a_launch(text):
                 return
             results = self._check(text)
         except Exception as error:  # noqa: BLE001 - RecursionError, MemoryError too: never crash flake8

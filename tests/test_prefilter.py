@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from sglang_lint import prefilter
-from sglang_lint.prefilter import MARKERS, bytes_may_launch, may_launch, python_may_launch
+from sglang_lint.prefilter import MARKERS, bytes_may_launch, may_launch, may_launch_bytes, python_may_launch, python_may_run_a_launch
 
 LAUNCHERS = [
     'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "8"])',
@@ -128,12 +128,72 @@ def _python_source():
 
 @pytest.mark.parametrize("path", sorted(FIXTURES.rglob("*.py")), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_python_fixture_with_a_launch_passes(path: Path) -> None:
-    """The pre-check must never hide a launch the Python source finds."""
+    """The pre-check must never hide a launch the Python source finds (issue
+    20: the precise check, on the text and on the bytes)."""
     text = path.read_text(encoding="utf-8")
     result = _python_source()(str(path), text)
     if result.servers or result.routers:
         assert python_may_launch(text)
-        assert bytes_may_launch(path.read_bytes())
+        assert python_may_run_a_launch(text)
+        assert may_launch_bytes("python", path.read_bytes())
+
+
+# Issue 20: a file must spell a launch entry, not only mention sglang and a
+# process API (4,322 of an SGLang fork's 5,058 Python files did).
+PRECISE_LAUNCHERS = [
+    *LAUNCHERS[:1],
+    'os.system("sglang serve Qwen/Qwen3-8B --port 30000")',
+    "import subprocess\nsubprocess.Popen(['sglang', 'serve', '--model-path', 'm'])\n",
+    "import subprocess\ncmd = 'python -m sglang_router.launch_router --pd-disaggregation'\nsubprocess.run(cmd, shell=True)\n",
+    'import subprocess\nsubprocess.run(["sglang-router", "--pd-disaggregation"])',
+    'import subprocess\nsubprocess.run(["python", "-m", "dynamo.sglang", "--model-path", "m"])',
+    "from serving.helpers import ServerArgs\nargs = ServerArgs(model_path='m')\n",
+    "from serving.helpers import launch_server\nlaunch_server(args)\n",
+    "mp.Process(target=launch_server, args=(server_args,)).start()\n",
+    "proc = popen_launch_server(MODEL, URL, other_args=['--tp', '2'])\n",
+    "import sglang as sgl\nllm = sgl.Engine(model_path='m', tp_size=2)\n",
+    "from sglang import Engine as E\nE(model_path='m')\n",
+    "from ray.serve.llm import LLMConfig, SGLangServer\n",
+    "from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n",
+]
+
+PRECISE_NON_LAUNCHERS = [
+    # SGLang's own modules: sglang and a process API, no launch entry.
+    "import subprocess\nfrom sglang.srt.utils import get_bool_env_var\nsubprocess.run(['nvidia-smi'])\n",
+    "import sglang\nimport os\nos.environ['X'] = '1'\n",
+    # "Engine" in prose or inside another name is not sglang.Engine.
+    'import subprocess\nhelp = "Must specify a backend, depending on the LLM Inference Engine."\n',
+    "from vllm import LLMEngine, EngineArgs\nimport subprocess\n",
+    # a type annotation is not a construction
+    "import sglang\nimport subprocess\ndef f(server_args: 'ServerArgs'): ...\n",
+]
+
+
+@pytest.mark.parametrize("text", PRECISE_LAUNCHERS)
+def test_precise_launchers_pass(text: str) -> None:
+    assert python_may_run_a_launch(text)
+    assert may_launch_bytes("python", text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("text", PRECISE_NON_LAUNCHERS)
+def test_precise_non_launchers_fail(text: str) -> None:
+    assert not python_may_run_a_launch(text)
+    assert not may_launch_bytes("python", text.encode("utf-8"))
+
+
+@given(st.text())
+def test_bytes_and_text_checks_agree(text: str) -> None:
+    assert may_launch_bytes("python", text.encode("utf-8", "surrogatepass")) == python_may_run_a_launch(text)
+
+
+def test_every_generated_oracle_program_passes() -> None:
+    """The CPython oracle's programs (tests/_oracle_python.py) all launch: the
+    pre-check must let each through (issue 20: it stays sound)."""
+    import _oracle_python
+
+    for seed in range(300):
+        program = _oracle_python.generate(seed)
+        assert python_may_run_a_launch(program.text), f"seed {seed}"
 
 
 def _every_fixture_file() -> list[Path]:

@@ -75,6 +75,10 @@ class Paths:
         # Branches that made a difference and were merged on this path, in the
         # order met: forked only when a launch needs them (``launch``).
         self.candidates: dict[str, tuple[PathStep, PathStep]] = {}
+        # Every branch over a key that made a difference, in the order met
+        # (repeats too): a source that knows which part of a run a launch came
+        # from tells ``launch`` which of them it may have read.
+        self.met: list[str] = []
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
@@ -87,6 +91,7 @@ class Paths:
         self.conditional = self.conditional or (launched and key is not None)
         if self.suspended or key is None or steps is None:
             return
+        self.met.append(key)
         if not self.may_fork:
             if where is not None:
                 self.merged_at.append(where)
@@ -236,6 +241,22 @@ def imprecise_launch(launch) -> bool:
     """A word a merge may have made: alternatives, unknown, or within a concat."""
     values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
     return any(_merged_shape(value) for value in values)
+
+
+def merged_launch(launch) -> bool:
+    """A word a merge of branches made: alternatives, or unknown because it
+    differs between branches or was set in only some (not a parameter or a
+    call result we cannot see)."""
+    values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
+    return any(_merge_made(value) for value in values)
+
+
+def _merge_made(value: Value) -> bool:
+    if value.kind is Kind.ALTERNATIVES:
+        return True
+    if value.kind is Kind.UNKNOWN:
+        return "branches" in value.reason
+    return value.kind is Kind.CONCAT and any(_merge_made(part) for part in value.parts)
 
 
 def _imprecise(result: SourceResult) -> bool:

@@ -146,6 +146,9 @@ class FileReader:
     def __init__(self, project: ProjectFiles) -> None:
         self.project = project
         self._read: dict[str, tuple[str | None, str | None]] = {}
+        # What the sources conclude from the files read (a module may launch),
+        # kept across the runs of one file's launch variants.
+        self.memo: dict[tuple, object] = {}
 
     def read(self, shown: str) -> tuple[str | None, str | None]:
         """The text of ``shown`` and None, or None and why not (see

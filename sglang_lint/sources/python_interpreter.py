@@ -28,8 +28,9 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value
-from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, suspended
+from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, merged_launch, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
+from sglang_lint.sources.python_reach import FunctionRefs, function_references, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -167,6 +168,9 @@ class Module:
         self.done: set[int] = set()
 
 
+_NOTHING_SKIPPED: frozenset[int] = frozenset()
+
+
 class PythonInterpreter:
     """One run over a Python module, on one path through the branches that make a
     difference (:class:`~sglang_lint.sources.paths.Paths`); :meth:`run` returns
@@ -261,9 +265,11 @@ class PythonInterpreter:
         self._finish_run()
         # A launch a merged branch may have made imprecise: fork on the first
         # merged branch (which one it read is not tracked here).
-        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or any(
-            note.message.startswith(NOT_FOLLOWED) for note in self.result.notes
-        ))
+        self.paths.launch(
+            any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers])
+            or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes),
+            self.relevant_branches,
+        )
         self._leave_installed()
         return self.result
 
@@ -494,7 +500,10 @@ class PythonInterpreter:
         if depth > MAX_BLOCK_DEPTH:
             self._note_depth(statements[0] if statements else None)
             return _Flow()
+        skipped = self.skipped
         for statement in statements:
+            if skipped and id(statement) in skipped:
+                continue
             flow = self._exec(statement, depth)
             if flow.stopped:
                 return flow
@@ -771,6 +780,13 @@ class PythonInterpreter:
         return frame.scopes
 
     _class_being_defined: PClass | None = None
+    # The statements of the root being run that come after its last launch
+    # (python_reach.tail_statements), and how a statement is judged.
+    skipped: frozenset[int] | set[int] = _NOTHING_SKIPPED
+    # The branches the launches of this run may have read (None: any).
+    relevant_branches: set[str] | None = None
+    last_calls: frozenset[int] | set[int] = _NOTHING_SKIPPED  # calls whose callee is cut too
+    _statement_reaches: Callable[[ast.AST], bool] | None = None
 
     def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
         bases = tuple(self._eval(base) for base in node.bases)
@@ -1881,7 +1897,11 @@ class PythonInterpreter:
         try:
             if isinstance(func.node, ast.Lambda):
                 return self._eval(func.node.body)
-            flow = self._exec_block(func.node.body, 1)
+            if node is not None and self.last_calls and id(node) in self.last_calls:
+                with self._cut_tail(func):
+                    flow = self._exec_block(func.node.body, 1)
+            else:
+                flow = self._exec_block(func.node.body, 1)
             if not frame.returns:
                 return PNone(loc)
             if not flow.terminated and frame.returns:
@@ -2189,22 +2209,137 @@ class PythonInterpreter:
             if module is not None:
                 # A base class's method its own setUpClass calls is not a root.
                 called_names |= _called_names_of(module.tree)
+        # Only what can reach a launch runs (issue 20, python_reach).
+        reach = self._reaching_functions(tree)
         subclassed = {base.ref for cls in self.classes for base in cls.bases if isinstance(base, PClass)}
         methods = {id(f.node) for f in self.defined if f.owner is not None}
+        # The branches met so far (the module's top level) may matter to any
+        # launch; those met while a root runs, only to that root's launches.
+        self.relevant_branches = set(self.paths.met)
         for cls in self.classes:
             if cls.ref in subclassed:
                 continue
-            self._run_class(cls, called_names)
+            self._as_root(lambda cls=cls: self._run_class(cls, called_names, reach))
         for func in list(self.defined):
-            if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names:
+            if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names or id(func.node) not in reach:
                 continue
-            self._run_root(func, func.name if func.name.startswith("test") else "")
+            self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""))
         for func in list(self.defined):
-            if id(func.node) in self.executed or id(func.node) in methods:
+            if id(func.node) in self.executed or id(func.node) in methods or id(func.node) not in reach:
                 continue
-            self._run_root(func, "")
+            self._as_root(lambda func=func: self._run_root(func, ""))
 
-    def _run_class(self, cls: PClass, called_names: set[str]) -> None:
+    def _as_root(self, run: Callable[[], None]) -> None:
+        """Run one root (a function, or a class's fixtures and tests, which
+        share their instance). The branches it met matter to the launch
+        variants (``Paths.launch``) only when one of its own launches holds a
+        value a merge of branches made (``merged_launch``; a root's unknown
+        parameters are no reason to fork): the roots are what different test
+        runs call, and a branch of one (a benchmark's retry count) changes
+        nothing another launches."""
+        met, servers, routers, notes = len(self.paths.met), len(self.result.servers), len(self.result.routers), len(self.result.notes)
+        run()
+        launches = [*self.result.servers[servers:], *self.result.routers[routers:]]
+        if any(merged_launch(launch) for launch in launches) or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes[notes:]):
+            self.relevant_branches.update(self.paths.met[met:])
+
+    def _reaching_functions(self, tree: ast.Module) -> set[int]:
+        """The functions of the file and of the modules read for it whose body
+        can reach a launch (:func:`python_reach.reaching_functions`), by what
+        the names of their module bind now; and how a statement of a root is
+        judged (:meth:`_call_root`)."""
+        analyzed = self.heap.get(self.module_scope, {})
+        bindings_of: dict[int, Mapping[str, Any]] = {id(function.node): analyzed for function in function_references(tree)}
+        functions = list(function_references(tree))
+        for module in self.modules.values():
+            if module is not None:
+                scope = self.heap.get(module.scope, {})
+                for function in function_references(module.tree):
+                    bindings_of[id(function.node)] = scope
+                    functions.append(function)
+        answers: dict[tuple[int, str], bool] = {}
+
+        def launches(refs: FunctionRefs, bindings: Mapping[str, Any]) -> bool:
+            """Whether ``refs`` name a launch themselves: a name the recognisers
+            know, a name bound to one, a module of the project that may launch."""
+            for reference in (*refs.names, *refs.dotted):
+                key = (id(bindings), reference)
+                known = answers.get(key)
+                if known is None:
+                    known = answers[key] = self._reference_may_launch(reference, bindings)
+                if known:
+                    return True
+            return any(self._import_may_launch(module, level) for module, level in refs.imports)
+
+        reached, names = reaching_functions(functions, lambda refs: launches(refs, bindings_of[id(refs.node)]))
+
+        def reaches(statement: ast.AST) -> bool:
+            refs = statement_references(statement)
+            return not refs.names.isdisjoint(names) or launches(refs, analyzed)
+
+        self._statement_reaches = reaches
+        return reached
+
+    def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any]) -> bool:
+        """Whether a name or attribute chain (``P``, ``subprocess.Popen``,
+        ``sp.run``) a body refers to can start a server: the qualified name it
+        stands for, through what its first name is bound to (an import), is
+        one the recognisers know (:meth:`_is_launch_qualname`), or it is a
+        name or module imported from a module of the project whose text may
+        launch."""
+        root, dot, rest = reference.partition(".")
+        value = bindings.get(root)
+        if isinstance(value, PExternal):
+            qualname = value.qualname + dot + rest
+        elif isinstance(value, PImported):
+            if self._imported_may_launch(value):
+                return True
+            qualname = value.qualname + dot + rest
+        elif isinstance(value, PModule):
+            if self._import_may_launch(value.qualname, 0):
+                return True
+            qualname = value.qualname + dot + rest
+        else:
+            qualname = reference  # a local, a builtin, an attribute of an object
+        return self._is_launch_qualname(qualname)
+
+    def _imported_may_launch(self, value: PImported) -> bool:
+        """An imported name or module of the project: whether its module's text
+        (or the submodule's, ``from pkg import helpers``) may launch."""
+        return self._import_may_launch(value.dotted or value.module, value.level, value.importer) or (
+            bool(value.name) and self._import_may_launch(value.qualname, value.level, value.importer)
+        )
+
+    def _import_may_launch(self, module: str, level: int, importer: str | None = None) -> bool:
+        """Whether ``module`` (imported with ``level`` dots) is a module of the
+        project whose text may launch (:meth:`_text_may_launch`); a module we
+        cannot find or read launches nothing we would see."""
+        if self.files is None or (not level and module.split(".")[0] in sys.stdlib_module_names):
+            return False
+        key = ("may launch", os.path.dirname(importer or self.result.path), module, level)
+        known = self.files.memo.get(key)
+        if known is None:
+            from sglang_lint.sources.python_imports import module_files
+
+            known = False
+            for shown in module_files(importer or self.result.path, module, level, self.files.project.roots):
+                text, _ = self.files.read(shown)
+                known = text is not None and self._text_may_launch(text)
+                break
+            self.files.memo[key] = known
+        return bool(known)
+
+    def _is_launch_qualname(self, qualname: str) -> bool:
+        """Hook: whether a call of ``qualname`` (an imported name with its
+        module, ``subprocess.Popen``; or a bare or attribute name, ``self.start``)
+        may start a server. The interpreter knows no launch: every call may."""
+        return True
+
+    def _text_may_launch(self, text: str) -> bool:
+        """Hook: whether a module of the project with this text may launch."""
+        return True
+
+    def _run_class(self, cls: PClass, called_names: set[str], reach: set[int]) -> None:
         self._note_unread_fixture(cls)
         seen: set[str] = set()
         ordered: list[PFunc] = []
@@ -2214,6 +2349,10 @@ class PythonInterpreter:
                     seen.add(name)
                     if name not in called_names or name in _TEST_FIXTURES:
                         ordered.append(value)
+        if not any(id(f.node) in reach for f in ordered):
+            return  # nothing a test runner would call reaches a launch
+        # The fixtures set up what the tests read; other methods run when they can launch.
+        ordered = [f for f in ordered if f.name in _TEST_FIXTURES or id(f.node) in reach]
         ordered.sort(key=lambda f: _TEST_FIXTURES.get(f.name, len(_TEST_FIXTURES)))
         inherits_elsewhere = any(klass.loc.path != self.result.path for klass in self._mro(cls))
         if inherits_elsewhere:
@@ -2284,7 +2423,30 @@ class PythonInterpreter:
     def _call_root(self, func: PFunc) -> None:
         if isinstance(func.node, ast.Lambda):
             return
-        self._call_function(func, [], {}, None)
+        if func.name in _TEST_FIXTURES or self._statement_reaches is None:
+            self._call_function(func, [], {}, None)  # a fixture sets up what the tests read
+            return
+        # What the root does after its last launch starts nothing (issue 20).
+        with self._cut_tail(func):
+            self._call_function(func, [], {}, None)
+
+    @contextlib.contextmanager
+    def _cut_tail(self, func: PFunc) -> Iterator[None]:
+        """Skip, while ``func`` runs, the statements of its body after its last
+        launch (python_reach.tail_statements): its result goes nowhere."""
+        if self._statement_reaches is None or isinstance(func.node, ast.Lambda):
+            yield
+            return
+        tail, last_calls = tail_statements(func.node.body, self._statement_reaches)
+        tail -= self.skipped
+        last_calls -= self.last_calls
+        saved = self.skipped, self.last_calls
+        self.skipped = self.skipped | tail
+        self.last_calls = self.last_calls | last_calls
+        try:
+            yield
+        finally:
+            self.skipped, self.last_calls = saved
 
 
 _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}

@@ -29,6 +29,7 @@ import ast
 from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, Value
+from sglang_lint.prefilter import python_may_run_a_launch
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
 from sglang_lint.sources.python_values import (
@@ -78,6 +79,16 @@ _SHELL_STRING_RUNNERS = {
     "subprocess.getstatusoutput",
     "asyncio.create_subprocess_shell",
 }
+# What a call must name for :meth:`LaunchInterpreter._call_external` to read it
+# as a launch (issue 20, python_reach: a function that refers to none of them,
+# directly or through another function, starts nothing and is not run as a
+# root). The process runners by their qualified name (``asyncio.run`` is no
+# ``subprocess.run``); SGLang's and Ray's entries by their own name, however
+# they were imported (a project's ``from serving import launch_server``).
+_PROCESS_RUNNERS = frozenset({*_SUBPROCESS_RUNNERS, *_SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
+_ENTRY_CALLS = frozenset(
+    {"launch_server", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
+)
 
 
 class LaunchInterpreter(PythonInterpreter):
@@ -207,6 +218,12 @@ class LaunchInterpreter(PythonInterpreter):
                 return [spread_word(value.value, value.loc)]
             return None
         return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
+
+    def _is_launch_qualname(self, qualname: str) -> bool:
+        return qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")) or qualname.rsplit(".", 1)[-1] in _ENTRY_CALLS
+
+    def _text_may_launch(self, text: str) -> bool:
+        return python_may_run_a_launch(text)
 
     def _builtin_model(self, qualname: str) -> bool:
         """SGLang's test helpers and entry points keep the model below even where

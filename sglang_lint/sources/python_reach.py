@@ -1,0 +1,204 @@
+"""Which functions of a module can reach a launch (issue 20: demand-driven
+interpretation), found from the syntax alone, before anything runs.
+
+The interpreter runs what a test runner or another module would call: every
+function and method that nothing in the file calls, with unknown parameters.
+On a tree like SGLang's own (one test utility module holds ~80 functions, most
+of them about HTTP requests and benchmarks) that was 90% of the time, for code
+that starts nothing. A root is now run only when its body can reach a launch:
+
+- it refers to a name the launch recognisers know (``Popen``, ``Engine``,
+  ``popen_launch_server``, ...: the ``is_launch_name`` the interpreter's
+  subclass gives), or to a name bound to one (``from subprocess import Popen
+  as P``);
+- it refers to a function or method that can (by name: ``self.start()``
+  reaches when any ``start`` of the file or of the modules read does; a name is
+  enough, so the answer errs on running too much, never too little);
+- it refers to a name imported from a module of the project that may itself
+  launch (``may_import_launch``: the module's text passes the pre-check), or
+  imports such a module in its body;
+- it declares ``global`` / ``nonlocal`` (its side effects are what other roots
+  see).
+
+The references of each function are computed once per parsed tree; the
+fixed point over them costs microseconds per function.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Callable, Iterable
+
+
+class FunctionRefs:
+    """A function or method definition and what its body refers to."""
+
+    __slots__ = ("node", "name", "names", "dotted", "imports", "declares_global")
+
+    def __init__(
+        self, node: ast.AST | None, name: str, names: frozenset[str], dotted: frozenset[str], imports: tuple[tuple[str, int], ...], declares_global: bool
+    ) -> None:
+        self.node = node
+        self.name = name
+        self.names = names  # Name ids and attribute names used anywhere in the body
+        self.dotted = dotted  # attribute chains on a name: "subprocess.Popen", "self.start"
+        self.imports = imports  # (module, level) of the imports written in the body
+        self.declares_global = declares_global
+
+
+@functools.lru_cache(maxsize=64)
+def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
+    """Every function and method of ``tree``, nested ones too (a nested
+    function's references count for the one around it as well: running the
+    outer one defines and may call it)."""
+    found: list[FunctionRefs] = []
+    for node in _walk(tree):
+        if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
+            found.append(_references(node))
+    return tuple(found)
+
+
+def _references(function: ast.AST) -> FunctionRefs:
+    return _references_of(function, function.name, [*function.body, *function.decorator_list])  # type: ignore[attr-defined]
+
+
+def statement_references(statement: ast.AST) -> FunctionRefs:
+    """What one statement refers to, in the shape of a function's references."""
+    return _references_of(None, "", [statement])
+
+
+def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) -> FunctionRefs:
+    names: set[str] = set()
+    dotted: set[str] = set()
+    imports: list[tuple[str, int]] = []
+    declares_global = False
+    stack: list[ast.AST] = list(nodes)
+    pop, push, AST = stack.pop, stack.append, ast.AST
+    while stack:
+        node = pop()
+        kind = type(node)
+        if kind is ast.Name:
+            names.add(node.id)  # type: ignore[attr-defined]
+            continue
+        if kind is ast.Attribute:
+            names.add(node.attr)  # type: ignore[attr-defined]
+            chain = _dotted(node)
+            if chain is not None:
+                dotted.add(chain)
+        elif kind is ast.ImportFrom:
+            imports.append((node.module or "", node.level))  # type: ignore[attr-defined]
+            names.update(alias.name for alias in node.names)  # type: ignore[attr-defined]
+        elif kind is ast.Import:
+            imports.extend((alias.name, 0) for alias in node.names)  # type: ignore[attr-defined]
+        elif kind in (ast.Global, ast.Nonlocal):
+            declares_global = True
+        for field_name in node._fields:
+            value = getattr(node, field_name, None)
+            if type(value) is list:
+                for item in value:
+                    if isinstance(item, AST):
+                        push(item)
+            elif isinstance(value, AST):
+                push(value)
+    return FunctionRefs(definition, name, frozenset(names), frozenset(dotted), tuple(imports), declares_global)
+
+
+def _dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for an attribute chain on a name; None on anything else."""
+    parts: list[str] = []
+    while type(node) is ast.Attribute:
+        parts.append(node.attr)  # type: ignore[attr-defined]
+        node = node.value  # type: ignore[attr-defined]
+    if type(node) is not ast.Name:
+        return None
+    parts.append(node.id)  # type: ignore[attr-defined]
+    return ".".join(reversed(parts))
+
+
+def _walk(tree: ast.AST) -> Iterable[ast.AST]:
+    """The statements of ``tree`` that can hold a definition (expressions are
+    not entered: a lambda is no root)."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            block = getattr(node, field_name, None)
+            if type(block) is list:
+                stack.extend(reversed(block))
+
+
+def reaching_functions(functions: Iterable[FunctionRefs], launches: Callable[[FunctionRefs], bool]) -> tuple[set[int], set[str]]:
+    """The ``id()`` of each function node of ``functions`` whose body can reach
+    a launch, and their names: those that ``launches`` (what the body refers
+    to names a launch, see the module's docstring), then, to a fixed point,
+    those that refer to the name of one that reaches."""
+    pending: list[FunctionRefs] = []
+    reached: set[int] = set()
+    reaching_names: set[str] = set()
+    for function in functions:
+        if function.declares_global or launches(function):
+            reached.add(id(function.node))
+            reaching_names.add(function.name)
+        else:
+            pending.append(function)
+    changed = True
+    while changed and pending:
+        changed = False
+        still: list[FunctionRefs] = []
+        for function in pending:
+            if not function.names.isdisjoint(reaching_names):
+                reached.add(id(function.node))
+                reaching_names.add(function.name)
+                changed = True
+            else:
+                still.append(function)
+        pending = still
+    return reached, reaching_names
+
+
+def tail_statements(body: list[ast.stmt], reaches: Callable[[ast.AST], bool]) -> tuple[set[int], set[int]]:
+    """The ``id()`` of the statements of ``body`` that run after its last
+    statement that can reach a launch (``reaches``), for a function whose result
+    goes nowhere (a root; a call whose value is dropped, below): what it does
+    after its last launch starts nothing, so it need not run (SGLang's
+    ``run_bench_serving_multi`` starts a server, then runs the whole
+    benchmark). Loops are never cut inside (a later round may launch); an
+    ``if`` is cut in each branch, a ``with`` in its body, a ``try`` in its body
+    when no handler, ``else`` or ``finally`` reaches.
+
+    Also the ``id()`` of the calls made by those last statements whose value
+    is dropped (``f()``, ``return f()``): nothing after them reaches a launch,
+    so the function they call is cut the same way."""
+    skipped: set[int] = set()
+    last_calls: set[int] = set()
+    _cut(body, reaches, skipped, last_calls)
+    return skipped, last_calls
+
+
+def _cut(block: list[ast.stmt], reaches: Callable[[ast.AST], bool], skipped: set[int], last_calls: set[int]) -> None:
+    for statement in reversed(block):
+        if not reaches(statement):
+            skipped.add(id(statement))
+            continue
+        kind = type(statement)
+        if kind is ast.If:
+            _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+            _cut(statement.orelse, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+        elif kind in (ast.With, ast.AsyncWith):
+            _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+        elif kind is ast.Try or kind is getattr(ast, "TryStar", None):
+            others = [*statement.orelse, *statement.finalbody, *(s for handler in statement.handlers for s in handler.body)]  # type: ignore[attr-defined]
+            if not any(reaches(other) for other in others):
+                _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+                skipped.update(id(other) for other in others)
+        elif kind in (ast.Expr, ast.Return):
+            # The call whose value only this statement uses: `f()`, `return
+            # f()`, `return f()[0]`, `await f()`.
+            value = statement.value  # type: ignore[attr-defined]
+            while type(value) in (ast.Await, ast.Subscript, ast.Attribute):
+                value = value.value  # type: ignore[attr-defined]
+            if type(value) is ast.Call:
+                last_calls.add(id(value))
+        return

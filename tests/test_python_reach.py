@@ -1,0 +1,228 @@
+"""Demand-driven interpretation (issue 20): only what can reach a launch runs.
+
+The interpreter runs every function and method nothing calls ("roots"), with
+unknown parameters; on SGLang's own tree that was 90% of the time, spent on code
+that starts nothing. ``python_reach`` finds from the syntax which functions can
+reach a launch, and which statements of a root come after its last launch; the
+interpreter runs only those. The findings must not change: the fixtures (their
+EXPECTED files) hold that; these tests hold the analysis itself, and that code
+which cannot reach a launch is really not run (its notes are gone).
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from sglang_lint.sources.python import analyze_python
+from sglang_lint.sources.python_reach import function_references, reaching_functions, statement_references, tail_statements
+
+LAUNCH_NAMES = {"Popen", "popen_launch_server"}
+
+
+def _reaching(source: str) -> set[str]:
+    tree = ast.parse(textwrap.dedent(source))
+    functions = function_references(tree)
+    reached, names = reaching_functions(functions, lambda refs: not refs.names.isdisjoint(LAUNCH_NAMES))
+    assert {f.name for f in functions if id(f.node) in reached} == names
+    return names
+
+
+def test_a_function_reaches_through_the_functions_it_refers_to() -> None:
+    names = _reaching(
+        """
+        def start(port):
+            return subprocess.Popen(["python", "-m", "sglang.launch_server", "--port", str(port)])
+
+        class TestPD:
+            def setUp(self):
+                self.launch()
+
+            def launch(self):
+                self.proc = start(30000)
+
+            def test_requests(self):
+                requests.post(self.url)
+
+        def helper():
+            threading.Thread(target=launch_later).start()
+
+        def launch_later():
+            start(1)
+
+        def unrelated():
+            return 1 + 1
+        """
+    )
+    assert names == {"start", "launch", "setUp", "launch_later", "helper"}
+
+
+def test_a_function_declaring_global_is_kept() -> None:
+    # Its side effects are what later roots read.
+    assert _reaching("def configure():\n    global ARGS\n    ARGS = ['--tp', '4']\n") == {"configure"}
+
+
+def _tail(source: str, reaching: set[str]) -> list[str]:
+    tree = ast.parse(textwrap.dedent(source))
+    body = tree.body[0].body
+
+    def reaches(statement: ast.AST) -> bool:
+        return not statement_references(statement).names.isdisjoint(reaching)
+
+    skipped, last_calls = tail_statements(body, reaches)
+    kept: list[str] = []
+
+    def run(block: list[ast.stmt]) -> None:  # what the interpreter executes
+        for statement in block:
+            if id(statement) in skipped:
+                continue
+            kept.append(ast.unparse(statement).splitlines()[0])
+            for field in ("body", "orelse", "finalbody"):
+                run(getattr(statement, field, []))
+            for handler in getattr(statement, "handlers", []):
+                run(handler.body)
+
+    run(body)
+    calls = [ast.unparse(node) for node in ast.walk(tree) if id(node) in last_calls]
+    return kept + [f"last call: {call}" for call in calls]
+
+
+def test_the_tail_of_a_root_after_its_last_launch_is_cut() -> None:
+    kept = _tail(
+        """
+        def run_bench(model, args):
+            process = popen_launch_server(model, URL, other_args=args)
+            try:
+                for a in args:
+                    run_benchmark(a)
+            finally:
+                kill(process.pid)
+            return results
+        """,
+        {"popen_launch_server"},
+    )
+    assert kept == ["process = popen_launch_server(model, URL, other_args=args)"]
+
+
+def test_branches_are_cut_each_and_loops_never_inside() -> None:
+    kept = _tail(
+        """
+        def root(role):
+            if role == "prefill":
+                start_prefill()
+                log("prefill")
+            else:
+                for tp in (2, 4):
+                    start_decode(tp)
+                    bump(tp)
+                log("decode")
+            report()
+        """,
+        {"start_prefill", "start_decode"},
+    )
+    # The if is the last statement that reaches; in each branch what follows the
+    # launch is cut; the loop body stays whole (a later round may read bump's work).
+    assert "report()" not in kept and "log('prefill')" not in kept and "log('decode')" not in kept
+    assert "bump(tp)" in kept and "start_decode(tp)" in kept and "start_prefill()" in kept
+    assert "last call: start_prefill()" in kept
+
+
+def test_a_try_is_cut_only_when_its_handlers_do_not_reach() -> None:
+    kept = _tail(
+        """
+        def root():
+            try:
+                start()
+                work()
+            except OSError:
+                start_again()
+        """,
+        {"start", "start_again"},
+    )
+    assert "work()" in kept and "start_again()" in kept
+
+
+def test_a_returned_call_whose_value_is_dropped_is_a_last_call() -> None:
+    kept = _tail("def root():\n    prepare()\n    return start_all(model)[0]\n", {"start_all"})
+    assert "last call: start_all(model)" in kept
+
+
+def _notes(source: str) -> list[str]:
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    return [note.message for note in result.notes]
+
+
+DEEP = "[" * 120 + "1" + "]" * 120  # nested lists: past the interpreter's expression depth
+
+
+def test_code_that_cannot_reach_a_launch_is_not_run() -> None:
+    """A benchmark helper nothing calls, whose body is too deep to analyze: it
+    launches nothing, so it is not run, and says nothing."""
+    source = f"""
+        import subprocess
+
+        def start():
+            subprocess.Popen(["python", "-m", "sglang.launch_server", "--tp", "4"])
+
+        def summarize(results):
+            return {DEEP}
+        """
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    assert len(result.servers) == 1
+    assert [note.message for note in result.notes] == []
+
+
+def test_code_that_can_reach_a_launch_still_runs() -> None:
+    source = f"""
+        import subprocess
+
+        def start():
+            value = {DEEP}
+            subprocess.Popen(["python", "-m", "sglang.launch_server", "--tp", "4"])
+        """
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    assert len(result.servers) == 1
+    assert any("nesting" in note.message or "deep" in note.message for note in result.notes)
+
+
+def test_what_a_root_does_after_its_last_launch_is_not_run() -> None:
+    source = f"""
+        import subprocess
+
+        def test_serving():
+            subprocess.Popen(["python", "-m", "sglang.launch_server", "--tp", "4"])
+            return {DEEP}
+        """
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    assert len(result.servers) == 1
+    assert [note.message for note in result.notes] == []
+
+
+def test_asyncio_run_is_no_subprocess_run() -> None:
+    """``run`` reaches a launch only as ``subprocess.run`` (by what the name
+    is bound to), not as ``asyncio.run`` or a method of an object."""
+    source = f"""
+        import asyncio
+        import subprocess
+
+        def start():
+            subprocess.run(["python", "-m", "sglang.launch_server", "--tp", "4"])
+
+        def bench():
+            asyncio.run(go())
+            runner.run()
+            return {DEEP}
+        """
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    assert len(result.servers) == 1
+    assert [note.message for note in result.notes] == []
+
+
+def test_a_renamed_runner_still_reaches() -> None:
+    source = """
+        from subprocess import Popen as P
+
+        def start():
+            P(["python", "-m", "sglang.launch_server", "--tp", "4"])
+        """
+    assert len(analyze_python("launcher.py", textwrap.dedent(source)).servers) == 1
