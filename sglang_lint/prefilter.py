@@ -106,6 +106,18 @@ SERVE_WORDS = ('"serve"', "'serve'")
 RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec")
 
 
+def _used(text: str, marker: str) -> bool:
+    """Whether ``marker`` occurs other than as the name a ``def`` or ``class``
+    defines (SGLang's own ``def launch_server(`` in its HTTP server module, or
+    ``class Engine(`` below, starts nothing)."""
+    start = text.find(marker)
+    while start != -1:
+        if not (text.endswith("def ", 0, start) or text.endswith("class ", 0, start)):
+            return True
+        start = text.find(marker, start + len(marker))
+    return False
+
+
 def _spells_engine(text: str) -> bool:
     """Whether SGLang's ``Engine`` is used the ways a launch uses it: called
     (``Engine(``, ``sgl.Engine(``), imported under another name (``Engine as
@@ -118,7 +130,7 @@ def _spells_engine(text: str) -> bool:
     while start != -1:
         before = text[start - 1] if start else " "
         after = text[start + 6 : start + 10]
-        if not (before.isalnum() or before == "_") and (after.startswith("(") or after == " as "):
+        if not (before.isalnum() or before == "_") and (after.startswith("(") or after == " as ") and not text.endswith("class ", 0, start):
             return True
         start = text.find("Engine", start + 6)
     return False
@@ -128,18 +140,23 @@ def _spells_engine(text: str) -> bool:
 # server fixture class of another module (issue 19), whose methods start the
 # servers with its class attributes (SGLang's `PDDisaggregationServerBase` from
 # `sglang.test.server_fixtures.disaggregation_fixture`). Such a file imports the
-# class by one of these names. Following every file that imports something would
-# parse every module of a tree; the fixture's names are what tell a test suite's
-# launching base classes, and a base class named otherwise in a module that
-# launches is found when that module is linted itself.
-INHERITED_LAUNCH_MARKERS = ("ServerBase", "server_fixtures", "Disaggregation")
+# class by one of these names: the base class, the fixtures package, or a
+# fixture module (`from sglang.test.kv_canary.pd_fixture import ...`). Following
+# every file that imports something would parse every module of a tree; the
+# fixture's names are what tell a test suite's launching base classes, and a
+# base class named otherwise in a module that launches is found when that module
+# is linted itself. (Not "Disaggregation": SGLang's scheduler imports its
+# disaggregation mixins, and launches nothing.)
+INHERITED_LAUNCH_MARKERS = ("ServerBase", "server_fixtures", "_fixture import")
+# The same names in an imported class's qualified name (`a.pd_fixture.PDBase`).
+INHERITED_QUALNAME_MARKERS = ("ServerBase", "server_fixtures", "_fixture.")
 
 
 def python_may_run_a_launch(text: str) -> bool:
     """The check before parsing a Python file (issue 20): a launch entry it
     spells (a launching call, or a command naming an entry point and a way to
     run it), or the import of a server fixture class."""
-    if any(marker in text for marker in CALL_ENTRY_MARKERS) or _spells_engine(text):
+    if any(marker in text and _used(text, marker) for marker in CALL_ENTRY_MARKERS) or _spells_engine(text):
         return True
     if "sglang" in text and any(marker in text for marker in RUNNER_MARKERS):
         if any(marker in text for marker in COMMAND_ENTRY_MARKERS) or any(word in text for word in SERVE_WORDS):

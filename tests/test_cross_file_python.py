@@ -66,7 +66,9 @@ def option(launch, name: str) -> str:
     ids=["from-import", "import-dotted", "namespace-package", "import-as", "from-package-import-module", "relative", "relative-two-levels", "src-layout", "python-layout", "sibling", "star"],
 )
 def test_a_function_and_a_constant_of_another_module_launch_from_the_importer(tmp_path, monkeypatch, files, main) -> None:
-    text = "import subprocess  # sglang\n" + files[main]
+    # The importer must pass the pre-check itself (issue 20: a launch entry it
+    # spells; an import of a launching module does not count yet).
+    text = "import subprocess  # wraps sglang.launch_server\n" + files[main]
     write(tmp_path, {**files, main: text})
     result = analyze(tmp_path, main, monkeypatch)
     (server,) = result.servers
@@ -163,7 +165,7 @@ def test_a_cycle_between_modules_ends(tmp_path, monkeypatch) -> None:
     write(
         tmp_path,
         {
-            "a.py": "import subprocess  # sglang\nfrom b import serve\nTP = 2\nserve(TP)\n",
+            "a.py": "import subprocess  # wraps sglang.launch_server\nfrom b import serve\nTP = 2\nserve(TP)\n",
             "b.py": "from c import ARGS\ndef serve(tp):\n    import subprocess\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp), *ARGS])\n",
             "c.py": "from b import serve\nfrom a import TP\nARGS = ['--port', '30000']\n",
         },
@@ -208,7 +210,7 @@ def test_an_imported_module_runs_nothing(tmp_path, monkeypatch) -> None:
     file's, its `if __name__ == "__main__"` block is not run, its functions are
     run only when the importer calls them."""
     module = LAUNCHER + "serve('prefill', 1)\nif __name__ == '__main__':\n    serve('prefill', 2)\n"
-    write(tmp_path, {"pkg/launcher.py": module, "run.py": "import subprocess  # sglang\nfrom pkg.launcher import TP\nprint(TP)\n"})
+    write(tmp_path, {"pkg/launcher.py": module, "run.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.launcher import TP\nprint(TP)\n"})
     assert analyze(tmp_path, "run.py", monkeypatch).servers == []
 
 
@@ -250,7 +252,7 @@ def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None
 def test_a_module_is_read_only_when_a_name_it_gives_is_used(tmp_path, monkeypatch) -> None:
     """A launcher's imports cost nothing until used: pkg/unused.py is neither
     read nor a dependency."""
-    write(tmp_path, {"pkg/launcher.py": LAUNCHER, "pkg/unused.py": "X = 1\n", "run.py": "import subprocess  # sglang\nfrom pkg.unused import X\nfrom pkg.launcher import serve\nserve('decode', 8)\n"})
+    write(tmp_path, {"pkg/launcher.py": LAUNCHER, "pkg/unused.py": "X = 1\n", "run.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.unused import X\nfrom pkg.launcher import serve\nserve('decode', 8)\n"})
     result = analyze(tmp_path, "run.py", monkeypatch)
     assert len(result.servers) == 1
     assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "launcher.py")]
@@ -304,7 +306,7 @@ def test_topology_json_names_the_subclass_and_noqa_on_the_class_line_silences(tm
 def test_an_installed_environment_in_the_tree_is_not_the_projects(tmp_path, monkeypatch) -> None:
     from sglang_lint.sources.python_imports import module_files
 
-    write(tmp_path, {".venv/lib/python3.11/site-packages/mypkg/launcher.py": LAUNCHER, "node_modules/mypkg/launcher.py": LAUNCHER, "run.py": "import subprocess  # sglang\nfrom mypkg.launcher import serve\nserve('decode', 8)\n"})
+    write(tmp_path, {".venv/lib/python3.11/site-packages/mypkg/launcher.py": LAUNCHER, "node_modules/mypkg/launcher.py": LAUNCHER, "run.py": "import subprocess  # wraps sglang.launch_server\nfrom mypkg.launcher import serve\nserve('decode', 8)\n"})
     result = analyze(tmp_path, "run.py", monkeypatch)
     assert result.servers == [] and result.dependencies == []
     assert module_files("run.py", "mypkg.launcher", 0, (os.path.realpath(tmp_path),)) == []
@@ -332,7 +334,7 @@ def test_only_the_statements_binding_the_names_used_run(tmp_path, monkeypatch) -
         {
             "pkg/consts.py": "import other\nTP = 2\nDERIVED = other.VALUE\nTP = TP * 4\n",
             "pkg/other.py": "VALUE = 1\n",
-            "run.py": "import subprocess  # sglang\nfrom pkg.consts import TP\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n",
+            "run.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.consts import TP\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n",
         },
     )
     result = analyze(tmp_path, "run.py", monkeypatch)

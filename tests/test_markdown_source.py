@@ -526,8 +526,8 @@ def test_notes_have_markdown_lines():
         "python -m sglang.launch_server --model 'unclosed\n"
         "```\n\n"
         "```python\n"
-        "import sglang, subprocess\n"
-        "subprocess.Popen([\n"
+        "import subprocess\n"
+        "subprocess.Popen(['python', '-m', 'sglang.launch_server',\n"
         "```\n\n"
         "```yaml\n"
         "command: [python, -m, sglang.launch_server,\n"
@@ -697,7 +697,7 @@ def test_variables_flow_between_good_shell_blocks():
 
 def test_a_python_triple_quote_does_not_pair_across_blocks():
     doc = (
-        fence("import sglang, subprocess\nDOC = '''\n", "python")
+        fence("import subprocess  # runs sglang.launch_server\nDOC = '''\n", "python")
         + fence('import subprocess\nsubprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "8"])\n', "python")
         + fence("'''\n", "python")
     )

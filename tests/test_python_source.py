@@ -389,7 +389,7 @@ def test_mutation_through_a_helper_is_seen_by_the_caller():
 
 
 def test_syntax_error_is_a_note_with_its_line():
-    result = _launches("import subprocess, sglang\n\ndef broken(:\n    pass\n")
+    result = _launches("import subprocess, sglang.launch_server\n\ndef broken(:\n    pass\n")
     (note,) = result.notes
     assert note.line == 3 and "syntax error" in note.message
 
@@ -402,7 +402,7 @@ def test_a_file_that_cannot_launch_is_not_parsed():
 
 
 def test_noqa_comment_is_collected_but_hash_in_string_is_not():
-    result = _launches('import subprocess, sglang\nx = "# noqa: SGL001"\ny = 1  # noqa: SGL002\n')
+    result = _launches('import subprocess, sglang.launch_server\nx = "# noqa: SGL001"\ny = 1  # noqa: SGL002\n')
     assert result.comments == {3: "# noqa: SGL002"}
 
 

@@ -2304,30 +2304,94 @@ class PythonInterpreter:
         return self._is_launch_qualname(qualname)
 
     def _imported_may_launch(self, value: PImported) -> bool:
-        """An imported name or module of the project: whether its module's text
-        (or the submodule's, ``from pkg import helpers``) may launch."""
-        return self._import_may_launch(value.dotted or value.module, value.level, value.importer) or (
-            bool(value.name) and self._import_may_launch(value.qualname, value.level, value.importer)
-        )
+        """An imported name or module of the project: whether it may launch.
+        A name a module of the project defines (``from sglang.test.test_utils
+        import is_in_ci``) may when that module's function or class of that
+        name can reach a launch (:meth:`_module_reaching`); a module (``import
+        helpers``, ``from pkg import helpers``), or a name the module only
+        passes on, when the module's text may launch."""
+        if value.name:
+            found = self._module_text(value.module, value.level, value.importer)
+            if found is not None:
+                shown, text = found
+                if self._text_may_launch(text):
+                    reaching, defined = self._module_reaching(shown, text)
+                    if value.name in defined:
+                        return value.name in reaching
+                    if "*" in defined:
+                        return True  # a name its star imports may bring
+                    # else a submodule (below), or nothing we could see
+            return self._import_may_launch(value.qualname, value.level, value.importer)  # `from pkg import helpers`
+        return self._import_may_launch(value.dotted or value.module, value.level, value.importer)
 
     def _import_may_launch(self, module: str, level: int, importer: str | None = None) -> bool:
         """Whether ``module`` (imported with ``level`` dots) is a module of the
         project whose text may launch (:meth:`_text_may_launch`); a module we
         cannot find or read launches nothing we would see."""
-        if self.files is None or (not level and module.split(".")[0] in sys.stdlib_module_names):
+        if self.files is None:
             return False
         key = ("may launch", os.path.dirname(importer or self.result.path), module, level)
         known = self.files.memo.get(key)
         if known is None:
-            from sglang_lint.sources.python_imports import module_files
-
-            known = False
-            for shown in module_files(importer or self.result.path, module, level, self.files.project.roots):
-                text, _ = self.files.read(shown)
-                known = text is not None and self._text_may_launch(text)
-                break
-            self.files.memo[key] = known
+            found = self._module_text(module, level, importer)
+            known = self.files.memo[key] = found is not None and self._text_may_launch(found[1])
         return bool(known)
+
+    def _module_text(self, module: str, level: int, importer: str | None) -> tuple[str, str] | None:
+        """The file (as shown) and text of a module of the project; None when
+        it is not the project's or cannot be read."""
+        if self.files is None or (not level and module.split(".")[0] in sys.stdlib_module_names):
+            return None
+        from sglang_lint.sources.python_imports import module_files
+
+        for shown in module_files(importer or self.result.path, module, level, self.files.project.roots):
+            text, _ = self.files.read(shown)
+            return (shown, text) if text is not None else None
+        return None
+
+    def _module_reaching(self, shown: str, text: str) -> tuple[frozenset[str], frozenset[str]]:
+        """The top-level names of a module of the project whose definition can
+        reach a launch (a function that does, a class with a method that does
+        or a base that may), and all the names its ``def``/``class``
+        statements define; from the syntax and its own imports, once per
+        file's analysis (a cycle of imports counts as reaching)."""
+        key = ("reaching", shown)
+        known = self.files.memo.get(key)
+        if known is not None:
+            return known  # type: ignore[return-value]
+        tree = parse_module(text)
+        if tree is None:
+            result: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
+            self.files.memo[key] = result
+            return result
+        bound = [(statement, frozenset(_bound_names(statement))) for statement in tree.body]
+        defined = frozenset(name for _, names in bound for name in names)
+        self.files.memo[key] = (defined, defined)  # while computing: everything reaches
+        bindings = _import_bindings(tree, shown)
+        answers: dict[str, bool] = {}
+
+        def launches(refs: FunctionRefs) -> bool:
+            for reference in (*refs.names, *refs.dotted):
+                known = answers.get(reference)
+                if known is None:
+                    known = answers[reference] = self._reference_may_launch(reference, bindings)
+                if known:
+                    return True
+            return any(self._import_may_launch(module, level, shown) for module, level in refs.imports)
+
+        _, names = reaching_functions(function_references(tree), launches)
+        # A top-level statement's names reach when it does: a function or class
+        # that can launch, an import of a module that may, an assignment of one
+        # (`start = functools.partial(launch, ...)`); a constant does not.
+        reaching: set[str] = set()
+        for statement, statement_names in bound:
+            if statement_names:
+                refs = statement_references(statement)
+                if not refs.names.isdisjoint(names) or launches(refs):
+                    reaching |= statement_names
+        result = (frozenset(reaching), defined)
+        self.files.memo[key] = result
+        return result
 
     def _is_launch_qualname(self, qualname: str) -> bool:
         """Hook: whether a call of ``qualname`` (an imported name with its
@@ -2394,13 +2458,13 @@ class PythonInterpreter:
 
     def _note_unread_fixture(self, cls: PClass) -> None:
         """Never drop a deployment silently: a test class deriving a server
-        fixture class (prefilter.INHERITED_LAUNCH_MARKERS) of a module that is
+        fixture class (prefilter.INHERITED_QUALNAME_MARKERS) of a module that is
         not the project's starts servers we cannot see."""
-        from sglang_lint.prefilter import INHERITED_LAUNCH_MARKERS
+        from sglang_lint.prefilter import INHERITED_QUALNAME_MARKERS
 
         for klass in self._mro(cls):
             for base in klass.bases:
-                if isinstance(base, PExternal) and any(marker in base.qualname for marker in INHERITED_LAUNCH_MARKERS):
+                if isinstance(base, PExternal) and any(marker in base.qualname for marker in INHERITED_QUALNAME_MARKERS):
                     self.result.notes.append(
                         Note(
                             cls.loc.path,
@@ -2567,6 +2631,30 @@ def expr_text(node) -> str:
         return ast.unparse(node)[:40]
     except Exception:  # noqa: BLE001 - only for a message
         return "..."
+
+
+def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
+    """What the imports of a module's top level bind, as the interpreter binds
+    them (``_stmt_Import``/``_stmt_ImportFrom``) but without running anything:
+    a standard-library name as external, any other as imported."""
+    loc = Location(importer, 1, 1)
+    bindings: dict[str, PyValue] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                top = alias.name.split(".")[0]
+                name, module = (alias.asname, alias.name) if alias.asname else (top, top)
+                stdlib = top in sys.stdlib_module_names
+                bindings[name] = PExternal(module, loc) if stdlib else PImported(importer, module, 0, "", module, loc, alias.name if not alias.asname and "." in alias.name else "")
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            stdlib = not node.level and module.split(".")[0] in sys.stdlib_module_names
+            for alias in node.names:
+                if alias.name == "*":
+                    continue
+                qualname = f"{module}.{alias.name}" if module else alias.name
+                bindings[alias.asname or alias.name] = PExternal(qualname, loc) if stdlib else PImported(importer, module, node.level, alias.name, qualname, loc)
+    return bindings
 
 
 @functools.lru_cache(maxsize=64)
