@@ -493,3 +493,28 @@ def test_a_note_about_the_installed_modules_branches_moves_to_the_users_file(ins
     assert (note.path, note.line) == (user, 4)
     assert "branches of the installed " in note.message and "disaggregation_fixture.py (line " in note.message
     assert all(note.path == user for note in result.notes)
+
+
+def test_an_import_not_followed_is_noted_only_where_a_launch_may_have_read_it(tmp_path, monkeypatch) -> None:
+    """Issue 20: SGLang's own modules read each other's definitions in long
+    chains; an import that could not be followed (here, a binary file) hides
+    nothing from a file that launches nothing, nor in a module read for its
+    definitions. In a file that launches, it is noted: a value of the launch
+    may be unknown because of it."""
+    write(
+        tmp_path,
+        {
+            "helpers.py": "from broken import WEIGHTS\n\ndef serve():\n    return WEIGHTS\n",
+            "quiet.py": "from broken import WEIGHTS\nfrom helpers import serve\n\nprint(WEIGHTS, serve())\n\n\ndef launch_server_help():\n    return 'see sglang.launch_server'\n",
+            "loud.py": (
+                "import subprocess\nfrom broken import TP\n\n"
+                "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n"
+            ),
+        },
+    )
+    (tmp_path / "broken.py").write_bytes(b"\x00\x01binary")
+    quiet = analyze(tmp_path, "quiet.py", monkeypatch)
+    assert quiet.servers == [] and quiet.notes == []
+    loud = analyze(tmp_path, "loud.py", monkeypatch)
+    assert len(loud.servers) == 1
+    assert [(note.line, note.message.split(":")[0]) for note in loud.notes] == [(2, "import of broken not followed")]

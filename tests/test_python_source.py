@@ -587,9 +587,24 @@ def test_launch_server_with_server_args_from_the_command_line():
             server_args = prepare_server_args(sys.argv[1:])
             launch_server(server_args)
         """
-    assert _notes(source) == [
-        (7, 5, "launch not analyzed: the ServerArgs of launch_server() come from `server_args`, the result of prepare_server_args()")
-    ]
+    # A pass-through (issue 20: SGLang's own launch_server.py): a launch whose
+    # fields are all given on the command line, no note (design.md: a
+    # pass-through adds no option; --strict lists it).
+    assert _notes(source) == []
+    (server,) = _launches(textwrap.dedent(source)).servers
+    assert (server.location.line, server.entry) == (7, EntryPoint.SERVER_ARGS)
+    assert [(keyword.name, keyword.value.kind) for keyword in server.keywords] == [(None, Kind.UNKNOWN)]
+
+
+def test_launch_server_with_server_args_we_cannot_see_is_noted():
+    source = """\
+        from sglang.srt.entrypoints.http_server import launch_server
+        from launcher_utils import load_server_args
+
+        launch_server(load_server_args("prefill.yaml"))
+        """
+    ((line, column, message),) = _notes(source)
+    assert (line, message) == (4, "launch not analyzed: the ServerArgs of launch_server() come from `load_server_args('prefill.yaml')`, the result of load_server_args()")
 
 
 @pytest.mark.parametrize(

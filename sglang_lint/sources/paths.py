@@ -190,19 +190,21 @@ def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tu
     return key, (PathStep(key, True, texts[0], where), PathStep(key, False, texts[1], where))
 
 
-def explore(run: Callable[[Paths], tuple[SourceResult, int]]) -> list[tuple[dict[str, PathStep], SourceResult]]:
+def explore(
+    run: Callable[[Paths], tuple[SourceResult, int]], imprecise: Callable[[SourceResult], bool] | None = None
+) -> list[tuple[dict[str, PathStep], SourceResult]]:
     """Every path's result, in order (the true outcome first). ``run(paths)``
     interprets the file once and returns its result and the commands it
     interpreted; it raises ``Fork`` at a branch it must split.
 
     The first run merges every branch, as a file without variants needs: when no
-    launch came out imprecise (a word that is alternatives or unknown) or inside
-    a branch that made a difference, the merges lost nothing a launch uses, and
-    that run is the answer (most files, and every file that launches nothing:
-    its branches are never forked)."""
+    launch came out imprecise (``imprecise``, by default a word that is
+    alternatives or unknown) or inside a branch that made a difference, the
+    merges lost nothing a launch uses, and that run is the answer (most files,
+    and every file that launches nothing: its branches are never forked)."""
     first_paths = Paths({}, may_fork=False)
     first, work = run(first_paths)
-    if not first_paths.merged_at or not (first_paths.conditional or _imprecise(first)):
+    if not first_paths.merged_at or not (first_paths.conditional or (imprecise or _imprecise)(first)):
         return [({}, first)]
     leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
     pending: list[dict[str, PathStep]] = [{}]
@@ -257,6 +259,17 @@ def _merge_made(value: Value) -> bool:
     if value.kind is Kind.UNKNOWN:
         return "branches" in value.reason
     return value.kind is Kind.CONCAT and any(_merge_made(part) for part in value.parts)
+
+
+def merge_imprecise(result: SourceResult) -> bool:
+    """:func:`_imprecise` for a source whose unknown values say why
+    (:func:`merged_launch`): a launch with a word a merge of branches made,
+    or one that could not be followed. A launch whose unknowns are its
+    parameters or values it cannot see (a pass-through) gains nothing from
+    variants."""
+    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes):
+        return True
+    return any(merged_launch(launch) for launch in [*result.servers, *result.routers])
 
 
 def _imprecise(result: SourceResult) -> bool:

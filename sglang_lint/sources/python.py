@@ -55,7 +55,7 @@ from typing import Mapping
 
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import python_may_run_a_launch
-from sglang_lint.sources.paths import Fork, Paths, explore, variants
+from sglang_lint.sources.paths import Fork, Paths, explore, merge_imprecise, variants
 from sglang_lint.sources.python_launches import LaunchInterpreter
 
 # Larger Python files are not parsed: ast.parse of a 9 MB file took 3.8 GB. No
@@ -96,7 +96,7 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
                 trees.append(analyzer.tree)
         return result, analyzer.steps
 
-    result = variants(explore(run))
+    result = variants(explore(run, merge_imprecise))
     if files is not None:
         _notes_on_the_users_file(result, files.project)
     return result

@@ -271,7 +271,21 @@ class PythonInterpreter:
             self.relevant_branches,
         )
         self._leave_installed()
+        self._drop_import_notes_no_launch_needs()
         return self.result
+
+    def _drop_import_notes_no_launch_needs(self) -> None:
+        """An import that could not be followed hides nothing when no launch
+        could have read its names (issue 20: SGLang's own modules read each
+        other's definitions in long chains, and every file past the bound of
+        files read gave a note). Kept: those in the analyzed file when it
+        launches (a value of a launch may be unknown because of them)."""
+        launches = bool(self.result.servers or self.result.routers) or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes)
+        self.result.notes = [
+            note
+            for note in self.result.notes
+            if not (note.message.startswith("import of ") and " not followed" in note.message) or (launches and note.path == self.result.path)
+        ]
 
     def _leave_installed(self) -> None:
         """Findings stay on the user's files: a launch written in the installed
@@ -840,6 +854,12 @@ class PythonInterpreter:
         if self.loading:
             # The top level of a module read for its definitions (platform
             # probes: `if is_hip():`): both ways merged, never launch variants.
+            return None, None
+        if fork is None and self.module is not None:
+            # A condition of another module's code that neither the file nor
+            # an environment variable decides (`if is_hip():`, a config probe
+            # in SGLang's server_args.py): merged, never launch variants; the
+            # variants are the user's branches (issue 20).
             return None, None
         if fork is None:
             where = self._loc(test)

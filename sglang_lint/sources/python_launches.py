@@ -85,6 +85,10 @@ _SHELL_STRING_RUNNERS = {
 # root). The process runners by their qualified name (``asyncio.run`` is no
 # ``subprocess.run``); SGLang's and Ray's entries by their own name, however
 # they were imported (a project's ``from serving import launch_server``).
+# What a file that reads its own command line into a ServerArgs spells
+# (SGLang 0.5.23 launch_server.py: `prepare_server_args(sys.argv[1:])`;
+# server_args.py: `ServerArgs.from_cli_args(args)`).
+_COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepare_server_args(", "from_cli_args(")
 _PROCESS_RUNNERS = frozenset({*_SUBPROCESS_RUNNERS, *_SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
 _ENTRY_CALLS = frozenset(
     {"launch_server", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
@@ -385,6 +389,16 @@ class LaunchInterpreter(PythonInterpreter):
             return
         if any(server.entry is EntryPoint.SERVER_ARGS for server in self.result.servers):
             return  # ServerArgs calls of this file are launches: this may be one of them
+        if isinstance(server_args, PUnknown) and (server_args.value.kind is Kind.SYMBOL or any(marker in self.text for marker in _COMMAND_LINE_PARSERS)):
+            # A pass-through (issue 20; design.md, "value model"): the
+            # ServerArgs are the caller's parameter, or the file's own command
+            # line parsed (SGLang 0.5.23 launch_server.py: `server_args =
+            # prepare_server_args(sys.argv[1:])`, then `launch_server(server_args)`):
+            # a launch whose fields are all given at run time, like
+            # `python -m sglang.launch_server "$@"` in a script, assumed to add
+            # no option (`--strict` lists it, SGL901), not a launch lost.
+            self._keyword_launch(EntryPoint.SERVER_ARGS, [], {}, [server_args], loc)
+            return
         argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
         shown = f"`{expr_text(argument)}`" if argument is not None else "its argument"
         what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
