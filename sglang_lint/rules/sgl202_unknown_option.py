@@ -7,13 +7,14 @@ from typing import Iterable
 from sglang_lint.catalog.argv_words import close_match
 from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 class UnknownOption(Rule):
     code = "SGL202"
     name = "unknown-option"
+    programs = ARGV_PROGRAMS
     summary = "An option (or a stray word) that SGLang's argument parser does not know: the server does not start"
     doc = """\
 ## What it does
