@@ -95,7 +95,7 @@ The diffusion server (``data/diffusion-<version>.json``)
 else ``_detect_diffusion`` on the model); a diffusion model is parsed by
 ``argparse.ArgumentParser(description=...)`` filled by
 ``add_multimodal_gen_serve_args`` (``multimodal_gen/runtime/entrypoints/cli/serve.py``)
-and read with ``parse_known_args`` (``cli/serve.py:126-130``). Releases that ship it
+and read with ``parse_known_args`` (``cli/serve.py:134-137``). Releases that ship it
 (0.5.9 on, of those above) get a second table in the same format, read by
 ``DiffusionExtractor``: its functions are run statement by statement (calls that
 receive the parser followed, f-strings and ``if`` tests over their parameters
@@ -1644,7 +1644,7 @@ class _ParserRef:
 _PARSER = _ParserRef()
 
 # Functions that add options only once the model is known, from the process's own
-# argv (0.5.23 multimodal_gen/runtime/entrypoints/cli/utils.py:18-73: a pipeline's
+# argv (0.5.23 multimodal_gen/runtime/entrypoints/cli/utils.py:18-69: a pipeline's
 # config may register its own flags, e.g. FLUX.3's ``--flux3-alpha``). Their
 # options are not in the table; catalog/diffusion.py says what that means.
 _MODEL_DEPENDENT_OPTIONS = {"add_resolved_pipeline_config_cli_args"}
@@ -1697,7 +1697,7 @@ class DiffusionEvaluator(Evaluator):
 class DiffusionExtractor:
     """Reads ``add_multimodal_gen_serve_args`` (multimodal_gen/runtime/entrypoints/
     cli/serve.py), the parser ``sglang serve`` builds for a diffusion model
-    (0.5.23 sglang/cli/serve.py:126-130: ``argparse.ArgumentParser(description=...)``,
+    (0.5.23 sglang/cli/serve.py:134-137: ``argparse.ArgumentParser(description=...)``,
     defaults otherwise: ``add_help`` and ``allow_abbrev`` True, then
     ``parse_known_args``). Its functions are run statement by statement: calls
     that receive the parser are followed (``ServerArgs.add_cli_args(parser)``,

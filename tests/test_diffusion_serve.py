@@ -2,14 +2,14 @@
 
 SGLang's facts (0.5.23 wheel):
 
-- ``sglang/cli/serve.py:30-56`` removes ``--model-type X`` / ``--model-type=X``
-  from argv; ``:176-210`` runs that backend, else ``registry.auto_detect``, whose
-  only detector is ``_detect_diffusion`` (``:99-109``: the model's
+- ``sglang/cli/serve.py:30-59`` removes ``--model-type X`` / ``--model-type=X``
+  from argv; ``:181-225`` runs that backend, else ``registry.auto_detect``, whose
+  only detector is ``_detect_diffusion`` (``:109-118``: the model's
   ``model_index.json``, the diffusion registry, the Hub; a native pipeline named by
   ``--pipeline-class-name``), falling back to the LLM server.
-- ``_run_diffusion`` (``:112-131``) parses with ``argparse.ArgumentParser`` +
+- ``_run_diffusion`` (``:121-141``) parses with ``argparse.ArgumentParser`` +
   ``add_multimodal_gen_serve_args`` and ``parse_known_args``; ``from_cli_args``
-  (``multimodal_gen/runtime/server_args/server_args.py:3679-3704``) takes the
+  (``multimodal_gen/runtime/server_args/server_args.py:3679-3709``) takes the
   ``--<component>-path`` forms out of the rest and refuses what is left.
 - ``multimodal_gen/runtime/entrypoints/cli/main.py`` is the diffusion server's own
   CLI (``serve`` and ``generate``).
@@ -76,7 +76,7 @@ def test_diffusion_table_facts_0_5_23():
     # server_args.py add_cli_args: --num-gpus type=int default ServerArgs.num_gpus (1)
     num_gpus = table.by_name["--num-gpus"]
     assert (num_gpus.type, num_gpus.default, num_gpus.action) == ("int", 1, "store")
-    # --webui is a StoreBoolean (runtime/utils/argparse.py:18-42): an optional value.
+    # --webui is a StoreBoolean (runtime/utils/argparse.py:18-43): an optional value.
     webui = table.by_name["--webui"]
     assert (webui.action, webui.nargs, webui.const) == ("store", "?", True)
     # disagg.py:101-160: choices written as a literal list
@@ -195,7 +195,7 @@ def test_diffusion_values_are_checked_as_its_argparse_does():
 
 def test_diffusion_unknown_options_are_passed_on_not_reported():
     # A pipeline registers its own options once the model is known (FLUX.3's
-    # --flux3-alpha, entrypoints/cli/utils.py:18-73): not in the table.
+    # --flux3-alpha, entrypoints/cli/utils.py:18-69): not in the table.
     settings = serve("--model-type diffusion --model-path /m --flux3-alpha 0.5 --vae-path /v")
     assert settings.problems == []
 

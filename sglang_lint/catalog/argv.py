@@ -209,7 +209,7 @@ def _unchecked(
 
 
 def _diffusion_parse(table: OptionTable, words: list[_Word], problems: list[ArgProblem]) -> ServerSettings:
-    """The diffusion server's argparse pass (0.5.23 cli/serve.py:126-128): a plain
+    """The diffusion server's argparse pass (0.5.23 cli/serve.py:134-137): a plain
     ``ArgumentParser`` (abbreviations allowed) and ``parse_known_args``. Its
     ``--config`` is an ordinary option there (read later by ``from_cli_args``):
     no merge."""
@@ -225,9 +225,9 @@ def _diffusion_settings(table: OptionTable, words: list[_Word], problems: list[A
     checked as argparse checks them (type, choices, nargs, ambiguous prefixes).
     Words it does not know are not problems: ``parse_known_args`` hands them on,
     and what becomes of them depends on the model (0.5.23 ``from_cli_args``,
-    multimodal_gen/runtime/server_args/server_args.py:3679-3704, takes
+    multimodal_gen/runtime/server_args/server_args.py:3679-3709, takes
     ``--<component>-path`` and friends and refuses the rest; a pipeline adds its
-    own options once the model is known, entrypoints/cli/utils.py:18-73)."""
+    own options once the model is known, entrypoints/cli/utils.py:18-69)."""
     settings = _diffusion_parse(table, words, problems)
     settings.problems = [problem for problem in settings.problems if problem.kind != "unknown"]
     settings.program, settings.program_reason = DIFFUSION, reason
@@ -237,9 +237,9 @@ def _diffusion_settings(table: OptionTable, words: list[_Word], problems: list[A
 def _serve_program(words: list[_Word], backend: _Word | None, llm: OptionTable, diffusion: OptionTable) -> tuple[str, str]:
     """Which server ``sglang serve`` starts, and why.
 
-    ``--model-type llm|diffusion`` decides (0.5.23 cli/serve.py:195-201); another
-    name is a backend an installed package registers (serve_backends.py:124-137).
-    Otherwise SGLang asks the model (``_detect_diffusion``, cli/serve.py:99-109:
+    ``--model-type llm|diffusion`` decides (0.5.23 cli/serve.py:209-218); another
+    name is a backend an installed package registers (serve_backends.py:119-137).
+    Otherwise SGLang asks the model (``_detect_diffusion``, cli/serve.py:109-118:
     the model's ``model_index.json``, a registry that needs the diffusion extras,
     the Hub): nothing a linter can read. The options then decide what can run: a
     word only the diffusion parser declares (exactly or as a unique prefix,
@@ -288,7 +288,7 @@ def _serve_program(words: list[_Word], backend: _Word | None, llm: OptionTable, 
 def _component_option(written: str) -> bool:
     """A word the diffusion server takes although its parser does not declare it:
     ``--<component>-path``, ``-weights-path``, ``-quantization`` and the
-    ``--component-*.<name>`` forms (0.5.23 server_args.py:3451-3670; the suffix
+    ``--component-*.<name>`` forms (0.5.23 server_args.py:3451-3677; the suffix
     forms from 0.5.13, the others later: the union of the releases, so that an
     option read this way is never reported)."""
     name = written.split("=", 1)[0]

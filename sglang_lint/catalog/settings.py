@@ -130,8 +130,8 @@ class ArgProblem(Struct, frozen=True):
 
 
 # The server program a launch starts. `sglang serve` picks a backend (0.5.23
-# sglang/cli/serve.py:176-210): `--model-type llm|diffusion`, else the model
-# decides (`_detect_diffusion`, :99-109); catalog/argv says how we read it.
+# sglang/cli/serve.py:181-225): `--model-type llm|diffusion`, else the model
+# decides (`_detect_diffusion`, :109-118); catalog/argv says how we read it.
 LLM = "llm"
 DIFFUSION = "diffusion"
 # `sglang serve` whose model alone decides, with options both servers declare.
