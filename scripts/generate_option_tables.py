@@ -89,6 +89,22 @@ Parser facts (line numbers in the 0.5.23 wheel)
   from the *first registered* option, which is why options are sorted by dest and
   then by registration order (``OptionTable.by_dest`` keeps the first).
 
+The diffusion server (``data/diffusion-<version>.json``)
+------------------------------------------------------
+``sglang serve`` picks a backend (0.5.23 ``sglang/cli/serve.py``: ``--model-type``,
+else ``_detect_diffusion`` on the model); a diffusion model is parsed by
+``argparse.ArgumentParser(description=...)`` filled by
+``add_multimodal_gen_serve_args`` (``multimodal_gen/runtime/entrypoints/cli/serve.py``)
+and read with ``parse_known_args`` (``cli/serve.py:134-137``). Releases that ship it
+(0.5.9 on, of those above) get a second table in the same format, read by
+``DiffusionExtractor``: its functions are run statement by statement (calls that
+receive the parser followed, f-strings and ``if`` tests over their parameters
+evaluated, ``add_argument_group`` read as the parser). SGLang's own actions map to
+what they consume: ``StoreBoolean`` (``runtime/utils/argparse.py``: an optional
+``true``/``false``) -> ``store`` with nargs ``"?"`` and const true;
+``RaiseNotImplementedAction`` -> ``store``. Options a pipeline registers once the
+model is known (``add_resolved_pipeline_config_cli_args``) are not in the table.
+
 Differences with ``../shared/reference/sglang-cli/cli_<version>.json``
 --------------------------------------------------------------------
 Checked by ``--check-reference``; all of them are on the reference's side:
@@ -1616,6 +1632,262 @@ class VersionExtractor:
 
 
 # ---------------------------------------------------------------------------
+# The diffusion server's parser (``sglang serve`` with the diffusion backend)
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _ParserRef:
+    """The ``argparse.ArgumentParser`` being filled (a function's parameter)."""
+
+
+_PARSER = _ParserRef()
+
+# Functions that add options only once the model is known, from the process's own
+# argv (0.5.23 multimodal_gen/runtime/entrypoints/cli/utils.py:18-69: a pipeline's
+# config may register its own flags, e.g. FLUX.3's ``--flux3-alpha``). Their
+# options are not in the table; catalog/diffusion.py says what that means.
+_MODEL_DEPENDENT_OPTIONS = {"add_resolved_pipeline_config_cli_args"}
+
+# multimodal_gen/runtime/utils/argparse.py ``StoreBoolean``: nargs="?", const=True;
+# ``--x`` alone stores True, ``--x true|false`` the boolean (any other word raises
+# ValueError in the action). Listed as what it consumes: ``store`` with nargs "?".
+_STORE_BOOLEAN = "StoreBoolean"
+# entrypoints/cli/utils.py ``RaiseNotImplementedAction``: an ``argparse.Action``
+# (one value) whose call raises NotImplementedError.
+_PLAIN_ACTIONS = {"RaiseNotImplementedAction"}
+
+DIFFUSION_PREFIX = "sglang/multimodal_gen/"
+
+
+class DiffusionEvaluator(Evaluator):
+    """The evaluator, plus f-strings: the diffusion parser spells option names as
+    ``f"--{prefix_with_dot}vae-precision"`` (not used for the LLM tables, whose
+    unresolved f-string defaults stay null as committed)."""
+
+    def eval(self, node: ast.AST, module: Module, scope: dict[str, Any] | None = None, class_scope: ClassRef | None = None) -> Any:
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for value in node.values:
+                if isinstance(value, ast.Constant):
+                    parts.append(str(value.value))
+                    continue
+                assert isinstance(value, ast.FormattedValue)
+                if value.conversion != -1 or value.format_spec is not None:
+                    raise Unresolved("f-string with a conversion or format")
+                piece = _force(self.eval(value.value, module, scope, class_scope))
+                if not isinstance(piece, (str, int, float)) or isinstance(piece, bool):
+                    raise Unresolved("f-string of a non-literal")
+                parts.append(str(piece))
+            return "".join(parts)
+        if isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            left = _force(self.eval(node.left, module, scope, class_scope))
+            right = _force(self.eval(node.comparators[0], module, scope, class_scope))
+            if not all(isinstance(v, (str, int, float, type(None))) for v in (left, right)):
+                raise Unresolved("comparison of non-literals")
+            return (left == right) if isinstance(node.ops[0], ast.Eq) else (left != right)
+        if isinstance(node, ast.IfExp):
+            taken = _force(self.eval(node.test, module, scope, class_scope))
+            if not isinstance(taken, (bool, str, int, type(None))):
+                raise Unresolved("condition on a non-literal")
+            return self.eval(node.body if taken else node.orelse, module, scope, class_scope)
+        return super().eval(node, module, scope, class_scope)
+
+
+class DiffusionExtractor:
+    """Reads ``add_multimodal_gen_serve_args`` (multimodal_gen/runtime/entrypoints/
+    cli/serve.py), the parser ``sglang serve`` builds for a diffusion model
+    (0.5.23 sglang/cli/serve.py:134-137: ``argparse.ArgumentParser(description=...)``,
+    defaults otherwise: ``add_help`` and ``allow_abbrev`` True, then
+    ``parse_known_args``). Its functions are run statement by statement: calls
+    that receive the parser are followed (``ServerArgs.add_cli_args(parser)``,
+    ``DiTConfig.add_cli_args(parser, prefix=...)``), ``if`` tests are evaluated in
+    the function's scope (``prefix_with_dot != ""``), anything else that could
+    register an option is an ExtractionError."""
+
+    ENTRY = "sglang.multimodal_gen.runtime.entrypoints.cli.serve"
+
+    def __init__(self, wheel: Wheel, version: str) -> None:
+        self.wheel = wheel
+        self.version = version
+        self.ev = DiffusionEvaluator(wheel)
+        self.builder = OptionBuilder(self.ev)
+        self.options: list[RawOption] = []
+        self.skipped: list[str] = []
+
+    def available(self) -> bool:
+        return self.wheel.module(self.ENTRY) is not None
+
+    def extract(self) -> list[RawOption]:
+        self.check_dispatch()
+        entry = self.wheel.module(self.ENTRY)
+        if entry is None:
+            raise ExtractionError(f"no {self.ENTRY}")
+        func = _find_function(entry.tree.body, "add_multimodal_gen_serve_args")
+        if func is None:
+            raise ExtractionError("no add_multimodal_gen_serve_args")
+        self.options = [RawOption(["-h", "--help"], "help", "help", None, None, None, None, None, None, False, "", order=0)]
+        self.run(FunctionRef(entry, func), [_PARSER], {}, depth=0)
+        VersionExtractor.check_conflicts(self, self.options)  # type: ignore[arg-type]
+        return self.options
+
+    def check_dispatch(self) -> None:
+        """``sglang serve`` hands a diffusion launch to a plain ArgumentParser and
+        ``parse_known_args``; fail if a release does it otherwise."""
+        serve = self.wheel.module("sglang.cli.serve")
+        if serve is None:
+            raise ExtractionError("no sglang/cli/serve.py")
+        uses = [c for c in _calls_in(serve.tree, "add_multimodal_gen_serve_args")]
+        if not uses or not _calls_in(serve.tree, "parse_known_args"):
+            raise ExtractionError("sglang/cli/serve.py does not parse with add_multimodal_gen_serve_args + parse_known_args")
+        for call in _calls_in(serve.tree, "ArgumentParser"):
+            for kw in call.keywords:
+                if kw.arg not in ("prog", "description", "usage", "epilog", "formatter_class"):
+                    raise ExtractionError(f"sglang/cli/serve.py: ArgumentParser({kw.arg}=...) changes parsing; update the extractor")
+
+    # -- running the functions that fill the parser ---------------------------------
+
+    def run(self, func: FunctionRef, args: list[Any], kwargs: dict[str, Any], depth: int, bound: Any = None) -> Any:
+        node = func.node
+        if isinstance(node, ast.Lambda) or depth > 8:
+            raise ExtractionError("unexpected parser function")
+        params = [a.arg for a in node.args.args]
+        if bound is not None:
+            args = [bound, *args]
+        scope: dict[str, Any] = {}
+        defaults = node.args.defaults
+        for param, default in zip(params[len(params) - len(defaults) :], defaults):
+            scope[param] = self.ev.eval(default, func.module)
+        scope.update(zip(params, args))
+        scope.update(kwargs)
+        return self.body(node.body, func.module, scope, depth)
+
+    def body(self, stmts: list[ast.stmt], module: Module, scope: dict[str, Any], depth: int) -> Any:
+        for stmt in stmts:
+            if isinstance(stmt, ast.Return):
+                return self.value(stmt.value, module, scope, depth) if stmt.value is not None else None
+            if isinstance(stmt, ast.Expr):
+                if isinstance(stmt.value, ast.Constant):
+                    continue  # docstring
+                self.value(stmt.value, module, scope, depth)
+            elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+                try:
+                    scope[stmt.targets[0].id] = self.value(stmt.value, module, scope, depth)
+                except Unresolved as exc:
+                    scope[stmt.targets[0].id] = exc
+            elif isinstance(stmt, ast.ImportFrom):
+                source = module.resolve_relative(stmt.level, stmt.module)
+                for alias in stmt.names:
+                    scope[alias.asname or alias.name] = self.ev.import_from(source, alias.name)
+            elif isinstance(stmt, ast.If):
+                if not self.registers(stmt):
+                    continue
+                try:
+                    taken = bool(_force(self.ev.eval(stmt.test, module, scope)))
+                except Unresolved as exc:
+                    raise ExtractionError(f"{module.path}:{stmt.lineno}: options registered under a condition: {exc}") from None
+                result = self.body(stmt.body if taken else stmt.orelse, module, scope, depth)
+                if result is not None:
+                    return result
+            elif self.registers(stmt):
+                raise ExtractionError(f"{module.path}:{stmt.lineno}: unexpected statement: {ast.unparse(stmt)[:80]}")
+        return None
+
+    @staticmethod
+    def registers(stmt: ast.stmt) -> bool:
+        """Whether a statement may add options: it calls something with the parser."""
+        return any(isinstance(n, ast.Call) for n in ast.walk(stmt))
+
+    def value(self, node: ast.AST, module: Module, scope: dict[str, Any], depth: int) -> Any:
+        if not isinstance(node, ast.Call):
+            return self.ev.eval(node, module, scope)
+        func = node.func
+        receives_parser = any(self._is_parser(a, module, scope) for a in [*node.args, *(k.value for k in node.keywords)])
+        if isinstance(func, ast.Attribute) and self._is_parser(func.value, module, scope):
+            if func.attr == "add_argument":
+                self.add_argument(node, module, scope)
+                return None
+            if func.attr == "set_defaults":
+                return None  # values of dests, no option
+            if func.attr == "add_argument_group":
+                return _PARSER  # a group's options are the parser's (help layout only)
+            raise ExtractionError(f"{module.path}:{node.lineno}: parser.{func.attr}(...) is not understood")
+        if not receives_parser:
+            return self.ev.eval(node, module, scope)
+        name = ast.unparse(func)
+        if name.split(".")[-1] in _MODEL_DEPENDENT_OPTIONS:
+            self.skipped.append(name)
+            return None
+        bound = None
+        if isinstance(func, ast.Attribute):
+            owner = self.ev.eval(func.value, module, scope)
+            callee = self.ev.attribute(owner, func.attr)
+            if isinstance(owner, ClassRef) and isinstance(callee, FunctionRef) and self._is_classmethod(callee):
+                bound = owner
+        else:
+            callee = self.ev.eval(func, module, scope)
+        if not isinstance(callee, FunctionRef):
+            raise ExtractionError(f"{module.path}:{node.lineno}: {name}(parser) is not a function of the wheel")
+        args = [self.ev.eval(a, module, scope) if not self._is_parser(a, module, scope) else _PARSER for a in node.args]
+        kwargs = {k.arg: self.ev.eval(k.value, module, scope) for k in node.keywords if k.arg}
+        return self.run(callee, args, kwargs, depth + 1, bound=bound)
+
+    @staticmethod
+    def _is_classmethod(func: FunctionRef) -> bool:
+        return any(ast.unparse(d) == "classmethod" for d in getattr(func.node, "decorator_list", []))
+
+    def _is_parser(self, node: ast.AST, module: Module, scope: dict[str, Any]) -> bool:
+        return isinstance(node, ast.Name) and scope.get(node.id) is _PARSER
+
+    def add_argument(self, node: ast.Call, module: Module, scope: dict[str, Any]) -> None:
+        names = []
+        for arg in node.args:
+            try:
+                name = _force(self.ev.eval(arg, module, scope))
+            except Unresolved as exc:
+                raise ExtractionError(f"{module.path}:{node.lineno}: cannot resolve option name: {exc}") from None
+            if not isinstance(name, str):
+                raise ExtractionError(f"{module.path}:{node.lineno}: option name is not a string")
+            names.append(name)
+        file = module.path[len(DIFFUSION_PREFIX) :] if module.path.startswith(DIFFUSION_PREFIX) else module.path
+        call = ArgparseCall(module, names, file=file)
+        for kw in node.keywords:
+            if kw.arg is None:
+                raise ExtractionError(f"{module.path}:{node.lineno}: **kwargs in add_argument")
+            call.kwargs[kw.arg] = kw.value
+        action = call.kwargs.get("action")
+        if action is not None and not isinstance(action, _Value):
+            try:
+                value = self.ev.eval(action, module, scope)
+            except Unresolved:
+                value = None
+            if isinstance(value, ClassRef) and value.name == _STORE_BOOLEAN:
+                del call.kwargs["action"]
+                call.kwargs["nargs"] = _Value("?", None)
+                call.kwargs["const"] = _Value(True, None)
+            elif isinstance(value, ClassRef) and value.name in _PLAIN_ACTIONS:
+                del call.kwargs["action"]
+        self.options.append(self.builder.build(call, scope, len(self.options)))
+
+
+def build_diffusion_table(version: str, wheel_path: Path, notes: list[str] | None = None) -> dict[str, Any] | None:
+    """The diffusion server's table, None for a release without one."""
+    extractor = DiffusionExtractor(Wheel(wheel_path), version)
+    if not extractor.available():
+        return None
+    options = extractor.extract()
+    options.sort(key=sort_key)
+    if notes is not None:
+        notes.extend(f"{o.names[0]}: {note}" for o in options for note in o.unresolved)
+        notes.extend(f"not in the table (model-dependent): {name}(parser)" for name in extractor.skipped)
+    return {
+        "version": version,
+        "generated_from": wheel_path.name,
+        "options": [o.to_json() for o in options],
+    }
+
+
+# ---------------------------------------------------------------------------
 # Wheels, tables, reference check
 # ---------------------------------------------------------------------------
 
@@ -1740,12 +2012,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: sglang {version}: {exc}", file=sys.stderr)
             failures += 1
             continue
+        try:
+            diffusion = build_diffusion_table(version, wheel, notes)
+        except (ExtractionError, SyntaxError) as exc:
+            print(f"error: sglang {version} (diffusion server): {exc}", file=sys.stderr)
+            failures += 1
+            continue
         count = len(table["options"])
         names = sum(len(o["names"]) for o in table["options"])
         if not args.dry_run:
             args.output_dir.mkdir(parents=True, exist_ok=True)
             (args.output_dir / f"sglang-{version}.json").write_text(dump_table(table), encoding="utf-8")
+            if diffusion is not None:
+                (args.output_dir / f"diffusion-{version}.json").write_text(dump_table(diffusion), encoding="utf-8")
         print(f"sglang {version}: {count} options, {names} names ({wheel.name})")
+        if diffusion is not None:
+            print(f"  diffusion server: {len(diffusion['options'])} options")
         if args.verbose:
             for note in notes:
                 print(f"  not static: {note}")

@@ -19,11 +19,11 @@ from msgspec.structs import replace
 from sglang_lint.catalog.argv import parse_server_args
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
-from sglang_lint.catalog.tables import load_table, run_version
+from sglang_lint.catalog.tables import load_diffusion_table, load_table, run_version
 from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.model import Finding, Location, Note, SourceResult
+from sglang_lint.model import EntryPoint, Finding, Location, Note, SourceResult
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
@@ -54,6 +54,10 @@ def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None
         return None
 
     return read
+
+
+# The entries that may start the diffusion server (catalog/argv reads which).
+_SERVE_ENTRIES = (EntryPoint.SGLANG_SERVE, EntryPoint.DIFFUSION_SERVE)
 
 
 class CatalogedFile(Struct):
@@ -90,6 +94,7 @@ def catalog_file(result: SourceResult, versions: VersionPolicy) -> CatalogedFile
                 read_config=read_config,
                 launch_location=launch.location,
                 keywords=launch.keywords,
+                diffusion_table=load_diffusion_table(judged.version) if launch.entry in _SERVE_ENTRIES else None,
             )
             server = make_server(launch, settings, judged)
         except Exception as error:  # noqa: BLE001 - one launch must not lose the others
@@ -164,7 +169,8 @@ def analyze_results(
         # The decode's release: SGLang checks a pair's agreement on the decode side.
         context = RuleContext(version=decode.settings.version)
         for rule in selected:
-            found.extend(rule.check_pair(context, deployment, prefill, decode))
+            if rule.judges(prefill, decode):
+                found.extend(rule.check_pair(context, deployment, prefill, decode))
         found = name_pass_through((prefill, decode), _version_notes((prefill, decode), found))
         checks.append(((prefill, decode), found))
         if found:
@@ -178,8 +184,9 @@ def analyze_results(
             found = []
             context = RuleContext(version=server.settings.version)
             for rule in selected:
-                found.extend(rule.check_server(context, deployment, server))
-            checks.append(((server,), name_pass_through((server,), _version_notes((server,), found))))
+                if rule.judges(server):
+                    found.extend(rule.check_server(context, deployment, server))
+            checks.append(((server,), name_pass_through((server,), _program_notes(server, _version_notes((server,), found)))))
     findings.extend(fold(checks))
     context = RuleContext(version=version)
     for result in results:
@@ -234,6 +241,15 @@ def _version_notes(servers: tuple[Server, ...], found: list[Finding]) -> list[Fi
     else:
         notes = tuple(dict.fromkeys(f"{role}: {j.note}" if len(servers) > 1 else j.note for role, j in judged))
     return [replace(finding, notes=finding.notes + notes) for finding in found]
+
+
+def _program_notes(server: Server, found: list[Finding]) -> list[Finding]:
+    """A finding on an `sglang serve` launch that is not read as the LLM server
+    says which server it was read as, and why (catalog/argv)."""
+    if not found or not server.settings.program_reason:
+        return found
+    note = server.settings.program_reason
+    return [replace(finding, notes=finding.notes + (note,)) for finding in found]
 
 
 def _launch_error(path: str, launch, error: Exception) -> Note:

@@ -354,6 +354,9 @@ def _shared_known(text: str) -> Value:
 class EntryPoint(enum.Enum):
     LAUNCH_SERVER = "sglang.launch_server"
     SGLANG_SERVE = "sglang serve"
+    # `python -m sglang.multimodal_gen.runtime.entrypoints.cli.main serve`: the
+    # diffusion server's own CLI (0.5.23 multimodal_gen/runtime/entrypoints/cli/main.py).
+    DIFFUSION_SERVE = "sglang.multimodal_gen serve"
     DYNAMO_SGLANG = "dynamo.sglang"
     ROUTER = "sglang_router.launch_router"
     ROUTER_BINARY = "sglang-router"

@@ -20,7 +20,7 @@ from msgspec import Struct
 
 from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
-from sglang_lint.catalog.settings import ServerSettings, Setting
+from sglang_lint.catalog.settings import DIFFUSION, OUT_OF_TREE, ServerSettings, Setting
 from sglang_lint.catalog.versions import JudgedVersion
 from sglang_lint.model import Heading, Note, ServerLaunch, Value, provably_equal
 
@@ -38,7 +38,7 @@ _LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 class Server(Struct):
     launch: ServerLaunch
     settings: ServerSettings
-    role: str  # "prefill" | "decode" | "null" | "unknown"
+    role: str  # "prefill" | "decode" | "null" | "unknown" | "diffusion" | "out-of-tree"
     attn_tp: Derived
     # Every parallel size as SGLang resolves it (attn_tp is sizes.attn_tp),
     # derived once per server for the rules that read them.
@@ -165,6 +165,11 @@ def base_launch(server: Server) -> tuple:
 
 
 def server_role(settings: ServerSettings) -> str:
+    """prefill | decode | null | unknown for the LLM server; a server of another
+    program (the diffusion server) has that program as its role: it is never
+    paired (its own --disagg-role is not the LLM server's PD)."""
+    if settings.program in (DIFFUSION, OUT_OF_TREE):
+        return settings.program
     mode = settings.get("disaggregation_mode").value
     if mode.is_known:
         return mode.text if mode.text in (PREFILL, DECODE) else "null"

@@ -31,10 +31,20 @@ from typing import Callable, Iterable
 from msgspec.structs import replace
 
 from sglang_lint.catalog.argparse_emulation import _Parse
-from sglang_lint.catalog.argv_words import ArgparseView, _Word, classify
+from sglang_lint.catalog.argv_words import ArgparseView, Role, _Word, classify
 from sglang_lint.catalog.config_merge import ConfigFile, _ConfigOutcome, merge_config
 from sglang_lint.catalog.option_values import default_value, is_default_none, normalized_value, takes_no_value
-from sglang_lint.catalog.settings import LEGACY_DESTS, ArgProblem, Overlay, ServerSettings, Setting
+from sglang_lint.catalog.settings import (
+    DIFFUSION,
+    LEGACY_DESTS,
+    LLM,
+    LLM_OR_DIFFUSION,
+    OUT_OF_TREE,
+    ArgProblem,
+    Overlay,
+    ServerSettings,
+    Setting,
+)
 from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value
 
@@ -45,13 +55,15 @@ __all__ = ["parse_server_args"]
 # config_merge's)
 
 
-def _serve_words(words: list[_Word], version: str, problems: list[ArgProblem]) -> list[_Word]:
-    """What ``sglang serve`` hands to ``prepare_server_args``.
+def _serve_words(words: list[_Word], version: str, problems: list[ArgProblem]) -> tuple[list[_Word], _Word | None]:
+    """What ``sglang serve`` hands to its backend's parser, and the word naming
+    the backend (the last ``--model-type``'s value; None: auto-detection).
 
     ``cli/serve.py`` (0.5.23 L30-66): ``--model-type X`` / ``--model-type=X`` are
     removed (0.5.10+, exact spelling only), then a first word that does not start
     with "-" becomes ``--model-path WORD`` (0.5.16+; before, argparse rejects it).
     """
+    backend: _Word | None = None
     if version_at_least(version, (0, 5, 10)):
         kept: list[_Word] = []
         index = 0
@@ -63,9 +75,15 @@ def _serve_words(words: list[_Word], version: str, problems: list[ArgProblem]) -
                         ArgProblem("invalid-value", "Error: --model-type requires a value.", word.location, "--model-type")
                     )
                 # The next word is the backend name; a spread may hold more words than that.
-                index += 1 if index + 1 < len(words) and words[index + 1].token.spread else 2
+                if index + 1 < len(words) and words[index + 1].token.spread:
+                    backend = _Word(ArgToken(Value.unknown(f"{words[index + 1].value.describe()}"), words[index + 1].location))
+                    index += 1
+                else:
+                    backend = words[index + 1] if index + 1 < len(words) else None
+                    index += 2
                 continue
             if word.value.literal_prefix().startswith("--model-type=") and not word.token.spread:
+                backend = _Word(ArgToken(word.value.drop_prefix(len("--model-type=")), word.location))
                 index += 1
                 continue
             kept.append(word)
@@ -75,8 +93,8 @@ def _serve_words(words: list[_Word], version: str, problems: list[ArgProblem]) -
         first = words[0]
         if not first.token.spread and _surely_not_dash(first.value):
             marker = ArgToken(Value.known("--model-path"), first.location)
-            return [_Word(marker, spelling="sglang serve"), *words]
-    return words
+            return [_Word(marker, spelling="sglang serve"), *words], backend
+    return words, backend
 
 
 def _surely_not_dash(value: Value) -> bool:
@@ -104,6 +122,7 @@ def parse_server_args(
     read_config: Callable[[str, Location], ConfigFile | None] | None = None,
     launch_location: Location | None = None,
     keywords: Iterable[KeywordArg] = (),
+    diffusion_table: OptionTable | None = None,
 ) -> ServerSettings:
     """The settings one server launch ends up with, for the table's SGLang version.
 
@@ -116,21 +135,177 @@ def parse_server_args(
 
     ``keywords`` are the arguments of the Python entries (``sglang.Engine(...)``,
     ``ServerArgs(...)``), which take field names instead of argv words.
+
+    ``diffusion_table``: the release's diffusion server options (None before
+    0.5.9). With it, ``sglang serve`` is read as the server it dispatches to
+    (``ServerSettings.program``, see ``_serve_program``).
     """
     if entry in (EntryPoint.ENGINE, EntryPoint.SERVER_ARGS):
         return _keyword_settings(list(keywords), table)
     problems: list[ArgProblem] = []
     words = [_Word(token) for token in tokens]
+    backend: _Word | None = None
     if entry is EntryPoint.SGLANG_SERVE:
-        words = _serve_words(words, table.version, problems)
-    words, config = merge_config(words, table, read_config, problems)
+        words, backend = _serve_words(words, table.version, problems)
+    if entry is EntryPoint.DIFFUSION_SERVE:
+        reason = "python -m sglang.multimodal_gen.runtime.entrypoints.cli.main serve starts the diffusion server"
+        if diffusion_table is not None:
+            return _diffusion_settings(diffusion_table, words, problems, reason)
+        return _unchecked(table, words, read_config, DIFFUSION, f"{reason} (not in sglang {table.version}: not checked)")
+    if entry is EntryPoint.SGLANG_SERVE and diffusion_table is not None:
+        program, reason = _serve_program(words, backend, table, diffusion_table)
+        if program == DIFFUSION:
+            return _diffusion_settings(diffusion_table, words, problems, reason)
+        if program == OUT_OF_TREE:
+            return _unchecked(table, words, read_config, program, reason)
+        if program == LLM_OR_DIFFUSION:
+            llm = _llm_settings(table, words, list(problems), read_config)
+            diffusion = _diffusion_parse(diffusion_table, words, list(problems))
+            llm.problems = _under_both(llm.problems, diffusion.problems)
+            llm.program, llm.program_reason = program, reason
+            return llm
+        settings = _llm_settings(table, words, problems, read_config)
+        settings.program_reason = reason
+        return settings
+    return _llm_settings(table, words, problems, read_config)
 
+
+def _llm_settings(
+    table: OptionTable,
+    words: list[_Word],
+    problems: list[ArgProblem],
+    read_config: Callable[[str, Location], ConfigFile | None] | None,
+) -> ServerSettings:
+    """The LLM server's reading: ``prepare_server_args`` (the --config merge, then
+    ``parse_args``)."""
+    words, config = merge_config(words, table, read_config, problems)
     argparse_view = _facts(table).argparse
     roles = [classify(word, argparse_view) for word in words]
     parse = _Parse(table, words, roles, problems)
     parse.run()
     _report_ignored_config(parse)
     return _settings(table, parse, config)
+
+
+# =================================================================================
+# `sglang serve`'s backends: the LLM server or the diffusion server
+
+
+def _unchecked(
+    table: OptionTable,
+    words: list[_Word],
+    read_config: Callable[[str, Location], ConfigFile | None] | None,
+    program: str,
+    reason: str,
+) -> ServerSettings:
+    """A server whose parser we do not have (an out-of-tree backend, the
+    diffusion CLI of a release without it): its words read with the LLM table so
+    that the settings are complete, no problem kept, and no rule judges it (its
+    program is not the LLM server's)."""
+    settings = _llm_settings(table, words, [], read_config)
+    settings.problems = []
+    settings.program, settings.program_reason = program, reason
+    return settings
+
+
+def _diffusion_parse(table: OptionTable, words: list[_Word], problems: list[ArgProblem]) -> ServerSettings:
+    """The diffusion server's argparse pass (0.5.23 cli/serve.py:134-137): a plain
+    ``ArgumentParser`` (abbreviations allowed) and ``parse_known_args``. Its
+    ``--config`` is an ordinary option there (read later by ``from_cli_args``):
+    no merge."""
+    argparse_view = _facts(table).argparse
+    roles = [classify(word, argparse_view) for word in words]
+    parse = _Parse(table, words, roles, problems)
+    parse.run()
+    return _settings(table, parse, _ConfigOutcome())
+
+
+def _diffusion_settings(table: OptionTable, words: list[_Word], problems: list[ArgProblem], reason: str) -> ServerSettings:
+    """A diffusion server: the values of the options its parser declares are
+    checked as argparse checks them (type, choices, nargs, ambiguous prefixes).
+    Words it does not know are not problems: ``parse_known_args`` hands them on,
+    and what becomes of them depends on the model (0.5.23 ``from_cli_args``,
+    multimodal_gen/runtime/server_args/server_args.py:3679-3709, takes
+    ``--<component>-path`` and friends and refuses the rest; a pipeline adds its
+    own options once the model is known, entrypoints/cli/utils.py:18-69)."""
+    settings = _diffusion_parse(table, words, problems)
+    settings.problems = [problem for problem in settings.problems if problem.kind != "unknown"]
+    settings.program, settings.program_reason = DIFFUSION, reason
+    return settings
+
+
+def _serve_program(words: list[_Word], backend: _Word | None, llm: OptionTable, diffusion: OptionTable) -> tuple[str, str]:
+    """Which server ``sglang serve`` starts, and why.
+
+    ``--model-type llm|diffusion`` decides (0.5.23 cli/serve.py:209-218); another
+    name is a backend an installed package registers (serve_backends.py:119-137).
+    Otherwise SGLang asks the model (``_detect_diffusion``, cli/serve.py:109-118:
+    the model's ``model_index.json``, a registry that needs the diffusion extras,
+    the Hub): nothing a linter can read. The options then decide what can run: a
+    word only the diffusion parser declares (exactly or as a unique prefix,
+    argparse's allow_abbrev) makes the LLM server exit, so the launch is read as
+    the diffusion server; a word only the LLM parser declares, as the LLM server
+    (unless it has a component option's shape, which the diffusion server takes).
+    With neither (or both), the model alone decides: LLM_OR_DIFFUSION."""
+    if backend is not None and backend.value.is_known:
+        name = backend.value.text
+        where = backend.location.short()
+        if name == "diffusion":
+            return DIFFUSION, f"--model-type diffusion ({where}) selects the diffusion server"
+        if name == "llm":
+            return LLM, ""
+        if name != "auto":
+            return OUT_OF_TREE, (
+                f"--model-type {name} ({where}) names a serve backend an installed package registers, "
+                "not the LLM server: its options are not checked"
+            )
+    llm_view, diffusion_view = _facts(llm).argparse, _facts(diffusion).argparse
+    diffusion_only: _Word | None = None
+    llm_only: _Word | None = None
+    for word in words:
+        in_llm, in_diffusion = classify(word, llm_view), classify(word, diffusion_view)
+        if in_llm.role != Role.OPTION or in_diffusion.role != Role.OPTION:
+            continue
+        llm_knows = in_llm.option_word is not None and in_llm.option_word.option is not None
+        diffusion_knows = in_diffusion.option_word is not None and in_diffusion.option_word.option is not None
+        if diffusion_knows and not llm_knows and diffusion_only is None:
+            diffusion_only = word
+        elif llm_knows and not diffusion_knows and llm_only is None and not _component_option(in_llm.option_word.written):  # type: ignore[union-attr]
+            llm_only = word
+    if diffusion_only is not None and llm_only is None:
+        return DIFFUSION, (
+            f"{diffusion_only.value.describe()} ({diffusion_only.location.short()}) is an option of the diffusion "
+            "server only (the LLM server would exit on it): sglang serve's model is read as a diffusion model"
+        )
+    if llm_only is not None and diffusion_only is None:
+        return LLM, ""
+    return LLM_OR_DIFFUSION, (
+        "sglang serve starts the LLM or the diffusion server depending on the model (it reads the model's "
+        "files: model_index.json), and the options here do not tell which: only what holds for both is reported"
+    )
+
+
+def _component_option(written: str) -> bool:
+    """A word the diffusion server takes although its parser does not declare it:
+    ``--<component>-path``, ``-weights-path``, ``-quantization`` and the
+    ``--component-*.<name>`` forms (0.5.23 server_args.py:3451-3677; the suffix
+    forms from 0.5.13, the others later: the union of the releases, so that an
+    option read this way is never reported)."""
+    name = written.split("=", 1)[0]
+    return name.startswith(("--component-", "--component_")) or name.endswith(("-path", "-quantization"))
+
+
+def _under_both(llm: list[ArgProblem], diffusion: list[ArgProblem]) -> list[ArgProblem]:
+    """The LLM server's problems that the diffusion server's reading has too (the
+    same kind at the same word), so that they hold whatever the model is. An
+    option unknown to both is kept unless the diffusion server may take it as a
+    component option."""
+    both = {(problem.kind, problem.location) for problem in diffusion}
+    return [
+        problem
+        for problem in llm
+        if (problem.kind, problem.location) in both and not (problem.kind == "unknown" and _component_option(problem.option))
+    ]
 
 
 def _report_ignored_config(parse: _Parse) -> None:

@@ -129,6 +129,17 @@ class ArgProblem(Struct, frozen=True):
     candidates: tuple[str, ...] = ()
 
 
+# The server program a launch starts. `sglang serve` picks a backend (0.5.23
+# sglang/cli/serve.py:181-225): `--model-type llm|diffusion`, else the model
+# decides (`_detect_diffusion`, :109-118); catalog/argv says how we read it.
+LLM = "llm"
+DIFFUSION = "diffusion"
+# `sglang serve` whose model alone decides, with options both servers declare.
+LLM_OR_DIFFUSION = "llm-or-diffusion"
+# `--model-type NAME` of a backend an installed package registers (serve_backends.py).
+OUT_OF_TREE = "out-of-tree"
+
+
 class ServerSettings(Struct):
     """Settings of one server for one target version.
 
@@ -148,6 +159,10 @@ class ServerSettings(Struct):
     # what): assumed to add no options (issue 16, part 5), so they override
     # nothing; the findings on this launch name them.
     passed_through: list[tuple[Location, str]] = []
+    # Which server program reads these settings (LLM, DIFFUSION, ...) and, when
+    # not the LLM server, why (what a finding's note and the topology say).
+    program: str = LLM
+    program_reason: str = ""
 
     def get(self, dest: str) -> Setting:
         """The setting for ``dest``; an option absent from this version reads as its

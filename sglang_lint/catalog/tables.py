@@ -28,6 +28,10 @@ which reads each released sglang wheel's argument declarations statically. Forma
 The table includes every option argparse knows for ``python -m sglang.launch_server``,
 among them ``--config`` and argparse's own ``--help``: abbreviation ambiguity is
 decided against all of them.
+
+``data/diffusion-<version>.json`` (same format) lists the options of the diffusion
+server ``sglang serve`` hands a diffusion model to (0.5.9 on; see
+:mod:`sglang_lint.catalog.argv`).
 """
 
 from __future__ import annotations
@@ -154,6 +158,21 @@ def load_table(version: str) -> OptionTable:
     import msgspec.json
 
     with open(os.path.join(_DATA, f"sglang-{version}.json"), "rb") as stream:
+        table = msgspec.json.decode(stream.read(), type=_TableFile)
+    return OptionTable(version=table.version, options=table.options)
+
+
+@functools.lru_cache(maxsize=None)
+def load_diffusion_table(version: str) -> OptionTable | None:
+    """The options of the diffusion server ``sglang serve`` dispatches a diffusion
+    model to (``data/diffusion-<version>.json``, same format; generated from
+    ``add_multimodal_gen_serve_args``), None for a release without it (0.5.4)."""
+    path = os.path.join(_DATA, f"diffusion-{version}.json")
+    if not os.path.exists(path):
+        return None
+    import msgspec.json
+
+    with open(path, "rb") as stream:
         table = msgspec.json.decode(stream.read(), type=_TableFile)
     return OptionTable(version=table.version, options=table.options)
 

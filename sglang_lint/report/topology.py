@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from sglang_lint.catalog.settings import Setting
+from sglang_lint.catalog.settings import DIFFUSION, LLM_OR_DIFFUSION, OUT_OF_TREE, Setting
 from sglang_lint.model import Location, Value, WrittenValue, is_ascii_digits
 from sglang_lint.report._text import sanitize
 from sglang_lint.topology import Deployment, Server, is_secondary_node, server_sizes
@@ -108,8 +108,14 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
             out.append(f"  router   {router.label}  " + sanitize(", ".join(targets) or "no PD endpoints"))
         for server in deployment.servers:
             note = "  (node-rank > 0: not paired)" if is_secondary_node(server) else ""
-            out.append(f"  {server.role:<8} {server.label}  attention TP {sanitize(server.attn_tp.value.describe())}"
-                       f" = {sanitize(server.attn_tp.explanation)}{note}")
+            if server.settings.program in (DIFFUSION, OUT_OF_TREE):
+                # Not the LLM server: no attention TP, never paired (catalog/argv).
+                out.append(f"  {server.role:<8} {server.label}  not paired: {sanitize(server.settings.program_reason)}")
+            else:
+                out.append(f"  {server.role:<8} {server.label}  attention TP {sanitize(server.attn_tp.value.describe())}"
+                           f" = {sanitize(server.attn_tp.explanation)}{note}")
+            if server.settings.program == LLM_OR_DIFFUSION:
+                out.append(f"           ? {sanitize(server.settings.program_reason)}")
             if server.launch.context:
                 out.append(f"           via {sanitize(server.launch.context)}")
             if server.judged is not None and server.judged.why:
@@ -166,6 +172,9 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
                     "location": _location(server.launch.location),
                     "role": server.role,
                     "entry_point": server.launch.entry.value,
+                    # The server program `sglang serve` starts (catalog/argv), and why when not the LLM server.
+                    "program": server.settings.program,
+                    "program_reason": server.settings.program_reason or None,
                     "context": server.launch.context or None,
                     # A launch variant (issue 16): the decisions on its paths.
                     "path_condition": [{"text": step.text, "taken": step.taken, "location": _location(step.location)} for step in server.launch.path_condition],

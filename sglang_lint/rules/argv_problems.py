@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.catalog.settings import ArgProblem
-from sglang_lint.catalog.tables import Option, OptionTable, UnknownVersionError, known_versions, load_table, version_key
+from sglang_lint.catalog.settings import DIFFUSION, ArgProblem
+from sglang_lint.catalog.tables import Option, OptionTable, UnknownVersionError, known_versions, load_diffusion_table, load_table, version_key
 from sglang_lint.topology import Server
 
 
@@ -15,7 +15,11 @@ def problems_of(server: Server, kind: str) -> list[ArgProblem]:
 
 
 def table_of(server: Server) -> OptionTable | None:
+    """The option table the launch was parsed with: its program's (the diffusion
+    server's for a diffusion launch), of its release."""
     try:
+        if server.settings.program == DIFFUSION:
+            return load_diffusion_table(server.settings.version)
         return load_table(server.settings.version)
     except (UnknownVersionError, ValueError):
         return None

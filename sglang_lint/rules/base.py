@@ -12,7 +12,7 @@ from typing import ClassVar, Iterable, Sequence
 
 from msgspec import Struct
 
-from sglang_lint.catalog.settings import Setting
+from sglang_lint.catalog.settings import DIFFUSION, LLM, LLM_OR_DIFFUSION, Setting
 from sglang_lint.model import Finding, Fix, Location, Related, Severity, SourceResult
 from sglang_lint.selection import DOCS_URL
 from sglang_lint.suppress import UnusedSuppression
@@ -31,6 +31,11 @@ class Example(Struct, frozen=True):
     also_select: tuple[str, ...] = ()
 
 
+# The rules that report argparse's problems (SGL201-SGL203, SGL206): the catalog
+# parsed each program's launch with its own parser.
+ARGV_PROGRAMS = frozenset({LLM, DIFFUSION, LLM_OR_DIFFUSION})
+
+
 class RuleContext(Struct):
     version: str
 
@@ -47,6 +52,15 @@ class Rule:
     # An opt-in rule runs only with --strict (LintOptions.strict) or when selected
     # by its code.
     opt_in: ClassVar[bool] = False
+
+    # The server programs (ServerSettings.program) whose launches the rule
+    # judges: the LLM server's rules do not hold for the diffusion server, and
+    # for an `sglang serve` the model alone decides (LLM_OR_DIFFUSION), only what
+    # the catalog kept as holding under both readings does (ARGV_PROGRAMS).
+    programs: ClassVar[frozenset[str]] = frozenset({LLM})
+
+    def judges(self, *servers: Server) -> bool:
+        return all(server.settings.program in self.programs for server in servers)
 
     def check_pair(self, context: RuleContext, deployment: Deployment, prefill: Server, decode: Server) -> Iterable[Finding]:
         """Every prefill x decode pair a router can form (design.md "Pairing")."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.model import Finding, Fix
+from sglang_lint.catalog.settings import DIFFUSION
 from sglang_lint.rules.argv_problems import describe_versions, problems_of, versions_where
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
@@ -50,6 +51,7 @@ def most_likely(prefix: str, candidates: tuple[str, ...]) -> str:
 class AmbiguousAbbreviation(Rule):
     code = "SGL201"
     name = "ambiguous-abbreviation"
+    programs = ARGV_PROGRAMS
     summary = "An abbreviated option matches several options of the target version: the server does not start"
     doc = """\
 ## What it does
@@ -140,7 +142,8 @@ which prefixes are ambiguous) comes from each release's option table.
                 "argparse accepts only a unique prefix of a long option: it exits with \"ambiguous option\" "
                 "and the server does not start"
             )
-            unique_in = self._unique_in(prefix)
+            # Other releases' LLM tables say nothing about the diffusion server's parser.
+            unique_in = self._unique_in(prefix) if server.settings.program != DIFFUSION else []
             if unique_in:
                 notes.append(f"sglang {describe_versions(unique_in)} accepted {prefix} (an option or a unique prefix there)")
             yield self.finding(

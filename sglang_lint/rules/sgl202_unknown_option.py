@@ -7,13 +7,14 @@ from typing import Iterable
 from sglang_lint.catalog.argv_words import close_match
 from sglang_lint.model import Finding, Fix
 from sglang_lint.rules.argv_problems import describe_versions, is_stray_flag_value, problems_of, table_of, versions_where
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
 class UnknownOption(Rule):
     code = "SGL202"
     name = "unknown-option"
+    programs = ARGV_PROGRAMS
     summary = "An option (or a stray word) that SGLang's argument parser does not know: the server does not start"
     doc = """\
 ## What it does
@@ -42,6 +43,14 @@ releases, else the close match) are not reported again, and a word past them is
 close, every word up to the next option goes with it. What the meant option
 would have set is unknown to the other rules, so a typo on one side of a PD pair
 is not also reported as a mismatch.
+
+`sglang serve` is read as the server SGLang dispatches it to (README, "`sglang
+serve`: the LLM or the diffusion server"): a diffusion server's options are
+checked against the diffusion server's parser, and an option it does not declare
+is not reported (`parse_known_args` hands it on; what becomes of it depends on the
+model). When the model alone decides which server starts, an option is reported
+only when neither parser declares it (and it is not one of the diffusion server's
+`--<component>-path`-like options): the note on the finding says so.
 
 ## How to fix
 Correct the spelling (the message's "did you mean"), drop the option, or target
@@ -74,6 +83,12 @@ option table (options are added and removed between releases).
             target_version="0.5.14",
         ),
         Example(
+            # The model decides which server starts; neither knows --tp-szie.
+            {"run.sh": "sglang serve --model-path /m --port 30000 --tp-szie 2\n"},
+            findings=1,
+            message_contains="LLM or the diffusion server",
+        ),
+        Example(
             # 8 is the value of --tp-size (what --tp-szie names); 16 is a stray of its own.
             {"run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 8 16\n"},
             findings=2,
@@ -82,6 +97,11 @@ option table (options are added and removed between releases).
     ]
     valid = [
         Example({"run.sh": "python -m sglang.launch_server --model-path /m --tp-size 8 --mem-frac 0.8\n"}),
+        Example(
+            # sglang serve of a diffusion model: --num-gpus and --ulysses-degree are its
+            # server's options (the LLM server's argparse would refuse them).
+            {"run.sh": "sglang serve --model-path /models/wan --num-gpus 2 --ulysses-degree 2\n"}
+        ),
         Example(
             # A value given to a flag is SGL203's.
             {"run.sh": "python -m sglang.launch_server --model-path /m --enable-dp-attention true\n"}

@@ -9,7 +9,7 @@ from sglang_lint.catalog.option_values import choices_extensible
 from sglang_lint.catalog.settings import ArgProblem
 from sglang_lint.model import Finding
 from sglang_lint.rules.argv_problems import is_stray_flag_value, option_for_spelling, problems_of, table_of
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
@@ -65,6 +65,7 @@ def _split(text: str) -> tuple[str, list[str]]:
 class InvalidOptionValue(Rule):
     code = "SGL203"
     name = "invalid-option-value"
+    programs = ARGV_PROGRAMS
     summary = "A value argparse rejects (not a number, not among the choices, a value given to a flag): the server does not start"
     doc = """\
 ## What it does

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from sglang_lint.model import Finding
 from sglang_lint.rules.argv_problems import problems_of
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Server
 
@@ -14,6 +14,7 @@ from sglang_lint.topology import Deployment, Server
 class ConfigEqualsIgnored(Rule):
     code = "SGL206"
     name = "config-equals-ignored"
+    programs = ARGV_PROGRAMS
     summary = "`--config=FILE` (or an abbreviation of --config) is silently ignored by SGLang"
     doc = """\
 ## What it does

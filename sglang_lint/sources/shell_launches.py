@@ -44,6 +44,9 @@ _ENTRY_MODULES = {
     "dynamo.sglang": EntryPoint.DYNAMO_SGLANG,
     "sglang_router.launch_router": EntryPoint.ROUTER,
 }
+# The diffusion server's own CLI (0.5.23 multimodal_gen/runtime/entrypoints/cli/main.py:
+# `serve` and `generate` subcommands); `serve` is a launch (EntryPoint.DIFFUSION_SERVE).
+DIFFUSION_CLI = "sglang.multimodal_gen.runtime.entrypoints.cli.main"
 _ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
 # A launch entry point named in a piece of text that may run (a word of a command,
 # the value of a variable a command expands): the module of `python -m`, or a CLI.
@@ -261,6 +264,9 @@ class LaunchDetection(WordExpansion):
                 module, after = _python_module(words, index + 1)
                 if module in _ENTRY_MODULES:
                     self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
+                elif module == DIFFUSION_CLI and after < len(words) and word_value(words[after]) == Value.known("serve"):
+                    # Its other subcommand, `generate`, runs one generation: no server.
+                    self._record(EntryPoint.DIFFUSION_SERVE, words, index, after + 1, command_loc)
                 elif module is None and after > index + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
                     self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
                 return
