@@ -1112,3 +1112,20 @@ def test_a_pin_in_a_block_names_the_release_the_documents_launches_are_judged_by
     assert (hint.release, hint.location.line, hint.location.path) == ("0.5.9", 4, "guide.md")
     servers = [s for d in result.deployments for s in d.servers]
     assert {s.settings.version for s in servers} == {"0.5.9"}
+
+
+def test_an_elision_is_the_options_left_to_the_reader():
+    """Issue 20: SGLang's own READMEs write `--flexkv-config-file x.yaml ...`;
+    the `...` standing as a word is an elision, a value we cannot see, never an
+    argument named "..." (SGL202 before). Inside a word it is text."""
+    doc = fence(
+        "python3 -m sglang.launch_server --enable-flexkv \\\n"
+        "  --flexkv-config-file /path/to/flexkv_config.yaml ...\n"
+        "python3 -m sglang.launch_server --model-path m …\n",
+        "bash",
+    )
+    result = lint_texts({"README.md": doc}, LintOptions())
+    assert [f.code for f in result.findings] == []
+    assert len(analyze(doc).servers) == 2
+    typo = lint_texts({"README.md": fence("python3 -m sglang.launch_server --model-path m --tp-szie...\n", "bash")}, LintOptions())
+    assert [f.code for f in typo.findings] == ["SGL202"]

@@ -44,7 +44,8 @@ before ``>`` (``< file`` and ``cat <in >out`` are redirections), ``[name]`` need
 two or more characters and no name, ``[``, ``]`` or ``$`` right before it and no
 ``=`` after it (``${A[@]}``, ``A[k]=v``, ``[[ ... ]]``, globs such as ``[0-7]``
 and ``[s]glang`` are shell), ``{NAME}`` no ``$`` before it (``${NAME}`` is a
-variable). In YAML blocks ``<NAME>`` is one, and the YAML source's own template
+variable); an elision ``...`` standing as a word (``--config x.yaml ...``) is one
+too, the options left to the reader. In YAML blocks ``<NAME>`` is one, and the YAML source's own template
 placeholders (``{{ MODEL }}``, ``"{model}"``; without its note); in Python string
 literals only ``<NAME>`` is one (Python's ``"{model}"`` is a ``str.format`` field
 the Python source evaluates). The same placeholder is the
@@ -676,6 +677,10 @@ _SHELL_PLACEHOLDER = re.compile(
     r"|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})"
     r"|(?<![\w\[\]$])\[(?=[^\]]{2,}\])(?![A-Za-z0-9]-[A-Za-z0-9]\])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*\](?![=\[\]])"
     "|" + _ANGLE
+    # An elision standing as a word (`--config-file x.yaml ...`): the options
+    # the reader is left to add (issue 20: SGLang's own READMEs), never an
+    # argument named "...".
+    + r"|(?<!\S)(?:\.\.\.|\u2026)(?!\S)"
 )
 _ANGLE_PLACEHOLDER = re.compile(_ANGLE)
 
@@ -689,7 +694,7 @@ class _Placeholders:
 
     def mark(self, text: str, pattern: re.Pattern) -> str:
         text = _RESERVED.sub("\ufffd", text)
-        if "<" not in text and "[" not in text and "{" not in text:
+        if "<" not in text and "[" not in text and "{" not in text and "..." not in text and "\u2026" not in text:
             return text
         return pattern.sub(self._marker, text)
 

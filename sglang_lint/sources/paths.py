@@ -223,7 +223,9 @@ def explore(
             pending.append({**fixed, fork.key: when_true})
             continue
         work += cost
-        if paths.merged_at and not noted and (result.servers or result.routers):
+        # Said once, when the merges past the bound may have cost a launch its
+        # precision (``imprecise``, when the source can tell; else any launch).
+        if paths.merged_at and not noted and (imprecise(result) if imprecise else (result.servers or result.routers)):
             noted = True
             where = paths.merged_at[0]
             result.notes.append(

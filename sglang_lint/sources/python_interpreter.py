@@ -272,7 +272,38 @@ class PythonInterpreter:
         )
         self._leave_installed()
         self._drop_import_notes_no_launch_needs()
+        self._drop_depth_notes_where_nothing_launches()
         return self.result
+
+    def _drop_depth_notes_where_nothing_launches(self) -> None:
+        """"Nesting too deep ... launches may be missing" says a launch may be
+        lost; in a file no statement of which can reach a launch (from the
+        syntax, :meth:`_file_may_launch`) none can be (issue 20: SGLang's
+        model files pass the pre-check on a docstring and overflow the
+        interpreter's nesting)."""
+        if self.result.servers or self.result.routers or not any(note.message.startswith("nesting too deep") for note in self.result.notes):
+            return
+        if self.tree is None or self._file_may_launch(self.tree):
+            return
+        self.result.notes = [note for note in self.result.notes if not note.message.startswith("nesting too deep")]
+
+    def _file_may_launch(self, tree: ast.Module) -> bool:
+        """Whether any statement of the analyzed file can reach a launch, by its
+        imports as written (nothing run)."""
+        bindings = _import_bindings(tree, self.result.path)
+        answers: dict[str, bool] = {}
+
+        def launches(refs: FunctionRefs) -> bool:
+            for reference in (*refs.names, *refs.dotted):
+                if reference not in answers:
+                    answers[reference] = self._reference_may_launch(reference, bindings)
+                if answers[reference]:
+                    return True
+            return any(self._import_may_launch(module, level) for module, level in refs.imports)
+
+        _, names = reaching_functions(function_references(tree), launches)
+        # An import statement launches nothing: what matters is a use of its names.
+        return bool(names) or any(launches(statement_references(statement)) for statement in tree.body if not isinstance(statement, (ast.Import, ast.ImportFrom)))
 
     def _drop_import_notes_no_launch_needs(self) -> None:
         """An import that could not be followed hides nothing when no launch

@@ -263,6 +263,8 @@ class LaunchInterpreter(PythonInterpreter):
         if last == "popen_with_error_check" and args:
             self._run_followed(_command_node(node, ""), args[0], loc, lambda: self._run_process(args[0], False, loc))
             return unknown
+        if qualname.startswith("sglang.multimodal_gen."):
+            return unknown  # the diffusion server's own entry points: no LLM server (issue 20)
         if _is_sglang_name(qualname, "launch_server") and (args or kwargs):
             self._launch_server_call(node, args[0] if args else next(iter(kwargs.values())), loc)
             return unknown

@@ -85,7 +85,21 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
             names.add(node.attr)  # type: ignore[attr-defined]
             chain = _dotted(node)
             if chain is not None:
+                # `subprocess.Popen`, `ServerArgs.from_cli_args`: the chain says
+                # what is used; its first name alone is no use of its own.
                 dotted.add(chain)
+                if type(node.value) is ast.Name:  # type: ignore[attr-defined]
+                    continue
+        elif kind in _ANNOTATED:
+            # An annotation names a type, it calls nothing (`args: ServerArgs`).
+            for field_name in node._fields:
+                if field_name not in ("annotation", "returns"):
+                    value = getattr(node, field_name, None)
+                    if type(value) is list:
+                        stack.extend(item for item in value if isinstance(item, AST))
+                    elif isinstance(value, AST):
+                        push(value)
+            continue
         elif kind is ast.ImportFrom:
             imports.append((node.module or "", node.level))  # type: ignore[attr-defined]
             names.update(alias.name for alias in node.names)  # type: ignore[attr-defined]
@@ -102,6 +116,9 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
             elif isinstance(value, AST):
                 push(value)
     return FunctionRefs(definition, name, frozenset(names), frozenset(dotted), tuple(imports), declares_global)
+
+
+_ANNOTATED = (ast.AnnAssign, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _dotted(node: ast.AST) -> str | None:
