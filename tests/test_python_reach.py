@@ -226,3 +226,28 @@ def test_a_renamed_runner_still_reaches() -> None:
             P(["python", "-m", "sglang.launch_server", "--tp", "4"])
         """
     assert len(analyze_python("launcher.py", textwrap.dedent(source)).servers) == 1
+
+
+def test_a_file_nothing_of_which_can_launch_is_not_run(tmp_path, monkeypatch) -> None:
+    """The pre-check lets a file through on a word (a docstring naming
+    `sglang.launch_server`); when no statement of it can reach a launch, the
+    interpreter does not run it at all (issue 20: SGLang's own modules)."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+
+    source = '"""Started by python -m sglang.launch_server."""\nimport os\n\nWORKERS = os.cpu_count()\n\n\ndef plan():\n    return [WORKERS] * 2\n'
+    (tmp_path / "plan.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    blocks: list[int] = []
+    original = PythonInterpreter._exec_block
+    monkeypatch.setattr(PythonInterpreter, "_exec_block", lambda self, statements, depth: blocks.append(depth) or original(self, statements, depth))
+    result = extract("plan.py", source, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),)))
+    assert (result.servers, result.notes, blocks) == ([], [], [])
+    launching = source + "\nimport subprocess\nsubprocess.run(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n"
+    (tmp_path / "plan.py").write_text(launching)
+    assert len(extract("plan.py", launching, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),))).servers) == 1
+    assert blocks

@@ -249,6 +249,11 @@ class PythonInterpreter:
             self.result.notes.append(Note(self.path, f"Python file cannot be parsed ({type(error).__name__}: {error}); it is not analyzed"))
             return self.result
         self._collect_comments()
+        if self.files is not None and not self._file_may_launch(tree):
+            # Nothing in the file can reach a launch (issue 20): the pre-check
+            # let it through on a word (a docstring's `launch_server`, a
+            # definition's name), and running it would start nothing.
+            return self.result
         try:
             self._exec_block(tree.body, 0)
             self._run_uncalled(tree)
@@ -301,6 +306,21 @@ class PythonInterpreter:
                     return True
             return any(self._import_may_launch(module, level) for module, level in refs.imports)
 
+        if any(
+            isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names) and self._import_may_launch(statement.module or "", statement.level)
+            for statement in tree.body
+        ):
+            return True  # names a star import brings are not known from the syntax
+        from sglang_lint.prefilter import INHERITED_QUALNAME_MARKERS
+
+        for statement in tree.body:
+            # A test class deriving a server fixture class: launches of the base's
+            # (and, when the base cannot be read, the note that says so).
+            if isinstance(statement, ast.ClassDef):
+                for base in statement.bases:
+                    bound = bindings.get(base.id) if isinstance(base, ast.Name) else None
+                    if isinstance(bound, (PImported, PExternal)) and any(marker in bound.qualname for marker in INHERITED_QUALNAME_MARKERS):
+                        return True
         _, names = reaching_functions(function_references(tree), launches)
         # An import statement launches nothing: what matters is a use of its names.
         return bool(names) or any(launches(statement_references(statement)) for statement in tree.body if not isinstance(statement, (ast.Import, ast.ImportFrom)))
@@ -2393,9 +2413,12 @@ class PythonInterpreter:
         it is not the project's or cannot be read."""
         if self.files is None or (not level and module.split(".")[0] in sys.stdlib_module_names):
             return None
-        from sglang_lint.sources.python_imports import module_files
+        from sglang_lint.sources.python_imports import installed_module_files, module_files
 
-        for shown in module_files(importer or self.result.path, module, level, self.files.project.roots):
+        found = module_files(importer or self.result.path, module, level, self.files.project.roots)
+        if not found and not level and self.files.project.follow_installed and self.files.project.disk:
+            found = installed_module_files(module)  # as _project_module reads it
+        for shown in found:
             text, _ = self.files.read(shown)
             return (shown, text) if text is not None else None
         return None
@@ -2705,6 +2728,16 @@ def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
                     continue
                 qualname = f"{module}.{alias.name}" if module else alias.name
                 bindings[alias.asname or alias.name] = PExternal(qualname, loc) if stdlib else PImported(importer, module, node.level, alias.name, qualname, loc)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            # `sp = subprocess`, `run = subprocess.run`: another name for an import.
+            chain = node.value
+            rest: list[str] = []
+            while isinstance(chain, ast.Attribute):
+                rest.append(chain.attr)
+                chain = chain.value
+            root = bindings.get(chain.id) if isinstance(chain, ast.Name) else None
+            if isinstance(root, PExternal):
+                bindings[node.targets[0].id] = PExternal(".".join([root.qualname, *reversed(rest)]), loc)
     return bindings
 
 
