@@ -219,6 +219,10 @@ class PythonInterpreter:
         self._expr_depth = 0
         self.noted_depth = False
         self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
+        # Inside how many blocks where the test expects an exception (``with
+        # self.assertRaises(...)``, ``with pytest.raises(...)``): what runs there,
+        # called functions included, is expected to fail (see expects_failure).
+        self.expecting_failure = 0
         # The analyzed file's text, lines and globals, restored when its code runs
         # again after a module's (_in_module).
         self._analyzed = (self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope)
@@ -940,11 +944,17 @@ class PythonInterpreter:
             self._bind(name, PUnknown(Value.unknown("a value a loop changes"), loc))
 
     def _stmt_With(self, node: ast.With, depth: int) -> _Flow:
+        expecting = 0
         for item in node.items:
+            expecting += self.expects_failure(item.context_expr)
             value = self._eval(item.context_expr)
             if item.optional_vars is not None:
                 self._assign(item.optional_vars, PUnknown(Value.unknown("a context manager's value"), self._loc(item.optional_vars)) if not isinstance(value, PUnknown) else value)
-        return self._exec_block(node.body, depth + 1)
+        self.expecting_failure += expecting
+        try:
+            return self._exec_block(node.body, depth + 1)
+        finally:
+            self.expecting_failure -= expecting
 
     _stmt_AsyncWith = _stmt_With
 
@@ -961,6 +971,27 @@ class PythonInterpreter:
         return _Flow(terminated=flow.terminated and not node.handlers)
 
     _stmt_TryStar = _stmt_Try
+
+    def expects_failure(self, call) -> bool:
+        """Whether ``call`` is a test's expectation that code raises: unittest's
+        ``assertRaises``/``assertRaisesRegex`` (on ``self`` or any test case) or
+        ``pytest.raises`` by any name it is imported as (``import pytest as pt``,
+        ``from pytest import raises``). As a context manager its block is
+        expected to fail; in the callable form (``assertRaises(E, f, *args)``)
+        ``f(*args)`` is. Only a name or an attribute chain is evaluated to tell
+        (a lookup, no call runs)."""
+        if not isinstance(call, ast.Call):
+            return False
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _UNITTEST_RAISES:
+            return True
+        chain = func
+        while isinstance(chain, ast.Attribute):
+            chain = chain.value
+        if not isinstance(chain, ast.Name):
+            return False
+        value = self._eval(func)
+        return isinstance(value, PExternal) and value.qualname in _PYTEST_RAISES
 
     # -- names and assignment -----------------------------------------------------------
     def _target_scope(self, name: str) -> int:
@@ -2288,6 +2319,10 @@ class PythonInterpreter:
 
 
 _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}
+# The expectations that code raises (expects_failure): unittest.TestCase's
+# methods (assertRaisesRegexp is the alias Python < 3.12 keeps) and pytest's.
+_UNITTEST_RAISES = frozenset({"assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+_PYTEST_RAISES = frozenset({"pytest.raises"})
 
 
 # ---------------------------------------------------------------------------------
