@@ -156,23 +156,6 @@ def test_an_engine_argument_of_the_callable_form_starts_before_the_expectation()
 # -- configurations a test only inspects ----------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        "args = ServerArgs(model_path='m', disaggregation_mode='prefill')\nself.assertEqual(args.tp_size, 1)",
-        "args = ServerArgs(model_path='m')\nargs.check_server_args()\nargs.__post_init__()",
-        "args = ServerArgs(model_path='m')\nargs.port = 30001\nself.assertIsInstance(args, ServerArgs)\nself.assertTrue(args.url().startswith('http'))",
-        "args: ServerArgs = ServerArgs(model_path='m')\nassert args\nassert args != None\nprint(f'{args}', repr(args))",
-        "ServerArgs(model_path='m', tp_size=2)",
-        "self.assertEqual(ServerArgs(model_path='m').url(), 'http://127.0.0.1:30000')",
-        "args = ServerArgs(model_path='m')\nself.assertEqual(getattr(args, 'tp_size'), 1)\nself.fail(str(args))",
-    ],
-)
-def test_inspected_in_a_unittest_method(body):
-    source = "class TestArgs(unittest.TestCase):\n    def test_fields(self):\n" + textwrap.indent(body, " " * 8) + "\n"
-    assert _uses(source) == [UnderTest.INSPECTED]
-
-
 def test_inspected_in_a_pytest_function():
     source = """
         def test_fields():
@@ -182,32 +165,45 @@ def test_inspected_in_a_pytest_function():
     assert _uses(source) == [UnderTest.INSPECTED]
 
 
+# What a unittest method does with the record it builds.
+INSPECTING = [
+    "args = ServerArgs(model_path='m', disaggregation_mode='prefill')\nself.assertEqual(args.tp_size, 1)",
+    "args = ServerArgs(model_path='m')\nargs.check_server_args()\nargs.__post_init__()",
+    "args = ServerArgs(model_path='m')\nargs.port = 30001\nself.assertIsInstance(args, ServerArgs)\nself.assertTrue(args.url().startswith('http'))",
+    "args: ServerArgs = ServerArgs(model_path='m')\nassert args\nassert args != None\nprint(f'{args}', repr(args))",
+    "ServerArgs(model_path='m', tp_size=2)",
+    "self.assertEqual(ServerArgs(model_path='m').url(), 'http://127.0.0.1:30000')",
+    "args = ServerArgs(model_path='m')\nself.assertEqual(getattr(args, 'tp_size'), 1)\nself.fail(str(args))",
+]
+PASSING_ON = [
+    # passed to a function sglang-lint cannot see: it may launch it (as before)
+    "args = ServerArgs(model_path='m')\nhandle_data_parallelism(args)",
+    "args = ServerArgs(model_path='m')\nPortArgs.init_new(server_args=args)",
+    # returned, stored, put in a container, shared: it may be launched elsewhere
+    "args = ServerArgs(model_path='m')\nreturn args",
+    "self.args = ServerArgs(model_path='m')",
+    "args = ServerArgs(model_path='m')\nself.args = args",
+    "configs = [ServerArgs(model_path='m')]",
+    "args = ServerArgs(model_path='m')\nconfigs = {'prefill': args}",
+    "global ARGS\nARGS = ServerArgs(model_path='m')\nARGS.check_server_args()",
+    "other = args = ServerArgs(model_path='m')\nrun(other)",
+    # launched: launch_server, run_server, an Engine, a process's target
+    "args = ServerArgs(model_path='m')\nlaunch_server(args)",
+    "from sglang.launch_server import run_server\nargs = ServerArgs(model_path='m')\nrun_server(args)",
+    "import sglang\nargs = ServerArgs(model_path='m')\nsglang.Engine(server_args=args)",
+    "import multiprocessing\nargs = ServerArgs(model_path='m')\nmultiprocessing.Process(target=launch_server, args=(args,)).start()",
+    # an assertion over what a call of it returns: the call may launch it
+    "args = ServerArgs(model_path='m')\nself.assertTrue(start(args))",
+]
+
+
 @pytest.mark.parametrize(
-    "body",
-    [
-        # passed to a function sglang-lint cannot see: it may launch it (as before)
-        "args = ServerArgs(model_path='m')\nhandle_data_parallelism(args)",
-        "args = ServerArgs(model_path='m')\nPortArgs.init_new(server_args=args)",
-        # returned, stored, put in a container, shared: it may be launched elsewhere
-        "args = ServerArgs(model_path='m')\nreturn args",
-        "self.args = ServerArgs(model_path='m')",
-        "args = ServerArgs(model_path='m')\nself.args = args",
-        "configs = [ServerArgs(model_path='m')]",
-        "args = ServerArgs(model_path='m')\nconfigs = {'prefill': args}",
-        "global ARGS\nARGS = ServerArgs(model_path='m')\nARGS.check_server_args()",
-        "other = args = ServerArgs(model_path='m')\nrun(other)",
-        # launched: launch_server, run_server, an Engine, a process's target
-        "args = ServerArgs(model_path='m')\nlaunch_server(args)",
-        "from sglang.launch_server import run_server\nargs = ServerArgs(model_path='m')\nrun_server(args)",
-        "import sglang\nargs = ServerArgs(model_path='m')\nsglang.Engine(server_args=args)",
-        "import multiprocessing\nargs = ServerArgs(model_path='m')\nmultiprocessing.Process(target=launch_server, args=(args,)).start()",
-        # an assertion over what a call of it returns: the call may launch it
-        "args = ServerArgs(model_path='m')\nself.assertTrue(start(args))",
-    ],
+    "body, use",
+    [(body, UnderTest.INSPECTED) for body in INSPECTING] + [(body, UnderTest.NO) for body in PASSING_ON],
 )
-def test_passed_on_in_a_test_is_still_a_launch(body):
+def test_what_a_test_method_does_with_its_record(body, use):
     source = "class TestArgs(unittest.TestCase):\n    def test_fields(self):\n" + textwrap.indent(body, " " * 8) + "\n"
-    assert _uses(source) == [UnderTest.NO]
+    assert _uses(source) == [use]
 
 
 def test_only_test_functions_hold_configurations_under_test():

@@ -401,6 +401,8 @@ class LaunchInterpreter(PythonInterpreter):
         before. An ``Engine(...)`` starts its server when constructed."""
         if self.expecting_failure:
             return UnderTest.EXPECTED_FAILURE
+        if entry is not EntryPoint.SERVER_ARGS:
+            return UnderTest.NO  # an Engine starts its server, even as an argument of the callable form
         function = self.active_functions[-1] if self.active_functions else None
         if not isinstance(node, ast.Call) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return UnderTest.NO
@@ -408,8 +410,6 @@ class LaunchInterpreter(PythonInterpreter):
         parent = parents.get(id(node))
         if parent is None:
             return UnderTest.NO  # not written in the function that runs (a default value)
-        if entry is not EntryPoint.SERVER_ARGS:
-            return UnderTest.NO  # an Engine argument of the callable form starts before the expectation
         call = parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
         if isinstance(call, ast.Call) and node is not call.func and (not call.args or node is not call.args[0]) and self.expects_failure(call):
             return UnderTest.EXPECTED_FAILURE  # assertRaises(ValueError, launch_server, ServerArgs(...))
