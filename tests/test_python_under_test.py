@@ -114,6 +114,37 @@ def test_the_block_covers_what_it_calls_and_ends_with_it():
     assert _uses(source) == [UnderTest.EXPECTED_FAILURE, UnderTest.NO]
 
 
+def test_a_record_the_test_expects_to_be_rejected():
+    # Built outside the block, checked (or launched) where the test expects an
+    # exception: the test says the record is invalid.
+    source = """
+        import pytest
+        class TestArgs(unittest.TestCase):
+            def test_checked_in_the_block(self):
+                args = ServerArgs(model_path="m", tp_size=4, dp_size=3, enable_dp_attention=True)
+                self.assertEqual(args.dp_size, 3)
+                with self.assertRaises(ValueError):
+                    args.check_server_args()
+            def test_launched_in_the_block(self):
+                args = ServerArgs(model_path="m", tp_size=3)
+                with pytest.raises(ValueError):
+                    launch_server(args)
+            def test_callable_form_of_a_method(self):
+                args = ServerArgs(model_path="m", tp_size=3)
+                self.assertRaisesRegex(ValueError, "tp", args.check_server_args)
+            def test_callable_form_launch(self):
+                args = ServerArgs(model_path="m", tp_size=3)
+                self.assertRaises(ValueError, launch_server, args)
+            def test_a_nested_function_runs_where_it_is_called(self):
+                args = ServerArgs(model_path="m", tp_size=3)
+                with self.assertRaises(ValueError):
+                    def later():
+                        launch_server(args)
+                run_later(later)
+    """
+    assert _uses(source) == [UnderTest.EXPECTED_FAILURE] * 4 + [UnderTest.NO]
+
+
 def test_callable_form():
     # assertRaises(E, ServerArgs, ...) never calls ServerArgs in the test's code:
     # no launch. assertRaises(E, launch_server, ServerArgs(...)): the launch is what

@@ -389,16 +389,17 @@ class LaunchInterpreter(PythonInterpreter):
         call (``node``) builds. Inside a block that expects an exception it is
         expected to fail, and so is a ``ServerArgs(...)`` the callable form of
         ``assertRaises``/``pytest.raises`` passes on (``assertRaises(ValueError,
-        launch_server, ServerArgs(...))``: the launch is what must raise). A ``ServerArgs(...)`` starts nothing by
-        itself (0.5.23 srt/server_args.py:241-242, ``__post_init__`` leaves it
-        unresolved), so one written in a test function (``test*``, the prefix
-        unittest and pytest collect) whose value the test only inspects is not a
-        server: the value is dropped (a bare call), only its fields or methods
-        are used (``ServerArgs(...).url()``), or it is bound to a local name
-        whose every use reads a field, calls a method, compares it, formats it
-        or hands it to an assertion. Anything else (passed to a function,
-        returned, stored, put in a container) may launch it: a launch, as
-        before. An ``Engine(...)`` starts its server when constructed."""
+        launch_server, ServerArgs(...))``: the launch is what must raise).
+
+        A ``ServerArgs(...)`` starts nothing by itself (0.5.23
+        srt/server_args.py:241-242, ``__post_init__`` leaves it unresolved), so
+        one written in a test function (``test*``, the prefix unittest and pytest
+        collect) is a configuration under test when its value is dropped (a bare
+        call), only its fields or methods are used (``ServerArgs(...).url()``), or
+        it is bound to a local name the test only inspects (``_record_use``).
+        Anything else (passed to a function, returned, stored, put in a
+        container) may launch it: a launch, as before. An ``Engine(...)`` starts
+        its server when constructed."""
         if self.expecting_failure:
             return UnderTest.EXPECTED_FAILURE
         if entry is not EntryPoint.SERVER_ARGS:
@@ -410,18 +411,63 @@ class LaunchInterpreter(PythonInterpreter):
         parent = parents.get(id(node))
         if parent is None:
             return UnderTest.NO  # not written in the function that runs (a default value)
-        call = parents.get(id(parent)) if isinstance(parent, ast.keyword) else parent
-        if isinstance(call, ast.Call) and node is not call.func and (not call.args or node is not call.args[0]) and self.expects_failure(call):
-            return UnderTest.EXPECTED_FAILURE  # assertRaises(ValueError, launch_server, ServerArgs(...))
+        if self._expected_to_fail_at(node, parents):
+            return UnderTest.EXPECTED_FAILURE
         if isinstance(function, ast.Lambda) or not function.name.startswith("test"):
             return UnderTest.NO
         if isinstance(parent, (ast.Expr, ast.Attribute)):
             return UnderTest.INSPECTED
         if isinstance(parent, (ast.Assign, ast.AnnAssign)) and node is parent.value:
             targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
-            if all(isinstance(target, ast.Name) and _only_inspected(function, target.id, parents) for target in targets):
+            uses = [self._record_use(function, target.id, parents) if isinstance(target, ast.Name) else UnderTest.NO for target in targets]
+            if UnderTest.EXPECTED_FAILURE in uses:
+                return UnderTest.EXPECTED_FAILURE
+            if all(use is UnderTest.INSPECTED for use in uses):
                 return UnderTest.INSPECTED
         return UnderTest.NO
+
+    def _record_use(self, function: ast.AST, name: str, parents: dict[int, ast.AST]) -> UnderTest:
+        """What a test function does with the record it bound to the local
+        ``name``, over every use (nested functions included). A use where the
+        test expects an exception (``with self.assertRaises(...):
+        args.check_server_args()``) says the record is invalid: expected to fail.
+        Otherwise it is only inspected when every use looks at it:
+        ``name.field``, ``name.method()``, ``name.field = x``, a comparison, an
+        ``assert``, an f-string field, an argument of ``self.assert*(...)``/
+        ``self.fail(...)`` or of a builtin that only reads it. A
+        ``global``/``nonlocal`` name is shared beyond the test: a launch."""
+        passed_on = False
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+                passed_on = True
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            if self._expected_to_fail_at(node, parents):
+                return UnderTest.EXPECTED_FAILURE
+            parent = parents.get(id(node))
+            if isinstance(parent, (ast.Attribute, ast.Compare, ast.Assert, ast.FormattedValue)):
+                continue
+            if isinstance(parent, ast.keyword):
+                parent = parents.get(id(parent))
+            if not (isinstance(parent, ast.Call) and node is not parent.func and _inspects(parent.func)):
+                passed_on = True
+        return UnderTest.NO if passed_on else UnderTest.INSPECTED
+
+    def _expected_to_fail_at(self, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+        """Whether the code at ``node`` of a function runs where the test expects
+        an exception: in the body of a ``with`` whose manager expects one, or in
+        an argument the callable form hands to the code that must raise
+        (``assertRaises(E, launch_server, args)``; not the exception type). A
+        nested function's code runs where it is called: the search stops there."""
+        child, outer = node, parents.get(id(node))
+        while outer is not None and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(outer, (ast.With, ast.AsyncWith)) and any(child is statement for statement in outer.body):
+                if any(self.expects_failure(item.context_expr) for item in outer.items):
+                    return True
+            if isinstance(outer, ast.Call) and child is not outer.func and (not outer.args or child is not outer.args[0]) and self.expects_failure(outer):
+                return True
+            child, outer = outer, parents.get(id(outer))
+        return False
 
     def _parents_in(self, function: ast.AST) -> dict[int, ast.AST]:
         """Each node of a function (by id()) -> its parent node."""
@@ -633,30 +679,8 @@ def _is_sglang_name(qualname: str, name: str) -> bool:
 
 
 # Calls that only look at the values given to them: a configuration handed to
-# one is inspected, not launched (_only_inspected).
+# one is inspected, not launched (LaunchInterpreter._record_use).
 _INSPECTING_BUILTINS = frozenset({"isinstance", "repr", "str", "print", "getattr", "hasattr", "vars", "id", "type"})
-
-
-def _only_inspected(function: ast.AST, name: str, parents: dict[int, ast.AST]) -> bool:
-    """Whether every use of the local ``name`` in ``function`` (nested functions
-    included) only looks at its value: ``name.field``, ``name.method()``,
-    ``name.field = x``, a comparison, an ``assert``, an f-string field, an
-    argument of ``self.assert*(...)``/``self.fail(...)`` or of a builtin that
-    only reads it. A ``global``/``nonlocal`` name is shared beyond the test."""
-    for node in ast.walk(function):
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return False
-        if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
-            continue
-        parent = parents.get(id(node))
-        if isinstance(parent, (ast.Attribute, ast.Compare, ast.Assert, ast.FormattedValue)):
-            continue
-        if isinstance(parent, ast.keyword):
-            parent = parents.get(id(parent))
-        if isinstance(parent, ast.Call) and node is not parent.func and _inspects(parent.func):
-            continue
-        return False
-    return True
 
 
 def _inspects(func: ast.AST) -> bool:
