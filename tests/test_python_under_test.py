@@ -379,3 +379,22 @@ def test_a_launch_server_call_beside_inspected_records_is_still_named():
     """
     result = analyze_python("serve.py", HEADER + textwrap.dedent(source))
     assert [n.message for n in result.notes if "launch_server()" in n.message]
+
+
+def test_an_import_first_used_in_a_branch_is_still_known_after_it():
+    # `pytest` is resolved on its first use, inside the `if`: that binding is the
+    # same on every path, so the branches' merge keeps it (it was unknown after
+    # the branch, and the expectation below went unseen: SGL204).
+    source = """
+        import os
+        import pytest
+        from sglang.srt.server_args import ServerArgs
+
+        def test_rejected():
+            if not os.environ.get("GPU"):
+                pytest.skip("needs a GPU")
+            with pytest.raises(ValueError):
+                ServerArgs(model_path="m", tp_size=8, dp_size=3, enable_dp_attention=True)
+    """
+    result = lint_texts({"test_rejected.py": textwrap.dedent(source)}, LintOptions())
+    assert result.findings == [] and result.deployments == []

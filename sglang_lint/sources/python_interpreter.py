@@ -1014,14 +1014,27 @@ class PythonInterpreter:
                 value = contents[name]
                 if isinstance(value, PImported):
                     # First use of an imported name: its module is read now.
-                    value = self._resolve_import(value)
-                    self._set_attr(ref, name, value)
+                    resolved = self._resolve_import(value)
+                    self._bind_resolved(ref, name, value, resolved)
+                    value = resolved
                 return value
         if name in _TRUE_NAMES:
             return PStr((known_seg(_TRUE_NAMES[name], loc),), loc)
         if name in _BUILTINS:
             return PBuiltin(name)
         return PUnknown(Value.unknown(f"{name} is not defined in this file"), loc)
+
+    def _bind_resolved(self, ref: int, name: str, imported: PImported, resolved: PyValue) -> None:
+        """Bind an import resolved on first use. It is the same binding on every
+        path, so it is written past the undo logs of the branches being run:
+        written as a branch's change, merging the branches saw the name differ
+        (the import, the resolved name) and made it unknown after the branch
+        (``if ...: pytest.skip()`` then ``with pytest.raises(...)``)."""
+        self.heap.setdefault(ref, {})[name] = resolved
+        for level in self.journal:
+            saved = level.before.get(ref)
+            if isinstance(saved, dict) and saved.get(name) is imported:
+                saved[name] = resolved
 
     def _assign(self, target, value: PyValue) -> None:
         if isinstance(target, ast.Name):
