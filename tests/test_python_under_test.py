@@ -303,10 +303,9 @@ def test_single_server_rules_still_judge_an_inspected_configuration():
     # tp 8 over attention DP 3 (SGL204) in a record the test builds without
     # expecting it to be rejected.
     source = """
-        class TestArgs(unittest.TestCase):
-            def test_fields(self):
-                args = ServerArgs(model_path="m", tp_size=8, dp_size=3, enable_dp_attention=True)
-                self.assertEqual(args.dp_size, 3)
+        def test_fields():
+            args = ServerArgs(model_path="m", tp_size=8, dp_size=3, enable_dp_attention=True)
+            assert args.dp_size == 3
     """
     assert _codes(_lint(source)) == ["SGL204"]
 
