@@ -365,6 +365,28 @@ class EntryPoint(enum.Enum):
     SERVER_ARGS = "ServerArgs"
 
 
+class UnderTest(enum.Enum):
+    """Whether a launch is a server configuration a test builds rather than a
+    server that runs (a fact the Python source records; topology decides what
+    it means). SGLang's ``ServerArgs(...)`` starts nothing by itself: its
+    ``__post_init__`` leaves the record unresolved (0.5.23
+    srt/server_args.py:241-242); ``launch_server(server_args)``
+    (srt/entrypoints/http_server.py:3125), ``run_server(server_args)``
+    (launch_server.py:17) and ``Engine(...)`` (srt/entrypoints/engine.py:278,
+    subprocesses at :330) start the server."""
+
+    # A server that runs, or may: its configuration is launched, or passed on
+    # where sglang-lint cannot see (a function of another module, a container).
+    NO = "no"
+    # A configuration a test function builds and only inspects (reads its
+    # fields, calls its methods, asserts on it): never started, never paired.
+    INSPECTED = "inspected"
+    # Built or launched where the test expects an exception (``with
+    # self.assertRaises(...)``, ``with pytest.raises(...)``, the callable form's
+    # arguments): validation under test, expected to be invalid.
+    EXPECTED_FAILURE = "expected-failure"
+
+
 class KeywordArg(Struct, frozen=True, gc=False, array_like=True):
     """One keyword argument of ``sglang.Engine(...)`` / ``ServerArgs(...)``.
 
@@ -466,6 +488,8 @@ class ServerLaunch(Struct, array_like=True):
     # A launch in a Markdown document: the headings of the section it is run in,
     # outermost first (empty before the first heading and in other files).
     section: tuple[Heading, ...] = ()
+    # A configuration a test builds rather than a server that runs (UnderTest).
+    under_test: UnderTest = UnderTest.NO
 
 
 class RouterLaunch(Struct, array_like=True):

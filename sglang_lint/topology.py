@@ -9,6 +9,13 @@ one deployment; single-role files join the other single-role files of their
 directory). In a Markdown document the scope is the section: servers pair
 within the innermost section that holds both roles, and a router names only
 servers of its own section (``pairing_sections``).
+
+Configurations a test builds are not servers that run (``ServerLaunch.under_test``,
+recorded by the Python source): one built where the test expects an exception is
+in no deployment (no rule judges what the test says is invalid); one the test only
+inspects stays in its scope's deployment for the checks of one server, but is never
+paired, never named by a router and never decides how files are grouped
+(``is_started``).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import DIFFUSION, OUT_OF_TREE, ServerSettings, Setting
 from sglang_lint.catalog.versions import JudgedVersion
-from sglang_lint.model import Heading, Note, ServerLaunch, Value, provably_equal
+from sglang_lint.model import Heading, Note, ServerLaunch, UnderTest, Value, provably_equal
 
 if TYPE_CHECKING:
     from sglang_lint.config import ManifestDeployment
@@ -119,7 +126,7 @@ class Deployment(Struct):
             (p, d)
             for p in self.prefills
             for d in self.decodes
-            if same_section(p, d) and variants_compatible(p, d, decided_role)
+            if is_started(p) and is_started(d) and same_section(p, d) and variants_compatible(p, d, decided_role)
         ]
 
 
@@ -194,6 +201,12 @@ def is_secondary_node(server: Server) -> bool:
     return rank.is_known and rank.text not in ("0", "")
 
 
+def is_started(server: Server) -> bool:
+    """Whether a server runs: not a configuration a test only inspects
+    (``UnderTest.INSPECTED``), which is checked on its own and never paired."""
+    return server.launch.under_test is UnderTest.NO
+
+
 def _host_compatible(url_host: Value, server_host: Value) -> bool:
     """False only when both hosts are known and cannot be the same machine."""
     if not (url_host.is_known and server_host.is_known):
@@ -220,7 +233,7 @@ def pairing_sections(servers: Sequence[Server], routers: Sequence[Router]) -> No
     one title), nothing is set: the file is one scope, as a script is."""
     roles: dict[tuple[Heading, ...], set[str]] = {}
     for server in servers:
-        if server.role not in (PREFILL, DECODE) or is_secondary_node(server):
+        if server.role not in (PREFILL, DECODE) or is_secondary_node(server) or not is_started(server):
             continue
         section = server.launch.section
         for depth in range(1, len(section) + 1):
@@ -262,7 +275,10 @@ def build_deployments(
 ) -> list[Deployment]:
     """Deployments of all files, in a deterministic order: the manifest's entries
     first (in config order), then the servers and routers no entry claimed, grouped
-    automatically."""
+    automatically. A configuration the test expects to fail is in none."""
+    servers_by_file = {
+        path: kept for path, servers in servers_by_file.items() if (kept := [s for s in servers if s.launch.under_test is not UnderTest.EXPECTED_FAILURE])
+    }
     for path in sorted(set(servers_by_file) | set(routers_by_file)):
         pairing_sections(servers_by_file.get(path, []), routers_by_file.get(path, []))
     deployments: list[Deployment] = []
@@ -334,8 +350,11 @@ def _automatic_deployments(
         if scope:
             scopes.append((f"{path} ({scope})", "file", [unit]))
             continue
-        roles = {s.role for s in units_servers.get(unit, []) if not is_secondary_node(s)}
-        if len(roles & {PREFILL, DECODE}) == 2 or (roles - {PREFILL, DECODE}):
+        started = [s for s in units_servers.get(unit, []) if is_started(s)]
+        roles = {s.role for s in started if not is_secondary_node(s)}
+        # Configurations a test only inspects pair with nothing: their file is
+        # its own scope, and they never make it one that holds both roles.
+        if len(roles & {PREFILL, DECODE}) == 2 or (roles - {PREFILL, DECODE}) or (unit in units_servers and not started):
             scopes.append((path, "file", [unit]))
         else:
             by_directory.setdefault(os.path.dirname(path), []).append(unit)
@@ -364,7 +383,7 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
         members = []
         for server in servers:
             endpoints = router.settings.prefills if server.role == PREFILL else router.settings.decodes if server.role == DECODE else []
-            if router_reaches(router, server) and any(endpoint_matches(e, server) for e in endpoints):
+            if is_started(server) and router_reaches(router, server) and any(endpoint_matches(e, server) for e in endpoints):
                 members.append(server)
                 claimed.add(id(server))
         if members or not router.settings.opaque:

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 from sglang_lint.catalog.settings import DIFFUSION, LLM_OR_DIFFUSION, OUT_OF_TREE, Setting
 from sglang_lint.model import Location, Value, WrittenValue, is_ascii_digits
 from sglang_lint.report._text import sanitize
-from sglang_lint.topology import Deployment, Server, is_secondary_node, server_sizes
+from sglang_lint.topology import Deployment, Server, is_secondary_node, is_started, server_sizes
 
 # (label, argparse dest) shown for every server, in this order.
 SHOWN_SETTINGS = (
@@ -108,6 +108,8 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
             out.append(f"  router   {router.label}  " + sanitize(", ".join(targets) or "no PD endpoints"))
         for server in deployment.servers:
             note = "  (node-rank > 0: not paired)" if is_secondary_node(server) else ""
+            if not is_started(server):
+                note = "  (a configuration a test only inspects: not paired)"
             if server.settings.program in (DIFFUSION, OUT_OF_TREE):
                 # Not the LLM server: no attention TP, never paired (catalog/argv).
                 out.append(f"  {server.role:<8} {server.label}  not paired: {sanitize(server.settings.program_reason)}")
@@ -176,6 +178,7 @@ def render_json(deployments: Sequence[Deployment], version: str) -> str:
                     "program": server.settings.program,
                     "program_reason": server.settings.program_reason or None,
                     "context": server.launch.context or None,
+                    "under_test": server.launch.under_test.value if not is_started(server) else None,
                     # A launch variant (issue 16): the decisions on its paths.
                     "path_condition": [{"text": step.text, "taken": step.taken, "location": _location(step.location)} for step in server.launch.path_condition],
                     "attention_tp": {**_value(server.attn_tp.value), "explanation": server.attn_tp.explanation},

@@ -16,7 +16,7 @@ from typing import Sequence
 
 from sglang_lint.report._text import sanitize
 from sglang_lint.report.topology import SHOWN_SETTINGS
-from sglang_lint.topology import Deployment, Router, Server, endpoint_matches, is_secondary_node
+from sglang_lint.topology import Deployment, Router, Server, endpoint_matches, is_secondary_node, is_started
 
 # (prefill, decode, codes) as in LintResult.pair_findings.
 PairFindings = Sequence[tuple[Server, Server, Sequence[str]]]
@@ -56,6 +56,8 @@ def _server_lines(server: Server) -> list[str]:
     lines = [server.role, server.label, f"attention TP {server.attn_tp.value.describe()}"]
     if is_secondary_node(server):
         lines.append("node-rank > 0: not paired")
+    if not is_started(server):
+        lines.append("configuration under test: not paired")
     return lines
 
 
@@ -162,7 +164,7 @@ def render_markdown(deployments: Sequence[Deployment], version: str, pair_findin
             out.append(f"| router | {markdown_code(router.label)} | | {markdown_text(_router_targets(router))} |")
         for server in deployment.servers:
             attn = f"{server.attn_tp.value.describe()} ({server.attn_tp.explanation})"
-            role = server.role + (" (node-rank > 0)" if is_secondary_node(server) else "")
+            role = server.role + (" (node-rank > 0)" if is_secondary_node(server) else "") + ("" if is_started(server) else " (under test)")
             out.append(f"| {markdown_text(role)} | {markdown_code(server.label)} | {markdown_text(attn)} | {markdown_code(_key_settings(server))} |")
         pairs = deployment.pairs()
         bad = [(p, d, codes[(id(p), id(d))]) for p, d in pairs if (id(p), id(d)) in codes]

@@ -223,6 +223,10 @@ class PythonInterpreter:
         self._expr_depth = 0
         self.noted_depth = False
         self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
+        # Inside how many blocks where the test expects an exception (``with
+        # self.assertRaises(...)``, ``with pytest.raises(...)``): what runs there,
+        # called functions included, is expected to fail (see expects_failure).
+        self.expecting_failure = 0
         # The analyzed file's text, lines and globals, restored when its code runs
         # again after a module's (_in_module).
         self._analyzed = (self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope)
@@ -1027,11 +1031,17 @@ class PythonInterpreter:
             self._bind(name, PUnknown(Value.unknown("a value a loop changes"), loc))
 
     def _stmt_With(self, node: ast.With, depth: int) -> _Flow:
+        expecting = 0
         for item in node.items:
+            expecting += self.expects_failure(item.context_expr)
             value = self._eval(item.context_expr)
             if item.optional_vars is not None:
                 self._assign(item.optional_vars, PUnknown(Value.unknown("a context manager's value"), self._loc(item.optional_vars)) if not isinstance(value, PUnknown) else value)
-        return self._exec_block(node.body, depth + 1)
+        self.expecting_failure += expecting
+        try:
+            return self._exec_block(node.body, depth + 1)
+        finally:
+            self.expecting_failure -= expecting
 
     _stmt_AsyncWith = _stmt_With
 
@@ -1048,6 +1058,27 @@ class PythonInterpreter:
         return _Flow(terminated=flow.terminated and not node.handlers)
 
     _stmt_TryStar = _stmt_Try
+
+    def expects_failure(self, call) -> bool:
+        """Whether ``call`` is a test's expectation that code raises: unittest's
+        ``assertRaises``/``assertRaisesRegex`` (on ``self`` or any test case) or
+        ``pytest.raises`` by any name it is imported as (``import pytest as pt``,
+        ``from pytest import raises``). As a context manager its block is
+        expected to fail; in the callable form (``assertRaises(E, f, *args)``)
+        ``f(*args)`` is. Only a name or an attribute chain is evaluated to tell
+        (a lookup, no call runs)."""
+        if not isinstance(call, ast.Call):
+            return False
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in _UNITTEST_RAISES:
+            return True
+        chain = func
+        while isinstance(chain, ast.Attribute):
+            chain = chain.value
+        if not isinstance(chain, ast.Name):
+            return False
+        value = self._eval(func)
+        return isinstance(value, PExternal) and value.qualname in _PYTEST_RAISES
 
     # -- names and assignment -----------------------------------------------------------
     def _target_scope(self, name: str) -> int:
@@ -1070,14 +1101,27 @@ class PythonInterpreter:
                 value = contents[name]
                 if isinstance(value, PImported):
                     # First use of an imported name: its module is read now.
-                    value = self._resolve_import(value)
-                    self._set_attr(ref, name, value)
+                    resolved = self._resolve_import(value)
+                    self._bind_resolved(ref, name, value, resolved)
+                    value = resolved
                 return value
         if name in _TRUE_NAMES:
             return PStr((known_seg(_TRUE_NAMES[name], loc),), loc)
         if name in _BUILTINS:
             return PBuiltin(name)
         return PUnknown(Value.unknown(f"{name} is not defined in this file"), loc)
+
+    def _bind_resolved(self, ref: int, name: str, imported: PImported, resolved: PyValue) -> None:
+        """Bind an import resolved on first use. It is the same binding on every
+        path, so it is written past the undo logs of the branches being run:
+        written as a branch's change, merging the branches saw the name differ
+        (the import, the resolved name) and made it unknown after the branch
+        (``if ...: pytest.skip()`` then ``with pytest.raises(...)``)."""
+        self.heap.setdefault(ref, {})[name] = resolved
+        for level in self.journal:
+            saved = level.before.get(ref)
+            if isinstance(saved, dict) and saved.get(name) is imported:
+                saved[name] = resolved
 
     def _assign(self, target, value: PyValue) -> None:
         if isinstance(target, ast.Name):
@@ -2588,6 +2632,10 @@ class PythonInterpreter:
 
 
 _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}
+# The expectations that code raises (expects_failure): unittest.TestCase's
+# methods (assertRaisesRegexp is the alias Python < 3.12 keeps) and pytest's.
+_UNITTEST_RAISES = frozenset({"assertRaises", "assertRaisesRegex", "assertRaisesRegexp"})
+_PYTEST_RAISES = frozenset({"pytest.raises"})
 
 
 # ---------------------------------------------------------------------------------

@@ -19,6 +19,11 @@ recognized by :class:`LaunchInterpreter`, the abstract interpreter
   ``build_pd_openai_app`` may give (:meth:`LaunchInterpreter._ray_pd_roles`);
 - SGLang's test helpers ``popen_launch_pd_server`` / ``popen_launch_server``.
 
+Each launch records what a test does with it (:class:`~sglang_lint.model.UnderTest`,
+:meth:`LaunchInterpreter._under_test`): started, a configuration a test only
+inspects, or one built where the test expects an exception; topology decides
+what that means.
+
 A launch entry point written into a value that a process is later started from,
 when no launch comes of it, gets a note saying why (never drop a launch silently).
 """
@@ -28,7 +33,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Mapping
 
-from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, Value
+from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
 from sglang_lint.prefilter import python_may_run_a_launch
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
@@ -113,6 +118,9 @@ class LaunchInterpreter(PythonInterpreter):
         # The launch of each SGLang LLMConfig object (by its heap ref), for the
         # role build_pd_openai_app gives it.
         self._ray_configs: dict[int, ServerLaunch] = {}
+        # Each test function's nodes -> their parents (by id()), for what a test
+        # does with a configuration it builds (_under_test).
+        self._parents: dict[int, tuple[ast.AST, dict[int, ast.AST]]] = {}
 
     def _finish_run(self) -> None:
         if self._shell is not None:
@@ -235,7 +243,7 @@ class LaunchInterpreter(PythonInterpreter):
         says what the helper runs without following its process plumbing."""
         last = qualname.rsplit(".", 1)[-1]
         return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
-            _is_sglang_name(qualname, name) for name in ("launch_server", "Engine", "ServerArgs")
+            _is_sglang_name(qualname, name) for name in ("launch_server", "run_server", "Engine", "ServerArgs")
         )
 
     # -- external calls: launches ------------------------------------------------------
@@ -265,15 +273,15 @@ class LaunchInterpreter(PythonInterpreter):
             return unknown
         if qualname.startswith("sglang.multimodal_gen."):
             return unknown  # the diffusion server's own entry points: no LLM server (issue 20)
-        if _is_sglang_name(qualname, "launch_server") and (args or kwargs):
-            self._launch_server_call(node, args[0] if args else next(iter(kwargs.values())), loc)
+        if (_is_sglang_name(qualname, "launch_server") or _is_sglang_name(qualname, "run_server")) and (args or kwargs):
+            self._launch_server_call(node, last, args[0] if args else next(iter(kwargs.values())), loc)
             return unknown
         if _is_sglang_name(qualname, "Engine"):
             if "server_args" not in kwargs:
-                self._keyword_launch(EntryPoint.ENGINE, args, kwargs, spreads, loc)
+                self._keyword_launch(EntryPoint.ENGINE, args, kwargs, spreads, loc, self._under_test(node, EntryPoint.ENGINE))
             return unknown
         if _is_sglang_name(qualname, "ServerArgs"):
-            self._keyword_launch(EntryPoint.SERVER_ARGS, args, kwargs, spreads, loc)
+            self._keyword_launch(EntryPoint.SERVER_ARGS, args, kwargs, spreads, loc, self._under_test(node, EntryPoint.SERVER_ARGS))
             return PUnknown(Value.unknown("a ServerArgs object"), loc)
         if last in ("popen_launch_pd_server", "popen_launch_server"):
             self._test_helper_launch(last, args, kwargs, loc)
@@ -384,12 +392,14 @@ class LaunchInterpreter(PythonInterpreter):
         contents = self.heap.get(mapping.ref, DictContents(()))
         return any(known_text(entry) == key for entry, _ in contents.entries)
 
-    def _launch_server_call(self, node, server_args: PyValue, loc: Location) -> None:
-        """SGLang's ``launch_server(server_args)``: the launch is the ``ServerArgs``
-        call that made its argument; when no such call did, say so."""
+    def _launch_server_call(self, node, called: str, server_args: PyValue, loc: Location) -> None:
+        """SGLang's ``launch_server(server_args)`` (0.5.23
+        srt/entrypoints/http_server.py:3125) or ``run_server(server_args)``
+        (launch_server.py:17): the launch is the ``ServerArgs`` call that made its
+        argument; when no such call did, say so."""
         if isinstance(server_args, PUnknown) and server_args.value == Value.unknown("a ServerArgs object"):
             return
-        if any(server.entry is EntryPoint.SERVER_ARGS for server in self.result.servers):
+        if any(server.entry is EntryPoint.SERVER_ARGS and server.under_test is UnderTest.NO for server in self.result.servers):
             return  # ServerArgs calls of this file are launches: this may be one of them
         if isinstance(server_args, PUnknown) and (server_args.value.kind is Kind.SYMBOL or any(marker in self.text for marker in _COMMAND_LINE_PARSERS)):
             # A pass-through (issue 20; design.md, "value model"): the
@@ -404,7 +414,102 @@ class LaunchInterpreter(PythonInterpreter):
         argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
         shown = f"`{expr_text(argument)}`" if argument is not None else "its argument"
         what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
-        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of launch_server() come from {shown}, {what}")
+        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of {called}() come from {shown}, {what}")
+
+    # -- configurations under test ---------------------------------------------------------
+    def _under_test(self, node, entry: EntryPoint) -> UnderTest:
+        """What a test does with the server an ``Engine(...)``/``ServerArgs(...)``
+        call (``node``) builds. Inside a block that expects an exception it is
+        expected to fail, and so is a ``ServerArgs(...)`` the callable form of
+        ``assertRaises``/``pytest.raises`` passes on (``assertRaises(ValueError,
+        launch_server, ServerArgs(...))``: the launch is what must raise).
+
+        A ``ServerArgs(...)`` starts nothing by itself (0.5.23
+        srt/server_args.py:241-242, ``__post_init__`` leaves it unresolved), so
+        one written in a test function (``test*``, the prefix unittest and pytest
+        collect) is a configuration under test when its value is dropped (a bare
+        call), only its fields or methods are used (``ServerArgs(...).url()``), or
+        it is bound to a local name the test only inspects (``_record_use``).
+        Anything else (passed to a function, returned, stored, put in a
+        container) may launch it: a launch, as before. An ``Engine(...)`` starts
+        its server when constructed."""
+        if self.expecting_failure:
+            return UnderTest.EXPECTED_FAILURE
+        if entry is not EntryPoint.SERVER_ARGS:
+            return UnderTest.NO  # an Engine starts its server, even as an argument of the callable form
+        function = self.active_functions[-1] if self.active_functions else None
+        if not isinstance(node, ast.Call) or not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return UnderTest.NO
+        parents = self._parents_in(function)
+        parent = parents.get(id(node))
+        if parent is None:
+            return UnderTest.NO  # not written in the function that runs (a default value)
+        if self._expected_to_fail_at(node, parents):
+            return UnderTest.EXPECTED_FAILURE
+        if isinstance(function, ast.Lambda) or not function.name.startswith("test"):
+            return UnderTest.NO
+        if isinstance(parent, (ast.Expr, ast.Attribute)):
+            return UnderTest.INSPECTED
+        if isinstance(parent, (ast.Assign, ast.AnnAssign)) and node is parent.value:
+            targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+            uses = [self._record_use(function, target.id, parents) if isinstance(target, ast.Name) else UnderTest.NO for target in targets]
+            if UnderTest.EXPECTED_FAILURE in uses:
+                return UnderTest.EXPECTED_FAILURE
+            if all(use is UnderTest.INSPECTED for use in uses):
+                return UnderTest.INSPECTED
+        return UnderTest.NO
+
+    def _record_use(self, function: ast.AST, name: str, parents: dict[int, ast.AST]) -> UnderTest:
+        """What a test function does with the record it bound to the local
+        ``name``, over every use (nested functions included). A use where the
+        test expects an exception (``with self.assertRaises(...):
+        args.check_server_args()``) says the record is invalid: expected to fail.
+        Otherwise it is only inspected when every use looks at it:
+        ``name.field``, ``name.method()``, ``name.field = x``, a comparison, an
+        ``assert``, an f-string field, an argument of ``self.assert*(...)``/
+        ``self.fail(...)`` or of a builtin that only reads it. A
+        ``global``/``nonlocal`` name is shared beyond the test: a launch."""
+        passed_on = False
+        for node in ast.walk(function):
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+                passed_on = True
+            if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
+                continue
+            if self._expected_to_fail_at(node, parents):
+                return UnderTest.EXPECTED_FAILURE
+            parent = parents.get(id(node))
+            if isinstance(parent, (ast.Attribute, ast.Compare, ast.Assert, ast.FormattedValue)):
+                continue
+            if isinstance(parent, ast.keyword):
+                parent = parents.get(id(parent))
+            if not (isinstance(parent, ast.Call) and node is not parent.func and _inspects(parent.func)):
+                passed_on = True
+        return UnderTest.NO if passed_on else UnderTest.INSPECTED
+
+    def _expected_to_fail_at(self, node: ast.AST, parents: dict[int, ast.AST]) -> bool:
+        """Whether the code at ``node`` of a function runs where the test expects
+        an exception: in the body of a ``with`` whose manager expects one, or in
+        an argument the callable form hands to the code that must raise
+        (``assertRaises(E, launch_server, args)``; not the exception type). A
+        nested function's code runs where it is called: the search stops there."""
+        child, outer = node, parents.get(id(node))
+        while outer is not None and not isinstance(outer, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            if isinstance(outer, (ast.With, ast.AsyncWith)) and any(child is statement for statement in outer.body):
+                if any(self.expects_failure(item.context_expr) for item in outer.items):
+                    return True
+            if isinstance(outer, ast.Call) and child is not outer.func and (not outer.args or child is not outer.args[0]) and self.expects_failure(outer):
+                return True
+            child, outer = outer, parents.get(id(outer))
+        return False
+
+    def _parents_in(self, function: ast.AST) -> dict[int, ast.AST]:
+        """Each node of a function (by id()) -> its parent node."""
+        cached = self._parents.get(id(function))
+        if cached is not None and cached[0] is function:
+            return cached[1]
+        parents = {id(child): outer for outer in ast.walk(function) for child in ast.iter_child_nodes(outer)}
+        self._parents[id(function)] = (function, parents)
+        return parents
 
     def _shlex_split(self, value: PyValue, loc: Location) -> PyValue:
         if isinstance(value, PStr):
@@ -477,6 +582,11 @@ class LaunchInterpreter(PythonInterpreter):
         servers, routers = launches
         for launch in [*servers, *routers]:
             launch.scope = self.scope
+        if self.expecting_failure:
+            # A process the test expects to fail (a launch with invalid options
+            # under assertRaises): validation under test.
+            for server in servers:
+                server.under_test = UnderTest.EXPECTED_FAILURE
         self.result.servers.extend(servers)
         self.result.routers.extend(routers)
 
@@ -541,7 +651,15 @@ class LaunchInterpreter(PythonInterpreter):
             host = unknown
         return tuple(relocate(host, loc)) or unknown, tuple(relocate(fields[2], loc)) or unknown
 
-    def _keyword_launch(self, entry: EntryPoint, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> None:
+    def _keyword_launch(
+        self,
+        entry: EntryPoint,
+        args: list[PyValue],
+        kwargs: dict[str, PyValue],
+        spreads: list[PyValue],
+        loc: Location,
+        under_test: UnderTest | None = None,
+    ) -> None:
         keywords: list[KeywordArg] = []
         if entry is EntryPoint.SERVER_ARGS and args:
             kwargs = {"model_path": args[0], **kwargs}  # the dataclass's first field
@@ -564,6 +682,7 @@ class LaunchInterpreter(PythonInterpreter):
             context=context,
             keywords=tuple(keywords),
             scope=self.scope,
+            under_test=under_test if under_test is not None else UnderTest.EXPECTED_FAILURE if self.expecting_failure else UnderTest.NO,
         )
         self.result.servers.append(launch)
 
@@ -590,6 +709,20 @@ _SAME_CONFIG = ("model_dump", "model_copy")
 def _is_sglang_name(qualname: str, name: str) -> bool:
     parts = qualname.split(".")
     return parts[-1] == name and (parts[0] in ("sglang", "sgl") or len(parts) == 1 or parts[0] == "")
+
+
+# Calls that only look at the values given to them: a configuration handed to
+# one is inspected, not launched (LaunchInterpreter._record_use).
+_INSPECTING_BUILTINS = frozenset({"isinstance", "repr", "str", "print", "getattr", "hasattr", "vars", "id", "type"})
+
+
+def _inspects(func: ast.AST) -> bool:
+    """A call that only looks at its arguments: a test case's assertion
+    (``self.assertEqual``, ``self.assertIsInstance``, ``self.fail``) or a builtin
+    that reads a value."""
+    if isinstance(func, ast.Attribute):
+        return func.attr.startswith("assert") or func.attr == "fail"
+    return isinstance(func, ast.Name) and func.id in _INSPECTING_BUILTINS
 
 
 def _mention_key(node) -> str:
