@@ -16,7 +16,7 @@ import textwrap
 
 import pytest
 
-from sglang_lint.model import UnderTest
+from sglang_lint.model import EntryPoint, UnderTest
 from sglang_lint.pipeline import LintOptions, lint_texts
 from sglang_lint.sources.python import analyze_python
 
@@ -363,9 +363,10 @@ def test_topology_reports_say_what_is_not_paired():
     assert '"under_test": "inspected"' in render_json(result.deployments, result.version)
 
 
-def test_a_launch_server_call_beside_inspected_records_is_still_named():
+def test_a_launch_server_call_beside_inspected_records_is_still_a_launch():
     # The ServerArgs calls of the file are configurations under test, none of them
-    # the one launch_server() gets: its launch cannot be followed, and says so.
+    # the one launch_server() gets: its ServerArgs are the command line's, a
+    # pass-through launch (issue 20, as SGLang's launch_server.py), started.
     source = """
         import sys
         from sglang.srt.server_args import prepare_server_args
@@ -377,7 +378,9 @@ def test_a_launch_server_call_beside_inspected_records_is_still_named():
             launch_server(prepare_server_args(sys.argv[1:]))
     """
     result = analyze_python("serve.py", HEADER + textwrap.dedent(source))
-    assert [n.message for n in result.notes if "launch_server()" in n.message]
+    assert not [n.message for n in result.notes if "launch_server()" in n.message]
+    started = [server for server in result.servers if server.under_test is UnderTest.NO]
+    assert [(server.entry, [keyword.name for keyword in server.keywords]) for server in started] == [(EntryPoint.SERVER_ARGS, [None])]
 
 
 def test_an_import_first_used_in_a_branch_is_still_known_after_it():
