@@ -177,6 +177,10 @@ def python_may_inherit_a_launch(text: str) -> bool:
     return "import" in text and any(marker in text for marker in INHERITED_LAUNCH_MARKERS)
 
 
+# Every file python_may_run_a_launch accepts holds one of these.
+_PYTHON_BYTE_GATE = tuple(marker.encode("ascii") for marker in (*CALL_ENTRY_MARKERS, "Engine", "sglang", "SGLangServer", *INHERITED_LAUNCH_MARKERS))
+
+
 def may_launch(kind: str, text: str, env=None) -> bool:
     """Whether a file of ``kind`` ("shell", "python", "yaml", "markdown") can hold
     a launch the sources would find; False lets the driver skip parsing it.
@@ -221,6 +225,10 @@ def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
         # Bytes of an ASCII-compatible encoding: the markers are ASCII, so the
         # text check on a Latin-1 reading (one character per byte, never fails)
         # answers exactly as on the decoded text.
+        # Most files hold none of the markers at all: told from the bytes,
+        # without making a copy of the file as text.
+        if not any(marker in data for marker in _PYTHON_BYTE_GATE):
+            return False
         return python_may_run_a_launch(data.decode("latin-1"))
     if kind == "markdown":
         return bytes_may_launch(data)

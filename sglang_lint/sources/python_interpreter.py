@@ -300,16 +300,7 @@ class PythonInterpreter:
         """Whether any statement of the analyzed file can reach a launch, by its
         imports as written (nothing run)."""
         bindings = _import_bindings(tree, self.result.path)
-        answers: dict[str, bool] = {}
-
-        def launches(refs: FunctionRefs) -> bool:
-            for reference in (*refs.names, *refs.dotted):
-                if reference not in answers:
-                    answers[reference] = self._reference_may_launch(reference, bindings)
-                if answers[reference]:
-                    return True
-            return any(self._import_may_launch(module, level) for module, level in refs.imports)
-
+        launches = self._launch_test(bindings)
         if any(
             isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names) and self._import_may_launch(statement.module or "", statement.level)
             for statement in tree.body
@@ -2372,19 +2363,13 @@ class PythonInterpreter:
                 for function in function_references(module.tree):
                     bindings_of[id(function.node)] = scope
                     functions.append(function)
-        answers: dict[tuple[int, str], bool] = {}
+        tests: dict[int, Callable[[FunctionRefs], bool]] = {}  # one per module's bindings
 
         def launches(refs: FunctionRefs, bindings: Mapping[str, Any]) -> bool:
-            """Whether ``refs`` name a launch themselves: a name the recognisers
-            know, a name bound to one, a module of the project that may launch."""
-            for reference in (*refs.names, *refs.dotted):
-                key = (id(bindings), reference)
-                known = answers.get(key)
-                if known is None:
-                    known = answers[key] = self._reference_may_launch(reference, bindings)
-                if known:
-                    return True
-            return any(self._import_may_launch(module, level) for module, level in refs.imports)
+            test = tests.get(id(bindings))
+            if test is None:
+                test = tests[id(bindings)] = self._launch_test(bindings)
+            return test(refs)
 
         reached, names = reaching_functions(functions, lambda refs: launches(refs, bindings_of[id(refs.node)]))
 
@@ -2394,6 +2379,24 @@ class PythonInterpreter:
 
         self._statement_reaches = reaches
         return reached
+
+    def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None) -> Callable[[FunctionRefs], bool]:
+        """Whether what a body refers to (``refs``) names a launch itself: a
+        name the recognisers know, a name ``bindings`` bind to one, a module of
+        the project that may launch (imports written in the body, relative to
+        ``importer``); each reference judged once."""
+        answers: dict[str, bool] = {}
+
+        def launches(refs: FunctionRefs) -> bool:
+            for reference in (*refs.names, *refs.dotted):
+                known = answers.get(reference)
+                if known is None:
+                    known = answers[reference] = self._reference_may_launch(reference, bindings)
+                if known:
+                    return True
+            return any(self._import_may_launch(module, level, importer) for module, level in refs.imports)
+
+        return launches
 
     def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any]) -> bool:
         """Whether a name or attribute chain (``P``, ``subprocess.Popen``,
@@ -2485,18 +2488,7 @@ class PythonInterpreter:
         bound = [(statement, frozenset(_bound_names(statement))) for statement in tree.body]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.memo[key] = (defined, defined)  # while computing: everything reaches
-        bindings = _import_bindings(tree, shown)
-        answers: dict[str, bool] = {}
-
-        def launches(refs: FunctionRefs) -> bool:
-            for reference in (*refs.names, *refs.dotted):
-                known = answers.get(reference)
-                if known is None:
-                    known = answers[reference] = self._reference_may_launch(reference, bindings)
-                if known:
-                    return True
-            return any(self._import_may_launch(module, level, shown) for module, level in refs.imports)
-
+        launches = self._launch_test(_import_bindings(tree, shown), shown)
         _, names = reaching_functions(function_references(tree), launches)
         # A top-level statement's names reach when it does: a function or class
         # that can launch, an import of a module that may, an assignment of one
