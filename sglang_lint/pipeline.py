@@ -9,6 +9,7 @@ rules -> suppression (analysis) -> (report, by the callers)
 from __future__ import annotations
 
 import os
+import uuid
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from msgspec import Struct
@@ -135,7 +136,7 @@ def project_files(options: LintOptions, paths: Sequence[str], texts: Mapping[str
         directory = os.path.realpath(path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path)))
         if not any(is_inside(directory, known) for known in roots):
             roots.append(directory)
-    return ProjectFiles(tuple(roots), dict(texts or {}), disk, config.follow_installed if config is not None else True)
+    return ProjectFiles(tuple(roots), dict(texts or {}), disk, config.follow_installed if config is not None else True, run=uuid.uuid4().hex)
 
 
 STDIN = "-"

@@ -53,6 +53,11 @@ class ProjectFiles(Struct, frozen=True):
     texts: Mapping[str, str] = {}
     disk: bool = True
     follow_installed: bool = True
+    # One lint run ("": none): what the files of the project hold and what the
+    # sources conclude from them are shared by the analyses of one run in a
+    # process (:func:`run_cache`), never across runs (an editor's server lints
+    # again after each change).
+    run: str = ""
 
     def installed(self) -> str | None:
         """The installed ``sglang`` package's directory when it is followed."""
@@ -139,6 +144,23 @@ def _reason(message: str) -> str:
     return message[0].lower() + message[1:] if message else message
 
 
+_RUN_CACHE: dict[str, dict] = {}
+
+
+def run_cache(project: ProjectFiles) -> dict | None:
+    """The cache the analyses of ``project``'s run share in this process (None
+    when the project names no run): the texts of the files read, where an
+    import's module lies, what a module may launch. Only the latest run's is
+    kept: the files may have changed since an earlier one."""
+    if not project.run:
+        return None
+    cache = _RUN_CACHE.get(project.run)
+    if cache is None:
+        _RUN_CACHE.clear()
+        cache = _RUN_CACHE[project.run] = {}
+    return cache
+
+
 class FileReader:
     """The reads of one file's analysis: each path read once (its text kept), and
     recorded as a dependency with the digest of what it gave."""
@@ -149,17 +171,90 @@ class FileReader:
         # What the sources conclude from the files read (a module may launch),
         # kept across the runs of one file's launch variants.
         self.memo: dict[tuple, object] = {}
+        self.shared = run_cache(project)
+        # The paths read by each conclusion being drawn (innermost last), their
+        # keys, and how many questions got a conclusion still being drawn (a
+        # cycle of imports): what rests on one depends on the order of the
+        # questions, and is kept for this file only.
+        self._recording: list[list[str]] = []
+        self._drawing: list[tuple] = []
+        self._provisional = 0
+        self._reads_of: dict[tuple, tuple[str, ...]] = {}
+        self._replaying = 0
 
     def read(self, shown: str) -> tuple[str | None, str | None]:
         """The text of ``shown`` and None, or None and why not (see
         :meth:`ProjectFiles.read`); past ``MAX_FILES`` different files, nothing."""
+        for reads in self._recording:
+            reads.append(shown)
         known = self._read.get(shown)
         if known is not None:
             return known
-        if len(self._read) >= MAX_FILES:
+        if len(self._read) >= MAX_FILES and not self._recording and not self._replaying:
+            # A conclusion about a module (what it may launch) reads past the
+            # bound: it is a fact about the texts alone, the same in every file
+            # and in any order of the run's files (``--jobs``).
             return None, f"more than {MAX_FILES} files are read for one file"
-        known = self._read[shown] = self.project.read(shown)
+        if self.shared is None:
+            known = self.project.read(shown)
+        else:
+            known = self.shared.get(("text", shown))
+            if known is None:
+                known = self.shared[("text", shown)] = self.project.read(shown)
+        self._read[shown] = known
         return known
+
+    def recall(self, key: tuple) -> object | None:
+        """A conclusion drawn before: in this file's analysis, or in another of
+        the run's (its reads then become this file's dependencies too)."""
+        known = self.memo.get(key)
+        if known is not None:
+            if key in self._drawing:
+                self._provisional += 1
+            elif self._recording:
+                # What it read is read by the conclusion that asks, too.
+                self._replay(self._reads_of.get(key, ()))
+            return known
+        if self.shared is None:
+            return None
+        shared = self.shared.get(("memo", key))
+        if shared is None:
+            return None
+        value, reads = shared
+        self._replay(reads)
+        self.memo[key] = value
+        self._reads_of[key] = reads
+        return value
+
+    def _replay(self, reads: tuple[str, ...]) -> None:
+        """Read what a conclusion read, as when it was drawn (past the bound)."""
+        self._replaying += 1
+        try:
+            for shown in reads:
+                self.read(shown)
+        finally:
+            self._replaying -= 1
+
+    def begin(self, key: tuple, provisional: object | None = None) -> None:
+        """A conclusion about ``key`` is being drawn; ``provisional``: what a
+        question about it answers meanwhile (a cycle)."""
+        self._recording.append([])
+        self._drawing.append(key)
+        if provisional is not None:
+            self.memo[key] = provisional
+
+    def conclude(self, key: tuple, value: object) -> object:
+        """The conclusion :meth:`begin` started: kept for this file, and for the
+        run when it did not rest on a provisional answer."""
+        reads = tuple(dict.fromkeys(self._recording.pop()))
+        self._drawing.pop()
+        self.memo[key] = value
+        self._reads_of[key] = reads
+        if self.shared is not None and not self._provisional:
+            self.shared[("memo", key)] = (value, reads)
+        if not self._recording:
+            self._provisional = 0
+        return value
 
     @property
     def dependencies(self) -> list[tuple[str, str]]:

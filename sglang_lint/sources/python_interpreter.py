@@ -22,6 +22,7 @@ import functools
 import os
 import sys
 import warnings
+from collections import OrderedDict
 from typing import Any, Callable, Iterator, Mapping
 
 from msgspec import Struct
@@ -30,7 +31,7 @@ from msgspec.structs import replace
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value
 from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, merged_launch, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
-from sglang_lint.sources.python_reach import FunctionRefs, function_references, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_reach import FunctionRefs, function_references, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -188,7 +189,8 @@ class PythonInterpreter:
         self.files = files
         self.modules: dict[str, Module | None] = {}
         self.module_scopes: dict[int, Module] = {}  # a module's globals' ref -> the module
-        self.module_files: dict[tuple[str, str, int], list[str]] = {}  # (importer's directory, module, level) -> its files
+        self._imports_of: dict[str, dict[str, PyValue]] = {}  # a module's path -> what its imports bind
+        self.module_files: dict[tuple, list[str]] = {}  # ("module files", importer's directory, module, level) -> its files, without a run's cache
         self.module: Module | None = None
         self.loading = 0
         # The decisions this run's path has fixed (issue 16, launch variants; see
@@ -739,21 +741,30 @@ class PythonInterpreter:
         from sglang_lint.sources.python_imports import module_files
 
         analyzed = os.path.realpath(self.result.path)
-        key = (os.path.dirname(importer or self.path), module, level)
-        if key not in self.module_files:
-            self.module_files[key] = module_files(importer or self.path, module, level, self.files.project.roots)
-            if not self.module_files[key] and not level and self.files.project.follow_installed and self.files.project.disk:
-                # Not in the tree: SGLang's own module, read from the installed package.
-                from sglang_lint.sources.python_imports import installed_module_files
-
-                self.module_files[key] = installed_module_files(module)
-        for shown in self.module_files[key]:
+        for shown in self._files_of_module(module, level, importer or self.path):
             if os.path.realpath(shown) == analyzed:
                 return None  # the file itself: its names are the ones it defines
             if shown in self.modules:
                 return self.modules[shown]
             return self._load_module(shown, ("." * level) + module, loc)
         return None
+
+    def _files_of_module(self, module: str, level: int, importer: str) -> list[str]:
+        """The files (as shown) that may hold ``module`` imported from
+        ``importer`` with ``level`` dots, best first; looked for once per run.
+        One the tree lacks is SGLang's own module, read from the installed
+        package."""
+        key = ("module files", os.path.dirname(importer), module, level)
+        cache = self.module_files if self.files.shared is None else self.files.shared
+        found = cache.get(key)
+        if found is None:
+            from sglang_lint.sources.python_imports import installed_module_files, module_files
+
+            found = module_files(importer, module, level, self.files.project.roots)
+            if not found and not level and self.files.project.follow_installed and self.files.project.disk:
+                found = installed_module_files(module)
+            cache[key] = found
+        return found
 
     def _load_module(self, shown: str, name: str, loc: Location) -> Module | None:
         self.modules[shown] = None  # while it is read, an import of it sees nothing
@@ -846,7 +857,7 @@ class PythonInterpreter:
     # The branches the launches of this run may have read (None: any).
     relevant_branches: set[str] | None = None
     last_calls: frozenset[int] | set[int] = _NOTHING_SKIPPED  # calls whose callee is cut too
-    _statement_reaches: Callable[[ast.AST], bool] | None = None
+    _statement_reaches: Callable[..., bool] | None = None
 
     def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
         bases = tuple(self._eval(base) for base in node.bases)
@@ -2373,12 +2384,23 @@ class PythonInterpreter:
 
         reached, names = reaching_functions(functions, lambda refs: launches(refs, bindings_of[id(refs.node)]))
 
-        def reaches(statement: ast.AST) -> bool:
+        def reaches(statement: ast.AST, module: Module | None = None) -> bool:
+            # A statement of another module's function (a helper a root calls)
+            # is judged by what that module's names bind, not the file's.
             refs = statement_references(statement)
-            return not refs.names.isdisjoint(names) or launches(refs, analyzed)
+            return not refs.names.isdisjoint(names) or launches(refs, analyzed if module is None else self._module_bindings(module))
 
         self._statement_reaches = reaches
         return reached
+
+    def _module_bindings(self, module: Module) -> Mapping[str, Any]:
+        """What the names of another module bind, for judging its statements:
+        the names defined so far (they are defined when first looked up), over
+        what its imports bind."""
+        imports = self._imports_of.get(module.path)
+        if imports is None:
+            imports = self._imports_of[module.path] = _import_bindings(module.tree, module.path)
+        return {**imports, **self.heap.get(module.scope, {})}
 
     def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None) -> Callable[[FunctionRefs], bool]:
         """Whether what a body refers to (``refs``) names a launch itself: a
@@ -2449,10 +2471,11 @@ class PythonInterpreter:
         if self.files is None:
             return False
         key = ("may launch", os.path.dirname(importer or self.result.path), module, level)
-        known = self.files.memo.get(key)
+        known = self.files.recall(key)
         if known is None:
+            self.files.begin(key)
             found = self._module_text(module, level, importer)
-            known = self.files.memo[key] = found is not None and self._text_may_launch(found[1])
+            known = self.files.conclude(key, found is not None and self._text_may_launch(found[1]))
         return bool(known)
 
     def _module_text(self, module: str, level: int, importer: str | None) -> tuple[str, str] | None:
@@ -2460,12 +2483,7 @@ class PythonInterpreter:
         it is not the project's or cannot be read."""
         if self.files is None or (not level and module.split(".")[0] in sys.stdlib_module_names):
             return None
-        from sglang_lint.sources.python_imports import installed_module_files, module_files
-
-        found = module_files(importer or self.result.path, module, level, self.files.project.roots)
-        if not found and not level and self.files.project.follow_installed and self.files.project.disk:
-            found = installed_module_files(module)  # as _project_module reads it
-        for shown in found:
+        for shown in self._files_of_module(module, level, importer or self.result.path):
             text, _ = self.files.read(shown)
             return (shown, text) if text is not None else None
         return None
@@ -2477,17 +2495,16 @@ class PythonInterpreter:
         statements define; from the syntax and its own imports, once per
         file's analysis (a cycle of imports counts as reaching)."""
         key = ("reaching", shown)
-        known = self.files.memo.get(key)
+        known = self.files.recall(key)
         if known is not None:
             return known  # type: ignore[return-value]
         tree = parse_module(text)
         if tree is None:
-            result: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
-            self.files.memo[key] = result
-            return result
+            self.files.begin(key)
+            return self.files.conclude(key, (frozenset(), frozenset()))  # type: ignore[return-value]
         bound = [(statement, frozenset(_bound_names(statement))) for statement in tree.body]
         defined = frozenset(name for _, names in bound for name in names)
-        self.files.memo[key] = (defined, defined)  # while computing: everything reaches
+        self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
         launches = self._launch_test(_import_bindings(tree, shown), shown)
         _, names = reaching_functions(function_references(tree), launches)
         # A top-level statement's names reach when it does: a function or class
@@ -2499,9 +2516,7 @@ class PythonInterpreter:
                 refs = statement_references(statement)
                 if not refs.names.isdisjoint(names) or launches(refs):
                     reaching |= statement_names
-        result = (frozenset(reaching), defined)
-        self.files.memo[key] = result
-        return result
+        return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
     def _is_launch_qualname(self, qualname: str) -> bool:
         """Hook: whether a call of ``qualname`` (an imported name with its
@@ -2611,7 +2626,8 @@ class PythonInterpreter:
         if self._statement_reaches is None or isinstance(func.node, ast.Lambda):
             yield
             return
-        tail, last_calls = tail_statements(func.node.body, self._statement_reaches)
+        judge = self._statement_reaches
+        tail, last_calls = tail_statements(func.node.body, judge if func.module is None else lambda statement: judge(statement, func.module))
         tail -= self.skipped
         last_calls -= self.last_calls
         saved = self.skipped, self.last_calls
@@ -2641,7 +2657,7 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
     return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
 
 
-@functools.lru_cache(maxsize=64)
+@per_tree
 def _called_names_of(tree: ast.Module) -> frozenset[str]:
     """:func:`_called_names` of a module of the project, once per process."""
     return frozenset(_called_names(tree))
@@ -2781,7 +2797,7 @@ def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
     return bindings
 
 
-@functools.lru_cache(maxsize=64)
+@per_tree
 def module_binders(tree: ast.Module) -> dict[str, tuple[int, ...]]:
     """The names each top-level statement of a module binds -> the statements'
     indices, in order (``*``: its star imports); once per process. Function and
@@ -2815,14 +2831,52 @@ def _bound_names(node) -> Iterator[str]:
                 yield from _bound_names(statement)
 
 
-@functools.lru_cache(maxsize=64)
+# The trees of the modules parsed last, by text, up to this much source in all: a
+# tree takes ~25 bytes per character of source, and SGLang's test helpers are
+# imported by hundreds of files of its tree. Measured on SGLang 0.5.23's tree
+# (benchmarks/sglang_tree.py, --jobs 1): 1 MB 201 MB peak, 2 MB 260 MB, 4 MB
+# 356 MB, 8 MB 656 MB; the time barely moves past 2 MB.
+PARSED_CHARS = 2 * 1024 * 1024
+
+
+class ParsedModules:
+    """The trees of the modules parsed last, by text, while their sources add up
+    to at most ``PARSED_CHARS`` (the latest one is always kept)."""
+
+    def __init__(self) -> None:
+        self.trees: OrderedDict[str, ast.Module | None] = OrderedDict()
+        self.chars = 0
+        self.parses = 0  # how many texts were parsed (for tests and benchmarks)
+
+    def tree(self, text: str) -> ast.Module | None:
+        if text in self.trees:
+            self.trees.move_to_end(text)
+            return self.trees[text]
+        self.parses += 1
+        try:
+            tree: ast.Module | None = parse_python(text)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            tree = None
+        self.trees[text] = tree
+        self.chars += len(text)
+        while self.chars > PARSED_CHARS and len(self.trees) > 1:
+            oldest, _ = self.trees.popitem(last=False)
+            self.chars -= len(oldest)
+        return tree
+
+    def clear(self) -> None:
+        self.trees.clear()
+        self.chars = 0
+
+
+PARSED = ParsedModules()
+
+
 def parse_module(text: str) -> ast.Module | None:
     """The tree of a module of the project other files import, parsed once per
-    process however many files import it; None when it is not valid Python."""
-    try:
-        return parse_python(text)
-    except (SyntaxError, ValueError, MemoryError, RecursionError):
-        return None
+    process however many files import it (while it is among the latest
+    ``PARSED_CHARS`` of source); None when it is not valid Python."""
+    return PARSED.tree(text)
 
 
 def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:

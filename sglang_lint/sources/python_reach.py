@@ -29,6 +29,10 @@ from __future__ import annotations
 import ast
 import functools
 from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+
+T = TypeVar("T")
 
 
 class FunctionRefs:
@@ -47,7 +51,25 @@ class FunctionRefs:
         self.declares_global = declares_global
 
 
-@functools.lru_cache(maxsize=64)
+def per_tree(function: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
+    """``function`` of a tree computed once, kept on the tree itself: it lives
+    as long as the tree (parse caches decide that), and keeps no tree alive."""
+    attribute = "_sglang_lint_" + function.__name__
+
+    @functools.wraps(function)
+    def once(tree: ast.Module) -> T:
+        known = tree.__dict__.get(attribute, _UNSET)
+        if known is _UNSET:
+            known = tree.__dict__[attribute] = function(tree)
+        return known
+
+    return once
+
+
+_UNSET = object()
+
+
+@per_tree
 def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
     """Every function and method of ``tree``, nested ones too (a nested
     function's references count for the one around it as well: running the

@@ -1,0 +1,122 @@
+"""What the analyses of one run share in a process (issue 20): the texts of the
+project's files, where an import's module lies, and what a module may launch.
+
+The promise that makes sharing safe: a file's result (launches, notes, and the
+dependencies the on-disk cache checks) is the same whether it is analyzed alone
+or after other files of the run drew the conclusions it needs; and nothing
+carries over from one run to the next (the editor's server lints again after
+each change)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from sglang_lint.files import FileKind
+from sglang_lint.sources import extract
+from sglang_lint.sources.project import MAX_FILES, ProjectFiles, run_cache
+from sglang_lint.sources.python_interpreter import PARSED, ParsedModules, parse_module
+from sglang_lint.sources.python_reach import function_references
+from test_cross_file import write
+
+# A launch two imports away from the files that use it: `helpers.start` calls
+# `inner.launch`, which runs the server. What `helpers` may launch is concluded
+# by reading both modules.
+PROJECT = {
+    "pkg/inner.py": (
+        "import subprocess\n"
+        "\n"
+        "\n"
+        "def launch(mode, tp):\n"
+        '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", mode, "--tp", str(tp)])\n'
+    ),
+    "pkg/helpers.py": "import subprocess  # runs sglang.launch_server through pkg.inner\nfrom pkg.inner import launch\n\n\ndef start(mode, tp):\n    launch(mode, tp)\n",
+    "prefill.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.helpers import start\n\n\ndef main():\n    start('prefill', 4)\n",
+    "decode.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.helpers import start\n\n\ndef main():\n    start('decode', 8)\n",
+}
+
+
+def _result(root: Path, name: str, project: ProjectFiles):
+    return extract(name, (root / name).read_text(), FileKind.PYTHON, None, project)
+
+
+def _shape(result) -> tuple:
+    return (
+        [(launch.location.line, tuple(token.value.text for token in launch.args)) for launch in result.servers],
+        [(note.line, note.message) for note in result.notes],
+        sorted(result.dependencies),
+    )
+
+
+def test_a_file_after_another_gives_what_it_gives_alone(tmp_path, monkeypatch) -> None:
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    roots = (os.path.realpath(tmp_path),)
+    alone = _result(tmp_path, "decode.py", ProjectFiles(roots, run="alone"))
+    _result(tmp_path, "prefill.py", ProjectFiles(roots, run="shared"))
+    after = _result(tmp_path, "decode.py", ProjectFiles(roots, run="shared"))
+    unshared = _result(tmp_path, "decode.py", ProjectFiles(roots))
+    assert _shape(after) == _shape(alone) == _shape(unshared)
+    # The modules the shared conclusion read are this file's dependencies too:
+    # a change to pkg/inner.py makes decode.py's cached result stale.
+    assert {os.path.join("pkg", "helpers.py"), os.path.join("pkg", "inner.py")} <= {path for path, _ in after.dependencies}
+    assert [tuple(token.value.text for token in launch.args)[-1] for launch in after.servers] == ["8"]
+
+
+def test_conclusions_past_the_file_bound_do_not_depend_on_the_order(tmp_path, monkeypatch) -> None:
+    # A chain of more modules than one file may read: whether the chain's head
+    # may launch is a fact of the texts, the same for a file analyzed first or
+    # after another one drew it (it once depended on --jobs).
+    chain = MAX_FILES + 6
+    files = {f"chain/m{index}.py": f"import subprocess  # runs sglang.launch_server\nfrom chain.m{index + 1} import step\n\n\ndef go():\n    step()\n" for index in range(chain)}
+    files[f"chain/m{chain}.py"] = 'import subprocess\n\n\ndef step():\n    subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", "2"])\n'
+    files["first.py"] = "import subprocess  # wraps sglang.launch_server\nfrom chain.m0 import go\n\n\ndef main():\n    go()\n"
+    files["second.py"] = "import os\nimport subprocess  # wraps sglang.launch_server\nfrom chain.m0 import go\n\n\ndef main():\n    go()\n"
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    roots = (os.path.realpath(tmp_path),)
+    alone = _result(tmp_path, "second.py", ProjectFiles(roots, run="alone"))
+    _result(tmp_path, "first.py", ProjectFiles(roots, run="shared"))
+    after = _result(tmp_path, "second.py", ProjectFiles(roots, run="shared"))
+    assert _shape(after) == _shape(alone)
+
+
+def test_a_new_run_starts_afresh(tmp_path) -> None:
+    roots = (os.path.realpath(tmp_path),)
+    first = run_cache(ProjectFiles(roots, run="one"))
+    assert first is not None
+    first["x"] = 1
+    assert run_cache(ProjectFiles(roots, run="one")) is first
+    assert run_cache(ProjectFiles(roots, run="two")) == {}
+    assert run_cache(ProjectFiles(roots)) is None  # no run named: nothing shared
+
+
+def test_a_file_changed_between_runs_is_read_again(tmp_path, monkeypatch) -> None:
+    write(tmp_path, PROJECT)
+    monkeypatch.chdir(tmp_path)
+    roots = (os.path.realpath(tmp_path),)
+    before = _result(tmp_path, "decode.py", ProjectFiles(roots, run="before"))
+    (tmp_path / "pkg" / "inner.py").write_text(PROJECT["pkg/inner.py"].replace('"--tp", str(tp)', '"--tp", "16"'))
+    after = _result(tmp_path, "decode.py", ProjectFiles(roots, run="after"))
+    assert [launch.args[-1].value.text for launch in before.servers] == ["8"]
+    assert [launch.args[-1].value.text for launch in after.servers] == ["16"]
+
+
+def test_parsed_trees_are_bounded_by_their_source(monkeypatch) -> None:
+    monkeypatch.setattr("sglang_lint.sources.python_interpreter.PARSED_CHARS", 100)
+    parsed = ParsedModules()
+    texts = [f"X{index} = {index}\n" + "#" * 40 + "\n" for index in range(5)]
+    trees = [parsed.tree(text) for text in texts]
+    assert parsed.chars <= 100 and parsed.parses == 5
+    assert parsed.tree(texts[-1]) is trees[-1] and parsed.parses == 5  # the latest is kept
+    parsed.tree(texts[0])
+    assert parsed.parses == 6  # the oldest was let go
+    assert parsed.tree("def (:\n") is None
+
+
+def test_what_is_derived_from_a_tree_lives_on_the_tree() -> None:
+    PARSED.clear()
+    tree = parse_module("def serve():\n    launch()\n")
+    assert tree is not None
+    assert function_references(tree) is function_references(tree)
+    assert [refs.name for refs in function_references(tree)] == ["serve"]
