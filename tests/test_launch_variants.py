@@ -249,6 +249,18 @@ def test_past_the_path_bound_values_are_merged_with_a_note() -> None:
     assert any(f"more than {paths.MAX_PATHS} paths" in note.message for note in result.notes)
 
 
+def test_past_the_work_bound_the_note_names_that_bound(monkeypatch) -> None:
+    # SGLang's test helpers: few forks, but every run of the file is long. The
+    # note said "more than 64 paths" after 18 runs, which sent readers looking
+    # for branches that were not there.
+    monkeypatch.setattr(paths, "MAX_WORK", 1)
+    flags = " ".join(f"${{F{i}:+--f{i}}}" for i in range(3))
+    result = analyze_shell("run.sh", f"python -m sglang.launch_server --tp 8 {flags} &\n")
+    messages = [note.message for note in result.notes]
+    assert any("exploring the branches of this file took more than 1 steps" in message for message in messages), messages
+    assert not any("paths through the branches" in message for message in messages)
+
+
 def test_a_file_without_undecided_branches_runs_once() -> None:
     runs = []
 

@@ -211,7 +211,8 @@ def explore(
     noted = False
     while pending:
         fixed = pending.pop()
-        may_fork = len(leaves) + len(pending) + 2 <= MAX_PATHS and work < MAX_WORK
+        out_of_work = work >= MAX_WORK
+        may_fork = len(leaves) + len(pending) + 2 <= MAX_PATHS and not out_of_work
         paths = Paths(fixed, may_fork)
         try:
             result, cost = run(paths)
@@ -228,11 +229,13 @@ def explore(
         if paths.merged_at and not noted and (imprecise(result) if imprecise else (result.servers or result.routers)):
             noted = True
             where = paths.merged_at[0]
+            # Which bound stopped the forks: the paths, or the work of all runs
+            # (a file whose every run is long: SGLang's test helpers).
+            bound = f"more than {MAX_PATHS} paths through the branches of this file" if not out_of_work else f"exploring the branches of this file took more than {MAX_WORK:,} steps"
             result.notes.append(
                 Note(
                     where.path,
-                    f"more than {MAX_PATHS} paths through the branches of this file: from here on, values that differ"
-                    " between branches are merged (and may be unknown) instead of giving launch variants",
+                    f"{bound}: from here on, values that differ between branches are merged (and may be unknown) instead of giving launch variants",
                     where.line,
                     where.column,
                 )
