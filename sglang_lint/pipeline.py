@@ -278,12 +278,16 @@ def lint_paths(
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    from sglang_lint.extraction import FileJob, extract_read, read_context_files, read_files
+    from sglang_lint.extraction import FileJob, extract_read, read_context_files
 
     named = _named_files(paths, found) if options.context else set()
     cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
-    files, read_notes = read_files(
-        [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None
+    # A file the pre-check dismissed before and unchanged since (its stat) is
+    # not read again: a warm run over SGLang's tree read and pre-checked 4,700
+    # files for 0.7 s to find the 150 it has results for (issue 20).
+    dismissed = _dismissed_files(cache) if cache is not None else None
+    files, read_notes = read_context_files(
+        [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed
     )
     unreadable.extend(read_notes)
     # The files named one by one are extracted first: the ones that launch a
@@ -306,16 +310,17 @@ def lint_paths(
                 cache = extraction_cache if extraction_cache is not None else _open_cache(options)
             for path in context:
                 configs[path] = resolver.for_file(path)
-            dismissed = _dismissed_files(cache)
+            if dismissed is None:
+                dismissed = _dismissed_files(cache)
             context_files, context_notes = read_context_files(
                 [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context],
                 digests=cache is not None,
                 dismissed=dismissed,
             )
-            if dismissed is not None:
-                dismissed_error = dismissed.save()
             files.extend(context_files)
             unreadable.extend(context_notes)
+    if dismissed is not None:
+        dismissed_error = dismissed.save()
     run_key = None
     findings_cache = None
     if cache is not None and options.reuse_findings and stdin is None and extraction_cache is None and not overlays:

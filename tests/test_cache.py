@@ -221,6 +221,29 @@ def test_a_content_change_is_seen(tmp_path) -> None:
     assert (changed.cache_hits, changed.cache_misses) == (1, 1)
 
 
+def test_a_warm_run_does_not_read_files_the_pre_check_dismissed(tmp_path, monkeypatch) -> None:
+    """A file the pre-check dismissed is remembered with its stat: a warm run
+    over a tree (SGLang's: 4,700 files, 150 that may launch) stats it instead of
+    reading it again (issue 20: 0.98 s -> 0.23 s); once it changes it is read,
+    and a launch written into it is found."""
+    from sglang_lint import extraction
+
+    (tmp_path / "run.sh").write_text(PAIR.replace("$DECODE_TP", "8"))
+    (tmp_path / "notes.sh").write_text("#!/bin/bash\necho nothing to start here\n")
+    (tmp_path / "util.py").write_text("def helper():\n    return 1\n")
+    cache_dir = str(tmp_path / "cache")
+    assert run(tmp_path, cache=True, cache_dir=cache_dir).findings == []
+    read: list[str] = []
+    original = extraction.read_files
+    monkeypatch.setattr(extraction, "read_files", lambda jobs, **kw: (read.extend(os.path.basename(j.path) for j in jobs), original(jobs, **kw))[1])
+    assert run(tmp_path, cache=True, cache_dir=cache_dir).findings == []
+    assert "notes.sh" not in read and "util.py" not in read
+    assert "run.sh" in read  # a file that may launch is read: its digest keys its result
+    (tmp_path / "notes.sh").write_text(PAIR.replace("$DECODE_TP", "4"))
+    assert [f.code for f in run(tmp_path, cache=True, cache_dir=cache_dir).findings] == ["SGL001"]
+    assert "notes.sh" in read
+
+
 def test_a_config_change_is_seen(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "run.sh").write_text(PAIR)
