@@ -535,3 +535,28 @@ def test_a_root_reaches_a_launch_two_modules_away(tmp_path, monkeypatch) -> None
     (decode,) = analyze(tmp_path, "decode.py", monkeypatch).servers
     assert option(decode, "--tp") == "8"
     assert option(decode, "--disaggregation-mode") == "decode"
+
+
+@pytest.mark.parametrize("helper_launches", [False, True])
+def test_a_call_too_deep_is_noted_only_where_it_could_launch(tmp_path, monkeypatch, helper_launches) -> None:
+    # SGLang's model files: a launcher imports helpers that cannot start
+    # anything, and the interpreter's stack overflows inside one (simulated
+    # here: CPython's limit depends on the frames around the test). What is
+    # lost is a value, already unknown; "launches inside may be missing" was a
+    # false note. A helper that can launch keeps it.
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+
+    body = 'subprocess.run(["python3", "-m", "sglang.launch_server"])\n    return x\n' if helper_launches else "return [x, x]\n"
+    write(tmp_path, {"helpers.py": "import subprocess\n\n\ndef widen(x):\n    " + body, "run.py": "import subprocess  # wraps sglang.launch_server\nfrom helpers import widen\n\nTP = widen(8)\n" + LAUNCHER.split("\n\n\n")[1] + "\nserve('decode', TP)\n"})
+    original = PythonInterpreter._exec_block
+
+    def overflow(self, statements, depth):
+        if statements and self.module is not None and self.module.path.endswith("helpers.py") and depth == 1:
+            raise RecursionError("simulated")
+        return original(self, statements, depth)
+
+    monkeypatch.setattr(PythonInterpreter, "_exec_block", overflow)
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert [option(launch, "--disaggregation-mode") for launch in result.servers] == ["decode"]
+    depth_notes = [note for note in result.notes if note.message.startswith("nesting too deep")]
+    assert bool(depth_notes) is helper_launches, result.notes

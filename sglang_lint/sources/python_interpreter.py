@@ -571,6 +571,17 @@ class PythonInterpreter:
                 return flow
         return _Flow()
 
+    def _may_reach_launch(self, func: PFunc) -> bool:
+        """Whether a function of another module of the project can reach a
+        launch, from its module's syntax and imports (:meth:`_module_reaching`);
+        a function of the analyzed file, or one nested in another, may."""
+        module = func.module
+        if module is None or self.files is None or isinstance(func.node, ast.Lambda):
+            return True
+        reaching, defined = self._module_reaching(module.path, module.text)
+        top = func.owner.name if func.owner is not None else func.name
+        return top not in defined or top in reaching
+
     def _note_depth(self, node) -> None:
         if not self.noted_depth:
             self.noted_depth = True
@@ -2026,8 +2037,11 @@ class PythonInterpreter:
             return self._merge_values(frame.returns)
         except RecursionError:
             # Each level is bounded, but calls multiply them: give up on this call
-            # only, not on the rest of the file.
-            self._note_depth(node)
+            # only, not on the rest of the file; and say so only when the call
+            # could have launched (a model file's helper cannot: its value is
+            # all that is lost, and it is unknown).
+            if self._may_reach_launch(func):
+                self._note_depth(node)
             return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
         finally:
             self._expr_depth = outer_depth
