@@ -2848,9 +2848,9 @@ def _bound_names(node) -> Iterator[str]:
 # The trees of the modules parsed last, by text, up to this much source in all: a
 # tree takes ~25 bytes per character of source, and SGLang's test helpers are
 # imported by hundreds of files of its tree. Measured on SGLang 0.5.23's tree
-# (benchmarks/sglang_tree.py, --jobs 1): 1 MB 201 MB peak, 2 MB 260 MB, 4 MB
-# 356 MB, 8 MB 656 MB; the time barely moves past 2 MB.
-PARSED_CHARS = 2 * 1024 * 1024
+# (the largest process's peak, --jobs 2): 1 MB 188 MB, 2 MB 260 MB, 4 MB 356
+# MB, 8 MB 656 MB (--jobs 1); the wall time (~20 s) moved less than the noise.
+PARSED_CHARS = 1 * 1024 * 1024
 
 
 class ParsedModules:
