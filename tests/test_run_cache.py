@@ -48,14 +48,20 @@ def _shape(result) -> tuple:
     )
 
 
+def _alone_and_after(root: Path, monkeypatch, files: dict[str, str], first: str, second: str) -> tuple:
+    """``second``'s result analyzed alone in its run, and after ``first`` in one
+    run they share."""
+    write(root, files)
+    monkeypatch.chdir(root)
+    roots = (os.path.realpath(root),)
+    alone = _result(root, second, ProjectFiles(roots, run="alone"))
+    _result(root, first, ProjectFiles(roots, run="shared"))
+    return alone, _result(root, second, ProjectFiles(roots, run="shared"))
+
+
 def test_a_file_after_another_gives_what_it_gives_alone(tmp_path, monkeypatch) -> None:
-    write(tmp_path, PROJECT)
-    monkeypatch.chdir(tmp_path)
-    roots = (os.path.realpath(tmp_path),)
-    alone = _result(tmp_path, "decode.py", ProjectFiles(roots, run="alone"))
-    _result(tmp_path, "prefill.py", ProjectFiles(roots, run="shared"))
-    after = _result(tmp_path, "decode.py", ProjectFiles(roots, run="shared"))
-    unshared = _result(tmp_path, "decode.py", ProjectFiles(roots))
+    alone, after = _alone_and_after(tmp_path, monkeypatch, PROJECT, "prefill.py", "decode.py")
+    unshared = _result(tmp_path, "decode.py", ProjectFiles((os.path.realpath(tmp_path),)))
     assert _shape(after) == _shape(alone) == _shape(unshared)
     # The modules the shared conclusion read are this file's dependencies too:
     # a change to pkg/inner.py makes decode.py's cached result stale.
@@ -72,12 +78,7 @@ def test_conclusions_past_the_file_bound_do_not_depend_on_the_order(tmp_path, mo
     files[f"chain/m{chain}.py"] = 'import subprocess\n\n\ndef step():\n    subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", "2"])\n'
     files["first.py"] = "import subprocess  # wraps sglang.launch_server\nfrom chain.m0 import go\n\n\ndef main():\n    go()\n"
     files["second.py"] = "import os\nimport subprocess  # wraps sglang.launch_server\nfrom chain.m0 import go\n\n\ndef main():\n    go()\n"
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    roots = (os.path.realpath(tmp_path),)
-    alone = _result(tmp_path, "second.py", ProjectFiles(roots, run="alone"))
-    _result(tmp_path, "first.py", ProjectFiles(roots, run="shared"))
-    after = _result(tmp_path, "second.py", ProjectFiles(roots, run="shared"))
+    alone, after = _alone_and_after(tmp_path, monkeypatch, files, "first.py", "second.py")
     assert _shape(after) == _shape(alone)
 
 
