@@ -239,3 +239,34 @@ def test_a_finding_on_an_ambiguous_launch_says_why(tmp_path):
     (finding,) = result.findings
     assert finding.code == "SGL202"
     assert any("LLM or the diffusion server" in note for note in finding.notes)
+
+
+def test_a_diffusion_unit_test_building_its_server_args_is_not_run(tmp_path, monkeypatch):
+    """The diffusion server's ``ServerArgs`` (``sglang.multimodal_gen.runtime.
+    server_args``, 0.5.23 ``multimodal_gen/runtime/server_args/server_args.py``)
+    starts no LLM server, so a diffusion unit test that builds one reaches no
+    launch: its functions are not run and the helpers they call are never
+    parsed (issue 20: SGLang's multimodal_gen unit tests, ~4 s of its tree)."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PARSED
+
+    (tmp_path / "helpers.py").write_text("def model_name():\n    return 'Qwen/Qwen-Image'\n")
+    test_text = (
+        "from sglang.multimodal_gen.runtime.server_args import ServerArgs\n"
+        "import helpers\n"
+        "\n"
+        "\n"
+        "def test_pipeline():\n"
+        "    args = ServerArgs(model_path=helpers.model_name(), num_gpus=2)\n"
+    )
+    (tmp_path / "test_pipeline.py").write_text(test_text)
+    monkeypatch.chdir(tmp_path)
+    PARSED.clear()
+    before = PARSED.parses
+    result = extract("test_pipeline.py", test_text, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),)))
+    assert result.servers == [] and result.notes == []
+    assert PARSED.parses == before  # helpers.py was not read for its definitions

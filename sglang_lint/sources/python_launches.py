@@ -95,6 +95,9 @@ _SHELL_STRING_RUNNERS = {
 # server_args.py: `ServerArgs.from_cli_args(args)`).
 _COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepare_server_args(", "from_cli_args(")
 _PROCESS_RUNNERS = frozenset({*_SUBPROCESS_RUNNERS, *_SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
+# A call that builds a configuration without starting it: a launch only where a
+# launcher is handed it, a unit test's configuration otherwise (issue 20, item 4).
+_CONFIGURATION_CALLS = frozenset({"ServerArgs"})
 _ENTRY_CALLS = frozenset(
     {"launch_server", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
 )
@@ -231,8 +234,16 @@ class LaunchInterpreter(PythonInterpreter):
             return None
         return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
 
-    def _is_launch_qualname(self, qualname: str) -> bool:
-        return qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")) or qualname.rsplit(".", 1)[-1] in _ENTRY_CALLS
+    def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
+        if qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")):
+            return True
+        last = qualname.rsplit(".", 1)[-1]
+        if qualname.startswith("sglang.multimodal_gen.") and last != "popen_with_error_check":
+            # The diffusion server's own ServerArgs / launch_server start no LLM
+            # server (_call_external): a diffusion unit test that builds its
+            # ServerArgs reaches no launch and is not run (issue 20).
+            return False
+        return last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)
 
     def _text_may_launch(self, text: str) -> bool:
         return python_may_run_a_launch(text)
