@@ -106,13 +106,22 @@ SERVE_WORDS = ('"serve"', "'serve'")
 RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec")
 
 
+# Markers that are a whole name where they launch: Ray Serve's ``LLMConfig``
+# (``LLMConfig(...)``, ``llm.LLMConfig``), not the end of another name (SGLang's
+# diffusion model configs ``NEOLLMConfig`` made its model packages pass, issue 20).
+WHOLE_NAME_MARKERS = frozenset({"LLMConfig"})
+
+
 def _used(text: str, marker: str) -> bool:
     """Whether ``marker`` occurs other than as the name a ``def`` or ``class``
     defines (SGLang's own ``def launch_server(`` in its HTTP server module, or
-    ``class Engine(`` below, starts nothing)."""
+    ``class Engine(`` below, starts nothing), or, for a whole-name marker,
+    inside a longer name."""
+    whole = marker in WHOLE_NAME_MARKERS
     start = text.find(marker)
     while start != -1:
-        if not (text.endswith("def ", 0, start) or text.endswith("class ", 0, start)):
+        inside = whole and start and (text[start - 1].isalnum() or text[start - 1] == "_")
+        if not inside and not (text.endswith("def ", 0, start) or text.endswith("class ", 0, start)):
             return True
         start = text.find(marker, start + len(marker))
     return False

@@ -154,6 +154,7 @@ PRECISE_LAUNCHERS = [
     "import sglang as sgl\nllm = sgl.Engine(model_path='m', tp_size=2)\n",
     "from sglang import Engine as E\nE(model_path='m')\n",
     "from ray.serve.llm import LLMConfig, SGLangServer\n",
+    "from ray.serve import llm\nconfig = llm.LLMConfig(engine_kwargs={'disaggregation_mode': 'decode'})\n",
     "from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n",
 ]
 
@@ -166,6 +167,9 @@ PRECISE_NON_LAUNCHERS = [
     "from vllm import LLMEngine, EngineArgs\nimport subprocess\n",
     # a type annotation is not a construction
     "import sglang\nimport subprocess\ndef f(server_args: 'ServerArgs'): ...\n",
+    # Ray Serve's LLMConfig is a whole name: SGLang's diffusion model configs
+    # (0.5.23 multimodal_gen/runtime/models/sensenova_u1/neo_unify/__init__.py).
+    "from .configuration_neo_chat import NEOChatConfig, NEOLLMConfig\nconfig = NEOLLMConfig()\n",
 ]
 
 
