@@ -251,3 +251,89 @@ def test_a_file_nothing_of_which_can_launch_is_not_run(tmp_path, monkeypatch) ->
     (tmp_path / "plan.py").write_text(launching)
     assert len(extract("plan.py", launching, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),))).servers) == 1
     assert blocks
+
+
+# SGLang 0.5.23's srt/runtime_context.py, in small: `get_exec()` reads a
+# context whose fallback builds `ServerArgs(model_path="dummy")` (a ServerArgs
+# imported in the function), and `get_platform()` caches a global. Its model
+# files (srt/models/gemma4_causal.py) call `get_exec()` and passed the pre-check
+# on a comment naming `launch_server`.
+RUNTIME_CONTEXT = {
+    "rt/__init__.py": "",
+    "rt/context.py": (
+        "_PLATFORM = None\n"
+        "\n"
+        "\n"
+        "def get_exec():\n"
+        "    from sglang.srt.server_args import ServerArgs\n"
+        "\n"
+        "    return ServerArgs(model_path='dummy')\n"
+        "\n"
+        "\n"
+        "def get_platform():\n"
+        "    global _PLATFORM\n"
+        "    _PLATFORM = _PLATFORM or object()\n"
+        "    return _PLATFORM\n"
+    ),
+    "model.py": (
+        "# DISABLED: breaks the launch_server path\n"
+        "from rt.context import get_exec, get_platform\n"
+        "\n"
+        "\n"
+        "class Model:\n"
+        "    def forward(self):\n"
+        "        return get_exec(), get_platform()\n"
+    ),
+}
+
+
+def test_a_configuration_another_module_builds_makes_none_of_its_names_a_launch(tmp_path, monkeypatch) -> None:
+    """A `ServerArgs(...)` another module builds (SGLang's runtime context), an
+    import of ServerArgs in its function, a function that sets a global: none
+    makes what an importer calls a launch, so a model file calling them is not
+    run (issue 20: gemma4_causal.py was, until its nesting overflowed). The
+    module that builds the configuration still finds it when it is linted."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+    from test_cross_file import write
+
+    write(tmp_path, RUNTIME_CONTEXT)
+    monkeypatch.chdir(tmp_path)
+    runs: list[str] = []
+    original = PythonInterpreter._run_uncalled
+    monkeypatch.setattr(PythonInterpreter, "_run_uncalled", lambda self, tree: runs.append(self.result.path) or original(self, tree))
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    model = extract("model.py", RUNTIME_CONTEXT["model.py"], FileKind.PYTHON, None, project)
+    assert (model.servers, model.notes, runs) == ([], [], [])
+    context = os.path.join("rt", "context.py")
+    built = extract(context, RUNTIME_CONTEXT["rt/context.py"], FileKind.PYTHON, None, project)
+    assert [launch.location.line for launch in built.servers] == [7]
+
+
+def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) -> None:
+    """What a function imports in its body is judged by the names it takes: a
+    helper of the project that launches, or a process runner of the standard
+    library (`from subprocess import Popen` in the function)."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from test_cross_file import write
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/serving.py": "import subprocess\n\n\ndef serve(tp):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n",
+        "helper_user.py": "# calls sglang.launch_server through pkg.serving\n\n\ndef main():\n    from pkg.serving import serve\n\n    serve(4)\n",
+        "runner_user.py": "# sglang.launch_server\n\n\ndef main():\n    from subprocess import Popen\n\n    Popen(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n",
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    for name, tp in (("helper_user.py", "4"), ("runner_user.py", "2")):
+        (launch,) = extract(name, files[name], FileKind.PYTHON, None, project).servers
+        assert launch.args[-1].value.text == tp

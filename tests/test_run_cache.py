@@ -121,3 +121,29 @@ def test_what_is_derived_from_a_tree_lives_on_the_tree() -> None:
     assert tree is not None
     assert function_references(tree) is function_references(tree)
     assert [refs.name for refs in function_references(tree)] == ["serve"]
+
+
+def test_judging_what_a_file_imports_does_not_use_up_what_it_may_read(tmp_path, monkeypatch) -> None:
+    # Whether `go` may launch is concluded by reading a chain of more modules
+    # than one file may read; the constant the launch reads from another module
+    # is still followed (issue 20: SGLang's cli/serve.py lost an import to the
+    # bound once the names it imports were judged one by one).
+    chain = MAX_FILES + 6
+    files = {f"chain/m{index}.py": f"import subprocess  # runs sglang.launch_server\nfrom chain.m{index + 1} import step\n\n\ndef go():\n    step()\n" for index in range(chain)}
+    files[f"chain/m{chain}.py"] = 'import subprocess\n\n\ndef step():\n    subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", "2"])\n'
+    files["settings.py"] = "TP = 8\n"
+    files["main.py"] = (
+        "import subprocess\n"
+        "from chain.m0 import go\n"
+        "from settings import TP\n"
+        "\n"
+        "\n"
+        "def main():\n"
+        '    subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", str(TP)])\n'
+        "    go()\n"
+    )
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    result = _result(tmp_path, "main.py", ProjectFiles((os.path.realpath(tmp_path),), run="bound"))
+    assert [note.message for note in result.notes] == []
+    assert result.servers[0].args[-1].value.text == "8"

@@ -181,6 +181,9 @@ class FileReader:
         self._provisional = 0
         self._reads_of: dict[tuple, tuple[str, ...]] = {}
         self._replaying = 0
+        # The files read first by the analysis itself (not by a conclusion):
+        # what ``MAX_FILES`` bounds.
+        self._bounded = 0
 
     def read(self, shown: str) -> tuple[str | None, str | None]:
         """The text of ``shown`` and None, or None and why not (see
@@ -190,11 +193,15 @@ class FileReader:
         known = self._read.get(shown)
         if known is not None:
             return known
-        if len(self._read) >= MAX_FILES and not self._recording and not self._replaying:
+        if not self._recording and not self._replaying:
             # A conclusion about a module (what it may launch) reads past the
-            # bound: it is a fact about the texts alone, the same in every file
-            # and in any order of the run's files (``--jobs``).
-            return None, f"more than {MAX_FILES} files are read for one file"
+            # bound and does not count toward it: it is a fact about the texts
+            # alone, the same in every file and in any order of the run's files
+            # (``--jobs``), and judging the names a file imports must not use up
+            # what its interpretation may read (issue 20: SGLang's cli/serve.py).
+            if self._bounded >= MAX_FILES:
+                return None, f"more than {MAX_FILES} files are read for one file"
+            self._bounded += 1
         if self.shared is None:
             known = self.project.read(shown)
         else:

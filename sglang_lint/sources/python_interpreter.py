@@ -31,7 +31,7 @@ from msgspec.structs import replace
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value
 from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, merged_launch, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
-from sglang_lint.sources.python_reach import FunctionRefs, function_references, per_tree, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_reach import FunctionRefs, function_references, functions_importing, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -2416,7 +2416,7 @@ class PythonInterpreter:
             imports = self._imports_of[module.path] = _import_bindings(module.tree, module.path)
         return {**imports, **self.heap.get(module.scope, {})}
 
-    def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None) -> Callable[[FunctionRefs], bool]:
+    def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None, configurations: bool = True) -> Callable[[FunctionRefs], bool]:
         """Whether what a body refers to (``refs``) names a launch itself: a
         name the recognisers know, a name ``bindings`` bind to one, a module of
         the project that may launch (imports written in the body, relative to
@@ -2427,14 +2427,34 @@ class PythonInterpreter:
             for reference in (*refs.names, *refs.dotted):
                 known = answers.get(reference)
                 if known is None:
-                    known = answers[reference] = self._reference_may_launch(reference, bindings)
+                    known = answers[reference] = self._reference_may_launch(reference, bindings, configurations)
                 if known:
                     return True
-            return any(self._import_may_launch(module, level, importer) for module, level in refs.imports)
+            return any(self._body_import_may_launch(module, level, names, importer) for module, level, names in refs.imports)
 
         return launches
 
-    def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any]) -> bool:
+    def _body_import_may_launch(self, module: str, level: int, names: tuple[str, ...], importer: str | None) -> bool:
+        """An import written in a body: ``import m`` may launch when the module's
+        text may; ``from m import a, b`` when one of the names it takes may (a
+        function or class of ``m`` that can reach a launch, a submodule whose
+        text may, a launcher of the standard library), not because ``m`` holds
+        some other launch (issue 20: SGLang's runtime_context.py imports
+        ServerArgs in a function, and ``sglang.srt.server_args`` builds one)."""
+        if not names or "*" in names:
+            return self._import_may_launch(module, level, importer)
+        importer = importer or self.result.path
+        loc = Location(importer, 1, 1)
+        for name in names:
+            qualname = f"{module}.{name}" if module else name
+            if not level and module.split(".")[0] in sys.stdlib_module_names:
+                if self._is_launch_qualname(qualname):
+                    return True
+            elif self._imported_may_launch(PImported(importer, module, level, name, qualname, loc)):
+                return True
+        return False
+
+    def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any], configurations: bool = True) -> bool:
         """Whether a name or attribute chain (``P``, ``subprocess.Popen``,
         ``sp.run``) a body refers to can start a server: the qualified name it
         stands for, through what its first name is bound to (an import), is
@@ -2455,7 +2475,7 @@ class PythonInterpreter:
             qualname = value.qualname + dot + rest
         else:
             qualname = reference  # a local, a builtin, an attribute of an object
-        return self._is_launch_qualname(qualname)
+        return self._is_launch_qualname(qualname, configurations)
 
     def _imported_may_launch(self, value: PImported) -> bool:
         """An imported name or module of the project: whether it may launch.
@@ -2519,8 +2539,16 @@ class PythonInterpreter:
         bound = [(statement, frozenset(_bound_names(statement))) for statement in tree.body]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
-        launches = self._launch_test(_import_bindings(tree, shown), shown)
-        _, names = reaching_functions(function_references(tree), launches)
+        # A configuration built there (`ServerArgs(model_path="dummy")` in
+        # SGLang's runtime_context.py) is that module's to report, when it is
+        # linted itself: it makes none of its names a launch for the files that
+        # import them (issue 20: SGLang's model files reached it through
+        # `get_exec()` and were interpreted until their nesting overflowed).
+        launches = self._launch_test(_import_bindings(tree, shown), shown, configurations=False)
+        # A function of that module that sets its globals (SGLang's
+        # `get_platform()` caching its answer) launches nothing for the
+        # importer: only the analyzed file's roots share state that way.
+        _, names = reaching_functions(function_references(tree), launches, globals_reach=False)
         # A top-level statement's names reach when it does: a function or class
         # that can launch, an import of a module that may, an assignment of one
         # (`start = functools.partial(launch, ...)`); a constant does not.
@@ -2532,10 +2560,12 @@ class PythonInterpreter:
                     reaching |= statement_names
         return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
-    def _is_launch_qualname(self, qualname: str) -> bool:
+    def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
         """Hook: whether a call of ``qualname`` (an imported name with its
         module, ``subprocess.Popen``; or a bare or attribute name, ``self.start``)
-        may start a server. The interpreter knows no launch: every call may."""
+        may start a server, or (``configurations``) build a server's
+        configuration that rules check on its own (``ServerArgs(...)``). The
+        interpreter knows no launch: every call may."""
         return True
 
     def _text_may_launch(self, text: str) -> bool:
@@ -2638,6 +2668,13 @@ class PythonInterpreter:
         """Skip, while ``func`` runs, the statements of its body after its last
         launch (python_reach.tail_statements): its result goes nowhere."""
         if self._statement_reaches is None or isinstance(func.node, ast.Lambda):
+            yield
+            return
+        tree = self.tree if func.module is None else func.module.tree
+        if tree is None or id(func.node) in functions_importing(tree):
+            # Its statements are judged by what the module's names bind; the
+            # names its own imports bind (`from subprocess import Popen` in the
+            # body) would be unknown there, and its launch cut as a tail.
             yield
             return
         judge = self._statement_reaches

@@ -41,13 +41,21 @@ class FunctionRefs:
     __slots__ = ("node", "name", "names", "dotted", "imports", "declares_global")
 
     def __init__(
-        self, node: ast.AST | None, name: str, names: frozenset[str], dotted: frozenset[str], imports: tuple[tuple[str, int], ...], declares_global: bool
+        self,
+        node: ast.AST | None,
+        name: str,
+        names: frozenset[str],
+        dotted: frozenset[str],
+        imports: tuple[tuple[str, int, tuple[str, ...]], ...],
+        declares_global: bool,
     ) -> None:
         self.node = node
         self.name = name
         self.names = names  # Name ids and attribute names used anywhere in the body
         self.dotted = dotted  # attribute chains on a name: "subprocess.Popen", "self.start"
-        self.imports = imports  # (module, level) of the imports written in the body
+        # (module, level, names) of the imports written in the body: the names
+        # of a `from` import, () for `import module`.
+        self.imports = imports
         self.declares_global = declares_global
 
 
@@ -81,6 +89,12 @@ def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
     return tuple(found)
 
 
+@per_tree
+def functions_importing(tree: ast.Module) -> frozenset[int]:
+    """The ``id()`` of the functions of ``tree`` with an import in their body."""
+    return frozenset(id(refs.node) for refs in function_references(tree) if refs.imports)
+
+
 def _references(function: ast.AST) -> FunctionRefs:
     return _references_of(function, function.name, [*function.body, *function.decorator_list])  # type: ignore[attr-defined]
 
@@ -93,7 +107,7 @@ def statement_references(statement: ast.AST) -> FunctionRefs:
 def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) -> FunctionRefs:
     names: set[str] = set()
     dotted: set[str] = set()
-    imports: list[tuple[str, int]] = []
+    imports: list[tuple[str, int, tuple[str, ...]]] = []
     declares_global = False
     stack: list[ast.AST] = list(nodes)
     pop, push, AST = stack.pop, stack.append, ast.AST
@@ -123,10 +137,10 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
                         push(value)
             continue
         elif kind is ast.ImportFrom:
-            imports.append((node.module or "", node.level))  # type: ignore[attr-defined]
+            imports.append((node.module or "", node.level, tuple(alias.name for alias in node.names)))  # type: ignore[attr-defined]
             names.update(alias.name for alias in node.names)  # type: ignore[attr-defined]
         elif kind is ast.Import:
-            imports.extend((alias.name, 0) for alias in node.names)  # type: ignore[attr-defined]
+            imports.extend((alias.name, 0, ()) for alias in node.names)  # type: ignore[attr-defined]
         elif kind in (ast.Global, ast.Nonlocal):
             declares_global = True
         for field_name in node._fields:
@@ -168,16 +182,20 @@ def _walk(tree: ast.AST) -> Iterable[ast.AST]:
                 stack.extend(reversed(block))
 
 
-def reaching_functions(functions: Iterable[FunctionRefs], launches: Callable[[FunctionRefs], bool]) -> tuple[set[int], set[str]]:
+def reaching_functions(
+    functions: Iterable[FunctionRefs], launches: Callable[[FunctionRefs], bool], globals_reach: bool = True
+) -> tuple[set[int], set[str]]:
     """The ``id()`` of each function node of ``functions`` whose body can reach
     a launch, and their names: those that ``launches`` (what the body refers
-    to names a launch, see the module's docstring), then, to a fixed point,
-    those that refer to the name of one that reaches."""
+    to names a launch, see the module's docstring) or declare ``global`` (when
+    ``globals_reach``: the analyzed file's roots, whose side effects other
+    roots see), then, to a fixed point, those that refer to the name of one
+    that reaches."""
     pending: list[FunctionRefs] = []
     reached: set[int] = set()
     reaching_names: set[str] = set()
     for function in functions:
-        if function.declares_global or launches(function):
+        if (globals_reach and function.declares_global) or launches(function):
             reached.add(id(function.node))
             reaching_names.add(function.name)
         else:
