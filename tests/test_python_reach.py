@@ -315,9 +315,10 @@ def test_a_configuration_another_module_builds_makes_none_of_its_names_a_launch(
 
 
 def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) -> None:
-    """What a function imports in its body is judged by the names it takes: a
-    helper of the project that launches, or a process runner of the standard
-    library (`from subprocess import Popen` in the function)."""
+    """What a function imports in its body can launch: a module of the project
+    that may, or a process runner of the standard library by the name it takes
+    (`from subprocess import Popen` in the function: it was cut as the root's
+    tail and the launch lost, since the module's names do not bind it)."""
     import os
 
     from sglang_lint.files import FileKind

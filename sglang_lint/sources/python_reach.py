@@ -90,9 +90,24 @@ def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
 
 
 @per_tree
-def functions_importing(tree: ast.Module) -> frozenset[int]:
-    """The ``id()`` of the functions of ``tree`` with an import in their body."""
-    return frozenset(id(refs.node) for refs in function_references(tree) if refs.imports)
+def local_imports(tree: ast.Module) -> dict[int, tuple[tuple[str, str, int, str], ...]]:
+    """By the ``id()`` of each function of ``tree`` with an import in its body:
+    what each of those imports binds, as (the name bound, module, level, the
+    name taken: "" for ``import module``)."""
+    found: dict[int, tuple[tuple[str, str, int, str], ...]] = {}
+    for refs in function_references(tree):
+        if not refs.imports:
+            continue
+        bound: list[tuple[str, str, int, str]] = []
+        for node in ast.walk(refs.node):  # type: ignore[arg-type]
+            if type(node) is ast.Import:
+                for alias in node.names:  # type: ignore[attr-defined]
+                    bound.append((alias.asname or alias.name.split(".")[0], alias.name, 0, ""))
+            elif type(node) is ast.ImportFrom:
+                for alias in node.names:  # type: ignore[attr-defined]
+                    bound.append((alias.asname or alias.name, node.module or "", node.level, alias.name))  # type: ignore[attr-defined]
+        found[id(refs.node)] = tuple(bound)
+    return found
 
 
 def _references(function: ast.AST) -> FunctionRefs:
