@@ -328,3 +328,27 @@ def test_the_report_does_not_depend_on_the_hash_seed() -> None:
         assert done.returncode == 1, done.stderr
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_a_guard_that_raises_is_no_launch_variant() -> None:
+    """A branch that raises (`if ...: raise SkipTest`) ends its path there; the
+    launch after it is the program's one way on, so it is not forked on: the
+    variants are those of the branches the launch reads (issue 20: the GPU
+    guards of SGLang's test classes doubled their runs). A branch that returns
+    still is: what follows runs on some paths only."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        def main():
+            if os.environ.get("SKIP"):
+                raise SystemExit("skipped")
+            tp = "8" if os.environ.get("BIG") else "4"
+            subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", tp])
+        """
+    )
+    variants = _variants(analyze_python("guard.py", source))
+    assert sorted(args[-1] for args, _ in variants) == ["4", "8"]
+    assert not any("SKIP" in step for _, steps in variants for step in steps)
+    returning = analyze_python("guard.py", source.replace('raise SystemExit("skipped")', "return"))
+    assert any("SKIP" in step for _, steps in _variants(returning) for step in steps)
