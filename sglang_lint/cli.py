@@ -117,6 +117,16 @@ def build_parser() -> argparse.ArgumentParser:
     show = check.add_mutually_exclusive_group()
     show.add_argument("--show-settings", action="store_true", help="print the settings the run would use, then exit 0 without checking")
     show.add_argument("--show-files", action="store_true", help="print the files the run would check, then exit 0 without checking")
+    fixing = check.add_argument_group("fixes (ruff's flags; see `sglang-lint rule CODE` for what each rule's fix does)")
+    fix = fixing.add_mutually_exclusive_group()
+    fix.add_argument("--fix", action="store_true", default=None, help="apply the safe fixes (and the unsafe ones with --unsafe-fixes), then report what remains")
+    fix.add_argument("--no-fix", dest="fix", action="store_false", help="apply no fix, even with fix = true in the config")
+    unsafe = fixing.add_mutually_exclusive_group()
+    unsafe.add_argument("--unsafe-fixes", action="store_true", default=None, help="also apply fixes that change what is deployed")
+    unsafe.add_argument("--no-unsafe-fixes", dest="unsafe_fixes", action="store_false", help="apply safe fixes only, even with unsafe-fixes = true in the config")
+    fixing.add_argument("--fix-only", action="store_true", help="apply the fixes and report nothing that remains (exit 0)")
+    fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff and write nothing (exit 1 when there is one)")
+    fixing.add_argument("--show-fixes", action="store_true", help="list the findings fixed, per file and rule")
     verbosity = check.add_mutually_exclusive_group()
     verbosity.add_argument("--quiet", "-q", action="store_true", help="print the findings but no summary line")
     verbosity.add_argument("--silent", "-s", action="store_true", help="print nothing (the exit code still tells)")
@@ -259,10 +269,18 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.show_settings or args.show_files:
         return _run_show(args)
     result = _lint(args)
+    fixing = _fix_settings(args, result.config)
+    if fixing is not None:
+        return _run_fix(args, result, fixing)
+    if result.cache_error and not args.silent:
+        print(f"sglang-lint: warning: {result.cache_error}; results are not cached", file=sys.stderr)
+    return _report(args, result)
+
+
+def _report(args: argparse.Namespace, result: LintResult) -> int:
+    """Print the findings of ``result`` in the run's format; the exit status."""
     if args.silent:  # ruff's --silent: nothing printed, the exit code tells
         return EXIT_CLEAN if args.exit_zero or not result.findings else EXIT_FINDINGS
-    if result.cache_error:
-        print(f"sglang-lint: warning: {result.cache_error}; results are not cached", file=sys.stderr)
     fmt = _output_format(args, result.config)
     output = open(args.output_file, "w", encoding="utf-8") if args.output_file else sys.stdout
     try:
@@ -280,6 +298,56 @@ def _run_check(args: argparse.Namespace) -> int:
     if args.exit_zero or not result.findings:
         return EXIT_CLEAN
     return EXIT_FINDINGS
+
+
+def _fix_settings(args: argparse.Namespace, config):
+    """The fixes this run applies (None: none): --fix / --fix-only / --diff, or
+    ``fix = true`` in the run's config unless --no-fix; unsafe ones with
+    --unsafe-fixes or ``unsafe-fixes = true`` unless --no-unsafe-fixes."""
+    from sglang_lint.fix_engine import FixSettings
+
+    configured = config
+    wanted = args.fix_only or args.diff or (args.fix if args.fix is not None else bool(configured and configured.fix))
+    if not wanted:
+        return None
+    if STDIN in _paths(args):
+        raise _UsageError("fixes are applied to files, not to standard input (-): name the file instead")
+    unsafe = args.unsafe_fixes if args.unsafe_fixes is not None else bool(configured and configured.unsafe_fixes)
+    return FixSettings(
+        unsafe=unsafe,
+        fixable=configured.fixable if configured is not None else None,
+        unfixable=configured.unfixable if configured is not None else frozenset(),
+    )
+
+
+def _run_fix(args: argparse.Namespace, first, settings) -> int:
+    """--fix, --fix-only, --diff (fix_engine): fix in memory, then write the
+    files (or print the diff), report what remains, and say what was fixed on
+    standard error (the report on standard output stays the format's own)."""
+    from sglang_lint.fix_engine import fix_paths, summary, unified_diff, write_fixed
+
+    paths = _paths(args) or ["."]
+    options = _options(args)
+
+    def lint(paths_, options_, overlays=None):
+        return lint_paths(paths_, options_, overlays=overlays)
+
+    outcome = fix_paths(paths, options, settings, lint, first=first)
+    problems = list(outcome.notes)
+    if args.diff:
+        sys.stdout.write(unified_diff(outcome.texts))
+    else:
+        problems.extend(write_fixed(outcome.texts))
+    for problem in problems:
+        print(f"sglang-lint: warning: {problem}", file=sys.stderr)
+    if not args.silent:
+        for line in summary(outcome, diff=args.diff, show_fixes=args.show_fixes):
+            print(line, file=sys.stderr)
+    if args.diff:
+        return EXIT_FINDINGS if outcome.texts else EXIT_CLEAN
+    if args.fix_only:
+        return EXIT_CLEAN
+    return _report(args, outcome.result)
 
 
 def _run_show(args: argparse.Namespace) -> int:

@@ -5,7 +5,8 @@ Keys: ``target-version``, ``infer-version``, ``select``, ``extend-select``, ``ig
 ``per-file-ignores`` (glob = [codes]), ``exclude`` / ``extend-exclude``
 (gitignore-style patterns), ``env`` (NAME = "value": what the scripts would find in
 their environment), ``cache-dir``, ``output-format`` (``check``'s default report
-format; the run's root config's) and the topology manifest (design.md "Pairing prefill with
+format; the run's root config's), the fix keys ``fix``, ``unsafe-fixes``,
+``fixable`` and ``unfixable`` (ruff's; the run's root config's) and the topology manifest (design.md "Pairing prefill with
 decode")::
 
     [[deployment]]                      # [[tool.sglang-lint.deployment]] in pyproject.toml
@@ -157,6 +158,13 @@ class Config(Struct, frozen=True):
     # The report format of `check` when the command line names none (ruff's
     # output-format; the run's root config's). None: full.
     output_format: str | None = None
+    # Fixes (issue 21, ruff's keys): apply the safe ones on every `check`
+    # (`fix`), the unsafe ones too (`unsafe-fixes`); only the fixes of the
+    # `fixable` codes (None: all), never those of `unfixable`.
+    fix: bool = False
+    unsafe_fixes: bool = False
+    fixable: frozenset[str] | None = None
+    unfixable: frozenset[str] = frozenset()
 
     @property
     def env_map(self) -> dict[str, str]:
@@ -329,6 +337,10 @@ def _load_config(path: Path) -> Config:
         env=values.get("env", ()),
         cache_dir=values.get("cache-dir"),
         output_format=values.get("output-format"),
+        fix=values.get("fix", False),
+        unsafe_fixes=values.get("unsafe-fixes", False),
+        fixable=values.get("fixable"),
+        unfixable=values.get("unfixable", frozenset()),
     )
 
 
@@ -543,6 +555,10 @@ _TOP_LEVEL: dict[str, Callable[[Path, str, Any], Any]] = {
     "env": _parse_env,
     "cache-dir": _parse_cache_dir,
     "output-format": _parse_output_format,
+    "fix": _parse_boolean("fix"),
+    "unsafe-fixes": _parse_boolean("unsafe-fixes"),
+    "fixable": _parse_select("fixable"),
+    "unfixable": _parse_select("unfixable"),
     "deployment": _parse_deployments,
 }
 

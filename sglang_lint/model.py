@@ -597,6 +597,15 @@ class Related(Struct, frozen=True, gc=False, array_like=True):
     message: str
 
 
+# How far a fix may be applied (ruff's applicability, issue 21): ``safe`` keeps
+# what is deployed (``--fix``), ``unsafe`` changes it (``--fix --unsafe-fixes``),
+# ``display-only`` is shown and never applied.
+SAFE = "safe"
+UNSAFE = "unsafe"
+DISPLAY_ONLY = "display-only"
+APPLICABILITIES = (SAFE, UNSAFE, DISPLAY_ONLY)
+
+
 class Fix(Struct, frozen=True, gc=False, array_like=True):
     """A replacement a rule proposes (a quick fix): the text ``old``, written
     inside ``location``, becomes ``new``. Rules know options, not source text;
@@ -609,6 +618,8 @@ class Fix(Struct, frozen=True, gc=False, array_like=True):
     new: str
     # The one to offer first when a finding has several (the likely intent).
     preferred: bool = False
+    # SAFE, UNSAFE or DISPLAY_ONLY (above).
+    applicability: str = UNSAFE
 
 
 class Finding(Struct, frozen=True, gc=False, array_like=True):

@@ -333,7 +333,7 @@ def test_config_option(tmp_path, monkeypatch, capsys) -> None:
         ("[[deployment]\nname = 'x'\n", "sglang-lint.toml: invalid TOML: "),
         ("[[deployment]]\nname = \"cross\"\nprefill = \"a\"\ndecode = \"b\"\ndecodes = \"c\"\n",
          "sglang-lint.toml: deployment #1 (\"cross\"): unknown key 'decodes' (expected: name, prefill, decode, router)"),
-        ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, infer-version, follow-installed, select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, env, cache-dir, output-format, deployment)"),
+        ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, infer-version, follow-installed, select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, env, cache-dir, output-format, fix, unsafe-fixes, fixable, unfixable, deployment)"),
         ("target-version = '0.5.99'\n", "target-version = '0.5.99' is not an SGLang release with an option table; known versions: 0.5.4"),
         ("[[deployment]]\nname = 3\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: 'name' must be a non-empty string, not an integer"),
         ("[[deployment]]\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: missing key 'name'"),

@@ -87,11 +87,16 @@ def _try_repo(hook_repo: Path, home: Path, sample: Path, hook: str, *, all_files
 
 def test_hook_manifest() -> None:
     hooks = {hook["id"]: hook for hook in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())}
-    assert set(hooks) == {"sglang-lint", "sglang-lint-flake8"}
+    assert set(hooks) == {"sglang-lint", "sglang-lint-fix", "sglang-lint-flake8"}
     main = hooks["sglang-lint"]
     assert main["entry"] == "sglang-lint check --force-exclude" and main["language"] == "python"
     assert main["types_or"] == ["python", "shell", "yaml", "markdown"]
     assert main["require_serial"] is True and main["pass_filenames"] is True
+    fix = hooks["sglang-lint-fix"]
+    assert fix["entry"] == "sglang-lint check --force-exclude --fix"
+    assert {key: fix[key] for key in ("language", "types_or", "require_serial", "pass_filenames")} == {
+        key: main[key] for key in ("language", "types_or", "require_serial", "pass_filenames")
+    }
     flake8 = hooks["sglang-lint-flake8"]
     assert flake8["entry"] == "flake8 --select SGL" and flake8["types"] == ["python"]
     assert any(dep.startswith("flake8") for dep in flake8["additional_dependencies"])
@@ -115,6 +120,17 @@ def test_try_repo_passes_a_clean_repository(hook_repo, pre_commit_home, tmp_path
     result = _try_repo(hook_repo, pre_commit_home, _sample(tmp_path, files), "sglang-lint")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Passed" in result.stdout
+
+
+def test_try_repo_fix_hook_rewrites_the_file(hook_repo, pre_commit_home, tmp_path) -> None:
+    # The hook applies safe fixes; the repository's config allows the unsafe
+    # one (a misspelt option): the file is rewritten and pre-commit fails the
+    # run because a hook changed it.
+    script = "python -m sglang.launch_server --model-path m --tp 2 --dissagregation-transfer-backend mooncake\n"
+    sample = _sample(tmp_path, {"run.sh": script, "sglang-lint.toml": "unsafe-fixes = true\n"})
+    result = _try_repo(hook_repo, pre_commit_home, sample, "sglang-lint-fix")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert (sample / "run.sh").read_text() == script.replace("dissagregation", "disaggregation")
 
 
 def test_try_repo_flake8_hook(hook_repo, pre_commit_home, tmp_path) -> None:

@@ -5,9 +5,8 @@ none) and ``notes`` (the why, a list of lines) of sglang-lint findings.
 Columns are 1-based code points and ``end_location`` is exclusive, as in ruff.
 ``filename`` is the path as given on the command line. ``fix`` is ruff's shape
 (``applicability``, ``message``, ``edits`` with ``content``, ``location`` and
-``end_location``) for a finding with a quick fix (the preferred one; always
-``unsafe``: it names the option the user most likely meant, which only they can
-confirm), else null; ``cell`` is always null (no notebooks); ``url`` is null
+``end_location``) for a finding with a quick fix (the preferred one, with the
+rule's applicability: ``safe``, ``unsafe`` or ``display-only``), else null; ``cell`` is always null (no notebooks); ``url`` is null
 when a finding has none.
 """
 
@@ -38,7 +37,7 @@ def _fix(finding: Finding, sources: Mapping[str, list[str]]) -> dict[str, Any] |
         return None
     fix, edit = resolved
     return {
-        "applicability": "unsafe",
+        "applicability": fix.applicability,
         "message": fix.title,
         "edits": [
             {
