@@ -170,14 +170,33 @@ def _edits(
             continue
         if shown not in originals and not _read_original(shown, result, originals, notes, refused):
             continue
-        edit = resolve_fix(fix, current.get(shown, originals[shown]).split("\n"))
-        if edit is None:
-            continue
-        taken = chosen.setdefault(shown, [])
-        if any(_overlaps(edit, other) for _, other in taken):
-            continue  # its turn comes in the next pass, if it still applies
-        taken.append((finding, edit))
+        _take(finding, fix, current.get(shown, originals[shown]).split("\n"), chosen.setdefault(shown, []))
     return {shown: picked for shown, picked in chosen.items() if picked}
+
+
+def _take(finding: Finding, fix: Fix, lines: list[str], taken: list[tuple[Finding, TextEdit]]) -> None:
+    """Add the edit of ``fix`` to ``taken`` when it resolves in ``lines`` and
+    overlaps no edit taken (its turn comes in a later pass, if it still applies)."""
+    edit = resolve_fix(fix, lines)
+    if edit is not None and not any(_overlaps(edit, other) for _, other in taken):
+        taken.append((finding, edit))
+
+
+def document_fixes(findings: Iterable[Finding], shown: str, text: str, settings: FixSettings) -> list[tuple[Finding, TextEdit]]:
+    """One round of the fixes ``settings`` allow among the findings of one
+    file (``shown``, its text ``text``: an editor's buffer): the edits that do
+    not overlap; none when the fixed text would not parse (the editor's "fix
+    all" action, `source.fixAll.sglang-lint`)."""
+    taken: list[tuple[Finding, TextEdit]] = []
+    lines = text.split("\n")
+    for finding in findings:
+        fix = chosen_fix(finding)
+        if fix is None or fix.location.path != shown or not settings.code_fixable(finding.code) or not settings.applies(fix):
+            continue
+        _take(finding, fix, lines, taken)
+    if taken and _parse_problem(shown, text, apply_edits(lines, [edit for _, edit in taken])) is not None:
+        return []
+    return taken
 
 
 def _read_original(shown: str, result: LintResult, originals: dict[str, str], notes: list[str], refused: set[str]) -> bool:

@@ -31,6 +31,8 @@ from sglang_lint.pipeline import LintOptions
 from sglang_lint.workspace import Outcome, WorkspaceLinter
 
 SOURCE = "sglang-lint"
+# The code action kind of "fix all" (ruff's `source.fixAll.ruff`): the safe fixes only.
+FIX_ALL = "source.fixAll.sglang-lint"
 # What the analysis reads: launch files, configs, SGLang --config YAML files.
 WATCHED_FILES = ("**/*.{sh,bash,py,yaml,yml,md,markdown,toml}",)
 # Milliseconds between the last change and the run it triggers.
@@ -213,7 +215,31 @@ class SglangLanguageServer(LanguageServer):
                     actions.append(self._action(fix.title, [edit], diagnostic, fix.preferred))
             if finding.code.startswith("SGL") and finding.code != "SGL900":
                 actions.extend(self._noqa_actions(finding, diagnostic))
+        only = params.context.only
+        if only is None or any(_kind_of(FIX_ALL, kind) for kind in only):
+            actions.extend(self._fix_all_action(absolute))
+        if only is not None:  # the kinds the client asked for (LSP: `only` filters)
+            actions = [action for action in actions if any(_kind_of(str(action.kind), kind) for kind in only)]
         return actions
+
+    def _fix_all_action(self, absolute: str) -> list[types.CodeAction]:
+        """`source.fixAll.sglang-lint`: every safe fix of the document at once
+        (ruff's "Fix all"), as the fix engine chooses them for one round."""
+        from sglang_lint.fix_engine import FixSettings, document_fixes
+
+        findings = self.outcome.findings.get(absolute, [])
+        if not findings:
+            return []
+        shown = next((f.location.path for f in findings if os.path.abspath(f.location.path) == absolute), None)
+        if shown is None:
+            return []
+        taken = document_fixes(findings, shown, "\n".join(self.lines_of(shown)), FixSettings())
+        if not taken:
+            return []
+        action = self._action("Fix all sglang-lint safe fixes", [edit for _, edit in taken], None, False)
+        action.kind = FIX_ALL
+        action.diagnostics = None
+        return [action]
 
     def _noqa_actions(self, finding: Finding, diagnostic: types.Diagnostic) -> list[types.CodeAction]:
         linter = self.linter
@@ -225,7 +251,7 @@ class SglangLanguageServer(LanguageServer):
                 return [self._action(f"Silence {finding.code} on this launch (# noqa: {finding.code})", [edit], diagnostic, False)]
         return []
 
-    def _action(self, title: str, edits: list[TextEdit], diagnostic: types.Diagnostic, preferred: bool) -> types.CodeAction:
+    def _action(self, title: str, edits: list[TextEdit], diagnostic: types.Diagnostic | None, preferred: bool) -> types.CodeAction:
         changes: dict[str, list[types.TextEdit]] = {}
         for edit in edits:
             lines = self.lines_of(edit.path)
@@ -239,10 +265,16 @@ class SglangLanguageServer(LanguageServer):
         return types.CodeAction(
             title=title,
             kind=types.CodeActionKind.QuickFix,
-            diagnostics=[diagnostic],
+            diagnostics=[diagnostic] if diagnostic is not None else None,
             is_preferred=preferred or None,
             edit=types.WorkspaceEdit(changes=changes),
         )
+
+
+def _kind_of(kind: str, asked: str) -> bool:
+    """Whether a code action of ``kind`` is of the ``asked`` kind (LSP kinds are
+    dotted hierarchies: `source.fixAll.sglang-lint` is a `source.fixAll`)."""
+    return kind == asked or kind.startswith(asked + ".")
 
 
 def _overlaps(a: types.Range, b: types.Range) -> bool:
@@ -343,7 +375,7 @@ def build_server() -> SglangLanguageServer:
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
-        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL]),
     )
     def code_action(ls: SglangLanguageServer, params: types.CodeActionParams) -> list[types.CodeAction]:
         return ls.code_actions(params)

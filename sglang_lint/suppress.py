@@ -12,7 +12,7 @@ from typing import Mapping
 
 from msgspec import Struct
 
-from sglang_lint.model import Finding, Location, Note
+from sglang_lint.model import SAFE, Finding, Fix, Location, Note
 
 _CODE = re.compile(r"SGL\d{3}")
 # `noqa` must be the comment's own word: "# noqa", "# noqa: X", "# ... # noqa: X".
@@ -137,6 +137,9 @@ class UnusedSuppression(Struct, frozen=True):
     code: str
     # "noqa" or "disable"
     directive: str
+    # The edit that takes the code out of the comment (the whole comment when it
+    # was its only code); None when the comment cannot be found on the line.
+    removal: Fix | None = None
 
 
 def unused_suppressions(
@@ -155,11 +158,43 @@ def unused_suppressions(
         for line, codes in directives.noqa.items():
             for code in sorted(codes or ()):
                 if code in ran and (path, line, code) not in used:
-                    unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "noqa"))
+                    unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "noqa", _removal(path, line, code, lines, _NOQA)))
         for code, line in directives.disabled_at.items():
             if code in ran and (path, line, code) not in used:
-                unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "disable"))
+                unused.append(UnusedSuppression(_code_location(path, line, code, lines), code, "disable", _removal(path, line, code, lines, _DISABLE)))
     return sorted(unused, key=lambda item: (item.location, item.code))
+
+
+def _removal(path: str, line: int, code: str, lines: list[str], directive: re.Pattern[str]) -> Fix | None:
+    """The fix that removes ``code`` from the last ``directive`` comment of
+    ``line`` naming it: with its separator when other codes stay, else the whole
+    comment and the blanks before it. Safe: a suppression changes no launch."""
+    text = lines[line - 1] if 1 <= line <= len(lines) else ""
+    found = None
+    for match in directive.finditer(text):
+        if match.group("codes") is not None and any(c.group() == code for c in _ANY_CODE.finditer(match.group("codes").upper())):
+            found = match
+    if found is None:
+        return None
+    codes_start = found.start("codes")
+    codes = list(_ANY_CODE.finditer(found.group("codes").upper()))
+    if len(codes) == 1:
+        start = found.start()
+        while start > 0 and text[start - 1] in " \t":
+            start -= 1
+        end = len(found.group(0).rstrip()) + found.start()
+        title = f"Remove the unused `{found.group(0).strip()}`"
+    else:
+        index = next(i for i, c in enumerate(codes) if c.group() == code)
+        this = codes[index]
+        if index + 1 < len(codes):  # `SGL001, ` before the next code
+            start, end = codes_start + this.start(), codes_start + codes[index + 1].start()
+        else:  # `, SGL005` after the previous code
+            start, end = codes_start + codes[index - 1].end(), codes_start + this.end()
+        title = f"Remove {code} from the comment"
+    if start >= end:
+        return None
+    return Fix(title, Location(path, line, start + 1, line, end + 1), text[start:end], "", preferred=True, applicability=SAFE)
 
 
 def _code_location(path: str, line: int, code: str, lines: list[str]) -> Location:

@@ -226,3 +226,40 @@ def test_files_outside_the_paths_and_changed_files_are_left_alone(tmp_path, monk
 def test_the_diff_of_a_file_without_a_final_newline() -> None:
     diff = unified_diff({"a.sh": ("x --b", "x --bb")})
     assert diff.splitlines()[-1] == "\\ No newline at end of file"
+
+
+# -- SGL902: an unused suppression is removed (a safe fix) ---------------------------
+
+PREFILL = "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 &\n"
+DECODE = "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 8 --port 30001 &"
+
+
+@pytest.mark.parametrize(
+    ("comment", "left"),
+    [
+        ("  # noqa: SGL001", ""),  # the only code: the whole comment and the blanks before it
+        ("  # noqa: SGL001, E501", "  # noqa: E501"),  # another linter's code stays
+        ("  # noqa:SGL005,SGL001  # why", "  # noqa:SGL005  # why"),  # the last code, with its separator
+        ("  # noqa: SGL001, SGL005", "  # noqa: SGL005"),  # the first code
+    ],
+)
+def test_fix_removes_an_unused_suppression(tmp_path, monkeypatch, capsys, comment: str, left: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = tmp_path / "run.sh"
+    script.write_text(PREFILL + DECODE + comment + "\n")
+    code, _, err = _check(capsys, "--strict", "--select", "SGL001,SGL902", "--fix", "run.sh")  # SGL005 did not run: kept
+    assert script.read_text() == PREFILL + DECODE + left + "\n"
+    assert code == 0 and "Fixed" in err
+
+
+def test_fix_removes_an_unused_file_directive_in_python(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    launcher = tmp_path / "launch.py"
+    text = (
+        "# sglang-lint: disable=SGL005\n"
+        "import subprocess\n"
+        'subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"])\n'
+    )
+    launcher.write_text(text)
+    _check(capsys, "--strict", "--fix", "launch.py")
+    assert launcher.read_text() == "\n" + text.split("\n", 1)[1]

@@ -197,7 +197,7 @@ async def test_lifecycle_and_capabilities(client: LanguageClient) -> None:
     assert sync.change == types.TextDocumentSyncKind.Full
     assert sync.open_close is True
     assert sync.save
-    assert list(result.capabilities.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix]
+    assert list(result.capabilities.code_action_provider.code_action_kinds) == [types.CodeActionKind.QuickFix, "source.fixAll.sglang-lint"]
     assert result.server_info.name == "sglang-lint"
 
 
@@ -337,6 +337,28 @@ async def test_quick_fix_replaces_a_typo_with_the_suggestion(client: LanguageCli
     fixed = _apply(text, fix.edit.changes[decode])
     assert "--mem-fraction-static 0.8" in fixed
     await _fixed_and_clean(client, workspace, decode, fixed)
+
+
+@pytest.mark.asyncio
+async def test_fix_all_applies_the_safe_fixes_of_the_document(client: LanguageClient, workspace: Path) -> None:
+    # SGL902 (opt-in here through the config) has a safe fix: the unused code
+    # leaves the comment. A misspelt option's fix is unsafe: fix-all leaves it.
+    (workspace / "sglang-lint.toml").write_text('extend-select = ["SGL902"]\n')
+    text = DECODE.format(tp=8).replace("--port 30001 &", "--port 30001 --mem-fraction-statc 0.8 &  # noqa: SGL001")
+    (workspace / "decode.sh").write_text(text)
+    decode = _open(client, workspace / "decode.sh")
+    found = await _diagnostics(client, decode, lambda found: {d.code for d in found} == {"SGL202", "SGL902"})
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=decode),
+            range=found[0].range,
+            context=types.CodeActionContext(diagnostics=[], only=["source.fixAll"]),
+        )
+    )
+    (fix_all,) = actions
+    assert fix_all.kind == "source.fixAll.sglang-lint" and fix_all.title == "Fix all sglang-lint safe fixes"
+    fixed = _apply(text, fix_all.edit.changes[decode])
+    assert fixed == text.replace(" &  # noqa: SGL001", " &")
 
 
 @pytest.mark.asyncio

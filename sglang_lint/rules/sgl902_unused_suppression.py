@@ -41,6 +41,8 @@ python -m sglang.launch_server --disaggregation-mode decode --enable-unified-mem
 
 ## How to fix
 Delete the code from the comment (the whole comment when it was the only one).
+`sglang-lint check --strict --fix` does it (a safe fix: a suppression changes no
+launch).
 
 ## Versions
 Every version: suppression does not depend on the SGLang release.
@@ -71,4 +73,5 @@ Every version: suppression does not depend on the SGLang release.
                 item.location,
                 help=f"remove {item.code} from the comment",
                 notes=("a suppression left behind would also hide a future finding of that rule on these lines",),
+                fixes=[item.removal] if item.removal is not None else [],
             )
