@@ -367,6 +367,21 @@ def test_json_rdjson_and_sarif_carry_the_preferred_fix_in_their_units() -> None:
     assert replacement["insertedContent"] == {"text": "--pp-size"}
 
 
+def test_github_annotations_carry_the_suggested_line_and_json_the_applicability() -> None:
+    from msgspec.structs import replace
+
+    from sglang_lint.model import SAFE
+
+    line = "python -m sglang.launch_server --pp 2  # decode"
+    finding, sources = _finding_with_fix(line)
+    annotation = render([finding], "github", sources=sources)
+    assert annotation.endswith("suggested change (unsafe): line 1 becomes%0Apython -m sglang.launch_server --pp-size 2  # decode\n")
+    safe = replace(finding, fixes=tuple(replace(fix, applicability=SAFE) for fix in finding.fixes))
+    assert json.loads(render([safe], "json", sources=sources))[0]["fix"]["applicability"] == "safe"
+    assert "suggested change (safe)" in render([safe], "github", sources=sources)
+    assert "suggested change" not in render([finding], "github", sources={"run.sh": ["the file changed since"]})
+
+
 def test_a_fix_that_does_not_match_the_text_is_left_out() -> None:
     finding, _ = _finding_with_fix("python -m sglang.launch_server --pp 2")
     sources = {"run.sh": ["the file changed since"]}

@@ -1,0 +1,66 @@
+"""Golden before/after files of the fixes (issue 21), one case per fixable rule
+and kind of file: `tests/golden/fixes/<rule>-<kind>/before/` fixed with
+`check --fix --unsafe-fixes` must give `after/` byte for byte (only the edited
+tokens differ: comments, quotes, continuations and layout elsewhere stay), a
+second run changes nothing, and the `--diff` of `before/` applied with `patch
+-p0` gives `after/` too.
+
+To add a case: write `before/`, run the command of ``ARGS`` in a copy, review
+the diff, and save the result as `after/`.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from sglang_lint.cli import main
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "fixes"
+CASES = sorted(path.name for path in GOLDEN.iterdir() if path.is_dir())
+ARGS = ["check", "--no-cache", "--strict", "--select", "SGL001,SGL005,SGL2,SGL902", "--unsafe-fixes", "."]
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+def test_every_fixable_rule_has_a_golden_case_in_each_kind_it_fixes() -> None:
+    kinds = {case.split("-", 1)[0]: set() for case in CASES}
+    for case in CASES:
+        rule, kind = case.split("-", 1)
+        kinds[rule].add(kind)
+    assert kinds == {
+        "sgl202": {"shell", "python", "yaml", "markdown"},
+        "sgl207": {"shell", "markdown"},  # a backslash continuation: shell code only
+        "sgl902": {"python", "yaml"},  # shell: tests/test_fix_engine.py
+    }
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_fix_gives_the_golden_files(case: str, tmp_path, monkeypatch, capsys) -> None:
+    work = tmp_path / case
+    shutil.copytree(GOLDEN / case / "before", work)
+    monkeypatch.chdir(work)
+    assert main([*ARGS[:-1], "--fix", "."]) == 0
+    assert _files(work) == _files(GOLDEN / case / "after")
+    assert main([*ARGS[:-1], "--fix", "."]) == 0  # idempotent
+    assert _files(work) == _files(GOLDEN / case / "after")
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_the_diff_applies_with_patch(case: str, tmp_path, monkeypatch, capsys) -> None:
+    if shutil.which("patch") is None:
+        pytest.skip("patch is not installed")
+    work = tmp_path / case
+    shutil.copytree(GOLDEN / case / "before", work)
+    monkeypatch.chdir(work)
+    assert main([*ARGS[:-1], "--diff", "."]) == 1
+    diff = capsys.readouterr().out
+    assert _files(work) == _files(GOLDEN / case / "before")  # --diff writes nothing
+    subprocess.run(["patch", "-p0", "--quiet"], input=diff.encode(), check=True, timeout=60)
+    assert _files(work) == _files(GOLDEN / case / "after")
