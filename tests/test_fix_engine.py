@@ -263,3 +263,39 @@ def test_fix_removes_an_unused_file_directive_in_python(tmp_path, monkeypatch, c
     launcher.write_text(text)
     _check(capsys, "--strict", "--fix", "launch.py")
     assert launcher.read_text() == "\n" + text.split("\n", 1)[1]
+
+
+# -- pair rules: the decode takes the prefill's value where its own was written -----
+
+
+@pytest.mark.parametrize(
+    "decode_page",
+    [
+        "--page-size ${DECODE_PAGE:-32}",  # the environment decides
+        "",  # SGLang's default: nothing written to change (an insertion, not offered yet)
+    ],
+)
+def test_no_value_fix_where_it_would_guess(tmp_path, monkeypatch, capsys, decode_page: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    script = (
+        "PAGE=16\n"
+        'python -m sglang.launch_server --disaggregation-mode prefill --page-size "$PAGE" --kv-cache-dtype fp8_e5m2 &\n'
+        f"python -m sglang.launch_server --disaggregation-mode decode {decode_page} --port 30001 &\n"
+    )
+    (tmp_path / "pd.sh").write_text(script)
+    code, out, _ = _check(capsys, "--select", "SGL003", "--diff", "--unsafe-fixes", "pd.sh")
+    assert (code, out) == (0, "")
+    assert _check(capsys, "--select", "SGL003", "pd.sh")[0] == 1  # the finding is there all the same
+
+
+def test_a_value_fix_is_unsafe_and_names_the_value(tmp_path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "pd.sh").write_text(
+        "python -m sglang.launch_server --disaggregation-mode prefill --disaggregation-transfer-backend mooncake &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --disaggregation-transfer-backend nixl --port 30001 &\n"
+    )
+    code, out, _ = _check(capsys, "--select", "SGL006", "--output-format", "json", "pd.sh")
+    (finding,) = __import__("json").loads(out)
+    assert finding["fix"]["applicability"] == "unsafe"
+    assert finding["fix"]["message"] == "Give the decode the prefill's transfer backend mooncake"
+    assert finding["fix"]["edits"][0]["content"] == "mooncake"

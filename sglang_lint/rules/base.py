@@ -119,6 +119,48 @@ def setting_location(server: Server, setting: Setting) -> Location:
     return server.launch.location
 
 
+# A value a fix may write into any literal unchanged: no quote, blank, `$`, `\`.
+_PLAIN_VALUE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-")
+
+
+def value_fix(title: str, setting: Setting, new_text: str, other: Setting | None = None) -> Fix | None:
+    """An unsafe fix that gives ``setting`` the value ``new_text`` where its
+    value was written (issue 21): at its origin (the ``TP=8`` line, a Python
+    constant, a ``--config`` YAML key's line), else right after its option
+    (``--page-size 32``, ``--page-size=32``, ``"--page-size", "32"``,
+    ``page_size=32``); the text between quotes only, so the quoting stays.
+
+    None where the edit would guess: a value SGLang defaults (nothing written to
+    change), one that is not a single known text (an environment variable, a
+    value a later ``"$@"`` may override), a value defined once for both sides
+    (``other``'s origin too: the edit would change the other side as well), or
+    a new value that is not a plain word. The fix engine drops it too when the
+    old text is not found exactly once where it points."""
+    value = setting.value
+    if setting.location is None or setting.written is not None or not value.is_known or not value.text:
+        return None
+    old = value.text
+    if old == new_text or not new_text or not set(new_text) <= _PLAIN_VALUE or not set(old) <= _PLAIN_VALUE:
+        return None
+    if setting.origin is not None:
+        if other is not None and other.origin == setting.origin:
+            return None
+        where = setting.origin
+        # To the end of the line of the definition.
+        location = Location(where.path, where.line, where.column, where.line + 1, 1)
+    else:
+        where = setting.location
+        if where.end_line > where.line:
+            # The option and its value on two lines (YAML list items, a
+            # continuation): the value is on the last one.
+            location = Location(where.path, where.end_line, 1, where.end_line, where.end_column + 2)
+        else:
+            # The option and the word after it: `--page-size "32"`, `"--page-size", "32"`.
+            end = max(where.end_column + 2, where.column + len(setting.spelling) + len(old) + 8)
+            location = Location(where.path, where.line, where.column, where.line, end)
+    return Fix(title, location, old, new_text, preferred=True)
+
+
 def orphaned_words(source: SourceResult, location: Location, width: int) -> str:
     """The words a broken continuation left on their own, as written: their
     first line, shortened to ``width`` characters (SGL205, SGL207)."""

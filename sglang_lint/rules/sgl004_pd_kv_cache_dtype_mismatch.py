@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Related, Severity
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location, value_fix
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import provably_different_resolved, resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
@@ -220,7 +220,7 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
             yield self._auto_against_fp8(prefill, p, decode, d)
 
     def _mismatch(self, prefill: Server, p: Setting, decode: Server, d: Setting) -> Finding:
-        return self._pair_finding(
+        finding = self._pair_finding(
             prefill,
             p,
             decode,
@@ -231,6 +231,8 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
             "no rewrite can make these two equal",
             _FAILURE,
         )
+        fix = value_fix(f"Give the decode the prefill's --kv-cache-dtype {p.value.text}", d, p.value.text, other=p) if p.value.is_known else None
+        return replace(finding, fixes=(fix,)) if fix is not None else finding
 
     def _auto_against_fp8(self, prefill: Server, p: Setting, decode: Server, d: Setting) -> Finding:
         """One side ``auto``, the other ``fp8_e4m3``: equal only when SGLang
