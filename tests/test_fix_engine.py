@@ -299,3 +299,31 @@ def test_a_value_fix_is_unsafe_and_names_the_value(tmp_path, monkeypatch, capsys
     assert finding["fix"]["applicability"] == "unsafe"
     assert finding["fix"]["message"] == "Give the decode the prefill's transfer backend mooncake"
     assert finding["fix"]["edits"][0]["content"] == "mooncake"
+
+
+def test_sgl001_offers_two_layouts_and_the_command_line_applies_neither(tmp_path, monkeypatch, capsys) -> None:
+    """attn_tp = tp // attn_dp // attn_cp (0.5.23 srt/runtime_context.py:73-76):
+    the decode's 8 / 4 = 2 becomes 8 with --tp 32 (the attention DP layout
+    kept, preferred) or with --dp 1; which one is the user's call."""
+    monkeypatch.chdir(tmp_path)
+    text = (
+        "python -m sglang.launch_server --disaggregation-mode prefill --enable-unified-memory --tp 8 --port 30000 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --enable-unified-memory --tp 8 --dp 4 --enable-dp-attention --port 30001 &\n"
+    )
+    (tmp_path / "pd.sh").write_text(text)
+    from sglang_lint.pipeline import lint_paths
+
+    (finding,) = lint_paths(["pd.sh"], LintOptions(cache=False)).findings
+    assert [(fix.title, fix.old, fix.new, fix.preferred) for fix in finding.fixes] == [
+        ("Give the decode --tp 32 (attention TP 8)", "8", "32", True),
+        ("Give the decode --dp 1 (attention TP 8)", "4", "1", False),
+    ]
+    code, out, _ = _check(capsys, "--diff", "--unsafe-fixes", "pd.sh")
+    assert (code, out) == (0, "")
+    from sglang_lint.fixes import apply_edits, resolve_fix
+
+    for fix in finding.fixes:  # each alternative, applied as an editor would, makes the pair agree
+        edit = resolve_fix(fix, text.split("\n"))
+        assert edit is not None
+        (tmp_path / "pd.sh").write_text(apply_edits(text.split("\n"), [edit]))
+        assert _check(capsys, "pd.sh")[0] == 0

@@ -123,7 +123,7 @@ def setting_location(server: Server, setting: Setting) -> Location:
 _PLAIN_VALUE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:/+-")
 
 
-def value_fix(title: str, setting: Setting, new_text: str, other: Setting | None = None) -> Fix | None:
+def value_fix(title: str, setting: Setting, new_text: str, other: Setting | None = None, preferred: bool = True) -> Fix | None:
     """An unsafe fix that gives ``setting`` the value ``new_text`` where its
     value was written (issue 21): at its origin (the ``TP=8`` line, a Python
     constant, a ``--config`` YAML key's line), else right after its option
@@ -158,7 +158,7 @@ def value_fix(title: str, setting: Setting, new_text: str, other: Setting | None
             # The option and the word after it: `--page-size "32"`, `"--page-size", "32"`.
             end = max(where.end_column + 2, where.column + len(setting.spelling) + len(old) + 8)
             location = Location(where.path, where.line, where.column, where.line, end)
-    return Fix(title, location, old, new_text, preferred=True)
+    return Fix(title, location, old, new_text, preferred=preferred)
 
 
 def orphaned_words(source: SourceResult, location: Location, width: int) -> str:

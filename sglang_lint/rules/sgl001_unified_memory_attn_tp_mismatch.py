@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding, Related, provably_different
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges
+from sglang_lint.catalog.attention import parallel_sizes
+from sglang_lint.model import Finding, Fix, Related, provably_different
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, value_fix
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.unified_memory import (
     attn_tp_difference_location,
@@ -123,4 +124,36 @@ from 0.5.18. The restriction holds in every version that accepts it.
                 "(sglang/srt/disaggregation/mooncake/conn.py:1306 in 0.5.23)",
                 "--enable-unified-memory exists from sglang 0.5.15; PD with unified memory from 0.5.18",
             ),
+            fixes=_alternatives(prefill, decode),
         )
+
+
+def _alternatives(prefill: Server, decode: Server) -> list[Fix]:
+    """Two ways to give the decode the prefill's attention TP A, each where the
+    decode's value was written (unsafe: what is deployed changes; alternatives:
+    only the user knows which layout they meant, so `--fix` applies neither):
+    its TP becomes A x attn-dp x attn-cp (preferred: the attention DP layout
+    stays), or its attention DP (`--attn-dp-size`, or `--dp-size` with DP
+    attention) becomes tp / (A x attn-cp) when that divides.
+    attn_tp = tp // attn_dp // attn_cp (0.5.23 srt/runtime_context.py:73-76)."""
+    target = prefill.attn_tp.value
+    sizes = parallel_sizes(decode.settings)
+    numbers = [d.value.text for d in (sizes.tp, sizes.attn_dp, sizes.attn_cp)]
+    if not target.is_known or not target.text.isdigit() or not all(d.value.is_known and d.value.text.isdigit() for d in (sizes.tp, sizes.attn_dp, sizes.attn_cp)):
+        return []
+    wanted = int(target.text)
+    tp, attn_dp, attn_cp = (int(text) for text in numbers)
+    fixes: list[Fix] = []
+    tp_setting = next((s for s in sizes.tp.inputs if s.dest in ("tp_size", "tensor_parallel_size")), None)
+    if tp_setting is not None:
+        new_tp = wanted * attn_dp * attn_cp
+        fix = value_fix(f"Give the decode {tp_setting.spelling.rstrip('=')} {new_tp} (attention TP {wanted})", tp_setting, str(new_tp))
+        if fix is not None:
+            fixes.append(fix)
+    dp_setting = next((s for s in sizes.attn_dp.inputs if s.dest in ("attn_dp_size", "attention_data_parallel_size", "dp_size", "data_parallel_size")), None)
+    if dp_setting is not None and tp % (wanted * attn_cp) == 0:
+        new_dp = tp // (wanted * attn_cp)
+        fix = value_fix(f"Give the decode {dp_setting.spelling.rstrip('=')} {new_dp} (attention TP {wanted})", dp_setting, str(new_dp), preferred=False)
+        if fix is not None:
+            fixes.append(fix)
+    return fixes
