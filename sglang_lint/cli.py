@@ -304,12 +304,12 @@ def _fix_settings(args: argparse.Namespace, config):
     """The fixes this run applies (None: none): --fix / --fix-only / --diff, or
     ``fix = true`` in the run's config unless --no-fix; unsafe ones with
     --unsafe-fixes or ``unsafe-fixes = true`` unless --no-unsafe-fixes."""
-    from sglang_lint.fix_engine import FixSettings
-
     configured = config
     wanted = args.fix_only or args.diff or (args.fix if args.fix is not None else bool(configured and configured.fix))
     if not wanted:
-        return None
+        return None  # a plain check never imports the fix engine
+    from sglang_lint.fix_engine import FixSettings
+
     if STDIN in _paths(args):
         raise _UsageError("fixes are applied to files, not to standard input (-): name the file instead")
     unsafe = args.unsafe_fixes if args.unsafe_fixes is not None else bool(configured and configured.unsafe_fixes)

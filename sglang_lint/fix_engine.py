@@ -81,8 +81,8 @@ class FixOutcome(Struct):
 
     result: LintResult
     texts: dict[str, tuple[str, str]] = {}
-    # (path as shown, code, rule name) of each finding fixed.
-    fixed: list[tuple[str, str, str]] = []
+    # (path as shown, code, rule name, message) of each finding fixed.
+    fixed: list[tuple[str, str, str, str]] = []
     hidden_unsafe: int = 0
     notes: list[str] = []
 
@@ -112,7 +112,7 @@ def fix_paths(
     result = first if first is not None else lint(paths, options)
     originals: dict[str, str] = {}  # path as shown -> the text on disk
     current: dict[str, str] = {}  # path as shown -> the text fixed so far
-    fixed: list[tuple[str, str, str]] = []
+    fixed: list[tuple[str, str, str, str]] = []
     notes: list[str] = []
     refused: set[str] = set()  # files no fix may touch (said once)
     for _ in range(MAX_PASSES):
@@ -132,7 +132,7 @@ def fix_paths(
                 continue
             current[shown] = after
             changed = True
-            fixed.extend((shown, finding.code, finding.name) for finding, _ in picked)
+            fixed.extend((shown, finding.code, finding.name, finding.message) for finding, _ in picked)
         if not changed:
             break
         overlays = {os.path.abspath(shown): text for shown, text in current.items()}
@@ -330,7 +330,7 @@ def summary(outcome: FixOutcome, diff: bool = False, show_fixes: bool = False) -
         yield f"{verb} {outcome.fixed_count} finding{'s' if outcome.fixed_count != 1 else ''}{':' if show_fixes else '.'}"
         if show_fixes:
             counts: dict[str, dict[tuple[str, str], int]] = {}
-            for shown, code, name in outcome.fixed:
+            for shown, code, name, _ in outcome.fixed:
                 per_file = counts.setdefault(shown, {})
                 per_file[(code, name)] = per_file.get((code, name), 0) + 1
             for shown in sorted(counts):

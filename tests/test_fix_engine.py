@@ -167,7 +167,7 @@ def test_applicability_decides_what_is_applied(tmp_path, monkeypatch) -> None:
     assert safe.hidden_unsafe == 1
     unsafe = fix_paths(["."], LintOptions(), FixSettings(unsafe=True), _Lint(tmp_path, findings))
     assert unsafe.texts["run.sh"][1] == "a --bb c --dd e --f g\n"  # display-only never
-    assert [code for _, code, _ in unsafe.fixed] == ["SGL202", "SGL202"]
+    assert [code for _, code, _, _ in unsafe.fixed] == ["SGL202", "SGL202"]
 
 
 def test_overlapping_edits_take_turns_in_later_passes(tmp_path, monkeypatch) -> None:
@@ -327,3 +327,12 @@ def test_sgl001_offers_two_layouts_and_the_command_line_applies_neither(tmp_path
         assert edit is not None
         (tmp_path / "pd.sh").write_text(apply_edits(text.split("\n"), [edit]))
         assert _check(capsys, "pd.sh")[0] == 0
+
+
+def test_a_plain_check_loads_neither_the_fix_engine_nor_libcst() -> None:
+    """Fixing costs nothing to a run that does not fix (issue 21): the engine
+    and libcst load only with --fix / --diff."""
+    from test_prefilter import _modules_loaded_by_a_check
+
+    consistent = str(Path(__file__).resolve().parent.parent / "fixtures" / "consistent-pd")
+    assert _modules_loaded_by_a_check(["--no-cache", consistent], ("sglang_lint.fix_engine", "libcst")) == []

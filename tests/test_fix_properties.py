@@ -1,7 +1,8 @@
 """Property tests of the fix engine (issue 21): the fixtures of each kind with an
 option name mangled at random (a letter dropped, doubled or two swapped, the
 mistakes SGL201/SGL202 fix), then `--fix --unsafe-fixes` through the real lint:
-every file it changes still parses as before, and a second run changes nothing
+every file it changes still parses as before, none of the findings fixed is
+found again, and a second run changes nothing
 (the rounds converge; idempotence)."""
 
 from __future__ import annotations
@@ -67,6 +68,9 @@ def test_fixed_files_parse_and_a_second_fix_changes_nothing(case: str, file_choi
             for shown, (before, after) in first.texts.items():
                 assert _parse_problem(shown, before, after) is None, (shown, after)
                 Path(shown).write_text(after, encoding="utf-8")
+            # None of the findings fixed is found again in the fixed files.
+            remaining = {(f.location.path, f.code, f.message) for f in first.result.findings}
+            assert not [fixed for fixed in first.fixed if (fixed[0], fixed[1], fixed[3]) in remaining]
             second = fix_paths(["."], options, FixSettings(unsafe=True), _lint)
             assert second.texts == {}, second.texts
         finally:

@@ -359,6 +359,9 @@ async def test_fix_all_applies_the_safe_fixes_of_the_document(client: LanguageCl
     assert fix_all.kind == "source.fixAll.sglang-lint" and fix_all.title == "Fix all sglang-lint safe fixes"
     fixed = _apply(text, fix_all.edit.changes[decode])
     assert fixed == text.replace(" &  # noqa: SGL001", " &")
+    _change(client, workspace / "decode.sh", fixed, 2)
+    remaining = await _diagnostics(client, decode, lambda found: {d.code for d in found} == {"SGL202"})
+    assert [d.code for d in remaining] == ["SGL202"]  # the unsafe fix is the user's call
 
 
 @pytest.mark.asyncio
