@@ -620,6 +620,9 @@ class Fix(Struct, frozen=True, gc=False, array_like=True):
     preferred: bool = False
     # SAFE, UNSAFE or DISPLAY_ONLY (above).
     applicability: str = UNSAFE
+    # An insertion: these argv words go after the word written at ``location``
+    # (``old`` unused), in the file's own syntax (sglang_lint.fix_edits).
+    insert: tuple[str, ...] = ()
 
 
 class Finding(Struct, frozen=True, gc=False, array_like=True):

@@ -329,10 +329,20 @@ def test_sgl001_offers_two_layouts_and_the_command_line_applies_neither(tmp_path
         assert _check(capsys, "pd.sh")[0] == 0
 
 
-def test_a_plain_check_loads_neither_the_fix_engine_nor_libcst() -> None:
+def test_a_plain_check_loads_neither_the_fix_engine_nor_libcst(tmp_path) -> None:
     """Fixing costs nothing to a run that does not fix (issue 21): the engine
-    and libcst load only with --fix / --diff."""
+    and libcst load only with --fix / --diff, not even for a report that shows
+    fixes (an insertion into a Python file, which needs libcst, is left out of
+    the JSON report's `fix`)."""
     from test_prefilter import _modules_loaded_by_a_check
 
     consistent = str(Path(__file__).resolve().parent.parent / "fixtures" / "consistent-pd")
     assert _modules_loaded_by_a_check(["--no-cache", consistent], ("sglang_lint.fix_engine", "libcst")) == []
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(
+        "import subprocess\n"
+        'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--enable-unified-memory"])\n'
+        'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--port", "30001"])\n'
+    )
+    arguments = ["--no-cache", "--exit-zero", "--output-format", "json", str(launcher)]
+    assert _modules_loaded_by_a_check(arguments, ("sglang_lint.fix_engine", "libcst")) == []

@@ -38,6 +38,7 @@ def test_every_fixable_rule_has_a_golden_case_in_each_kind_it_fixes() -> None:
         # Pair rules: the decode takes the prefill's value where its own was
         # written (a shell variable, a Python constant or class attribute, a
         # YAML list item, the `--opt=value` word of a runbook).
+        "sgl002": every,  # an insertion: Python through libcst (list items, Engine keywords)
         "sgl003": every,
         "sgl004": every,
         "sgl006": every,

@@ -38,7 +38,7 @@ def _suggestion(finding: Finding, sources: Mapping[str, list[str]]) -> str:
         return ""
     fix, edit = resolved
     lines = sources[edit.path]
-    if edit.line != edit.end_line or not 1 <= edit.line <= len(lines):
+    if edit.line != edit.end_line or "\n" in edit.new_text or not 1 <= edit.line <= len(lines):
         return ""
     fixed = apply_edits([lines[edit.line - 1]], [type(edit)(edit.path, 1, edit.column, 1, edit.end_column, edit.new_text)])
     return f"\nsuggested change ({fix.applicability}): line {edit.line} becomes\n{fixed}"

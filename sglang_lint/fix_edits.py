@@ -1,0 +1,195 @@
+"""Insertions per language (issue 21): new argv words after a word of a launch,
+written the way the file writes its launch.
+
+A rule knows the launch (its argv words and where each is written), not the
+file's syntax. To add ``--enable-unified-memory`` to a decode it proposes a
+:class:`~sglang_lint.model.Fix` with ``insert`` (the words) at the launch's last
+word; this module turns that into a text edit for the file:
+
+- a shell word (a script, a Markdown shell block, a YAML scalar holding a
+  command): `` --enable-unified-memory`` after the word, on its line, so a
+  backslash continuation keeps its layout;
+- an item of a flow list (``[a, "b"]`` in YAML or Markdown): ``, WORD`` after it,
+  quoted as it is;
+- an item of a YAML block list (``- b``): a new ``- WORD`` line at its indentation;
+- Python, through libcst (imported here only, when a Python file is fixed): the
+  list element after which to insert is found by its position (libcst's
+  ``PositionProvider``), and the new element copies the list's layout: one per
+  line or inline, with its trailing comma. After a keyword argument of
+  ``Engine(...)`` / ``ServerArgs(...)``, the option becomes a keyword:
+  ``enable_unified_memory=True``.
+
+The edit is the span that changed: libcst regenerates the module with every
+byte it did not change given back, and the text common to both is left out. None when the place is not
+one of these (the word comes from a variable, a string built at run time...).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+
+from msgspec import Struct
+
+from sglang_lint.model import Location
+
+_PLAIN_YAML = re.compile(r"[A-Za-z0-9_./:-]+\Z")
+
+
+class TextEdit(Struct, frozen=True):
+    """Replace the text from (line, column) to (end_line, end_column) (1-based,
+    code points, end exclusive) of ``path`` with ``new_text``."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    new_text: str
+
+
+def insertion_edit(lines: list[str], anchor: Location, words: tuple[str, ...]) -> TextEdit | None:
+    """The edit that inserts ``words`` after the word written at ``anchor``."""
+    if not words or anchor.end_line != anchor.line or not 1 <= anchor.line <= len(lines):
+        return None
+    text = lines[anchor.line - 1]
+    start, end = anchor.column - 1, anchor.end_column - 1
+    if not 0 <= start < end <= len(text):
+        return None
+    if os.path.splitext(anchor.path)[1] == ".py":
+        return _python_insertion(lines, anchor, words)
+    word = text[start:end]
+    after = text[end:].lstrip()
+    quote = word[0] if word[0] in "\"'" else ""
+    if after.startswith((",", "]")):  # a flow list item: YAML, or a Python list in Markdown
+        if quote or all(_PLAIN_YAML.match(w) for w in words):
+            added = "".join(f", {quote}{w}{quote}" for w in words)
+            return TextEdit(anchor.path, anchor.line, anchor.end_column, anchor.line, anchor.end_column, added)
+        return None
+    item = re.match(r"(\s*)-\s", text)
+    if item is not None and text[: start].strip() == "-" and os.path.splitext(anchor.path)[1] in (".yaml", ".yml", ".md", ".markdown"):
+        if not all(_PLAIN_YAML.match(w) for w in words):
+            return None
+        indent = item.group(1)
+        added = "".join(f"\n{indent}- {quote}{w}{quote}" for w in words)
+        return TextEdit(anchor.path, anchor.line, len(text) + 1, anchor.line, len(text) + 1, added)
+    # A shell word (or a command string's word): after it, on its line.
+    added = "".join(" " + shlex.quote(w) for w in words)
+    return TextEdit(anchor.path, anchor.line, anchor.end_column, anchor.line, anchor.end_column, added)
+
+
+def _python_insertion(lines: list[str], anchor: Location, words: tuple[str, ...]) -> TextEdit | None:
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    source = "\n".join(lines)
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except (cst.ParserSyntaxError, RecursionError, ValueError):
+        return None
+    positions = wrapper.resolve(PositionProvider)
+    target = (anchor.line, anchor.column - 1)
+    found: list[tuple[cst.CSTNode, int]] = []  # (list or call, index of the anchor in it)
+
+    class _Finder(cst.CSTVisitor):
+        def visit_List(self, node: cst.List) -> None:
+            self._look(node, node.elements, lambda element: element.value)
+
+        def visit_Tuple(self, node: cst.Tuple) -> None:
+            if node.lpar:
+                self._look(node, node.elements, lambda element: element.value)
+
+        def visit_Call(self, node: cst.Call) -> None:
+            self._look(node, node.args, lambda arg: arg.value if arg.keyword is not None else None)
+
+        def _look(self, node, items, value_of) -> None:
+            for index, item in enumerate(items):
+                value = value_of(item)
+                if value is not None and (positions[value].start.line, positions[value].start.column) == target:
+                    found.append((node, index))
+
+    wrapper.module.visit(_Finder())
+    if len(found) != 1:
+        return None
+    node, index = found[0]
+    if isinstance(node, cst.Call):
+        if not all(w.startswith("--") for w in words):
+            return None
+        new_items = [cst.Arg(keyword=cst.Name(w[2:].replace("-", "_")), value=cst.Name("True"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for w in words]
+        items = list(node.args)
+    else:
+        value = node.elements[index].value
+        quote = value.quote if isinstance(value, cst.SimpleString) else '"'
+        new_items = [cst.Element(cst.SimpleString(f"{quote}{w}{quote}")) for w in words]
+        items = list(node.elements)
+    updated = _inserted(items, index, new_items, cst)
+    new_node = node.with_changes(args=updated) if isinstance(node, cst.Call) else node.with_changes(elements=updated)
+    if isinstance(node, cst.List) and index == len(items) - 1:
+        # `"30002",  # the port` then `]`: libcst keeps that comment before the
+        # bracket; it stays on the anchor's line.
+        closing = node.rbracket.whitespace_before
+        comma = updated[index].comma
+        if (
+            isinstance(closing, cst.ParenthesizedWhitespace)
+            and closing.first_line.comment is not None
+            and isinstance(comma, cst.Comma)
+            and isinstance(comma.whitespace_after, cst.ParenthesizedWhitespace)
+        ):
+            updated[index] = updated[index].with_changes(comma=comma.with_changes(whitespace_after=comma.whitespace_after.with_changes(first_line=closing.first_line)))
+            new_node = node.with_changes(
+                elements=updated, rbracket=node.rbracket.with_changes(whitespace_before=closing.with_changes(first_line=cst.TrailingWhitespace()))
+            )
+    # The module with the node replaced (libcst regenerates it with the
+    # indentation of its block), reduced to the span that changed.
+    fixed = wrapper.module.deep_replace(node, new_node).code
+    return _changed_span(anchor.path, source, fixed)
+
+
+def _changed_span(path: str, before: str, after: str) -> TextEdit | None:
+    """The one edit that turns ``before`` into ``after``: what lies between
+    their common head and tail."""
+    if before == after:
+        return None
+    head = 0
+    limit = min(len(before), len(after))
+    while head < limit and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and before[len(before) - 1 - tail] == after[len(after) - 1 - tail]:
+        tail += 1
+
+    def position(offset: int) -> tuple[int, int]:
+        line = before.count("\n", 0, offset) + 1
+        return line, offset - (before.rfind("\n", 0, offset) + 1) + 1
+
+    (line, column), (end_line, end_column) = position(head), position(len(before) - tail)
+    return TextEdit(path, line, column, end_line, end_column, after[head : len(after) - tail])
+
+
+def _inserted(items: list, index: int, new_items: list, cst) -> list:
+    """``items`` with ``new_items`` after ``items[index]``, in the layout of the
+    list: each new item takes the comma (and the line break and indentation
+    after it) that separates the items; the last keeps the trailing comma, or
+    its absence."""
+    anchor = items[index]
+    separator = None
+    for item in items[: len(items) - 1]:
+        if isinstance(item.comma, cst.Comma):
+            separator = item.comma
+            break
+    if separator is None:
+        separator = cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
+    if index == len(items) - 1:
+        # The last item: it gets the separator, the new last one its comma (a
+        # trailing comma stays, no comma stays none). One item a line: the
+        # comment at the end of the anchor's line stays on that line.
+        trailing = anchor.comma
+        own = separator
+        if isinstance(trailing, cst.Comma) and isinstance(trailing.whitespace_after, cst.ParenthesizedWhitespace) and isinstance(separator.whitespace_after, cst.ParenthesizedWhitespace):
+            own = separator.with_changes(whitespace_after=separator.whitespace_after.with_changes(first_line=trailing.whitespace_after.first_line))
+            trailing = trailing.with_changes(whitespace_after=trailing.whitespace_after.with_changes(first_line=cst.TrailingWhitespace()))
+        added = [item.with_changes(comma=separator) for item in new_items[:-1]] + [new_items[-1].with_changes(comma=trailing)]
+        return [*items[:index], anchor.with_changes(comma=own), *added, *items[index + 1 :]]
+    added = [item.with_changes(comma=anchor.comma if isinstance(anchor.comma, cst.Comma) else separator) for item in new_items]
+    return [*items[: index + 1], *added, *items[index + 1 :]]
