@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from sglang_lint.fix_edits import TextEdit, insertion_edit
+from sglang_lint.fix_edits import TextEdit, insertion_edit, split_edit
 from sglang_lint.model import Finding, Fix
 
 __all__ = ["TextEdit", "apply_edits", "noqa_edit", "noqa_line_edits", "preferred_edit", "resolve_fix"]
@@ -34,6 +34,8 @@ def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:
     if fix.insert:
         # Words after the word at the location, as the file's language writes them.
         return insertion_edit(lines, location, fix.insert)
+    if fix.split:
+        return split_edit(lines, location, fix.old, fix.new)
     if not fix.old or not 1 <= location.line <= len(lines):
         return None
     text = lines[location.line - 1]
@@ -130,7 +132,7 @@ def preferred_edit(finding: Finding, sources: Mapping[str, list[str]]) -> tuple[
     applied by --fix and offered by the editor)."""
     for fix in sorted(finding.fixes, key=lambda f: not f.preferred):
         lines = sources.get(fix.location.path)
-        if lines is None or (fix.insert and fix.location.path.endswith(".py")):
+        if lines is None or ((fix.insert or fix.split) and fix.location.path.endswith(".py")):
             continue
         edit = resolve_fix(fix, lines)
         if edit is not None:

@@ -623,6 +623,9 @@ class Fix(Struct, frozen=True, gc=False, array_like=True):
     # An insertion: these argv words go after the word written at ``location``
     # (``old`` unused), in the file's own syntax (sglang_lint.fix_edits).
     insert: tuple[str, ...] = ()
+    # A split: the word at ``location``, ``OLD=VALUE``, becomes the two words
+    # ``NEW`` and ``VALUE``, in the file's own syntax (sglang_lint.fix_edits).
+    split: bool = False
 
 
 class Finding(Struct, frozen=True, gc=False, array_like=True):

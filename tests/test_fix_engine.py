@@ -346,3 +346,14 @@ def test_a_plain_check_loads_neither_the_fix_engine_nor_libcst(tmp_path) -> None
     )
     arguments = ["--no-cache", "--exit-zero", "--output-format", "json", str(launcher)]
     assert _modules_loaded_by_a_check(arguments, ("sglang_lint.fix_engine", "libcst")) == []
+
+
+def test_a_quoted_shell_word_is_not_split(tmp_path, monkeypatch, capsys) -> None:
+    """`"--config=$CFG"` split would put the blank inside the quotes: one word
+    still. SGL206 keeps the finding and offers no edit there."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run.sh").write_text('CFG=p.yaml\npython -m sglang.launch_server "--config=$CFG" --port 30000\n')
+    (tmp_path / "p.yaml").write_text("tp-size: 2\n")
+    code, out, _ = _check(capsys, "--diff", "run.sh")
+    assert (code, out) == (0, "")
+    assert _check(capsys, "--select", "SGL206", "run.sh")[0] == 1

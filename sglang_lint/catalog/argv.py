@@ -330,7 +330,7 @@ def _report_ignored_config(parse: _Parse) -> None:
             )
         else:
             continue
-        parse.problems.append(ArgProblem("config-equals", message, word.location, option=parsed.written))
+        parse.problems.append(ArgProblem("config-equals", message, word.location, option=parsed.written, joined=parsed.explicit is not None))
 
 
 class _TableFacts:

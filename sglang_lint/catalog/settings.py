@@ -127,6 +127,8 @@ class ArgProblem(Struct, frozen=True):
     location: Location
     option: str = ""
     candidates: tuple[str, ...] = ()
+    # The option and its value in one word (`--config=FILE`).
+    joined: bool = False
 
 
 # The server program a launch starts. `sglang serve` picks a backend (0.5.23

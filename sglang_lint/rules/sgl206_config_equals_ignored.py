@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding
+from sglang_lint.model import SAFE, Finding, Fix
 from sglang_lint.rules.argv_problems import problems_of
 from sglang_lint.rules.base import ARGV_PROGRAMS, Example, Rule, RuleContext, launch_noqa_ranges
 from sglang_lint.rules.messages import clip
@@ -40,7 +40,8 @@ python -m sglang.launch_server --conf decode.yaml --port 30001
 
 ## How to fix
 Write the option and the file as two words, with the full name:
-`--config prefill.yaml`.
+`--config prefill.yaml`. `sglang-lint check --fix` does it (a safe fix): a shell
+word gets a blank, a Python or YAML list gets two items.
 
 ## Versions
 Every release with `--config` (0.5.4 onwards reads it the same way).
@@ -68,6 +69,10 @@ Every release with `--config` (0.5.4 onwards reads it the same way).
             file_text = self._file_text(problem.message)
             fix = f"write --config {file_text}" if file_text else "write --config FILE as two words"
             head, _, why = problem.message.partition(": ")
+            if problem.joined:
+                repair = Fix(f"Write {problem.option}=FILE as --config FILE", problem.location, problem.option, "--config", preferred=True, applicability=SAFE, split=True)
+            else:
+                repair = Fix(f"Replace {problem.option} with --config", problem.location, problem.option, "--config", preferred=True, applicability=SAFE)
             yield self.finding(
                 clip(head, 110),
                 problem.location,
@@ -77,6 +82,7 @@ Every release with `--config` (0.5.4 onwards reads it the same way).
                     why,
                     "the file is never read: the server starts with SGLang's defaults for every option it sets",
                 ),
+                fixes=[repair],
             )
 
     @staticmethod
