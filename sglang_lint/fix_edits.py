@@ -126,9 +126,9 @@ def _python_insertion(lines: list[str], anchor: Location, words: tuple[str, ...]
         return None
     wrapper, source, node, index = place
     if isinstance(node, cst.Call):
-        if not all(w.startswith("--") for w in words):
+        new_items = _keywords(words, cst)
+        if new_items is None:
             return None
-        new_items = [cst.Arg(keyword=cst.Name(w[2:].replace("-", "_")), value=cst.Name("True"), equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) for w in words]
         items = list(node.args)
     else:
         value = node.elements[index].value
@@ -137,6 +137,27 @@ def _python_insertion(lines: list[str], anchor: Location, words: tuple[str, ...]
         items = list(node.elements)
     updated = _inserted(items, index, new_items, cst)
     return _replaced(wrapper, source, anchor.path, node, index, items, updated, cst)
+
+
+def _keywords(words: tuple[str, ...], cst) -> list | None:
+    """``--page-size 16 --enable-x`` as ``Engine(...)`` keywords: ``page_size=16,
+    enable_x=True`` (a number stays a number, any other value a string)."""
+    arguments = []
+    index = 0
+    while index < len(words):
+        word = words[index]
+        if not word.startswith("--") or not word[2:].replace("-", "_").isidentifier():
+            return None
+        following = words[index + 1] if index + 1 < len(words) else None
+        if following is None or following.startswith("--"):
+            value = cst.Name("True")
+            index += 1
+        else:
+            value = cst.Integer(following) if following.isdigit() else cst.SimpleString(f'"{following}"')
+            index += 2
+        equal = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))
+        arguments.append(cst.Arg(keyword=cst.Name(word[2:].replace("-", "_")), value=value, equal=equal))
+    return arguments
 
 
 def _replaced(wrapper, source: str, path: str, node, index: int, items: list, updated: list, cst) -> TextEdit | None:

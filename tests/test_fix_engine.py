@@ -272,7 +272,6 @@ def test_fix_removes_an_unused_file_directive_in_python(tmp_path, monkeypatch, c
     "decode_page",
     [
         "--page-size ${DECODE_PAGE:-32}",  # the environment decides
-        "",  # SGLang's default: nothing written to change (an insertion, not offered yet)
     ],
 )
 def test_no_value_fix_where_it_would_guess(tmp_path, monkeypatch, capsys, decode_page: str) -> None:

@@ -5,6 +5,9 @@ tokens differ: comments, quotes, continuations and layout elsewhere stay), a
 second run changes nothing, and the `--diff` of `before/` applied with `patch
 -p0` gives `after/` too.
 
+A case named `<rule>-<kind>-default` is one where the decode had no value of
+its own (the option is added after its last word).
+
 To add a case: write `before/`, run the command of ``ARGS`` in a copy, review
 the diff, and save the result as `after/`.
 """
@@ -31,7 +34,7 @@ def _files(root: Path) -> dict[str, bytes]:
 def test_every_fixable_rule_has_a_golden_case_in_each_kind_it_fixes() -> None:
     kinds = {case.split("-", 1)[0]: set() for case in CASES}
     for case in CASES:
-        rule, kind = case.split("-", 1)
+        rule, kind, *_variant = case.split("-")  # `sgl003-shell-default`: the decode had no value
         kinds[rule].add(kind)
     every = {"shell", "python", "yaml", "markdown"}
     assert kinds == {
@@ -42,6 +45,7 @@ def test_every_fixable_rule_has_a_golden_case_in_each_kind_it_fixes() -> None:
         "sgl003": every,
         "sgl004": every,
         "sgl006": every,
+        "sgl010": {"shell"},  # the same helper as SGL003's (rules/base.py setting_fix)
         "sgl202": every,
         "sgl206": every,  # a split: two list items in Python (libcst) and YAML, a blank in a shell word
         "sgl207": {"shell", "markdown"},  # a backslash continuation: shell code only

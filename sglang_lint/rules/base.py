@@ -161,6 +161,39 @@ def value_fix(title: str, setting: Setting, new_text: str, other: Setting | None
     return Fix(title, location, old, new_text, preferred=preferred)
 
 
+def append_fix(title: str, server: Server, words: tuple[str, ...]) -> Fix | None:
+    """An unsafe fix that adds argv ``words`` after the last word of ``server``'s
+    launch (after its last keyword for ``Engine(...)``: ``--page-size 16``
+    becomes ``page_size=16``), written as the file writes the launch
+    (sglang_lint.fix_edits). None when the launch has no word of its own to
+    follow, or its last word may be followed by arguments we cannot see (a
+    spread: they may set the option again)."""
+    launch = server.launch
+    if launch.args:
+        last = launch.args[-1]
+        if any(token.spread for token in launch.args) or last.location.path != launch.location.path:
+            return None
+        anchor = last.location
+    elif launch.keywords:
+        if any(keyword.name is None for keyword in launch.keywords):
+            return None  # a **mapping we cannot see
+        anchor = launch.keywords[-1].location
+    else:
+        return None
+    return Fix(title, anchor, "", "", preferred=True, insert=words)
+
+
+def setting_fix(title: str, server: Server, setting: Setting, option: str, new_text: str, other: Setting | None = None) -> Fix | None:
+    """The decode takes ``new_text`` for ``setting``: where its value was
+    written (:func:`value_fix`), or, when SGLang's default stands, the option
+    added after the launch's last word (:func:`append_fix`)."""
+    if setting.location is None:
+        if not new_text or not set(new_text) <= _PLAIN_VALUE:
+            return None
+        return append_fix(title, server, (option, new_text))
+    return value_fix(title, setting, new_text, other)
+
+
 def orphaned_words(source: SourceResult, location: Location, width: int) -> str:
     """The words a broken continuation left on their own, as written: their
     first line, shortened to ``width`` characters (SGL205, SGL207)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.model import Finding, Fix, Related
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location
+from sglang_lint.rules.base import Example, Rule, RuleContext, append_fix, launch_noqa_ranges, setting_location
 from sglang_lint.rules.unified_memory import unified_memory_disabled, unified_memory_enabled, unified_memory_setting
 from sglang_lint.topology import Deployment, Server
 
@@ -128,19 +128,6 @@ see SGL001), or remove it from both.
 
 
 def _add_flag(server: Server, role: str) -> list[Fix]:
-    """An unsafe fix: ``--enable-unified-memory`` after the last word of the
-    side without it (``enable_unified_memory=True`` after the last keyword of an
-    ``Engine(...)``), in the file's own syntax (sglang_lint.fix_edits). None when
-    the launch has no word of its own to follow, or its last word is one a
-    later unseen argument may follow (a spread)."""
-    launch = server.launch
-    if launch.args:
-        last = launch.args[-1]
-        if last.spread or last.location.path != launch.location.path:
-            return []
-        anchor = last.location
-    elif launch.keywords:
-        anchor = launch.keywords[-1].location
-    else:
-        return []
-    return [Fix(f"Add --enable-unified-memory to the {role}", anchor, "", "", preferred=True, insert=("--enable-unified-memory",))]
+    """``--enable-unified-memory`` after the last word of the side without it."""
+    fix = append_fix(f"Add --enable-unified-memory to the {role}", server, ("--enable-unified-memory",))
+    return [fix] if fix is not None else []

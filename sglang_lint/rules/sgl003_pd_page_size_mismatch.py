@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Fix, Related, Severity, provably_equal
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_location, value_fix
+from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_fix, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
@@ -185,7 +185,7 @@ every version.
                 noqa_ranges=noqa,
                 help=f"use the same --page-size on both sides, e.g. --page-size {value_text(p)} on the decode",
                 notes=(side_note(prefill, p, "page size"), side_note(decode, d, "page size"), *_FAILURE),
-                fixes=_give_decode(p, d),
+                fixes=_give_decode(p, decode, d),
             )
             return
         # Set on one side only, the other provably at the default None.
@@ -216,6 +216,8 @@ every version.
             noqa_ranges=noqa,
             help=f"pass --page-size {value_text(explicit)} to the {other} too",
             notes=notes,
+            # The decode without --page-size gets the prefill's.
+            fixes=_give_decode(p, decode, d) if side == "prefill" else (),
         )
         yield replace(finding, severity=Severity.WARNING)
 
@@ -227,11 +229,12 @@ _FAILURE = (
 )
 
 
-def _give_decode(p: Setting, d: Setting) -> list[Fix]:
-    """The decode takes the prefill's page size, where its own was written."""
-    if not p.value.is_known:
+def _give_decode(p: Setting, decode: Server, d: Setting) -> list[Fix]:
+    """The decode takes the prefill's page size: where its own was written, or
+    added when it has none."""
+    if not p.value.is_known or p.is_default:
         return []
-    fix = value_fix(f"Give the decode the prefill's --page-size {p.value.text}", d, p.value.text, other=p)
+    fix = setting_fix(f"Give the decode the prefill's --page-size {p.value.text}", decode, d, "--page-size", p.value.text, other=p)
     return [fix] if fix is not None else []
 
 

@@ -1,0 +1,5 @@
+#!/bin/bash
+python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001 &
+python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --port 30001 &
+python3 -m sglang_router.launch_router --pd-disaggregation \
+  --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001
