@@ -38,6 +38,14 @@ def resolve_fix(fix: Fix, lines: list[str]) -> TextEdit | None:
         return split_edit(lines, location, fix.old, fix.new)
     if not fix.old or not 1 <= location.line <= len(lines):
         return None
+    if "\n" in fix.old:
+        # Lines moved (SGL205): the span must hold exactly the old text.
+        if not location.line < location.end_line <= len(lines):
+            return None
+        span = "\n".join([lines[location.line - 1][location.column - 1 :], *lines[location.line : location.end_line - 1], lines[location.end_line - 1][: location.end_column - 1]])
+        if span != fix.old:
+            return None
+        return TextEdit(location.path, location.line, location.column, location.end_line, location.end_column, fix.new)
     text = lines[location.line - 1]
     start = max(0, location.column - 1)
     stop = location.end_column - 1 if location.end_line == location.line else len(text)

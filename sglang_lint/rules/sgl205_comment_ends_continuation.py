@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from sglang_lint.model import Finding, Related, SourceResult
+from sglang_lint.model import Finding, Fix, Location, Related, SourceResult
 from sglang_lint.rules.base import Example, Rule, RuleContext, orphaned_words
 
 
@@ -103,6 +103,7 @@ Shell behaviour, independent of the SGLang version.
             yield self.finding(
                 "this comment line ends the backslash continuation of the command above it",
                 comment,
+                fixes=_move_below(source, comment, orphaned),
                 related=[Related(orphaned, "these words run as a separate command, not as options of the launch")],
                 help="move the comment above the command, or delete it",
                 notes=(
@@ -111,3 +112,17 @@ Shell behaviour, independent of the SGLang version.
                     "a line that is only a comment has no trailing backslash (a `\\` inside a comment is part of it)",
                 ),
             )
+
+
+def _move_below(source: SourceResult, comment: Location, orphaned: Location) -> list[Fix]:
+    """An unsafe fix (the command gets the options after the comment): the
+    comment line moves below the last line of the command, unchanged, so the
+    continuation goes on to the options it cut off."""
+    lines = source.lines
+    first, last = comment.line, orphaned.end_line
+    if not first < last <= len(lines) or orphaned.line != first + 1:
+        return []
+    old = "\n".join(lines[first - 1 : last])
+    new = "\n".join([*lines[first:last], lines[first - 1]])
+    where = Location(comment.path, first, 1, last, len(lines[last - 1]) + 1)
+    return [Fix("Move the comment line below the command", where, old, new, preferred=True)]
