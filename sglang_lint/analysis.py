@@ -33,18 +33,24 @@ from sglang_lint.topology import Router, Server, build_deployments, make_server,
 from sglang_lint.variant_findings import fold, name_pass_through
 
 
-def _config_reader(script_path: str, probes: list[tuple[str, str | None]] | None = None) -> Callable[[str, Location], ConfigFile | None]:
+def _config_reader(
+    script_path: str, probes: list[tuple[str, str | None]] | None = None, texts: Mapping[str, str] | None = None
+) -> Callable[[str, Location], ConfigFile | None]:
     """Read an SGLang ``--config FILE`` named by a launch. SGLang resolves it
     against the working directory at launch time, which a linter cannot know: we
     try the script's directory, then the current directory, and give up (the
     values stay unknown) when neither has it. ``probes`` records each path looked
     at with a digest of what was there (None: nothing usable), so that a cached
-    result is reused only while those files are unchanged."""
+    result is reused only while those files are unchanged. ``texts``: absolute
+    path -> text read instead of the disk (an editor's unsaved buffer, a file
+    the fix engine is editing)."""
 
     def read(name: str, location: Location) -> ConfigFile | None:
         candidates = [Path(name)] if os.path.isabs(name) else [Path(script_path).parent / name, Path(name)]
         for candidate in candidates:
-            text = read_sglang_config(candidate)
+            text = (texts or {}).get(os.path.abspath(candidate))
+            if text is None:
+                text = read_sglang_config(candidate)
             if probes is not None:
                 from sglang_lint.cache import text_digest  # (the cache module: only when a launch names a --config)
 
@@ -73,7 +79,7 @@ class CatalogedFile(Struct):
     probes: list[tuple[str, str | None]] = []
 
 
-def catalog_file(result: SourceResult, versions: VersionPolicy) -> CatalogedFile:
+def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[str, str] | None = None) -> CatalogedFile:
     """The per-file part of the analysis (catalog/argv): independent of every
     other file, so it can run while other files are still being extracted.
     Each launch is parsed with the table of the release ``versions`` judges it by."""
@@ -83,7 +89,7 @@ def catalog_file(result: SourceResult, versions: VersionPolicy) -> CatalogedFile
         # A malformed directive matters where it could silence one of our
         # findings; in a file that launches nothing it is another tool's text.
         cataloged.notes.extend(cataloged.directives.notes)
-    read_config = _config_reader(result.path, cataloged.probes)
+    read_config = _config_reader(result.path, cataloged.probes, texts)
     for launch in result.servers:
         try:
             judged = versions.judge(launch, result, cataloged.probes)
@@ -118,6 +124,7 @@ def analyze_results(
     extra_notes: Iterable[Note] = (),
     probes: list[tuple[str, str | None]] | None = None,
     cataloged_files: Mapping[int, CatalogedFile] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> LintResult:
     """Topology, rules and suppression over the sources' results. ``probes``
     collects the ``--config`` files the launches read (see _config_reader).
@@ -142,7 +149,7 @@ def analyze_results(
         notes.extend(result.notes)
         cataloged = (cataloged_files or {}).get(id(result))
         if cataloged is None:
-            cataloged = catalog_file(result, versions)
+            cataloged = catalog_file(result, versions, texts)
         directives[result.path] = cataloged.directives
         notes.extend(cataloged.notes)
         if probes is not None:

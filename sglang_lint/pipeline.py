@@ -46,6 +46,7 @@ def analyze_results(
     extra_notes: Iterable[Note] = (),
     probes: list[tuple[str, str | None]] | None = None,
     cataloged_files: Mapping[int, object] | None = None,
+    texts: Mapping[str, str] | None = None,
 ) -> LintResult:
     """Topology, rules and suppression over the sources' results (see
     analysis.analyze_results). When no file gave the sources anything (no launch,
@@ -55,10 +56,10 @@ def analyze_results(
         return _notes_only(results, options, configs or {}, list(extra_notes))
     from sglang_lint.analysis import analyze_results as analyze
 
-    return analyze(results, options, configs, extra_notes, probes, cataloged_files)  # type: ignore[arg-type]
+    return analyze(results, options, configs, extra_notes, probes, cataloged_files, texts)  # type: ignore[arg-type]
 
 
-def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[SourceResult], None]:
+def _cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str, str] | None = None) -> Callable[[SourceResult], None]:
     """What to do with each result a worker process sends while the others are
     extracted: its catalog stage (analysis.catalog_file), which depends on no
     other file. The parent process would otherwise wait idle, then do it for
@@ -78,7 +79,7 @@ def _cataloger(options: LintOptions, into: dict[int, object]) -> Callable[[Sourc
             except (UnknownVersionError, ValueError):
                 return  # the analysis stage reports it
             versions = version_policy(options)
-        into[id(result)] = catalog_file(result, versions)
+        into[id(result)] = catalog_file(result, versions, texts)
 
     return catalog
 
@@ -299,7 +300,7 @@ def lint_paths(
     if named or (stdin_name is not None and results and options.context):
         first = [read for read in files if read.path in named]
         # (pre-commit --all-files names every file: in parallel as for a walk)
-        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged), project=project)
+        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged, overlays), project=project)
         early = {r.path: r for r in extracted.results}
         wanting = [path for path, result in early.items() if _wants_context(result)]
         if stdin_name is not None and results and _wants_context(results[0]):
@@ -332,15 +333,16 @@ def lint_paths(
         if hit is not None:
             return _from_findings(hit, files, options, project)
     rest = [read for read in files if read.path not in early]
-    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged), project=project)
+    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged, overlays), project=project)
     fresh = iter(extracted.results)
     results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
     for read in files:
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
-    lint = analyze_results(results, options, configs, unreadable, probes, cataloged)
+    lint = analyze_results(results, options, configs, unreadable, probes, cataloged, overlays)
     dependencies = list(dict.fromkeys(dependency for result in results for dependency in result.dependencies))
     _add_dependency_lines(lint, dependencies, project)
+    _add_finding_lines(lint, project)
     if context:
         lint.context_files = context
         in_context = set(context)
@@ -517,6 +519,18 @@ def _add_dependency_lines(lint: LintResult, dependencies: Sequence[tuple[str, st
     itself (a helper outside the paths): findings point into them."""
     for path, _ in dependencies:
         if path not in lint.sources:
+            text, _problem = project.read(path)
+            if text is not None:
+                lint.sources[path] = text.split("\n")
+
+
+def _add_finding_lines(lint: LintResult, project: ProjectFiles) -> None:
+    """The lines of a file a finding (or its fix) points into whose result kept
+    none (a `--config` YAML file analyzed for itself launches nothing, and the
+    extraction lets its lines go): the snippet shows it, and the fix resolves."""
+    wanted = {finding.location.path for finding in lint.findings} | {fix.location.path for finding in lint.findings for fix in finding.fixes}
+    for path in sorted(wanted):
+        if not lint.sources.get(path):
             text, _problem = project.read(path)
             if text is not None:
                 lint.sources[path] = text.split("\n")

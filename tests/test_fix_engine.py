@@ -356,3 +356,22 @@ def test_a_quoted_shell_word_is_not_split(tmp_path, monkeypatch, capsys) -> None
     code, out, _ = _check(capsys, "--diff", "run.sh")
     assert (code, out) == (0, "")
     assert _check(capsys, "--select", "SGL206", "run.sh")[0] == 1
+
+
+def test_a_config_file_is_read_from_its_overlay(tmp_path, monkeypatch) -> None:
+    """An SGLang `--config` YAML file whose text is an overlay (an editor's
+    unsaved buffer, a file the fix engine edited in memory) is read as that
+    text, not from the disk: the fix engine's next round saw the old page size
+    and kept the fixed finding (bug found by tests/golden/fixes/sgl003-yaml-config)."""
+    from sglang_lint.pipeline import lint_paths
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "decode.yaml").write_text("page-size: 32\n")
+    (tmp_path / "pd.sh").write_text(
+        "python -m sglang.launch_server --disaggregation-mode prefill --page-size 16 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --config decode.yaml --port 30001 &\n"
+    )
+    options = LintOptions(cache=False, select=frozenset({"SGL003"}))
+    assert [f.code for f in lint_paths(["."], options).findings] == ["SGL003"]
+    overlays = {str(tmp_path / "decode.yaml"): "page-size: 16\n"}
+    assert lint_paths(["."], options, overlays=overlays).findings == []
