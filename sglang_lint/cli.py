@@ -404,8 +404,8 @@ def _rule_entries() -> list[dict[str, object]]:
     from sglang_lint.rules import ALL_RULES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_DOC, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY
     from sglang_lint.selection import DOCS_URL
 
-    rows = [(rule.code, rule.name, rule.summary, rule.severity.value, rule.opt_in, rule.doc) for rule in ALL_RULES]
-    rows.append((INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, "warning", False, INTERNAL_ERROR_DOC))
+    rows = [(rule.code, rule.name, rule.summary, rule.severity.value, rule.opt_in, rule.doc, rule.fix) for rule in ALL_RULES]
+    rows.append((INTERNAL_ERROR_CODE, INTERNAL_ERROR_NAME, INTERNAL_ERROR_SUMMARY, "warning", False, INTERNAL_ERROR_DOC, ""))
     return [
         {
             "code": code,
@@ -413,10 +413,12 @@ def _rule_entries() -> list[dict[str, object]]:
             "summary": summary,
             "severity": severity,
             "opt_in": opt_in,
+            # ruff's wording of the rule's fix availability.
+            "fix": {"": "Fix is not available.", "sometimes": "Fix is sometimes available.", "always": "Fix is always available."}[fix],
             "explanation": doc,
             "url": DOCS_URL.format(code=code.lower()),
         }
-        for code, name, summary, severity, opt_in, doc in rows
+        for code, name, summary, severity, opt_in, doc, fix in rows
     ]
 
 

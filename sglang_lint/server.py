@@ -26,7 +26,7 @@ from pygls.uris import from_fs_path, to_fs_path
 
 from sglang_lint import __version__
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
-from sglang_lint.model import Finding, Location, Severity
+from sglang_lint.model import DISPLAY_ONLY, Finding, Location, Severity
 from sglang_lint.pipeline import LintOptions
 from sglang_lint.workspace import Outcome, WorkspaceLinter
 
@@ -210,6 +210,8 @@ class SglangLanguageServer(LanguageServer):
             if not wanted and not _overlaps(diagnostic.range, params.range):
                 continue
             for fix in finding.fixes:
+                if fix.applicability == DISPLAY_ONLY:
+                    continue  # shown in the message's lines, never applied
                 edit = resolve_fix(fix, self.lines_of(fix.location.path))
                 if edit is not None:
                     actions.append(self._action(fix.title, [edit], diagnostic, fix.preferred))

@@ -361,12 +361,14 @@ def test_rule_output_format_json(capsys) -> None:
     assert code == 0 and isinstance(data, list)
     assert [item["code"] for item in data] == [rule.code for rule in ALL_RULES] + ["SGL900"]
     for item in data:
-        assert set(item) == {"code", "name", "summary", "severity", "opt_in", "explanation", "url"}
+        assert set(item) == {"code", "name", "summary", "severity", "opt_in", "fix", "explanation", "url"}
         assert item["explanation"].startswith("## What it does") and item["url"].endswith("#" + item["code"].lower())
     by_code = {item["code"]: item for item in data}
     assert by_code["SGL901"]["opt_in"] is True and by_code["SGL001"]["opt_in"] is False
     assert by_code["SGL900"]["name"] == "unreadable-input" and by_code["SGL900"]["severity"] == "warning"
     assert by_code["SGL005"]["severity"] == "warning" and by_code["SGL001"]["severity"] == "error"
+    assert by_code["SGL207"]["fix"] == "Fix is always available." and by_code["SGL003"]["fix"] == "Fix is sometimes available."
+    assert by_code["SGL005"]["fix"] == by_code["SGL900"]["fix"] == "Fix is not available."
     code, out, _ = run(capsys, "rule", "SGL001", "--output-format", "json")
     assert code == 0 and json.loads(out) == by_code["SGL001"]
     assert json.loads(run(capsys, "rule", "sgl900", "--output-format", "json")[1]) == by_code["SGL900"]

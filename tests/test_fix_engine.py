@@ -313,15 +313,20 @@ def test_sgl001_offers_two_layouts_and_the_command_line_applies_neither(tmp_path
     from sglang_lint.pipeline import lint_paths
 
     (finding,) = lint_paths(["pd.sh"], LintOptions(cache=False)).findings
-    assert [(fix.title, fix.old, fix.new, fix.preferred) for fix in finding.fixes] == [
-        ("Give the decode --tp 32 (attention TP 8)", "8", "32", True),
-        ("Give the decode --dp 1 (attention TP 8)", "4", "1", False),
+    assert [(fix.title, fix.old, fix.new, fix.preferred, fix.applicability) for fix in finding.fixes] == [
+        ("Give the decode --tp 32 (attention TP 8)", "8", "32", True, "unsafe"),
+        ("Give the decode --dp 1 (attention TP 8)", "4", "1", False, "unsafe"),
+        # The other way out, shown and never applied (it changes both servers).
+        ("Drop --enable-unified-memory on both sides", "--enable-unified-memory", "", False, "display-only"),
     ]
     code, out, _ = _check(capsys, "--diff", "--unsafe-fixes", "pd.sh")
     assert (code, out) == (0, "")
+    full = _check(capsys, "pd.sh")[1]
+    assert "= fix (unsafe): Give the decode --tp 32 (attention TP 8)" in full
+    assert "= fix (display-only): Drop --enable-unified-memory on both sides" in full
     from sglang_lint.fixes import apply_edits, resolve_fix
 
-    for fix in finding.fixes:  # each alternative, applied as an editor would, makes the pair agree
+    for fix in finding.fixes[:2]:  # each alternative, applied as an editor would, makes the pair agree
         edit = resolve_fix(fix, text.split("\n"))
         assert edit is not None
         (tmp_path / "pd.sh").write_text(apply_edits(text.split("\n"), [edit]))

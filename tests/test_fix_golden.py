@@ -45,7 +45,7 @@ def test_every_fixable_rule_has_a_golden_case_in_each_kind_it_fixes() -> None:
         "sgl003": every,
         "sgl004": every,
         "sgl006": every,
-        "sgl010": {"shell"},  # the same helper as SGL003's (rules/base.py setting_fix)
+        "sgl010": every,
         "sgl202": every,
         "sgl205": {"shell", "markdown"},  # a backslash continuation: shell code only
         "sgl206": every,  # a split: two list items in Python (libcst) and YAML, a blank in a shell word

@@ -33,3 +33,21 @@ def test_rule_has_docs_and_examples(rule) -> None:
         assert section in rule.doc, f"{rule.code} lacks {section}"
     assert len(rule.valid) >= 2 and len(rule.invalid) >= 2
     assert rule.name == rule.name.lower() and " " not in rule.name
+
+
+@pytest.mark.parametrize("rule", ALL_RULES, ids=[r.code for r in ALL_RULES])
+def test_a_rule_says_whether_its_findings_carry_fixes(rule) -> None:
+    """`rule --output-format json`'s "fix" (ruff's field) holds on the rule's own
+    invalid examples: "always", every finding has a fix; "" (not available),
+    none has; "sometimes", at least one example has one (issue 21)."""
+    fixed = []
+    for example in rule.invalid:
+        result = lint_texts(example.files, LintOptions(target_version=example.target_version, select=frozenset({rule.code, *example.also_select})))
+        fixed.extend(bool(f.fixes) for f in result.findings if f.code == rule.code)
+    assert rule.fix in ("", "sometimes", "always")
+    if rule.fix == "always":
+        assert fixed and all(fixed)
+    elif rule.fix == "sometimes":
+        assert any(fixed)
+    else:
+        assert not any(fixed)

@@ -340,6 +340,23 @@ async def test_quick_fix_replaces_a_typo_with_the_suggestion(client: LanguageCli
 
 
 @pytest.mark.asyncio
+async def test_the_pair_fix_is_offered_and_clears_the_pair(client: LanguageClient, workspace: Path) -> None:
+    # SGL001: the decode's --tp-size 4 becomes the prefill's attention TP 8; the
+    # display-only "drop --enable-unified-memory" is in the message, not an action.
+    decode = _open(client, workspace / "decode.sh")
+    (diagnostic,) = await _diagnostics(client, decode, lambda found: bool(found))
+    actions = await _actions(client, decode, diagnostic)
+    titles = [action.title for action in actions]
+    assert "Give the decode --tp-size 8 (attention TP 8)" in titles
+    assert not any("Drop --enable-unified-memory" in title for title in titles)
+    (fix,) = [action for action in actions if action.title == "Give the decode --tp-size 8 (attention TP 8)"]
+    assert fix.is_preferred
+    fixed = _apply(DECODE.format(tp=4), fix.edit.changes[decode])
+    assert fixed == DECODE.format(tp=8)
+    await _fixed_and_clean(client, workspace, decode, fixed)
+
+
+@pytest.mark.asyncio
 async def test_fix_all_applies_the_safe_fixes_of_the_document(client: LanguageClient, workspace: Path) -> None:
     # SGL902 (opt-in here through the config) has a safe fix: the unused code
     # leaves the comment. A misspelt option's fix is unsafe: fix-all leaves it.

@@ -19,8 +19,10 @@ run.sh:5:13: SGL001 [unified-memory-attn-tp-mismatch] attention TP differs acros
 Found 1 error.
 ```
 
-After the snippets come the finding's ``help`` (what to do) and its ``notes``
-(the why), one ``= help:`` / ``= note:`` line each, as rustc prints them.
+After the snippets come the finding's ``help`` (what to do), its fixes (``= fix
+(unsafe): Give the decode --tp 8``, with the applicability that says whether
+``--fix`` applies it) and its ``notes`` (the why), one ``= help:`` / ``= fix:`` /
+``= note:`` line each, as rustc prints them.
 
 The source line of the primary location and of every related location is shown
 when ``sources`` has it (otherwise only the ``path:line:col`` lines). Source text is
@@ -114,6 +116,10 @@ def _render_one(finding: Finding, sources: Mapping[str, list[str]], palette: Pal
             writer.bar()
     if finding.help:
         writer.note(palette.style("bold", "help") + f": {sanitize(finding.help)}")
+    for fix in finding.fixes:
+        # What `--fix` would do (safe), what needs `--unsafe-fixes` too, and what
+        # is only shown (display-only): ruff's applicability, said per fix.
+        writer.note(palette.style("bold", "fix") + f" ({fix.applicability}): {sanitize(fix.title)}")
     for note in finding.notes:
         writer.note(palette.style("bold", "note") + f": {sanitize(note)}")
     if finding.url:

@@ -53,6 +53,10 @@ class Rule:
     # by its code.
     opt_in: ClassVar[bool] = False
 
+    # Whether its findings carry a fix (issue 21; ruff's rule metadata): "" never,
+    # "sometimes" (when the value's origin is in a file the fix can edit), "always".
+    fix: ClassVar[str] = ""
+
     # The server programs (ServerSettings.program) whose launches the rule
     # judges: the LLM server's rules do not hold for the diffusion server, and
     # for an `sglang serve` the model alone decides (LLM_OR_DIFFUSION), only what

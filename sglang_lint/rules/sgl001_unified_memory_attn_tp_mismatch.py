@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.catalog.attention import parallel_sizes
-from sglang_lint.model import Finding, Fix, Related, provably_different
+from sglang_lint.model import DISPLAY_ONLY, Finding, Fix, Location, Related, provably_different
 from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, value_fix
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.unified_memory import (
@@ -14,6 +14,7 @@ from sglang_lint.rules.unified_memory import (
     attn_tp_note,
     attn_tp_text,
     unified_memory_enabled,
+    unified_memory_setting,
 )
 from sglang_lint.topology import Deployment, Server
 
@@ -21,6 +22,7 @@ from sglang_lint.topology import Deployment, Server
 class UnifiedMemoryAttnTpMismatch(Rule):
     code = "SGL001"
     name = "unified-memory-attn-tp-mismatch"
+    fix = "sometimes"
     summary = "Both sides of a prefill/decode pair enable unified memory and their attention TP sizes differ"
     doc = """\
 ## What it does
@@ -124,8 +126,20 @@ from 0.5.18. The restriction holds in every version that accepts it.
                 "(sglang/srt/disaggregation/mooncake/conn.py:1306 in 0.5.23)",
                 "--enable-unified-memory exists from sglang 0.5.15; PD with unified memory from 0.5.18",
             ),
-            fixes=_alternatives(prefill, decode),
+            fixes=[*_alternatives(prefill, decode), *_without_unified_memory(decode)],
         )
+
+
+def _without_unified_memory(decode: Server) -> list[Fix]:
+    """Display-only (shown, never applied): the other way out, dropping
+    ``--enable-unified-memory`` on both sides, changes how both servers hold
+    their KV cache; the edit shown is the decode's."""
+    flag = unified_memory_setting(decode)
+    if flag.location is None or not flag.spelling.startswith("--"):
+        return []
+    where = flag.location
+    location = Location(where.path, where.line, where.column, where.line, where.column + len(flag.spelling) + 1)
+    return [Fix("Drop --enable-unified-memory on both sides", location, flag.spelling, "", applicability=DISPLAY_ONLY)]
 
 
 def _alternatives(prefill: Server, decode: Server) -> list[Fix]:

@@ -13,6 +13,7 @@ from sglang_lint.topology import Deployment, Server
 class UnifiedMemoryOneSided(Rule):
     code = "SGL002"
     name = "unified-memory-one-sided"
+    fix = "sometimes"
     summary = "One side of a prefill/decode pair enables unified memory and the other does not"
     doc = """\
 ## What it does

@@ -60,6 +60,7 @@ def _page_resolver(server: Server):
 class PdPageSizeMismatch(Rule):
     code = "SGL003"
     name = "pd-page-size-mismatch"
+    fix = "sometimes"
     summary = "Prefill and decode of a pair use different --page-size values (or only one side sets it)"
     doc = """\
 ## What it does

@@ -65,6 +65,7 @@ def _dtype_resolver(server: Server, fp8_checkpoint: bool = True):
 class PdKvCacheDtypeMismatch(Rule):
     code = "SGL004"
     name = "pd-kv-cache-dtype-mismatch"
+    fix = "sometimes"
     summary = "Prefill and decode of a pair resolve --kv-cache-dtype to different values (or auto against FP8)"
     doc = """\
 ## What it does

@@ -20,6 +20,7 @@ def _backend(text: str) -> Iterable[str]:
 class PdTransferBackendMismatch(Rule):
     code = "SGL006"
     name = "pd-transfer-backend-mismatch"
+    fix = "sometimes"
     summary = "Prefill and decode of a pair use different --disaggregation-transfer-backend values"
     doc = """\
 ## What it does

@@ -34,6 +34,7 @@ def _router_noqa(router: Router) -> tuple[tuple[str, int, int], ...]:
 class PdBootstrapPortMismatch(Rule):
     code = "SGL010"
     name = "pd-bootstrap-port-mismatch"
+    fix = "sometimes"
     summary = "The bootstrap port a decode connects to is not the one its prefill listens on"
     doc = """\
 ## What it does
@@ -105,6 +106,18 @@ L2055, 0.5.16 L2093, 0.5.17 L2320, 0.5.18 L2388, 0.5.19 L2608, 0.5.20 L2734,
             },
             findings=1,
             message_contains="the decode uses its own",
+        ),
+        Example(
+            {
+                # Fixed by giving the decode the prefill's port (--fix --unsafe-fixes).
+                "run.sh": (
+                    "python -m sglang.launch_server --disaggregation-mode prefill --port 30000 --disaggregation-bootstrap-port 9001 &\n"
+                    "python -m sglang.launch_server --disaggregation-mode decode --port 30001 --disaggregation-bootstrap-port 9002 &\n"
+                    "python -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001\n"
+                )
+            },
+            findings=1,
+            message_contains="prefill 9001, decode 9002",
         ),
     ]
     valid = [

@@ -51,6 +51,7 @@ def most_likely(prefix: str, candidates: tuple[str, ...]) -> str:
 class AmbiguousAbbreviation(Rule):
     code = "SGL201"
     name = "ambiguous-abbreviation"
+    fix = "sometimes"
     programs = ARGV_PROGRAMS
     summary = "An abbreviated option matches several options of the target version: the server does not start"
     doc = """\

@@ -14,6 +14,7 @@ from sglang_lint.topology import Deployment, Server
 class UnknownOption(Rule):
     code = "SGL202"
     name = "unknown-option"
+    fix = "sometimes"
     programs = ARGV_PROGRAMS
     summary = "An option (or a stray word) that SGLang's argument parser does not know: the server does not start"
     doc = """\

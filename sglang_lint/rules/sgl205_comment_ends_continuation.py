@@ -11,6 +11,7 @@ from sglang_lint.rules.base import Example, Rule, RuleContext, orphaned_words
 class CommentEndsContinuation(Rule):
     code = "SGL205"
     name = "comment-ends-continuation"
+    fix = "sometimes"
     summary = "A comment line inside a backslash continuation ends the command; the options after it never reach it"
     doc = """\
 ## What it does

@@ -14,6 +14,7 @@ from sglang_lint.topology import Deployment, Server
 class ConfigEqualsIgnored(Rule):
     code = "SGL206"
     name = "config-equals-ignored"
+    fix = "always"
     programs = ARGV_PROGRAMS
     summary = "`--config=FILE` (or an abbreviation of --config) is silently ignored by SGLang"
     doc = """\

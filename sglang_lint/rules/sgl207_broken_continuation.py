@@ -24,6 +24,7 @@ def _shown(words: Iterable[str]) -> str:
 class BrokenContinuationRule(Rule):
     code = "SGL207"
     name = "broken-continuation"
+    fix = "always"
     summary = "A backslash followed by a space, a tab or a comment ends the launch's command; the next line runs on its own"
     doc = """\
 ## What it does

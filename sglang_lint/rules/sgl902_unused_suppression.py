@@ -16,6 +16,7 @@ _DECODE_TP8 = "python -m sglang.launch_server --disaggregation-mode decode --ena
 class UnusedSuppressionRule(Rule):
     code = "SGL902"
     name = "unused-suppression"
+    fix = "sometimes"
     severity = Severity.INFO
     opt_in = True
     summary = "A `# noqa: SGLxxx` or `# sglang-lint: disable=SGLxxx` code that silences nothing"
