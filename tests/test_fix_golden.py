@@ -78,3 +78,43 @@ def test_the_diff_applies_with_patch(case: str, tmp_path, monkeypatch, capsys) -
     assert _files(work) == _files(GOLDEN / case / "before")  # --diff writes nothing
     subprocess.run(["patch", "-p0", "--quiet"], input=diff.encode(), check=True, timeout=60)
     assert _files(work) == _files(GOLDEN / case / "after")
+
+
+# Rules whose fixes are alternatives (SGL001: the decode's --tp or its attention
+# DP; SGL201: each option an abbreviation matches): `--fix` applies none, an
+# editor applies the one the user picks. `golden/fixes-preferred/<rule>-<kind>`
+# holds what the preferred one gives, applied as the language server applies a
+# code action (resolve_fix, then the edit).
+PREFERRED = GOLDEN.parent / "fixes-preferred"
+PREFERRED_CASES = sorted(path.name for path in PREFERRED.iterdir() if path.is_dir())
+
+
+def test_every_rule_with_alternatives_has_a_preferred_golden_case_in_each_kind() -> None:
+    kinds: dict[str, set[str]] = {}
+    for case in PREFERRED_CASES:
+        rule, kind = case.split("-")
+        kinds.setdefault(rule, set()).add(kind)
+    assert kinds == {"sgl001": {"shell", "python", "yaml", "markdown"}, "sgl201": {"shell", "python", "yaml", "markdown"}}
+
+
+@pytest.mark.parametrize("case", PREFERRED_CASES)
+def test_the_preferred_alternative_gives_the_golden_files(case: str, tmp_path, monkeypatch) -> None:
+    from sglang_lint.fixes import apply_edits, resolve_fix
+    from sglang_lint.options import LintOptions
+    from sglang_lint.pipeline import lint_paths
+
+    work = tmp_path / case
+    shutil.copytree(PREFERRED / case / "before", work)
+    monkeypatch.chdir(work)
+    rule = case.split("-")[0].upper()
+    options = LintOptions(cache=False, select=frozenset({rule}))
+    (finding,) = lint_paths(["."], options).findings
+    assert len(finding.fixes) > 1  # alternatives: --fix applies none
+    (preferred,) = [fix for fix in finding.fixes if fix.preferred]
+    path = Path(preferred.location.path)
+    lines = path.read_text().split("\n")
+    edit = resolve_fix(preferred, lines)
+    assert edit is not None
+    path.write_text(apply_edits(lines, [edit]))
+    assert _files(work) == _files(PREFERRED / case / "after")
+    assert lint_paths(["."], options).findings == []
