@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import functools
 import os
 import sys
 import warnings
@@ -751,8 +750,6 @@ class PythonInterpreter:
         says why), is being read (a cycle) or imports nest too deep."""
         if self.files is None or self.loading >= MAX_IMPORT_DEPTH or (not level and module.split(".")[0] in sys.stdlib_module_names):
             return None
-        from sglang_lint.sources.python_imports import module_files
-
         analyzed = os.path.realpath(self.result.path)
         for shown in self._files_of_module(module, level, importer or self.path):
             if os.path.realpath(shown) == analyzed:
@@ -2439,19 +2436,20 @@ class PythonInterpreter:
                     known = answers[reference] = self._reference_may_launch(reference, bindings, configurations)
                 if known:
                     return True
-            return any(self._body_import_may_launch(module, level, names, importer) for module, level, names in refs.imports)
+            return any(self._body_import_may_launch(module, level, name, importer) for module, level, name, _ in refs.imports)
 
         return launches
 
-    def _body_import_may_launch(self, module: str, level: int, names: tuple[str, ...], importer: str | None) -> bool:
-        """An import written in a body: a launcher of the standard library by
+    def _body_import_may_launch(self, module: str, level: int, name: str, importer: str | None) -> bool:
+        """An alias imported in a body (``name``: the one a `from` import
+        takes, "" for ``import module``): a launcher of the standard library by
         the name it takes (``from subprocess import Popen`` in a function: the
         module alone launches nothing we would see); any other module when its
         text may launch. (Judging each name taken from a module of the project,
         as :meth:`_imported_may_launch` does for a module's top level, cost
         SGLang's tree 5 s more, 18.7 s -> 24 s, for no finding.)"""
-        if names and not level and module.split(".")[0] in sys.stdlib_module_names:
-            return any(self._is_launch_qualname(f"{module}.{name}") for name in names if name != "*")
+        if name and not level and module.split(".")[0] in sys.stdlib_module_names:
+            return name != "*" and self._is_launch_qualname(f"{module}.{name}")
         return self._import_may_launch(module, level, importer)
 
     def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any], configurations: bool = True) -> bool:
@@ -2682,7 +2680,7 @@ class PythonInterpreter:
             # its own imports bind to a launcher (`from subprocess import Popen`
             # in the body) would be unknown there, and its launch cut as a tail.
             importer = func.module.path if func.module is not None else None
-            launching = {bound for bound, module, level, name in imported if self._body_import_may_launch(module, level, (name,) if name else (), importer)}
+            launching = {bound for module, level, name, bound in imported if self._body_import_may_launch(module, level, name, importer)}
             if launching:
                 module_judge = judge
                 judge = lambda statement: module_judge(statement) or not statement_references(statement).names.isdisjoint(launching)  # noqa: E731

@@ -46,15 +46,16 @@ class FunctionRefs:
         name: str,
         names: frozenset[str],
         dotted: frozenset[str],
-        imports: tuple[tuple[str, int, tuple[str, ...]], ...],
+        imports: tuple[tuple[str, int, str, str], ...],
         declares_global: bool,
     ) -> None:
         self.node = node
         self.name = name
         self.names = names  # Name ids and attribute names used anywhere in the body
         self.dotted = dotted  # attribute chains on a name: "subprocess.Popen", "self.start"
-        # (module, level, names) of the imports written in the body: the names
-        # of a `from` import, () for `import module`.
+        # (module, level, name taken, name bound) of each alias imported in the
+        # body: `from m import a as b` is ("m", 0, "a", "b"), `import a.b` is
+        # ("a.b", 0, "", "a").
         self.imports = imports
         self.declares_global = declares_global
 
@@ -90,24 +91,10 @@ def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
 
 
 @per_tree
-def local_imports(tree: ast.Module) -> dict[int, tuple[tuple[str, str, int, str], ...]]:
+def local_imports(tree: ast.Module) -> dict[int, tuple[tuple[str, int, str, str], ...]]:
     """By the ``id()`` of each function of ``tree`` with an import in its body:
-    what each of those imports binds, as (the name bound, module, level, the
-    name taken: "" for ``import module``)."""
-    found: dict[int, tuple[tuple[str, str, int, str], ...]] = {}
-    for refs in function_references(tree):
-        if not refs.imports:
-            continue
-        bound: list[tuple[str, str, int, str]] = []
-        for node in ast.walk(refs.node):  # type: ignore[arg-type]
-            if type(node) is ast.Import:
-                for alias in node.names:  # type: ignore[attr-defined]
-                    bound.append((alias.asname or alias.name.split(".")[0], alias.name, 0, ""))
-            elif type(node) is ast.ImportFrom:
-                for alias in node.names:  # type: ignore[attr-defined]
-                    bound.append((alias.asname or alias.name, node.module or "", node.level, alias.name))  # type: ignore[attr-defined]
-        found[id(refs.node)] = tuple(bound)
-    return found
+    those imports (``FunctionRefs.imports``)."""
+    return {id(refs.node): refs.imports for refs in function_references(tree) if refs.imports}
 
 
 def _references(function: ast.AST) -> FunctionRefs:
@@ -122,7 +109,7 @@ def statement_references(statement: ast.AST) -> FunctionRefs:
 def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) -> FunctionRefs:
     names: set[str] = set()
     dotted: set[str] = set()
-    imports: list[tuple[str, int, tuple[str, ...]]] = []
+    imports: list[tuple[str, int, str, str]] = []
     declares_global = False
     stack: list[ast.AST] = list(nodes)
     pop, push, AST = stack.pop, stack.append, ast.AST
@@ -152,10 +139,10 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
                         push(value)
             continue
         elif kind is ast.ImportFrom:
-            imports.append((node.module or "", node.level, tuple(alias.name for alias in node.names)))  # type: ignore[attr-defined]
+            imports.extend((node.module or "", node.level, alias.name, alias.asname or alias.name) for alias in node.names)  # type: ignore[attr-defined]
             names.update(alias.name for alias in node.names)  # type: ignore[attr-defined]
         elif kind is ast.Import:
-            imports.extend((alias.name, 0, ()) for alias in node.names)  # type: ignore[attr-defined]
+            imports.extend((alias.name, 0, "", alias.asname or alias.name.split(".")[0]) for alias in node.names)  # type: ignore[attr-defined]
         elif kind in (ast.Global, ast.Nonlocal):
             declares_global = True
         for field_name in node._fields:
