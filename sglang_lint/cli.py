@@ -243,10 +243,11 @@ def _paths(args: argparse.Namespace) -> list[str]:
     return paths
 
 
-def _lint(args: argparse.Namespace) -> LintResult:
-    """Run the analysis over the PATHs; ``-`` reads standard input."""
+def _lint(args: argparse.Namespace, options: LintOptions | None = None) -> LintResult:
+    """Run the analysis over the PATHs (with ``options``, else the command
+    line's); ``-`` reads standard input."""
     paths = _paths(args)
-    options = _options(args)
+    options = options if options is not None else _options(args)
     if STDIN not in paths:
         return lint_paths(paths or ["."], options)
     filename = args.stdin_filename or None
@@ -268,12 +269,13 @@ def _output_format(args: argparse.Namespace, config) -> str:
 def _run_check(args: argparse.Namespace) -> int:
     if args.show_settings or args.show_files:
         return _run_show(args)
-    result = _lint(args)
-    fixing = _fix_settings(args, result.config)
-    if fixing is not None:
-        return _run_fix(args, result, fixing)
+    options = _options(args)
+    result = _lint(args, options)
     if result.cache_error and not args.silent:
         print(f"sglang-lint: warning: {result.cache_error}; results are not cached", file=sys.stderr)
+    fixing = _fix_settings(args, result.config)
+    if fixing is not None:
+        return _run_fix(args, options, result, fixing)
     return _report(args, result)
 
 
@@ -304,35 +306,26 @@ def _fix_settings(args: argparse.Namespace, config):
     """The fixes this run applies (None: none): --fix / --fix-only / --diff, or
     ``fix = true`` in the run's config unless --no-fix; unsafe ones with
     --unsafe-fixes or ``unsafe-fixes = true`` unless --no-unsafe-fixes."""
-    configured = config
-    wanted = args.fix_only or args.diff or (args.fix if args.fix is not None else bool(configured and configured.fix))
+    wanted = args.fix_only or args.diff or (args.fix if args.fix is not None else bool(config and config.fix))
     if not wanted:
         return None  # a plain check never imports the fix engine
     from sglang_lint.fix_engine import FixSettings
 
     if STDIN in _paths(args):
         raise _UsageError("fixes are applied to files, not to standard input (-): name the file instead")
-    unsafe = args.unsafe_fixes if args.unsafe_fixes is not None else bool(configured and configured.unsafe_fixes)
-    return FixSettings(
-        unsafe=unsafe,
-        fixable=configured.fixable if configured is not None else None,
-        unfixable=configured.unfixable if configured is not None else frozenset(),
-    )
+    unsafe = args.unsafe_fixes if args.unsafe_fixes is not None else bool(config and config.unsafe_fixes)
+    if config is None:
+        return FixSettings(unsafe=unsafe)
+    return FixSettings(unsafe=unsafe, fixable=config.fixable, unfixable=config.unfixable)
 
 
-def _run_fix(args: argparse.Namespace, first, settings) -> int:
+def _run_fix(args: argparse.Namespace, options: LintOptions, first: LintResult, settings) -> int:
     """--fix, --fix-only, --diff (fix_engine): fix in memory, then write the
     files (or print the diff), report what remains, and say what was fixed on
     standard error (the report on standard output stays the format's own)."""
     from sglang_lint.fix_engine import fix_paths, summary, unified_diff, write_fixed
 
-    paths = _paths(args) or ["."]
-    options = _options(args)
-
-    def lint(paths_, options_, overlays=None):
-        return lint_paths(paths_, options_, overlays=overlays)
-
-    outcome = fix_paths(paths, options, settings, lint, first=first)
+    outcome = fix_paths(_paths(args) or ["."], options, settings, lint_paths, first=first)
     problems = list(outcome.notes)
     if args.diff:
         sys.stdout.write(unified_diff(outcome.texts))

@@ -20,8 +20,9 @@ word; this module turns that into a text edit for the file:
   ``enable_unified_memory=True``.
 
 The edit is the span that changed: libcst regenerates the module with every
-byte it did not change given back, and the text common to both is left out. None when the place is not
-one of these (the word comes from a variable, a string built at run time...).
+byte it did not change given back, and the text common to both is left out.
+None when the place is not one of these (the word comes from a variable, a
+string built at run time...).
 """
 
 from __future__ import annotations
@@ -49,31 +50,45 @@ class TextEdit(Struct, frozen=True):
     new_text: str
 
 
+class _Word:
+    """The word of a launch written at ``anchor`` on one line, and where it
+    stands: in a flow list (``[a, "b"]``: a comma or bracket follows), as a
+    YAML block list item (``- b``: ``item_indent`` is the indentation of its
+    dash), else a shell word."""
+
+    def __init__(self, lines: list[str], anchor: Location) -> None:
+        self.valid = anchor.end_line == anchor.line and 1 <= anchor.line <= len(lines)
+        self.text = lines[anchor.line - 1] if self.valid else ""
+        start, end = anchor.column - 1, anchor.end_column - 1
+        self.valid = self.valid and 0 <= start < end <= len(self.text)
+        self.written = self.text[start:end] if self.valid else ""
+        self.quote = self.written[0] if self.written[:1] in ("\"", "'") else ""
+        self.python = os.path.splitext(anchor.path)[1] == ".py"
+        self.in_flow_list = self.text[end:].lstrip().startswith((",", "]"))
+        item = re.match(r"(\s*)-\s", self.text)
+        block = item is not None and self.text[:start].strip() == "-" and os.path.splitext(anchor.path)[1] in (".yaml", ".yml", ".md", ".markdown")
+        self.item_indent = item.group(1) if block and item is not None else None
+
+
 def insertion_edit(lines: list[str], anchor: Location, words: tuple[str, ...]) -> TextEdit | None:
     """The edit that inserts ``words`` after the word written at ``anchor``."""
-    if not words or anchor.end_line != anchor.line or not 1 <= anchor.line <= len(lines):
+    word = _Word(lines, anchor)
+    if not words or not word.valid:
         return None
-    text = lines[anchor.line - 1]
-    start, end = anchor.column - 1, anchor.end_column - 1
-    if not 0 <= start < end <= len(text):
-        return None
-    if os.path.splitext(anchor.path)[1] == ".py":
+    if word.python:
         return _python_insertion(lines, anchor, words)
-    word = text[start:end]
-    after = text[end:].lstrip()
-    quote = word[0] if word[0] in "\"'" else ""
-    if after.startswith((",", "]")):  # a flow list item: YAML, or a Python list in Markdown
+    quote = word.quote
+    if word.in_flow_list:  # YAML, or a Python list in Markdown
         if quote or all(_PLAIN_YAML.match(w) for w in words):
             added = "".join(f", {quote}{w}{quote}" for w in words)
             return TextEdit(anchor.path, anchor.line, anchor.end_column, anchor.line, anchor.end_column, added)
         return None
-    item = re.match(r"(\s*)-\s", text)
-    if item is not None and text[: start].strip() == "-" and os.path.splitext(anchor.path)[1] in (".yaml", ".yml", ".md", ".markdown"):
+    if word.item_indent is not None:
         if not all(_PLAIN_YAML.match(w) for w in words):
             return None
-        indent = item.group(1)
-        added = "".join(f"\n{indent}- {quote}{w}{quote}" for w in words)
-        return TextEdit(anchor.path, anchor.line, len(text) + 1, anchor.line, len(text) + 1, added)
+        added = "".join(f"\n{word.item_indent}- {quote}{w}{quote}" for w in words)
+        end = len(word.text) + 1
+        return TextEdit(anchor.path, anchor.line, end, anchor.line, end, added)
     # A shell word (or a command string's word): after it, on its line.
     added = "".join(" " + shlex.quote(w) for w in words)
     return TextEdit(anchor.path, anchor.line, anchor.end_column, anchor.line, anchor.end_column, added)
@@ -190,28 +205,22 @@ def split_edit(lines: list[str], anchor: Location, written: str, name: str) -> T
     two list items in Python (libcst), YAML and flow lists, a blank in a shell
     word. None when the word is quoted in a shell (the blank would stay inside
     the quotes) or is not written as one literal."""
-    if anchor.end_line != anchor.line or not 1 <= anchor.line <= len(lines):
+    word = _Word(lines, anchor)
+    if not word.valid:
         return None
-    text = lines[anchor.line - 1]
-    start, end = anchor.column - 1, anchor.end_column - 1
-    if not 0 <= start < end <= len(text):
-        return None
-    word = text[start:end]
+    written_word, quote = word.written, word.quote
     prefix = written + "="
-    quote = word[0] if word[0] in "\"'" else ""
-    inner = word[len(quote) : len(word) - len(quote)] if quote and word.endswith(quote) and len(word) > 1 else word
+    inner = written_word[len(quote) : len(written_word) - len(quote)] if quote and written_word.endswith(quote) and len(written_word) > 1 else written_word
     if not inner.startswith(prefix):
         return None
     value = inner[len(prefix) :]
-    if os.path.splitext(anchor.path)[1] == ".py" and quote:
+    if word.python and quote:
         return _python_split(lines, anchor, name, value)
     # (A word of a command string in Python is a shell word: below.)
-    after = text[end:].lstrip()
-    if after.startswith((",", "]")):
+    if word.in_flow_list:
         return TextEdit(anchor.path, anchor.line, anchor.column, anchor.line, anchor.end_column, f"{quote}{name}{quote}, {quote}{value}{quote}")
-    item = re.match(r"(\s*)-\s", text)
-    if item is not None and text[:start].strip() == "-" and os.path.splitext(anchor.path)[1] in (".yaml", ".yml", ".md", ".markdown"):
-        replacement = f"{quote}{name}{quote}\n{item.group(1)}- {quote}{value}{quote}"
+    if word.item_indent is not None:
+        replacement = f"{quote}{name}{quote}\n{word.item_indent}- {quote}{value}{quote}"
         return TextEdit(anchor.path, anchor.line, anchor.column, anchor.line, anchor.end_column, replacement)
     if quote:
         return None

@@ -29,19 +29,17 @@ diff (``--diff``).
 
 from __future__ import annotations
 
-import ast
 import difflib
 import os
 import shutil
 import subprocess
-import warnings
 from typing import Callable, Iterable, Mapping, Sequence
 
 from msgspec import Struct
 
 from sglang_lint.files import FileKind, is_inside, read_bytes, source_kind
 from sglang_lint.fixes import TextEdit, apply_edits, resolve_fix
-from sglang_lint.model import DISPLAY_ONLY, SAFE, Finding, Fix
+from sglang_lint.model import DISPLAY_ONLY, SAFE, UNSAFE, Finding, Fix
 from sglang_lint.options import LintOptions, LintResult
 
 # Lint-and-fix rounds at most (ruff stops at 100; our fixes do not chain long).
@@ -67,6 +65,18 @@ class FixSettings(Struct, frozen=True):
         if fix.applicability == DISPLAY_ONLY:
             return False
         return fix.applicability == SAFE or self.unsafe
+
+    def fix_of(self, finding: Finding) -> Fix | None:
+        """The fix of ``finding`` this run applies (:func:`chosen_fix`, of a
+        fixable code, applicable), or None."""
+        fix = chosen_fix(finding)
+        return fix if fix is not None and self.code_fixable(finding.code) and self.applies(fix) else None
+
+    def hides(self, finding: Finding) -> bool:
+        """Whether ``finding`` has a fix this run leaves out only because it is
+        unsafe (for the `--unsafe-fixes` hint)."""
+        fix = chosen_fix(finding)
+        return not self.unsafe and fix is not None and fix.applicability == UNSAFE and self.code_fixable(finding.code)
 
 
 def _matches(code: str, pattern: str) -> bool:
@@ -138,11 +148,7 @@ def fix_paths(
         overlays = {os.path.abspath(shown): text for shown, text in current.items()}
         result = lint(paths, options, overlays=overlays)
     texts = {shown: (originals[shown], text) for shown, text in current.items() if text != originals[shown]}
-    hidden = sum(
-        1
-        for finding in result.findings
-        if settings.code_fixable(finding.code) and (fix := chosen_fix(finding)) is not None and fix.applicability not in (SAFE, DISPLAY_ONLY) and not settings.unsafe
-    )
+    hidden = sum(1 for finding in result.findings if settings.hides(finding))
     return FixOutcome(result=result, texts=texts, fixed=fixed, hidden_unsafe=hidden, notes=notes)
 
 
@@ -160,10 +166,8 @@ def _edits(
     chosen: dict[str, list[tuple[Finding, TextEdit]]] = {}
     context = set(result.context_files)
     for finding in result.findings:
-        if not settings.code_fixable(finding.code):
-            continue
-        fix = chosen_fix(finding)
-        if fix is None or not settings.applies(fix):
+        fix = settings.fix_of(finding)
+        if fix is None:
             continue
         shown = fix.location.path
         if shown in refused or shown in context or not any(is_inside(os.path.abspath(shown), root) for root in given):
@@ -190,10 +194,9 @@ def document_fixes(findings: Iterable[Finding], shown: str, text: str, settings:
     taken: list[tuple[Finding, TextEdit]] = []
     lines = text.split("\n")
     for finding in findings:
-        fix = chosen_fix(finding)
-        if fix is None or fix.location.path != shown or not settings.code_fixable(finding.code) or not settings.applies(fix):
-            continue
-        _take(finding, fix, lines, taken)
+        fix = settings.fix_of(finding)
+        if fix is not None and fix.location.path == shown:
+            _take(finding, fix, lines, taken)
     if taken and _parse_problem(shown, text, apply_edits(lines, [edit for _, edit in taken])) is not None:
         return []
     return taken
@@ -245,10 +248,10 @@ def _parse_problem(shown: str, before: str, after: str) -> str | None:
 
 
 def _python_problem(text: str) -> str | None:
+    from sglang_lint.sources.python_interpreter import parse_python  # ast.parse without the file's warnings
+
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
+        parse_python(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
         return f"Python: {type(error).__name__}: {error}"
     return None

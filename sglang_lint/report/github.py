@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ..fixes import apply_edits, preferred_edit
+from ..fixes import preferred_edit
 from ..model import Finding, Severity
 from ._text import result_text
 
@@ -40,7 +40,8 @@ def _suggestion(finding: Finding, sources: Mapping[str, list[str]]) -> str:
     lines = sources[edit.path]
     if edit.line != edit.end_line or "\n" in edit.new_text or not 1 <= edit.line <= len(lines):
         return ""
-    fixed = apply_edits([lines[edit.line - 1]], [type(edit)(edit.path, 1, edit.column, 1, edit.end_column, edit.new_text)])
+    line = lines[edit.line - 1]
+    fixed = line[: edit.column - 1] + edit.new_text + line[edit.end_column - 1 :]
     return f"\nsuggested change ({fix.applicability}): line {edit.line} becomes\n{fixed}"
 
 

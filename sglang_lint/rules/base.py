@@ -187,15 +187,21 @@ def append_fix(title: str, server: Server, words: tuple[str, ...]) -> Fix | None
     return Fix(title, anchor, "", "", preferred=True, insert=words)
 
 
-def setting_fix(title: str, server: Server, setting: Setting, option: str, new_text: str, other: Setting | None = None) -> Fix | None:
-    """The decode takes ``new_text`` for ``setting``: where its value was
-    written (:func:`value_fix`), or, when SGLang's default stands, the option
-    added after the launch's last word (:func:`append_fix`)."""
+def give_decode(what: str, option: str, prefill: Setting, decode: Server, setting: Setting) -> tuple[Fix, ...]:
+    """The pair rules' fix (SGL003/004/006/010): the decode takes the prefill's
+    value of ``option`` (named ``what`` in the title) where its own was written
+    (:func:`value_fix`), or, when SGLang's default stands on the decode, the
+    option added after its launch's last word (:func:`append_fix`). Nothing when
+    the prefill's value is not one known text."""
+    if not prefill.value.is_known:
+        return ()
+    new_text = prefill.value.text
+    title = f"Give the decode the prefill's {what} {new_text}"
     if setting.location is None:
-        if not new_text or not set(new_text) <= _PLAIN_VALUE:
-            return None
-        return append_fix(title, server, (option, new_text))
-    return value_fix(title, setting, new_text, other)
+        fix = append_fix(title, decode, (option, new_text)) if new_text and set(new_text) <= _PLAIN_VALUE else None
+    else:
+        fix = value_fix(title, setting, new_text, other=prefill)
+    return (fix,) if fix is not None else ()
 
 
 def orphaned_words(source: SourceResult, location: Location, width: int) -> str:

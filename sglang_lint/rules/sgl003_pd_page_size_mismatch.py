@@ -7,9 +7,8 @@ from typing import Iterable
 from msgspec.structs import replace
 
 from sglang_lint.catalog.option_values import is_default_none
-from sglang_lint.catalog.settings import Setting
-from sglang_lint.model import Finding, Fix, Related, Severity, provably_equal
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_fix, setting_location
+from sglang_lint.model import Finding, Related, Severity, provably_equal
+from sglang_lint.rules.base import Example, Rule, RuleContext, give_decode, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
@@ -186,7 +185,7 @@ every version.
                 noqa_ranges=noqa,
                 help=f"use the same --page-size on both sides, e.g. --page-size {value_text(p)} on the decode",
                 notes=(side_note(prefill, p, "page size"), side_note(decode, d, "page size"), *_FAILURE),
-                fixes=_give_decode(p, decode, d),
+                fixes=give_decode("--page-size", "--page-size", p, decode, d) if not p.is_default else (),
             )
             return
         # Set on one side only, the other provably at the default None.
@@ -218,7 +217,7 @@ every version.
             help=f"pass --page-size {value_text(explicit)} to the {other} too",
             notes=notes,
             # The decode without --page-size gets the prefill's.
-            fixes=_give_decode(p, decode, d) if side == "prefill" else (),
+            fixes=give_decode("--page-size", "--page-size", p, decode, d) if side == "prefill" else (),
         )
         yield replace(finding, severity=Severity.WARNING)
 
@@ -228,15 +227,6 @@ _FAILURE = (
     "page_size=..., but decode server has page_size=...\" (sglang/srt/disaggregation/common/conn.py:1321 in 0.5.23)",
     "checked from sglang 0.5.9; 0.5.4 copies the pages with the wrong layout instead",
 )
-
-
-def _give_decode(p: Setting, decode: Server, d: Setting) -> list[Fix]:
-    """The decode takes the prefill's page size: where its own was written, or
-    added when it has none."""
-    if not p.value.is_known or p.is_default:
-        return []
-    fix = setting_fix(f"Give the decode the prefill's --page-size {p.value.text}", decode, d, "--page-size", p.value.text, other=p)
-    return [fix] if fix is not None else []
 
 
 def _disjoint_each_resolved(p, prefill: Server, d, decode: Server) -> bool:

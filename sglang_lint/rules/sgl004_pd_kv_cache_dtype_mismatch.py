@@ -9,7 +9,7 @@ from msgspec.structs import replace
 from sglang_lint.catalog.option_values import is_default_none
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Related, Severity
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_fix, setting_location
+from sglang_lint.rules.base import Example, Rule, RuleContext, give_decode, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import provably_different_resolved, resolved_candidates, side_note, value_text
 from sglang_lint.topology import Deployment, Server
@@ -232,9 +232,7 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
             "no rewrite can make these two equal",
             _FAILURE,
         )
-        title = f"Give the decode the prefill's --kv-cache-dtype {p.value.text}"
-        fix = setting_fix(title, decode, d, "--kv-cache-dtype", p.value.text, other=p) if p.value.is_known else None
-        return replace(finding, fixes=(fix,)) if fix is not None else finding
+        return replace(finding, fixes=give_decode("--kv-cache-dtype", "--kv-cache-dtype", p, decode, d))
 
     def _auto_against_fp8(self, prefill: Server, p: Setting, decode: Server, d: Setting) -> Finding:
         """One side ``auto``, the other ``fp8_e4m3``: equal only when SGLang
@@ -257,10 +255,9 @@ accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
             "model_executor/model_runner.py:1572-1576 in 0.5.23)",
             "if the two differ, " + _FAILURE,
         )
-        fix = None
-        if auto_side == "decode" and p.value.is_known:  # the decode takes the prefill's FP8
-            fix = setting_fix(f"Give the decode the prefill's --kv-cache-dtype {p.value.text}", decode, d, "--kv-cache-dtype", p.value.text, other=p)
-        return replace(finding, severity=Severity.WARNING, fixes=(fix,) if fix is not None else ())
+        # The decode left at auto takes the prefill's FP8.
+        fixes = give_decode("--kv-cache-dtype", "--kv-cache-dtype", p, decode, d) if auto_side == "decode" else ()
+        return replace(finding, severity=Severity.WARNING, fixes=fixes)
 
     def _pair_finding(
         self, prefill: Server, p: Setting, decode: Server, d: Setting, message: str, help_text: str, *why: str

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from sglang_lint.model import Finding, Related
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_fix, setting_location
+from sglang_lint.rules.base import Example, Rule, RuleContext, give_decode, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip, sides
 from sglang_lint.rules.pd_pair import provably_different_resolved, side_note, value_text
 from sglang_lint.topology import Deployment, Server
@@ -96,8 +96,6 @@ All versions (the option exists from 0.5.4; `mooncake_tcp` from 0.5.13).
         d = decode.setting("disaggregation_transfer_backend")
         if not provably_different_resolved(p.value, d.value, _backend):
             return
-        title = f"Give the decode the prefill's transfer backend {p.value.text}"
-        fix = setting_fix(title, decode, d, "--disaggregation-transfer-backend", p.value.text, other=p) if p.value.is_known else None
         yield self.finding(
             sides("transfer backend", value_text(p), value_text(d)),
             setting_location(decode, d) if not d.is_default else decode.launch.location,
@@ -111,5 +109,5 @@ All versions (the option exists from 0.5.4; `mooncake_tcp` from 0.5.13).
                 "naming the cause",
                 "SGLang never checks this (no check in sglang/srt/disaggregation/ up to 0.5.23)",
             ),
-            fixes=[fix] if fix is not None else [],
+            fixes=give_decode("transfer backend", "--disaggregation-transfer-backend", p, decode, d),
         )

@@ -6,7 +6,7 @@ from typing import Iterable
 
 from sglang_lint.catalog.settings import Setting
 from sglang_lint.model import Finding, Related, Value, provably_different
-from sglang_lint.rules.base import Example, Rule, RuleContext, launch_noqa_ranges, setting_fix, setting_location
+from sglang_lint.rules.base import Example, Rule, RuleContext, give_decode, launch_noqa_ranges, setting_location
 from sglang_lint.rules.messages import clip
 from sglang_lint.topology import Deployment, Router, Server, endpoint_matches
 
@@ -194,10 +194,6 @@ L2055, 0.5.16 L2093, 0.5.17 L2320, 0.5.18 L2388, 0.5.19 L2608, 0.5.20 L2734,
     ) -> Iterable[Finding]:
         if not provably_different(decode_port.value, prefill_port.value):
             return
-        fix = None
-        if prefill_port.value.is_known:  # the decode takes the prefill's port, where its own was written
-            port = prefill_port.value.text
-            fix = setting_fix(f"Give the decode the prefill's bootstrap port {port}", decode, decode_port, "--disaggregation-bootstrap-port", port, other=prefill_port)
         yield self.finding(
             f"bootstrap port differs across the pair: prefill {clip(_plain(prefill_port.value), 24)}, decode "
             f"{clip(_plain(decode_port.value), 24)}, and the router gives none",
@@ -218,5 +214,5 @@ L2055, 0.5.16 L2093, 0.5.17 L2320, 0.5.18 L2388, 0.5.19 L2608, 0.5.20 L2734,
                 f"prefill ({prefill.label}): {_port_source(prefill, prefill_port)}",
                 "the decode connects to the wrong port and requests hang waiting for the KV transfer",
             ),
-            fixes=(fix,) if fix is not None else (),
+            fixes=give_decode("bootstrap port", "--disaggregation-bootstrap-port", prefill_port, decode, decode_port),
         )
