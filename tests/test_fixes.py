@@ -106,3 +106,18 @@ def test_noqa_in_a_kubernetes_manifest() -> None:
     )
     fixed = fixed_by_noqa("pod.yaml", text)
     assert fixed is not None and fixed.split("\n")[8].endswith("  # noqa: SGL201")
+
+
+def test_no_pair_fix_for_a_prefill_of_attention_tp_zero() -> None:
+    """A prefill whose attention DP does not divide its TP (tp 1, attn-dp 2:
+    attention TP 1 // 2 = 0, which SGLang refuses at startup) gives the decode
+    no value to take; found by the property test (a mangled `tp_size=8`), the
+    decode's fixes divided by it."""
+    text = (
+        "import sglang as sgl\n"
+        'COMMON = {"model_path": "m", "enable_unified_memory": True, "disaggregation_transfer_backend": "mooncake"}\n'
+        'prefill = sgl.Engine(**COMMON, disaggregation_mode="prefill", attn_dp_size=2)\n'
+        'decode = sgl.Engine(**COMMON, disaggregation_mode="decode", tp_size=4, dp_size=2, base_gpu_id=8)\n'
+    )
+    findings = lint_texts({"layouts.py": text}, LintOptions()).findings
+    assert all(fix.edits for finding in findings if finding.code == "SGL001" for fix in finding.fixes)

@@ -157,6 +157,10 @@ def _alternatives(prefill: Server, decode: Server) -> list[Fix]:
         return []
     wanted = int(target.text)
     tp, attn_dp, attn_cp = (int(text) for text in numbers)
+    if min(wanted, attn_dp, attn_cp) < 1:
+        # An attention TP of 0 (tp 1 with attention DP 2) or a size of 0 is a
+        # layout SGLang refuses at startup: no value to give the decode.
+        return []
     fixes: list[Fix] = []
     tp_setting = next((s for s in sizes.tp.inputs if s.dest in ("tp_size", "tensor_parallel_size")), None)
     if tp_setting is not None:
