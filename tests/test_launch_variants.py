@@ -352,3 +352,75 @@ def test_a_guard_that_raises_is_no_launch_variant() -> None:
     assert not any("SKIP" in step for _, steps in variants for step in steps)
     returning = analyze_python("guard.py", source.replace('raise SystemExit("skipped")', "return"))
     assert any("SKIP" in step for _, steps in _variants(returning) for step in steps)
+
+
+def _runs_of(source: str, monkeypatch) -> tuple[list, list[dict]]:
+    """The variants of a Python file, and the decisions fixed for each time
+    it was interpreted."""
+    from sglang_lint.sources import python as python_source
+
+    runs = []
+    original = python_source.LaunchInterpreter.run
+
+    def counted(self):
+        runs.append(dict(self.paths.fixed))
+        return original(self)
+
+    monkeypatch.setattr(python_source.LaunchInterpreter, "run", counted)
+    return _variants(analyze_python("bench.py", source)), runs
+
+
+def test_only_the_branches_a_merged_word_came_from_are_forked(monkeypatch) -> None:
+    """A launch word merged over one branch forks on that branch only, not on
+    every branch met before it (issue 20: SGLang's test_utils.py merges five
+    platform branches at its top level, timeouts no launch reads, and the
+    explorer forked on each in turn: 13 runs of a 4,500-step module, past the
+    work bound). A value a function returns from inside a branch is merged
+    over that branch (`--device` from a helper that returns early)."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        if os.environ.get("CI"):
+            TIMEOUT = 600
+        else:
+            TIMEOUT = 300
+        if os.environ.get("AMD"):
+            TIMEOUT = 900
+
+        def device():
+            if os.environ.get("USE_CPU") == "1":
+                return "cpu"
+            return "cuda"
+
+        def main():
+            tp = "8" if os.environ.get("BIG") else "4"
+            subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", tp, "--device", device()], timeout=TIMEOUT)
+        """
+    )
+    variants, runs = _runs_of(source, monkeypatch)
+    assert sorted(args[-3] + "/" + args[-1] for args, _ in variants) == ["4/cpu", "4/cuda", "8/cpu", "8/cuda"]
+    assert not any("CI" in step or "AMD" in step for _, steps in variants for step in steps)
+    # The merged run, then a tree over BIG and USE_CPU: 1 + 3 forks + 4 leaves.
+    assert len(runs) == 8
+
+
+def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monkeypatch) -> None:
+    """A word merged where the interpreter records no decision (here by the
+    shell of a `shell=True` command) keeps the old behaviour: any merged
+    branch met may have made it, so the timeout's branch is forked too."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        if os.environ.get("CI"):
+            TIMEOUT = 600
+        else:
+            TIMEOUT = 300
+
+        def main():
+            subprocess.run('if [ -n "$BIG" ]; then T=8; else T=4; fi; python -m sglang.launch_server --tp $T', shell=True, timeout=TIMEOUT)
+        """
+    )
+    _, runs = _runs_of(source, monkeypatch)
+    assert any(step.text.startswith("$CI") for fixed in runs for step in fixed.values())

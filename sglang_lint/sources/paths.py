@@ -13,6 +13,12 @@ unknown, so the launch built from it was lost. Instead, the interpreter asks
   bodies, or a launch is inside one), the run stops there (``Fork``) and the
   explorer runs the file again, once with each outcome fixed.
 
+A branch that only changed variables is forked when a launch came out
+imprecise, and then only a branch that launch's merged words came from
+(``Paths.launch``'s ``relevant``: the Python interpreter records what each
+merged value was merged over, and the early returns a launch comes after), or,
+when that is not known, any branch met.
+
 Every path is one run of the interpreter from the start: a path fixes a prefix of
 decisions and, the interpreter being deterministic, meets the same branches in
 the same order up to its next fork. The paths are bounded (``MAX_PATHS`` per

@@ -120,6 +120,14 @@ class Frame(Struct):
     name: str
     returns: list[PyValue] = []
     global_names: set[str] = set()
+    # How many branches the interpreter was inside when the call began, and the
+    # branch decisions (paths.py keys) the returns of this call were inside:
+    # the provenance of its merged return value.
+    fork_depth: int = 0
+    return_keys: set[str] = set()
+    # The decisions of branches a body of which returned from this call: what
+    # runs after them, a launch too, runs on one of their ways only.
+    exit_keys: set[str] = set()
     owner: PClass | None = None  # class of the method running (super())
     receiver: PyValue | None = None  # its self / cls
     is_class_body: bool = False
@@ -230,6 +238,16 @@ class PythonInterpreter:
         # self.assertRaises(...)``, ``with pytest.raises(...)``): what runs there,
         # called functions included, is expected to fail (see expects_failure).
         self.expecting_failure = 0
+        # The keys of the branches that may fork being run, innermost last.
+        self.forks: list[str] = []
+        # The decisions whose merge is being made (_merge_values), and for each
+        # value a merge made, the decisions it was merged over (by id, with the
+        # value to keep the id its own): forking on one of those is what can
+        # make a launch word precise (issue 20, _fork_keys_of_launches).
+        self.merging: frozenset[str] = frozenset()
+        self.provenance: dict[int, tuple[Value, frozenset[str]]] = {}
+        # The decisions a launch of this run exists on one way of (Frame.exit_keys).
+        self.launch_exits: set[str] = set()
         # The analyzed file's text, lines and globals, restored when its code runs
         # again after a module's (_in_module).
         self._analyzed = (self.text, self.lines, self._all_ascii, self._ascii_lines, self.module_scope)
@@ -276,16 +294,77 @@ class PythonInterpreter:
             self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
         self._finish_run()
         # A launch a merged branch may have made imprecise: fork on the first
-        # merged branch (which one it read is not tracked here).
-        self.paths.launch(
-            any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers])
-            or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes),
-            self.relevant_branches,
-        )
+        # merged branch its words were merged over (all, when that is not known).
+        not_followed = any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes)
+        relevant = self.relevant_branches
+        merged_over = None if not_followed else self._fork_keys_of_launches()
+        if merged_over is not None:
+            merged_over |= self.launch_exits
+            relevant = merged_over if relevant is None else relevant & merged_over
+        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or not_followed, relevant)
         self._leave_installed()
         self._drop_import_notes_no_launch_needs()
         self._drop_depth_notes_where_nothing_launches()
         return self.result
+
+    def _launched(self) -> None:
+        """A launch was recorded: it exists on one way of the early returns of
+        the calls it was made in."""
+        for frame in self.frames:
+            self.launch_exits.update(frame.exit_keys)
+
+    def _fork_keys_of_launches(self) -> set[str] | None:
+        """The decisions the words a merge made in this run's launches were
+        merged over; None when one such word's are not known (made by a merge
+        this interpreter did not record, a loop's items). SGLang's
+        test_utils.py merges five platform branches at its top level (timeouts)
+        and a launch's ``--device`` in another module: forking on each branch
+        in turn ran the 4,500-step module 13 times for nothing."""
+        keys: set[str] = set()
+        for launch in [*self.result.servers, *self.result.routers]:
+            values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
+            for value in values:
+                for leaf in _merged_leaves(value):
+                    entry = self.provenance.get(id(leaf))
+                    if entry is None or entry[0] is not leaf:
+                        return None
+                    keys |= entry[1]
+        return keys
+
+    def _merged_over(self, values: list[PyValue | None]) -> frozenset[str] | None:
+        """The decisions a merge of ``values`` is over: the one being merged,
+        and those the values were merged over themselves (None: not known)."""
+        keys = set(self.merging)
+        for value in values:
+            for leaf in self._model_values(value):
+                for merged in _merged_leaves(leaf):
+                    entry = self.provenance.get(id(merged))
+                    if entry is None or entry[0] is not merged:
+                        return None
+                    keys |= entry[1]
+        return frozenset(keys)
+
+    def _model_values(self, value: PyValue | None) -> list[Value]:
+        if isinstance(value, PStr):
+            return [segment.value for segment in value.word if isinstance(segment, Seg)]
+        if isinstance(value, (PUnknown, PSpread)):
+            return [value.value]
+        if isinstance(value, PList):
+            return [leaf for item in self.heap.get(value.ref, ()) if not isinstance(item, PList) for leaf in self._model_values(item)]
+        return []
+
+    def _record_merge(self, value: PyValue, keys: frozenset[str] | None) -> PyValue:
+        """Remember what the merged ``value`` was merged over."""
+        if keys is None:
+            return value
+        for leaf in self._model_values(value):
+            for merged in _merged_leaves(leaf):
+                entry = self.provenance.get(id(merged))
+                if entry is not None and entry[0] is merged:
+                    self.provenance[id(merged)] = (merged, entry[1] | keys)
+                else:
+                    self.provenance[id(merged)] = (merged, keys)
+        return value
 
     def _drop_depth_notes_where_nothing_launches(self) -> None:
         """"Nesting too deep ... launches may be missing" says a launch may be
@@ -441,7 +520,7 @@ class PythonInterpreter:
         while tail < shortest - head and all(same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
             tail += 1
         loc = first_loc(lists[0]) or Location(self.path, 1, 1)
-        middle = PSpread(Value.unknown("items differ between branches"), loc)
+        middle = self._record_merge(PSpread(Value.unknown("items differ between branches"), loc), self._merged_over([item for items in lists for item in items]))
         return (*lists[0][:head], middle, *(lists[0][len(lists[0]) - tail :] if tail else ()))
 
     def _merge_dicts(self, dicts: list[DictContents]) -> DictContents:
@@ -458,6 +537,18 @@ class PythonInterpreter:
         first = values[0]
         if all(same_value(v, first) for v in values[1:]) and first is not None:
             return first
+        return self._record_merge(self._merged_value(values), self._merged_over(values))
+
+    def _merged(self, values: list[PyValue | None], over: frozenset[str]) -> PyValue:
+        """:meth:`_merge_values` of the ways of the decisions ``over``."""
+        merging, self.merging = self.merging, over
+        try:
+            return self._merge_values(values)
+        finally:
+            self.merging = merging
+
+    def _merged_value(self, values: list[PyValue | None]) -> PyValue:
+        first = values[0]
         loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
         if any(v is None for v in values):
             return PUnknown(Value.unknown("set in only some branches"), loc)
@@ -887,7 +978,9 @@ class PythonInterpreter:
 
     def _stmt_Return(self, node: ast.Return, depth: int) -> _Flow:
         value = self._eval(node.value) if node.value is not None else PNone(self._loc(node))
-        self.frames[-1].returns.append(value)
+        frame = self.frames[-1]
+        frame.returns.append(value)
+        frame.return_keys.update(self.forks[frame.fork_depth :])
         return _Flow(terminated=True)
 
     def _stmt_Raise(self, node: ast.Raise, depth: int) -> _Flow:
@@ -946,21 +1039,30 @@ class PythonInterpreter:
     def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True, fork: tuple | None = None, where: Location | None = None) -> _Flow:
         self._branch_depth += 1
         launches = len(self.result.servers) + len(self.result.routers)
+        if fork is not None:
+            self.forks.append(fork[0])
         try:
             with suspended(self.paths, fork):
-                flow, differs = self._run_branches(bodies, depth, exhaustive)
+                flow, differs, exits = self._run_branches(bodies, depth, exhaustive, frozenset((fork[0],)) if fork else frozenset())
         finally:
             self._branch_depth -= 1
+            if fork is not None:
+                self.forks.pop()
         launched = len(self.result.servers) + len(self.result.routers) > launches
+        if exits and fork is not None:
+            # What follows in this call runs on one way only (a guard that returns).
+            self.frames[-1].exit_keys.add(fork[0])
         if differs or launched:
             self.paths.differs(*(fork or (None, None)), where, launched)
         return flow
 
-    def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True) -> _Flow:
+    def _run_branches(self, bodies: list[list], depth: int, exhaustive: bool = True, over: frozenset[str] = frozenset()) -> _Flow:
         """Run each body from the same state and merge the states of those that
         fall through (a body that returns or raises does not reach what follows).
         Not ``exhaustive``: the state before counts as one more way through (a
-        loop body that may not run, an ``if`` without the branch we cannot see)."""
+        loop body that may not run, an ``if`` without the branch we cannot see).
+        ``over``: the decision the bodies are the ways of (none: one no path
+        decides)."""
         live: list[dict[int, Any]] = []
         written: dict[int, None] = {}
         raised = 0
@@ -985,7 +1087,7 @@ class PythonInterpreter:
         if not exhaustive:
             live.append({})
         if not live:
-            return _Flow(terminated=True, raised=raised == len(bodies)), False
+            return _Flow(terminated=True, raised=raised == len(bodies)), False, False
         differs = False
         for ref in written:
             start = self.heap.get(ref, MISSING)
@@ -995,13 +1097,18 @@ class PythonInterpreter:
             if all(same_value(v, start) for v in versions):
                 continue
             differs = differs or not all(same_value(v, versions[0]) for v in versions)
-            self._set(ref, self._merge_contents(versions))
+            merging, self.merging = self.merging, over
+            try:
+                self._set(ref, self._merge_contents(versions))
+            finally:
+                self.merging = merging
         # A body that returns makes the paths differ too: what follows runs on
         # some paths only. One that raises does not: its path fails there (a
         # guard, `if gpus < n: raise SkipTest`), and what follows is the
         # program's one way on; forking on it doubled the runs of SGLang's test
         # classes for nothing (issue 20).
-        return _Flow(), differs or len(live) + raised < len(bodies) + (0 if exhaustive else 1)
+        exits = len(live) + raised < len(bodies) + (0 if exhaustive else 1)
+        return _Flow(), differs or exits, exits
 
     def _stmt_Match(self, node, depth: int) -> _Flow:
         self._eval(node.subject)
@@ -1733,7 +1840,7 @@ class PythonInterpreter:
             body, orelse = self._eval(node.body), self._eval(node.orelse)
         if not same_value(body, orelse):
             self.paths.differs(*(fork or (None, None)), self._loc(node.test))
-        return self._merge_values([body, orelse])
+        return self._merged([body, orelse], frozenset((fork[0],)) if fork else frozenset())
 
     def _expr_Lambda(self, node: ast.Lambda) -> PyValue:
         return PFunc(node, self._closure_scopes(), "<lambda>", module=self.module)
@@ -2021,7 +2128,7 @@ class PythonInterpreter:
             positional.insert(0, func.bound)
         self._bind_parameters(func, scope, positional, dict(kwargs), has_spread)
         ref = self._new_ref(scope)
-        frame = Frame((ref, *func.scopes), func.name, owner=func.owner, receiver=func.bound)
+        frame = Frame((ref, *func.scopes), func.name, owner=func.owner, receiver=func.bound, fork_depth=len(self.forks))
         self.frames.append(frame)
         if node is not None:
             self.call_stack.append((func.name, loc, (loc.line, loc.end_line)))
@@ -2040,7 +2147,7 @@ class PythonInterpreter:
                 return PNone(loc)
             if not flow.terminated and frame.returns:
                 frame.returns.append(PNone(loc))
-            return self._merge_values(frame.returns)
+            return self._merged(frame.returns, frozenset(frame.return_keys))
         except RecursionError:
             # Each level is bounded, but calls multiply them: give up on this call
             # only, not on the rest of the file; and say so only when the call
@@ -2705,6 +2812,15 @@ _PYTEST_RAISES = frozenset({"pytest.raises"})
 
 # ---------------------------------------------------------------------------------
 # Helpers
+
+
+def _merged_leaves(value: Value) -> Iterator[Value]:
+    """The parts of a value a merge of branches made (paths.merged_launch)."""
+    if value.kind is Kind.ALTERNATIVES or (value.kind is Kind.UNKNOWN and "branches" in value.reason):
+        yield value
+    elif value.kind is Kind.CONCAT:
+        for part in value.parts:
+            yield from _merged_leaves(part)
 
 
 def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:

@@ -600,6 +600,8 @@ class LaunchInterpreter(PythonInterpreter):
                 server.under_test = UnderTest.EXPECTED_FAILURE
         self.result.servers.extend(servers)
         self.result.routers.extend(routers)
+        if servers or routers:
+            self._launched()
 
     def _run_argv(self, words: list[Word], loc: Location) -> None:
         if words:
@@ -696,6 +698,7 @@ class LaunchInterpreter(PythonInterpreter):
             under_test=under_test if under_test is not None else UnderTest.EXPECTED_FAILURE if self.expecting_failure else UnderTest.NO,
         )
         self.result.servers.append(launch)
+        self._launched()
 
     def _keyword(self, name: str, value: PyValue, loc: Location) -> KeywordArg:
         value_loc = loc_of(value) or loc
