@@ -440,6 +440,19 @@ def _run_rule(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _fewer_collections() -> None:
+    """A batch run allocates millions of short-lived objects (syntax trees,
+    interpreter heaps) that reference counting frees, no cycles among them
+    (PythonInterpreter.release); the cycle collector's default (a pass per 700
+    allocations, walking every live tree) took a sixth of a cold run on
+    SGLang's tree (14.1 s -> 11.8 s, the same peak memory). Worker processes
+    are forked and inherit it. Not for the editor's server or flake8's
+    process, which are not ours to tune."""
+    import gc
+
+    gc.set_threshold(50_000, 20, 100)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in _COMMANDS and argv[0] not in ("-h", "--help", "--version")):
@@ -447,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        if args.command in ("topology", "check"):
+            _fewer_collections()
         if args.command == "topology":
             return _run_topology(args)
         if args.command == "rule":

@@ -94,7 +94,9 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
         finally:
             if analyzer.tree is not None and not trees:
                 trees.append(analyzer.tree)
-        return result, analyzer.steps
+            steps = analyzer.steps
+            analyzer.release()
+        return result, steps
 
     result = variants(explore(run, merge_imprecise))
     if files is not None:
