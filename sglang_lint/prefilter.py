@@ -164,7 +164,22 @@ INHERITED_QUALNAME_MARKERS = ("ServerBase", "server_fixtures", "_fixture.")
 def python_may_run_a_launch(text: str) -> bool:
     """The check before parsing a Python file (issue 20): a launch entry it
     spells (a launching call, or a command naming an entry point and a way to
-    run it), or the import of a server fixture class."""
+    run it), or the import of a server fixture class. Remembered per text: the
+    Python source asks it of every module of the project a file imports, and
+    SGLang's test files import the same few hundred (2.6 s of a cold run)."""
+    key = (len(text), hash(text))  # the text itself is not kept alive
+    verdict = _VERDICTS.get(key)
+    if verdict is None:
+        if len(_VERDICTS) >= 65_536:
+            _VERDICTS.clear()
+        verdict = _VERDICTS[key] = _python_may_run_a_launch(text)
+    return verdict
+
+
+_VERDICTS: dict[tuple[int, int], bool] = {}
+
+
+def _python_may_run_a_launch(text: str) -> bool:
     if any(marker in text and _used(text, marker) for marker in CALL_ENTRY_MARKERS) or _spells_engine(text):
         return True
     if "sglang" in text and any(marker in text for marker in RUNNER_MARKERS):

@@ -247,6 +247,17 @@ def test_a_module_imported_by_many_is_parsed_once(tmp_path, monkeypatch) -> None
     assert PARSED.parses - before == 2  # server_base.py and common.py
 
 
+def test_copies_of_one_module_place_their_launches_in_their_own_file(tmp_path, monkeypatch) -> None:
+    """Two packages vendoring the same launcher: each importer's launch is
+    located in the copy it imports (a node keeps its location once computed,
+    so the copies must not share a tree)."""
+    importer = "import subprocess  # wraps sglang.launch_server\nfrom {package}.launcher import serve\nserve('decode', 8)\n"
+    write(tmp_path, {"a/launcher.py": LAUNCHER, "b/launcher.py": LAUNCHER, "run_a.py": importer.format(package="a"), "run_b.py": importer.format(package="b")})
+    for package in ("a", "b"):
+        (server,) = analyze(tmp_path, f"run_{package}.py", monkeypatch).servers
+        assert server.location.path == os.path.join(package, "launcher.py")
+
+
 def test_a_module_is_read_only_when_a_name_it_gives_is_used(tmp_path, monkeypatch) -> None:
     """A launcher's imports cost nothing until used: pkg/unused.py is neither
     read nor a dependency."""

@@ -115,9 +115,19 @@ def test_parsed_trees_are_bounded_by_their_source(monkeypatch) -> None:
     assert parsed.tree("def (:\n") is None
 
 
+def test_two_files_of_one_text_have_a_tree_each() -> None:
+    """A node keeps its location (file, line) once computed: a tree shared by
+    two copies of one module would place the second copy's launches in the
+    first."""
+    parsed = ParsedModules()
+    text = "def serve():\n    launch()\n"
+    assert parsed.tree(text, "a/launcher.py") is not parsed.tree(text, "b/launcher.py")
+    assert parsed.tree(text, "a/launcher.py") is parsed.tree(text, "a/launcher.py")
+
+
 def test_what_is_derived_from_a_tree_lives_on_the_tree() -> None:
     PARSED.clear()
-    tree = parse_module("def serve():\n    launch()\n")
+    tree = parse_module("def serve():\n    launch()\n", "serve.py")
     assert tree is not None
     assert function_references(tree) is function_references(tree)
     assert [refs.name for refs in function_references(tree)] == ["serve"]

@@ -230,7 +230,6 @@ class PythonInterpreter:
         self._ascii_lines: dict[int, bool] = {}
         # ast's columns are UTF-8 byte offsets: the same as code points on ASCII text.
         self._all_ascii = text.isascii()
-        self._loc_cache: dict[int, Location] = {}
         self._expr_depth = 0
         self.noted_depth = False
         self._branch_depth = 0  # inside an if/for/while/try body: assignments add up
@@ -588,13 +587,20 @@ class PythonInterpreter:
         return len(text.encode("utf-8", "surrogatepass")[:byte_offset].decode("utf-8", "replace")) + 1
 
     def _loc(self, node) -> Location:
-        # Bodies of loops and functions are evaluated many times: a node's location
-        # is computed once (the tree lives as long as the analyzer).
-        cached = self._loc_cache.get(id(node))
+        # Bodies of loops and functions are evaluated many times, and a file's
+        # tree (and an imported module's) by every run: a node's location is
+        # computed once, in its own file's context, and kept on the node (a
+        # tree belongs to one file: ParsedModules keys them by path too). It
+        # may be asked again while another module's code runs (a call's node,
+        # _call_function): the first answer is the right one.
+        cached = getattr(node, "_sglang_lint_loc", None)
         if cached is not None:
             return cached
         location = self._compute_loc(node)
-        self._loc_cache[id(node)] = location
+        try:
+            node._sglang_lint_loc = location
+        except AttributeError:
+            pass
         return location
 
     def _compute_loc(self, node) -> Location:
@@ -881,7 +887,7 @@ class PythonInterpreter:
         if text is None:
             self.result.notes.append(Note(loc.path, f"import of {name} not followed: {shown}: {problem}; its names are unknown here", loc.line, loc.column))
             return None
-        tree = parse_module(text)
+        tree = parse_module(text, shown)
         if tree is None:
             self.result.notes.append(Note(loc.path, f"import of {name} not followed: {shown} is not valid Python; its names are unknown here", loc.line, loc.column))
             return None
@@ -2455,7 +2461,7 @@ class PythonInterpreter:
         run once per concrete class (one no class in the file derives from), test
         fixtures first, with ``cls``/``self`` bound to that class; each class is a
         deployment scope of its own."""
-        called_names = _called_names(tree)
+        called_names = set(_called_names_of(tree))  # the file's tree is shared by its runs
         for module in self.modules.values():
             if module is not None:
                 # A base class's method its own setUpClass calls is not a root.
@@ -2644,7 +2650,7 @@ class PythonInterpreter:
         known = self.files.recall(key)
         if known is not None:
             return known  # type: ignore[return-value]
-        tree = parse_module(text)
+        tree = parse_module(text, shown)
         if tree is None:
             self.files.begin(key)
             return self.files.conclude(key, (frozenset(), frozenset()))  # type: ignore[return-value]
@@ -2839,7 +2845,8 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
 
 @per_tree
 def _called_names_of(tree: ast.Module) -> frozenset[str]:
-    """:func:`_called_names` of a module of the project, once per process."""
+    """:func:`_called_names` of a tree, once per tree (a module of the
+    project, once per process; the analyzed file, once for all its runs)."""
     return frozenset(_called_names(tree))
 
 
@@ -3024,23 +3031,24 @@ class ParsedModules:
     to at most ``PARSED_CHARS`` (the latest one is always kept)."""
 
     def __init__(self) -> None:
-        self.trees: OrderedDict[str, ast.Module | None] = OrderedDict()
+        self.trees: OrderedDict[tuple[str, str], ast.Module | None] = OrderedDict()
         self.chars = 0
         self.parses = 0  # how many texts were parsed (for tests and benchmarks)
 
-    def tree(self, text: str) -> ast.Module | None:
-        if text in self.trees:
-            self.trees.move_to_end(text)
-            return self.trees[text]
+    def tree(self, text: str, path: str = "") -> ast.Module | None:
+        key = (path, text)
+        if key in self.trees:
+            self.trees.move_to_end(key)
+            return self.trees[key]
         self.parses += 1
         try:
             tree: ast.Module | None = parse_python(text)
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             tree = None
-        self.trees[text] = tree
+        self.trees[key] = tree
         self.chars += len(text)
         while self.chars > PARSED_CHARS and len(self.trees) > 1:
-            oldest, _ = self.trees.popitem(last=False)
+            (_, oldest), _ = self.trees.popitem(last=False)
             self.chars -= len(oldest)
         return tree
 
@@ -3052,11 +3060,13 @@ class ParsedModules:
 PARSED = ParsedModules()
 
 
-def parse_module(text: str) -> ast.Module | None:
+def parse_module(text: str, path: str) -> ast.Module | None:
     """The tree of a module of the project other files import, parsed once per
     process however many files import it (while it is among the latest
-    ``PARSED_CHARS`` of source); None when it is not valid Python."""
-    return PARSED.tree(text)
+    ``PARSED_CHARS`` of source); None when it is not valid Python. A tree is
+    one file's (its nodes keep their locations), so two files of the same text
+    have one each."""
+    return PARSED.tree(text, path)
 
 
 def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
