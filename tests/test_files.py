@@ -476,3 +476,15 @@ def test_size_just_over_the_cap_is_shown_in_bytes(tmp_path: Path) -> None:
     with open(path, "wb") as handle:
         handle.truncate(files.MAX_BYTES + 1)
     assert read_source(path) == (None, files.Note(str(path), "file is 10,485,761 bytes, over the 10 MB (10,485,760 bytes) limit; skipped"))
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 4096, 4097, 1024 * 1024 - 1, 1024 * 1024, 3 * 1024 * 1024 + 7])
+def test_read_bytes_gives_every_byte_whatever_the_size(tmp_path, size) -> None:
+    """Each read asks for the size the file has (a megabyte per read
+    fragmented the heap); the whole file still comes back, across chunks."""
+    from sglang_lint.files import read_bytes
+
+    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    path = tmp_path / "f.sh"
+    path.write_bytes(data)
+    assert read_bytes(str(path)) == (data, None)

@@ -157,3 +157,15 @@ def test_judging_what_a_file_imports_does_not_use_up_what_it_may_read(tmp_path, 
     result = _result(tmp_path, "main.py", ProjectFiles((os.path.realpath(tmp_path),), run="bound"))
     assert [note.message for note in result.notes] == []
     assert result.servers[0].args[-1].value.text == "8"
+
+
+def test_the_run_cache_keeps_the_latest_texts_and_every_conclusion(monkeypatch) -> None:
+    from sglang_lint.sources.project import RunCache
+
+    monkeypatch.setattr(RunCache, "TEXT_CHARS", 100)
+    cache = RunCache()
+    for index in range(5):
+        cache[("text", f"m{index}.py")] = ("x" * 40, None)
+        cache[("memo", ("may launch", f"m{index}"))] = (True, ())
+    assert [key for key in cache if key[0] == "text"] == [("text", "m3.py"), ("text", "m4.py")]
+    assert len([key for key in cache if key[0] == "memo"]) == 5

@@ -2556,11 +2556,11 @@ class PythonInterpreter:
                     known = answers[reference] = self._reference_may_launch(reference, bindings, configurations)
                 if known:
                     return True
-            return any(self._body_import_may_launch(module, level, name, importer) for module, level, name, _ in refs.imports)
+            return any(self._body_import_may_launch(module, level, name, importer, configurations) for module, level, name, _ in refs.imports)
 
         return launches
 
-    def _body_import_may_launch(self, module: str, level: int, name: str, importer: str | None) -> bool:
+    def _body_import_may_launch(self, module: str, level: int, name: str, importer: str | None, configurations: bool = True) -> bool:
         """An alias imported in a body (``name``: the one a `from` import
         takes, "" for ``import module``): a launcher of the standard library by
         the name it takes (``from subprocess import Popen`` in a function: the
@@ -2570,6 +2570,13 @@ class PythonInterpreter:
         SGLang's tree 5 s more, 18.7 s -> 24 s, for no finding.)"""
         if name and not level and module.split(".")[0] in sys.stdlib_module_names:
             return name != "*" and self._is_launch_qualname(f"{module}.{name}")
+        if name and self._recognised_name(name):
+            # A name the recognisers know (`from sglang.srt.server_args import
+            # ServerArgs` in a helper): what it is decides, not whether its
+            # module's text may launch. SGLang's runtime_context.py imports
+            # ServerArgs in two helpers, and every file calling its `publish`
+            # was run as a launcher (issue 20: one_batch.py, 90 modules read).
+            return self._is_launch_qualname(f"{module}.{name}", configurations)
         return self._import_may_launch(module, level, importer)
 
     def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any], configurations: bool = True) -> bool:
@@ -2689,6 +2696,11 @@ class PythonInterpreter:
     def _text_may_launch(self, text: str) -> bool:
         """Hook: whether a module of the project with this text may launch."""
         return True
+
+    def _recognised_name(self, name: str) -> bool:
+        """Hook: whether the recognisers know what a call of ``name`` (the last
+        part of a qualified name) is, a launch or not."""
+        return False
 
     def _run_class(self, cls: PClass, called_names: set[str], reach: set[int]) -> None:
         self._note_unread_fixture(cls)

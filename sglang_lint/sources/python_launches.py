@@ -248,6 +248,9 @@ class LaunchInterpreter(PythonInterpreter):
     def _text_may_launch(self, text: str) -> bool:
         return python_may_run_a_launch(text)
 
+    def _recognised_name(self, name: str) -> bool:
+        return name in _ENTRY_CALLS
+
     def _builtin_model(self, qualname: str) -> bool:
         """SGLang's test helpers and entry points keep the model below even where
         the analyzed tree holds their code (SGLang's own repository): the model
