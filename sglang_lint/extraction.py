@@ -250,7 +250,12 @@ def _extract_in_pool(
         for kind in {read.kind for read in pending}:
             _source(kind)
     items = [(read.path, read.text, read.kind, read.env, project, encode) for read in pending]
-    chunk = max(1, min(32, len(items) // (workers * 4)))
+    # Small chunks, in the files' order: a few analyses are long (a tree's PD
+    # test fixtures), and chunks of a tenth of the files left one worker
+    # finishing such a chunk alone (SGLang's tree: 8.5 s -> 7.9 s on two
+    # workers). Neighbours stay in order: they import the same modules, which
+    # the worker has parsed already (sorting by size cost 10% more CPU).
+    chunk = max(1, min(8, len(items) // (workers * 64)))
     done: list[tuple[SourceResult, bytes | None]] = []
     try:
         with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
