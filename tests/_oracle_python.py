@@ -854,7 +854,7 @@ class _Gen:
             if by_name[0][0] in {k for k, _ in base}:
                 fields.append(by_name.pop())  # a keyword given twice is a TypeError
         cfg = self.fresh_name("cfg")
-        literal = "{" + ", ".join(([f"**ENGINE_BASE"] if base else []) + [f'"{k}": {v}' for k, v in fields]) + "}"
+        literal = "{" + ", ".join((["**ENGINE_BASE"] if base else []) + [f'"{k}": {v}' for k, v in fields]) + "}"
         forms = ["literal"] + [f for f in ("engine_dict_call", "engine_dict_or", "engine_dict_update", "engine_dict_setitem", "engine_dict_return") if self.ok(f)]
         form = self.pick(forms)
         lines: list[str] = []

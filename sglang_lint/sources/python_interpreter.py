@@ -555,7 +555,6 @@ class PythonInterpreter:
             self.merging = merging
 
     def _merged_value(self, values: list[PyValue | None]) -> PyValue:
-        first = values[0]
         loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
         if any(v is None for v in values):
             return PUnknown(Value.unknown("set in only some branches"), loc)
