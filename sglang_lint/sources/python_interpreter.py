@@ -2743,7 +2743,7 @@ class PythonInterpreter:
                     continue
                 # A class deriving a base class of another file: the class is
                 # where the launches of its methods come from, its own or the
-                # base's (context, line ranges for a `# noqa` on the class line).
+                # base's (context, line ranges for a noqa comment on the class line).
                 owner = func.owner.name if func.owner is not None else cls.name
                 shown = f"{cls.name}.{func.name}" if func.owner is None or func.owner.ref == cls.ref else f"{cls.name} via {owner}.{func.name}"
                 self.call_stack.append((shown, cls.loc, (cls.loc.line, cls.loc.line)))
