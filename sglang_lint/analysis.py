@@ -23,12 +23,13 @@ from sglang_lint.catalog.tables import load_diffusion_table, load_table, run_ver
 from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.model import EntryPoint, Finding, Location, Note, SourceResult
+from sglang_lint.model import EntryPoint, Finding, Kind, Location, Note, SourceResult, merge_made
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
+from sglang_lint.sources.paths import MERGED_PAST_BOUND, NOT_FOLLOWED
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 from sglang_lint.variant_findings import fold, name_pass_through
 
@@ -117,6 +118,40 @@ def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[s
     return cataloged
 
 
+def merges_that_matter(result: SourceResult, cataloged: CatalogedFile) -> bool:
+    """Whether the branches a source merged past its bounds (its note,
+    sources/paths.py) may have cost a launch of the file something: a setting
+    of a server whose value a merge made, a router's word, a launch that could
+    not be followed or read. A merge whose values every launch's settings
+    leave behind (flags before a `*service_args` that may override them all:
+    SGLang's Ascend multi-node helper, 96 paths) cost nothing, and the note
+    would be noise."""
+    if not any(MERGED_PAST_BOUND in note.message for note in result.notes):
+        return True
+    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes) or len(cataloged.servers) < len(result.servers):
+        return True
+    if len(cataloged.routers) < len(result.routers) or any(_router_merge_matters(router) for router in result.routers):
+        return True
+    for server in cataloged.servers:
+        values = server.settings.values
+        own = getattr(values, "own", values)
+        if any(merge_made(setting.value) for setting in own.values()):
+            return True
+    return False
+
+
+def _router_merge_matters(router) -> bool:
+    """A router's endpoints add up whatever their order: a word a merge made
+    unknown (items that differ between branches) hides endpoints only when no
+    word nobody can see (`*router_args`) hides them anyway; a merged value
+    (one of several URLs) always matters."""
+    merged = [token for token in router.args if merge_made(token.value)]
+    if any(token.value.kind is not Kind.UNKNOWN for token in merged):
+        return True
+    unseen = any((token.spread or token.value.kind is Kind.UNKNOWN) and not merge_made(token.value) for token in router.args)
+    return bool(merged) and not unseen
+
+
 def analyze_results(
     results: list[SourceResult],
     options: LintOptions,
@@ -146,10 +181,10 @@ def analyze_results(
     directives: dict[str, Directives] = {}
     for result in results:
         lint.sources[result.path] = result.lines
-        notes.extend(result.notes)
         cataloged = (cataloged_files or {}).get(id(result))
         if cataloged is None:
             cataloged = catalog_file(result, versions, texts)
+        notes.extend(result.notes if merges_that_matter(result, cataloged) else [note for note in result.notes if MERGED_PAST_BOUND not in note.message])
         directives[result.path] = cataloged.directives
         notes.extend(cataloged.notes)
         if probes is not None:

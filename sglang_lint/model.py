@@ -252,6 +252,18 @@ class Value(Struct, frozen=True, gc=False, array_like=True):
         return self.describe()
 
 
+def merge_made(value: Value) -> bool:
+    """Whether a merge of branches made ``value`` (or a part of it): one of
+    several texts, or unknown because it differs between branches or was set in
+    only some. A source that explores branches (sources/paths.py) makes such
+    values past its bounds; analysis asks whether one reached a setting."""
+    if value.kind is Kind.ALTERNATIVES:
+        return True
+    if value.kind is Kind.UNKNOWN:
+        return "branches" in value.reason
+    return value.kind is Kind.CONCAT and any(merge_made(part) for part in value.parts)
+
+
 def _bracket(value: Value) -> str:
     if value.kind is Kind.SYMBOL and (value.name[:1] in "<[{" or value.name.startswith(("${{", "$("))):
         # A runbook or template placeholder, or a Kubernetes `$(VAR)`, shown as

@@ -261,6 +261,30 @@ def test_past_the_work_bound_the_note_names_that_bound(monkeypatch) -> None:
     assert not any("paths through the branches" in message for message in messages)
 
 
+@pytest.mark.parametrize("flags_before_pass_through", [True, False])
+def test_the_bound_note_is_kept_only_where_a_merge_reaches_a_setting(tmp_path, monkeypatch, flags_before_pass_through) -> None:
+    """Past the bounds, the merged branches cost a launch nothing when every
+    setting they made may be overridden anyway by words nobody can see (flags
+    before `*service_args`: SGLang's Ascend multi-node helper, 96 paths): no
+    note then (analysis.merges_that_matter). After the pass-through, a merged
+    flag is what the setting is: the note stays. The settings name the
+    pass-through, not the merge, as what may override them."""
+    monkeypatch.setattr(paths, "MAX_PATHS", 2)
+    flags = "".join(f"    if os.environ.get('F{i}'):\n        extra.append('--f{i}-flag')\n" for i in range(4))
+    order = "*extra, *service_args" if flags_before_pass_through else "*service_args, *extra"
+    text = (
+        "import os, subprocess\n\n\n"
+        "def serve(service_args):\n"
+        "    extra = []\n"
+        f"{flags}"
+        f"    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '8', {order}])\n"
+    )
+    (tmp_path / "serve.py").write_text(text)
+    lint = lint_paths([str(tmp_path / "serve.py")], LintOptions(cache=False, jobs=1))
+    bound_notes = [f for f in lint.findings if paths.MERGED_PAST_BOUND in f.message]
+    assert bool(bound_notes) != flags_before_pass_through, [f.message for f in lint.findings]
+
+
 def test_a_file_without_undecided_branches_runs_once() -> None:
     runs = []
 

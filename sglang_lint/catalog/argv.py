@@ -46,7 +46,7 @@ from sglang_lint.catalog.settings import (
     Setting,
 )
 from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
-from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value
+from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, merge_made
 
 __all__ = ["parse_server_args"]
 
@@ -404,7 +404,17 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
         later = [i for i in blocking if i > index]
         if not later:
             return None
-        word = parse.words[later[0]]
+        # The last of them decides. When it is a word nobody can see
+        # (`*service_args`), that is the reason, on every path; when it is one
+        # our exploration merged (items that differ between branches), the
+        # merge is what cost the setting its value, and the reason says so
+        # (analysis.merges_that_matter reads it). Else the first is named.
+        merged = [merge_made(parse.words[i].value) for i in later]
+        if merged[-1]:
+            chosen = later[0] if merged[0] else later[-1]
+        else:
+            chosen = next(i for i, was_merged in zip(later, merged) if not was_merged)
+        word = parse.words[chosen]
         return f"may be overridden by {word.value.describe()} at {word.location.short()}"
 
     # A store_true flag that was given stays on whatever words follow, unless some

@@ -40,7 +40,7 @@ from typing import Callable, Iterable
 
 from msgspec.structs import replace
 
-from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value
+from sglang_lint.model import ArgToken, Kind, Location, Note, PathStep, RouterLaunch, ServerLaunch, SourceResult, Value, merge_made
 
 # Paths per file: each is a run of the file's interpreter, so this bounds the work
 # a file with many independent branches costs (2**6 launches variants at most).
@@ -53,6 +53,10 @@ MAX_WORK = 100_000
 
 # How the sources' notes about a launch they could not follow begin.
 NOT_FOLLOWED = "launch not analyzed"
+# What the note says when the paths' bounds were reached and the branches past
+# them were merged; analysis keeps it only where a merged value reached a
+# launch's setting (analysis.merges_that_matter).
+MERGED_PAST_BOUND = "from here on, values that differ between branches are merged"
 
 
 class Fork(Exception):
@@ -243,7 +247,7 @@ def explore(
             result.notes.append(
                 Note(
                     where.path,
-                    f"{bound}: from here on, values that differ between branches are merged (and may be unknown) instead of giving launch variants",
+                    f"{bound}: {MERGED_PAST_BOUND} (and may be unknown) instead of giving launch variants",
                     where.line,
                     where.column,
                 )
@@ -263,15 +267,7 @@ def merged_launch(launch) -> bool:
     differs between branches or was set in only some (not a parameter or a
     call result we cannot see)."""
     values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
-    return any(_merge_made(value) for value in values)
-
-
-def _merge_made(value: Value) -> bool:
-    if value.kind is Kind.ALTERNATIVES:
-        return True
-    if value.kind is Kind.UNKNOWN:
-        return "branches" in value.reason
-    return value.kind is Kind.CONCAT and any(_merge_made(part) for part in value.parts)
+    return any(merge_made(value) for value in values)
 
 
 def merge_imprecise(result: SourceResult) -> bool:
