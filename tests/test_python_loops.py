@@ -162,3 +162,28 @@ def test_nested_loops_unroll_within_one_bound() -> None:
     source = "import subprocess, sys\n" + "".join("    " * i + f"for n{i} in range(2):\n" for i in range(11))
     source += "    " * 11 + 'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--port", str(n0)])\n'
     assert len(analyze_python("launch.py", source).servers) == MAX_UNROLL  # 2^11 before
+
+
+def test_items_before_a_loop_stay_when_one_of_them_is_unknown() -> None:
+    """A loop over a list we cannot see extends the command: the items before
+    it are the same objects after any number of turns, even one we cannot read
+    (a port only the environment gives), so they are kept and only what the
+    loop adds is unknown (SGLang's Ascend router lost its --pd-disaggregation
+    behind an unknown --port)."""
+    from sglang_lint.sources.python import analyze_python
+
+    source = (
+        "import os, subprocess\n"
+        "try:\n"
+        "    PORT = os.environ['ROUTER_PORT']\n"
+        "except KeyError:\n"
+        "    PORT = '8000'\n\n\n"
+        "def main(urls):\n"
+        "    cmd = ['python3', '-m', 'sglang_router.launch_router', '--port', PORT, '--pd-disaggregation']\n"
+        "    for url in urls:\n"
+        "        cmd.extend(['--prefill', url])\n"
+        "    subprocess.Popen(cmd)\n"
+    )
+    (router,) = analyze_python("router.py", source).routers
+    words = [token.value.text for token in router.args if token.value.is_known]
+    assert words[-1] == "--pd-disaggregation", [token.value.describe() for token in router.args]

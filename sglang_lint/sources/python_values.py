@@ -553,7 +553,13 @@ def same_value(a: Any, b: Any) -> bool:
 
 def same_text(a: Any, b: Any) -> bool:
     """Equal as argv items: the same text, wherever each was written (the
-    branches of an ``if`` often spell the same option twice)."""
+    branches of an ``if`` often spell the same option twice). One value in both
+    (an item the branches did not touch: a port only a path decides, a spread
+    of the caller's arguments) is the same on every path, seen or not; that it
+    was not kept cost the items after it (SGLang's Ascend router: everything
+    after `--port` became items that differ between branches)."""
+    if a is b:
+        return True
     if isinstance(a, PStr) and isinstance(b, PStr):
         return a.value == b.value and a.value.is_known
     if isinstance(a, PNum) and isinstance(b, PNum):
