@@ -14,6 +14,8 @@ from __future__ import annotations
 import ast
 import textwrap
 
+import pytest
+
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.python_reach import function_references, reaching_functions, statement_references, tail_statements
 
@@ -338,3 +340,34 @@ def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) 
     for name, tp in (("helper_user.py", "4"), ("runner_user.py", "2")):
         (launch,) = extract(name, files[name], FileKind.PYTHON, None, project).servers
         assert launch.args[-1].value.text == tp
+
+
+@pytest.mark.parametrize(
+    "call, launches",
+    [
+        ('subprocess.run(["nvidia-smi", "-L"], capture_output=True)', False),
+        ('subprocess.check_output("nvidia-smi --query-gpu=name --format=csv", shell=True)', False),
+        ('os.system("hostname")', False),
+        ('asyncio.create_subprocess_exec("rocm-smi", "--showuse")', False),
+        ('subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", "8"])', True),
+        ('subprocess.run("sglang serve --model-path m", shell=True)', True),
+        ("subprocess.run(command)", True),  # a name: what it holds is seen only by running
+        ('subprocess.run(["nvidia-smi", flag])', True),
+        ('subprocess.run(["nvidia-smi"], executable=program)', True),
+        ('subprocess.run(["nvidia-smi"], **options)', True),
+    ],
+)
+def test_a_process_with_a_fixed_command_naming_no_entry_point_is_no_launch(call, launches) -> None:
+    """Every entry point the sources recognise spells `sglang`, and a script a
+    command runs is another file: a command written out in full without it
+    starts no SGLang server (issue 20: SGLang's helpers asking nvidia-smi made
+    every file calling them a launcher to run)."""
+    tree = ast.parse(f"def probe():\n    return {call}\n")
+    (refs,) = function_references(tree)
+    assert bool({"subprocess.run", "subprocess.check_output", "os.system", "asyncio.create_subprocess_exec"} & refs.dotted) == launches
+
+
+def test_what_a_fixed_command_is_given_is_still_a_reference() -> None:
+    tree = ast.parse('def probe():\n    return subprocess.run(["nvidia-smi"], env=make_env())\n')
+    (refs,) = function_references(tree)
+    assert "make_env" in refs.names and "subprocess.run" not in refs.dotted

@@ -119,6 +119,12 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
         if kind is ast.Name:
             names.add(node.id)  # type: ignore[attr-defined]
             continue
+        if kind is ast.Call and _runs_a_fixed_command(node):
+            # `subprocess.run(["nvidia-smi", ...])` starts no SGLang server;
+            # what it is given (`env=make_env()`) may still call something.
+            stack.extend(node.args)  # type: ignore[attr-defined]
+            stack.extend(keyword.value for keyword in node.keywords)  # type: ignore[attr-defined]
+            continue
         if kind is ast.Attribute:
             names.add(node.attr)  # type: ignore[attr-defined]
             chain = _dotted(node)
@@ -157,6 +163,40 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
 
 
 _ANNOTATED = (ast.AnnAssign, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef)
+
+# The process APIs whose command is their first argument (or ``args=``).
+_PROCESS_CALLS = frozenset(
+    f"{module}.{name}"
+    for module, names in (
+        ("subprocess", ("run", "Popen", "call", "check_call", "check_output", "getoutput", "getstatusoutput")),
+        ("os", ("system", "popen")),
+        ("asyncio", ("create_subprocess_exec", "create_subprocess_shell")),
+    )
+    for name in names
+)
+
+
+def _runs_a_fixed_command(call: ast.Call) -> bool:
+    """A process started with a command written out in full that names no
+    SGLang entry point: every entry point the sources recognise spells
+    ``sglang`` (``sglang.launch_server``, ``sglang serve``, ``dynamo.sglang``,
+    ``sglang_router``), and a script it runs (``bash x.sh``) is another file,
+    not followed. Such a call is no launch itself (SGLang's helpers ask
+    ``nvidia-smi``; the files calling them were run as launchers, issue 20).
+    The command must be the literal itself, not a name; ``executable=`` or a
+    ``**mapping`` may name another program, so they keep the call."""
+    function = _dotted(call.func)
+    if function not in _PROCESS_CALLS or any(keyword.arg in ("executable", None) for keyword in call.keywords):
+        return False
+    if function == "asyncio.create_subprocess_exec":
+        words = list(call.args)  # the program and its arguments, one each
+    else:
+        command = call.args[0] if call.args else next((keyword.value for keyword in call.keywords if keyword.arg in ("args", "cmd", "command")), None)
+        if command is None:
+            return False
+        words = list(command.elts) if isinstance(command, (ast.List, ast.Tuple)) else [command]
+    texts = [word.value for word in words if isinstance(word, ast.Constant) and isinstance(word.value, str)]
+    return bool(words) and len(texts) == len(words) and not any("sglang" in text.lower() for text in texts)
 
 
 def _dotted(node: ast.AST) -> str | None:
