@@ -588,3 +588,21 @@ def test_a_helper_importing_a_configuration_class_in_its_body_is_no_launcher(tmp
     result = analyze(tmp_path, "bench.py", monkeypatch)
     assert result.servers == [] and not result.notes
     assert os.path.join("pkg", "server_args.py") not in [path for path, _ in result.dependencies]
+
+
+@pytest.mark.parametrize("launches", [False, True])
+def test_a_function_the_file_defines_is_judged_by_its_body_not_its_name(tmp_path, monkeypatch, launches) -> None:
+    """SGLang's entry modules define their own `launch_server` (it serves in
+    the same process): calling it is a launch only when its body reaches one,
+    as running it shows, not because the name is an entry point's (issue 20:
+    such files were interpreted for nothing)."""
+    from sglang_lint.sources import python_interpreter
+
+    body = "    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '8'])\n" if launches else "    return serve_in_this_process(args)\n"
+    text = "import subprocess  # sglang.launch_server's own module\n\n\ndef launch_server(args):\n" + body + "\n\nif __name__ == '__main__':\n    launch_server(None)\n"
+    write(tmp_path, {"entry.py": text})
+    runs = []
+    original = python_interpreter.PythonInterpreter._run_uncalled
+    monkeypatch.setattr(python_interpreter.PythonInterpreter, "_run_uncalled", lambda self, tree: (runs.append(1), original(self, tree))[1])
+    result = analyze(tmp_path, "entry.py", monkeypatch)
+    assert bool(result.servers) == launches == bool(runs)

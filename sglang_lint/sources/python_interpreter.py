@@ -2594,6 +2594,11 @@ class PythonInterpreter:
         launch."""
         root, dot, rest = reference.partition(".")
         value = bindings.get(root)
+        if value is DEFINED_FUNCTION or (isinstance(value, PFunc) and not dot):
+            # A function whose body we see (SGLang's own `launch_server` in its
+            # entry modules): its body decides, through the reach fixpoint;
+            # its name makes no launch (issue 20).
+            return False
         if isinstance(value, PExternal):
             qualname = value.qualname + dot + rest
         elif isinstance(value, PImported):
@@ -2846,6 +2851,8 @@ _PYTEST_RAISES = frozenset({"pytest.raises"})
 
 
 _UNHANDLED = object()
+# What _import_bindings binds a module's own function names to.
+DEFINED_FUNCTION = object()
 _HANDLER_TABLES: dict[type, tuple[dict, dict]] = {}
 
 
@@ -2986,9 +2993,13 @@ def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
     them (``_stmt_Import``/``_stmt_ImportFrom``) but without running anything:
     a standard-library name as external, any other as imported."""
     loc = Location(importer, 1, 1)
-    bindings: dict[str, PyValue] = {}
+    bindings: dict[str, Any] = {}
     for node in tree.body:
-        if isinstance(node, ast.Import):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # A function of the module: what it does is its body's (the reach
+            # fixpoint follows it), not what its name would be if imported.
+            bindings[node.name] = DEFINED_FUNCTION
+        elif isinstance(node, ast.Import):
             for alias in node.names:
                 top = alias.name.split(".")[0]
                 name, module = (alias.asname, alias.name) if alias.asname else (top, top)
