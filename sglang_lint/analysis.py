@@ -23,7 +23,7 @@ from sglang_lint.catalog.tables import load_diffusion_table, load_table, run_ver
 from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
-from sglang_lint.model import EntryPoint, Finding, Kind, Location, Note, SourceResult, merge_made
+from sglang_lint.model import EntryPoint, Finding, Kind, Location, Note, RouterLaunch, SourceResult, merge_made
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
@@ -140,7 +140,7 @@ def merges_that_matter(result: SourceResult, cataloged: CatalogedFile) -> bool:
     return False
 
 
-def _router_merge_matters(router) -> bool:
+def _router_merge_matters(router: RouterLaunch) -> bool:
     """A router's endpoints add up whatever their order: a word a merge made
     unknown (items that differ between branches) hides endpoints only when no
     word nobody can see (`*router_args`) hides them anyway; a merged value
