@@ -29,7 +29,7 @@ from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
-from sglang_lint.sources.paths import MERGED_PAST_BOUND, NOT_FOLLOWED
+from sglang_lint.sources.paths import MERGED_PAST_BOUND, not_followed
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 from sglang_lint.variant_findings import fold, name_pass_through
 
@@ -128,7 +128,7 @@ def merges_that_matter(result: SourceResult, cataloged: CatalogedFile) -> bool:
     would be noise."""
     if not any(MERGED_PAST_BOUND in note.message for note in result.notes):
         return True
-    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes) or len(cataloged.servers) < len(result.servers):
+    if not_followed(result.notes) or len(cataloged.servers) < len(result.servers):
         return True
     if len(cataloged.routers) < len(result.routers) or any(_router_merge_matters(router) for router in result.routers):
         return True

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from msgspec import Struct
 from msgspec.structs import force_setattr
@@ -252,16 +252,21 @@ class Value(Struct, frozen=True, gc=False, array_like=True):
         return self.describe()
 
 
+def merged_leaves(value: Value) -> Iterator[Value]:
+    """The parts of ``value`` a merge of branches made: one of several texts,
+    or unknown because it differs between branches or was set in only some."""
+    if value.kind is Kind.ALTERNATIVES or (value.kind is Kind.UNKNOWN and "branches" in value.reason):
+        yield value
+    elif value.kind is Kind.CONCAT:
+        for part in value.parts:
+            yield from merged_leaves(part)
+
+
 def merge_made(value: Value) -> bool:
-    """Whether a merge of branches made ``value`` (or a part of it): one of
-    several texts, or unknown because it differs between branches or was set in
-    only some. A source that explores branches (sources/paths.py) makes such
-    values past its bounds; analysis asks whether one reached a setting."""
-    if value.kind is Kind.ALTERNATIVES:
-        return True
-    if value.kind is Kind.UNKNOWN:
-        return "branches" in value.reason
-    return value.kind is Kind.CONCAT and any(merge_made(part) for part in value.parts)
+    """Whether a merge of branches made ``value`` or a part of it. A source that
+    explores branches (sources/paths.py) makes such values past its bounds;
+    analysis asks whether one reached a setting."""
+    return next(merged_leaves(value), None) is not None
 
 
 def _bracket(value: Value) -> str:

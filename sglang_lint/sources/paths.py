@@ -256,18 +256,26 @@ def explore(
     return leaves
 
 
+def launch_values(launch) -> list[Value]:
+    """The values of a launch's words and (a ServerLaunch's) keywords."""
+    return [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
+
+
+def not_followed(notes: Iterable[Note]) -> bool:
+    """Whether one of ``notes`` says a launch could not be followed."""
+    return any(note.message.startswith(NOT_FOLLOWED) for note in notes)
+
+
 def imprecise_launch(launch) -> bool:
     """A word a merge may have made: alternatives, unknown, or within a concat."""
-    values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
-    return any(_merged_shape(value) for value in values)
+    return any(_merged_shape(value) for value in launch_values(launch))
 
 
 def merged_launch(launch) -> bool:
     """A word a merge of branches made: alternatives, or unknown because it
     differs between branches or was set in only some (not a parameter or a
     call result we cannot see)."""
-    values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
-    return any(merge_made(value) for value in values)
+    return any(merge_made(value) for value in launch_values(launch))
 
 
 def merge_imprecise(result: SourceResult) -> bool:
@@ -276,7 +284,7 @@ def merge_imprecise(result: SourceResult) -> bool:
     or one that could not be followed. A launch whose unknowns are its
     parameters or values it cannot see (a pass-through) gains nothing from
     variants."""
-    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes):
+    if not_followed(result.notes):
         return True
     return any(merged_launch(launch) for launch in [*result.servers, *result.routers])
 
@@ -284,7 +292,7 @@ def merge_imprecise(result: SourceResult) -> bool:
 def _imprecise(result: SourceResult) -> bool:
     """A launch with a word a merge may have made (alternatives or unknown), or
     one that could not be followed at all (its SGL900 note)."""
-    if any(note.message.startswith(NOT_FOLLOWED) for note in result.notes):
+    if not_followed(result.notes):
         return True
     return any(imprecise_launch(launch) for launch in [*result.servers, *result.routers])
 

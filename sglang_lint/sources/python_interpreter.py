@@ -27,8 +27,8 @@ from typing import Any, Callable, Iterator, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sglang_lint.model import Kind, Location, Note, SourceResult, Value
-from sglang_lint.sources.paths import NOT_FOLLOWED, Paths, decision, implied, imprecise_launch, merged_launch, suspended
+from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
+from sglang_lint.sources.paths import Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_reach import FunctionRefs, function_references, local_imports, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
@@ -297,13 +297,13 @@ class PythonInterpreter:
         self._finish_run()
         # A launch a merged branch may have made imprecise: fork on the first
         # merged branch its words were merged over (all, when that is not known).
-        not_followed = any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes)
+        lost = not_followed(self.result.notes)
         relevant = self.relevant_branches
-        merged_over = None if not_followed else self._fork_keys_of_launches()
+        merged_over = None if lost else self._fork_keys_of_launches()
         if merged_over is not None:
             merged_over |= self.launch_exits
             relevant = merged_over if relevant is None else relevant & merged_over
-        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or not_followed, relevant)
+        self.paths.launch(any(imprecise_launch(launch) for launch in [*self.result.servers, *self.result.routers]) or lost, relevant)
         self._leave_installed()
         self._drop_import_notes_no_launch_needs()
         self._drop_depth_notes_where_nothing_launches()
@@ -330,29 +330,24 @@ class PythonInterpreter:
         test_utils.py merges five platform branches at its top level (timeouts)
         and a launch's ``--device`` in another module: forking on each branch
         in turn ran the 4,500-step module 13 times for nothing."""
-        keys: set[str] = set()
-        for launch in [*self.result.servers, *self.result.routers]:
-            values = [token.value for token in launch.args] + [keyword.value for keyword in getattr(launch, "keywords", ())]
-            for value in values:
-                for leaf in _merged_leaves(value):
-                    entry = self.provenance.get(id(leaf))
-                    if entry is None or entry[0] is not leaf:
-                        return None
-                    keys |= entry[1]
-        return keys
+        return self._provenance_of([value for launch in [*self.result.servers, *self.result.routers] for value in launch_values(launch)], set())
 
     def _merged_over(self, values: list[PyValue | None]) -> frozenset[str] | None:
         """The decisions a merge of ``values`` is over: the one being merged,
         and those the values were merged over themselves (None: not known)."""
-        keys = set(self.merging)
+        keys = self._provenance_of([leaf for value in values for leaf in self._model_values(value)], set(self.merging))
+        return None if keys is None else frozenset(keys)
+
+    def _provenance_of(self, values: list[Value], keys: set[str]) -> set[str] | None:
+        """``keys`` with the decisions each merged part of ``values`` was merged
+        over; None when one part's are not recorded."""
         for value in values:
-            for leaf in self._model_values(value):
-                for merged in _merged_leaves(leaf):
-                    entry = self.provenance.get(id(merged))
-                    if entry is None or entry[0] is not merged:
-                        return None
-                    keys |= entry[1]
-        return frozenset(keys)
+            for merged in merged_leaves(value):
+                entry = self.provenance.get(id(merged))
+                if entry is None or entry[0] is not merged:
+                    return None
+                keys |= entry[1]
+        return keys
 
     def _model_values(self, value: PyValue | None) -> list[Value]:
         if isinstance(value, PStr):
@@ -368,7 +363,7 @@ class PythonInterpreter:
         if keys is None:
             return value
         for leaf in self._model_values(value):
-            for merged in _merged_leaves(leaf):
+            for merged in merged_leaves(leaf):
                 entry = self.provenance.get(id(merged))
                 if entry is not None and entry[0] is merged:
                     self.provenance[id(merged)] = (merged, entry[1] | keys)
@@ -418,7 +413,7 @@ class PythonInterpreter:
         other's definitions in long chains, and every file past the bound of
         files read gave a note). Kept: those in the analyzed file when it
         launches (a value of a launch may be unknown because of them)."""
-        launches = bool(self.result.servers or self.result.routers) or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes)
+        launches = bool(self.result.servers or self.result.routers) or not_followed(self.result.notes)
         self.result.notes = [
             note
             for note in self.result.notes
@@ -551,9 +546,15 @@ class PythonInterpreter:
 
     def _merged(self, values: list[PyValue | None], over: frozenset[str]) -> PyValue:
         """:meth:`_merge_values` of the ways of the decisions ``over``."""
+        with self._merging_over(over):
+            return self._merge_values(values)
+
+    @contextlib.contextmanager
+    def _merging_over(self, over: frozenset[str]) -> Iterator[None]:
+        """The merges made meanwhile are of the ways of the decisions ``over``."""
         merging, self.merging = self.merging, over
         try:
-            return self._merge_values(values)
+            yield
         finally:
             self.merging = merging
 
@@ -1115,11 +1116,8 @@ class PythonInterpreter:
             if all(same_value(v, start) for v in versions):
                 continue
             differs = differs or not all(same_value(v, versions[0]) for v in versions)
-            merging, self.merging = self.merging, over
-            try:
+            with self._merging_over(over):
                 self._set(ref, self._merge_contents(versions))
-            finally:
-                self.merging = merging
         # A body that returns makes the paths differ too: what follows runs on
         # some paths only. One that raises does not: its path fails there (a
         # guard, `if gpus < n: raise SkipTest`), and what follows is the
@@ -2503,7 +2501,7 @@ class PythonInterpreter:
         met, servers, routers, notes = len(self.paths.met), len(self.result.servers), len(self.result.routers), len(self.result.notes)
         run()
         launches = [*self.result.servers[servers:], *self.result.routers[routers:]]
-        if any(merged_launch(launch) for launch in launches) or any(note.message.startswith(NOT_FOLLOWED) for note in self.result.notes[notes:]):
+        if any(merged_launch(launch) for launch in launches) or not_followed(self.result.notes[notes:]):
             self.relevant_branches.update(self.paths.met[met:])
 
     def _reaching_functions(self, tree: ast.Module) -> set[int]:
@@ -2863,15 +2861,6 @@ def _handler_tables(cls: type) -> tuple[dict, dict]:
     if tables is None:
         tables = _HANDLER_TABLES[cls] = ({}, {})
     return tables
-
-
-def _merged_leaves(value: Value) -> Iterator[Value]:
-    """The parts of a value a merge of branches made (paths.merged_launch)."""
-    if value.kind is Kind.ALTERNATIVES or (value.kind is Kind.UNKNOWN and "branches" in value.reason):
-        yield value
-    elif value.kind is Kind.CONCAT:
-        for part in value.parts:
-            yield from _merged_leaves(part)
 
 
 def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
