@@ -37,6 +37,7 @@ from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaun
 from sglang_lint.prefilter import python_may_run_a_launch
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
+from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS
 from sglang_lint.sources.python_values import (
     DictContents,
     PClass,
@@ -68,22 +69,6 @@ from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_launches import entry_mentions
 from sglang_lint.sources.shell_words import Seg, Word, spread_word
 
-# Calls whose first argument (or ``args=``) is an argv list, or with ``shell=True`` a command string.
-_SUBPROCESS_RUNNERS = {
-    "subprocess.Popen",
-    "subprocess.run",
-    "subprocess.call",
-    "subprocess.check_call",
-    "subprocess.check_output",
-}
-# Calls whose first argument is a command string for the shell.
-_SHELL_STRING_RUNNERS = {
-    "os.system",
-    "os.popen",
-    "subprocess.getoutput",
-    "subprocess.getstatusoutput",
-    "asyncio.create_subprocess_shell",
-}
 # What a call must name for :meth:`LaunchInterpreter._call_external` to read it
 # as a launch (issue 20, python_reach: a function that refers to none of them,
 # directly or through another function, starts nothing and is not run as a
@@ -94,7 +79,7 @@ _SHELL_STRING_RUNNERS = {
 # (SGLang 0.5.23 launch_server.py: `prepare_server_args(sys.argv[1:])`;
 # server_args.py: `ServerArgs.from_cli_args(args)`).
 _COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepare_server_args(", "from_cli_args(")
-_PROCESS_RUNNERS = frozenset({*_SUBPROCESS_RUNNERS, *_SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
+_PROCESS_RUNNERS = frozenset({*SUBPROCESS_RUNNERS, *SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
 # A call that builds a configuration without starting it: a launch only where a
 # launcher is handed it, a unit test's configuration otherwise (issue 20, item 4).
 _CONFIGURATION_CALLS = frozenset({"ServerArgs"})
@@ -264,14 +249,14 @@ class LaunchInterpreter(PythonInterpreter):
     def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
         last = qualname.rsplit(".", 1)[-1]
         unknown = PUnknown(Value.unknown(f"the result of {qualname}()"), loc)
-        if qualname in _SUBPROCESS_RUNNERS:
+        if qualname in SUBPROCESS_RUNNERS:
             command = args[0] if args else kwargs.get("args")
             if command is not None:
                 shell = kwargs.get("shell")
                 shell_truth = self._value_truth(shell) if shell is not None else False
                 self._run_followed(_command_node(node, "args"), command, loc, lambda: self._run_process(command, shell_truth, loc))
             return unknown
-        if qualname in _SHELL_STRING_RUNNERS:
+        if qualname in SHELL_STRING_RUNNERS:
             command = args[0] if args else kwargs.get("cmd")
             if command is not None:
                 self._run_followed(_command_node(node, "cmd"), command, loc, lambda: self._run_process(command, True, loc))

@@ -164,16 +164,13 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
 
 _ANNOTATED = (ast.AnnAssign, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef)
 
-# The process APIs whose command is their first argument (or ``args=``).
-_PROCESS_CALLS = frozenset(
-    f"{module}.{name}"
-    for module, names in (
-        ("subprocess", ("run", "Popen", "call", "check_call", "check_output", "getoutput", "getstatusoutput")),
-        ("os", ("system", "popen")),
-        ("asyncio", ("create_subprocess_exec", "create_subprocess_shell")),
-    )
-    for name in names
-)
+# The process APIs, by qualified name (the Python source's launch recognisers
+# read the same lists): those taking an argv (with ``shell=True`` a command
+# string), those taking a command string for the shell. Each takes its command first (or as ``args=``);
+# asyncio.create_subprocess_exec takes the program and its arguments one each.
+SUBPROCESS_RUNNERS = frozenset({"subprocess.Popen", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output"})
+SHELL_STRING_RUNNERS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"})
+_PROCESS_CALLS = SUBPROCESS_RUNNERS | SHELL_STRING_RUNNERS | {"asyncio.create_subprocess_exec"}
 
 
 def _runs_a_fixed_command(call: ast.Call) -> bool:
