@@ -400,6 +400,9 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     blocking = [i for i in parse.opaque if not passes_through(parse.words[i].token)]
     settings.passed_through = [(parse.words[i].location, _passed_name(parse.words[i].value)) for i in parse.opaque if i not in blocking]
 
+    # Whether a merge of branches made each blocking word (asked once, not per setting).
+    merged_at = {i: merge_made(parse.words[i].value) for i in blocking}
+
     def overridden_by(index: int) -> str | None:
         later = [i for i in blocking if i > index]
         if not later:
@@ -409,7 +412,7 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
         # our exploration merged (items that differ between branches), the
         # merge is what cost the setting its value, and the reason says so
         # (analysis.merges_that_matter reads it). Else the first is named.
-        merged = [merge_made(parse.words[i].value) for i in later]
+        merged = [merged_at[i] for i in later]
         if merged[-1]:
             chosen = later[0] if merged[0] else later[-1]
         else:
