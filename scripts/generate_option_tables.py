@@ -89,6 +89,26 @@ Parser facts (line numbers in the 0.5.23 wheel)
   from the *first registered* option, which is why options are sorted by dest and
   then by registration order (``OptionTable.by_dest`` keeps the first).
 
+Help texts (``help``)
+---------------------
+Each option's ``help`` is the string SGLang hands argparse, as written: ``help=``
+of ``add_argument`` (LLM and diffusion parsers), or ``Arg(help=...)`` / the bare
+string of ``A[T, "help"]`` (``arg_utils.py:_unwrap_annotated``; ``Arg.help``
+defaults to "", and ``Arg.action_kwargs`` may override it like its dict update
+does). It is evaluated like the other values (constants, concatenation, ``%``,
+``str.format``, ``join``), plus, for help texts only, f-strings with conversions
+and format specs, ``map(str, values)`` and a function's ``__doc__`` (the
+docstring constant as CPython 3.11 keeps it, indentation included:
+``human_readable_int.__doc__`` in ``--context-length``). A value is turned into
+text only when Python would print it identically (literals, and lists, tuples,
+dicts and dict views of them; never sets, whose order depends on hashing).
+argparse's ``%(default)s`` placeholders are kept as written. ``help=argparse.SUPPRESS``
+(hidden from ``--help``) is recorded as its value ``"==SUPPRESS=="``; no ``help=``
+(or ``None``) is ""; argparse's own ``-h/--help`` has argparse's text. A help that
+cannot be evaluated statically (0.5.21-0.5.23 ``--reasoning-parser`` and
+``--tool-call-parser``, whose choices are read from ``sys.modules`` at startup)
+keeps the expression's source text; ``--verbose`` lists them.
+
 The diffusion server (``data/diffusion-<version>.json``)
 ------------------------------------------------------
 ``sglang serve`` picks a backend (0.5.23 ``sglang/cli/serve.py``: ``--model-type``,
@@ -175,6 +195,12 @@ PIP_TARGET = (
 )
 
 SRT_PREFIX = "sglang/srt/"
+
+# ``help=argparse.SUPPRESS`` (the option is hidden from --help) is recorded as the
+# constant's value, as argparse itself stores it.
+SUPPRESS_HELP = "==SUPPRESS=="
+# argparse's own -h/--help (``ArgumentParser.__init__`` with add_help=True).
+ARGPARSE_HELP_HELP = "show this help message and exit"
 
 _MUTATORS = {"add", "append", "extend", "update", "insert", "remove", "pop", "discard", "clear", "setdefault"}
 
@@ -397,6 +423,7 @@ class ArgSpec:
 
     module: Module
     keywords: dict[str, ast.AST]
+    reparsed: bool = False  # parsed from a string annotation: no source positions
 
 
 _BUILTIN_CALLS: dict[str, Callable[..., Any]] = {
@@ -448,6 +475,47 @@ class Evaluator:
         self.wheel = wheel
         # name -> default node resolver for ``ServerArgs`` fields (set per era)
         self.server_args_fields: dict[str, FieldDecl] = {}
+        # True while a help text is evaluated: f-strings are formatted, and values
+        # are turned into text only when Python would print them the same way.
+        self.help_mode = False
+
+    def help_text(self, node: ast.AST, module: Module, scope: dict[str, Any] | None = None) -> str:
+        """The text of a ``help=`` expression: a string, ``argparse.SUPPRESS``
+        (-> ``SUPPRESS_HELP``) or None (-> ""); Unresolved when not static."""
+        saved, self.help_mode = self.help_mode, True
+        try:
+            value = _force(self.eval(node, module, scope))
+        finally:
+            self.help_mode = saved
+        if isinstance(value, External) and value.qualname == "argparse.SUPPRESS":
+            return SUPPRESS_HELP
+        if value is None:
+            return ""
+        if not isinstance(value, str):
+            raise Unresolved(f"help is not a string: {type(value).__name__}")
+        return value
+
+    def format_fstring(self, node: ast.JoinedStr, module: Module, scope: dict[str, Any], class_scope: ClassRef | None) -> str:
+        """An f-string as Python formats it (help texts only)."""
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.Constant):
+                parts.append(str(value.value))
+                continue
+            assert isinstance(value, ast.FormattedValue)
+            piece = _printable(self.eval(value.value, module, scope, class_scope))
+            if value.conversion != -1:
+                piece = {ord("r"): repr, ord("s"): str, ord("a"): ascii}[value.conversion](piece)
+            spec = ""
+            if value.format_spec is not None:
+                spec = self.eval(value.format_spec, module, scope, class_scope)
+                if not isinstance(spec, str):
+                    raise Unresolved("f-string format spec")
+            try:
+                parts.append(format(piece, spec))
+            except Exception as exc:  # noqa: BLE001
+                raise Unresolved(f"f-string: {exc}") from None
+        return "".join(parts)
 
     # -- names -------------------------------------------------------------
 
@@ -611,6 +679,8 @@ class Evaluator:
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.JoinedStr):
+            if self.help_mode:
+                return self.format_fstring(node, module, scope, class_scope)
             raise Unresolved("f-string")
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
             items: list[Any] = []
@@ -657,6 +727,8 @@ class Evaluator:
             left, right = ev(node.left), ev(node.right)
             if isinstance(left, External) or isinstance(right, External):
                 raise Unresolved("operator on external value")
+            if self.help_mode and isinstance(node.op, ast.Mod) and isinstance(_force(left), str):
+                right = _printable(right)  # "... %s" % value
             try:
                 return op(_force(left), _force(right))
             except Exception as exc:  # noqa: BLE001 - any failure means "not static"
@@ -710,6 +782,15 @@ class Evaluator:
         raise Unresolved(type(node).__name__)
 
     def attribute(self, base: Any, attr: str) -> Any:
+        if self.help_mode and attr == "__doc__" and isinstance(base, FunctionRef):
+            # ``f"...{human_readable_int.__doc__}"``: the docstring constant as
+            # CPython 3.11 (the wheels' interpreter) keeps it, indentation included.
+            body = getattr(base.node, "body", None)
+            if isinstance(body, list):
+                first = body[0] if body else None
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+                    return first.value.value
+                return None
         if isinstance(base, ModuleRef):
             if attr in base.module.bindings or base.module.star_imports:
                 return self.lookup(base.module, attr)
@@ -739,13 +820,24 @@ class Evaluator:
         raise Unresolved(f"cannot iterate {type(value).__name__}")
 
     def call(self, func: Any, args: list[Any], kwargs: dict[str, Any]) -> Any:
+        if self.help_mode and (
+            (isinstance(func, _BoundMethod) and isinstance(func.obj, str) and func.name == "format")
+            or func == External("builtins.str")
+        ):
+            args = [_printable(a) for a in args]  # values turned into text
+            kwargs = {k: _printable(a) for k, a in kwargs.items()}
+        if self.help_mode and func == External("builtins.map"):
+            # ``" ".join(map(str, VALUES))``: an iterator, usable but not printable
+            if len(args) != 2 or kwargs or args[0] != External("builtins.str"):
+                raise Unresolved("map() other than map(str, values)")
+            return _Iterator(str(_printable(v)) for v in self.iterate(args[1]))
         if isinstance(func, _BoundMethod):
             try:
                 result = getattr(func.obj, func.name)(*args, **kwargs)
             except Exception as exc:  # noqa: BLE001
                 raise Unresolved(f"method: {exc}") from None
             if func.name in ("keys", "values", "items"):
-                return [_force(x) for x in result]
+                return _DictView(func.name, [_force(x) for x in result])
             return result
         if isinstance(func, External) and func.qualname.startswith("builtins."):
             impl = _BUILTIN_CALLS.get(func.qualname[len("builtins.") :])
@@ -798,6 +890,41 @@ class _BoundMethod:
 @dataclass(frozen=True)
 class _Opaque:
     what: str
+
+
+class _DictView(list):
+    """``d.keys()``/``values()``/``items()``: a list for every use, printed as
+    Python prints the view (``dict_keys(['a', 'b'])``) in a help text."""
+
+    def __init__(self, kind: str, items: list[Any]) -> None:
+        super().__init__(items)
+        self.kind = kind
+
+    def __repr__(self) -> str:
+        return f"dict_{self.kind}({list.__repr__(self)})"
+
+    __str__ = __repr__
+
+
+class _Iterator(list):
+    """A ``map(...)`` result: iterable like the list of its items, never printed
+    as one (``_printable`` refuses list subclasses other than ``_DictView``)."""
+
+
+def _printable(value: Any) -> Any:
+    """``value`` with its lazy parts evaluated, when Python would print it exactly
+    so (literals and lists/tuples/dicts of them); Unresolved otherwise (sets print
+    in hash order, evaluator objects not at all)."""
+    value = _force(value)
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, _DictView):
+        return _DictView(value.kind, [_printable(v) for v in value])
+    if type(value) in (list, tuple):
+        return type(value)(_printable(v) for v in value)
+    if type(value) is dict:
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    raise Unresolved(f"{type(value).__name__} in a help text")
 
 
 class _lazy:  # noqa: N801 - tiny thunk for dict values
@@ -863,6 +990,7 @@ class RawOption:
     const: Any
     deprecated: bool
     file: str
+    help: str = ""
     order: int = 0
     unresolved: list[str] = field(default_factory=list)  # for --verbose, not written
 
@@ -879,6 +1007,7 @@ class RawOption:
             "const": self.const,
             "deprecated": self.deprecated,
             "file": self.file,
+            "help": self.help,
         }
 
 
@@ -1089,6 +1218,11 @@ class OptionBuilder:
                 const = None
                 notes.append(f"const {self.source_of(call, const_key)!r}: {exc}")
 
+        # help -------------------------------------------------------------------
+        help_text = ""
+        if "help" in call.kwargs:
+            help_text = self.help_of(call, scope, notes)
+
         return RawOption(
             names=names,
             dest=dest,
@@ -1101,9 +1235,25 @@ class OptionBuilder:
             const=const,
             deprecated=deprecated,
             file=call.file,
+            help=help_text,
             order=order,
             unresolved=notes,
         )
+
+    def help_of(self, call: ArgparseCall, scope: dict[str, Any], notes: list[str]) -> str:
+        """The help text as SGLang wrote it (argparse's ``%(default)s`` placeholders
+        kept); the expression's source text when it is not static."""
+        node = call.kwargs["help"]
+        try:
+            if isinstance(node, _Value):
+                if isinstance(node.value, Unresolved):
+                    raise node.value
+                return node.value
+            return self.ev.help_text(node, call.module, scope)
+        except Unresolved as exc:
+            source = self.source_of(call, "help") or ""
+            notes.append(f"help {source!r}: {exc}")
+            return source
 
     def type_name(self, call: ArgparseCall, scope: dict[str, Any]) -> str | None:
         source = self.source_of(call, "type")
@@ -1259,14 +1409,16 @@ class FieldReader:
     def annotation_parts(self, decl: FieldDecl) -> tuple[ast.AST, ArgSpec | None]:
         """``_unwrap_annotated``: (inner type node, the first Arg / help string)."""
         node = decl.annotation
+        reparsed = False
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             node = ast.parse(node.value, mode="eval").body
+            reparsed = True
         if not isinstance(node, ast.Subscript) or self._ref(node.value, decl.module) not in _TYPING_ANNOTATED:
             return node, None
         items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
         for meta in items[1:]:
             if isinstance(meta, ast.JoinedStr):
-                return items[0], ArgSpec(decl.module, {"help": meta})  # an f-string help text
+                return items[0], ArgSpec(decl.module, {"help": meta}, reparsed)  # an f-string help text
             try:
                 value = self.ev.eval(meta, decl.module)
             except Unresolved as exc:
@@ -1275,9 +1427,9 @@ class FieldReader:
                     f"is CLI metadata: {exc}"
                 ) from None
             if isinstance(value, ArgSpec):
-                return items[0], value
+                return items[0], ArgSpec(value.module, value.keywords, reparsed) if reparsed else value
             if isinstance(value, str):
-                return items[0], ArgSpec(decl.module, {"help": meta})
+                return items[0], ArgSpec(decl.module, {"help": meta}, reparsed)
         return items[0], None
 
     def to_call(self, decl: FieldDecl, file: str) -> ArgparseCall | None:
@@ -1317,6 +1469,15 @@ class FieldReader:
             except Unresolved as exc:
                 default = exc
             kw["default"] = _Value(default, decl.default_source())
+        if "help" in arg.keywords:
+            # ``help=arg_meta.help`` in every branch (``Arg.help`` defaults to "");
+            # ``action_kwargs`` may override it, as its dict update does.
+            node = arg.keywords["help"]
+            try:
+                text: Any = self.ev.help_text(node, arg.module)
+            except Unresolved as exc:
+                text = exc
+            kw["help"] = _Value(text, ast.unparse(node) if arg.reparsed else arg.module.source(node))
 
         def put_if(key: str, arg_key: str, truthy: bool) -> None:
             if arg_key in arg.keywords:
@@ -1455,7 +1616,7 @@ class VersionExtractor:
             raise ExtractionError("no ServerArgs.add_cli_args")
 
         options: list[RawOption] = [
-            RawOption(["-h", "--help"], "help", "help", None, None, None, None, None, None, False, "", order=0)
+            RawOption(["-h", "--help"], "help", "help", None, None, None, None, None, None, False, "", help=ARGPARSE_HELP_HELP, order=0)
         ]
         order = 1
 
@@ -1666,7 +1827,7 @@ class DiffusionEvaluator(Evaluator):
     unresolved f-string defaults stay null as committed)."""
 
     def eval(self, node: ast.AST, module: Module, scope: dict[str, Any] | None = None, class_scope: ClassRef | None = None) -> Any:
-        if isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr) and not self.help_mode:  # help texts: Evaluator.format_fstring
             parts = []
             for value in node.values:
                 if isinstance(value, ast.Constant):
@@ -1726,7 +1887,7 @@ class DiffusionExtractor:
         func = _find_function(entry.tree.body, "add_multimodal_gen_serve_args")
         if func is None:
             raise ExtractionError("no add_multimodal_gen_serve_args")
-        self.options = [RawOption(["-h", "--help"], "help", "help", None, None, None, None, None, None, False, "", order=0)]
+        self.options = [RawOption(["-h", "--help"], "help", "help", None, None, None, None, None, None, False, "", help=ARGPARSE_HELP_HELP, order=0)]
         self.run(FunctionRef(entry, func), [_PARSER], {}, depth=0)
         VersionExtractor.check_conflicts(self, self.options)  # type: ignore[arg-type]
         return self.options

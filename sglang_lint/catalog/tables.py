@@ -20,10 +20,20 @@ which reads each released sglang wheel's argument declarations statically. Forma
           "nargs": null,              # null | "?" | "*" | "+" | an int
           "const": null,
           "deprecated": false,        # declared with one of SGLang's Deprecated* actions
-          "file": "arg_groups/fields/parallel.py"
+          "file": "arg_groups/fields/parallel.py",
+          "help": "The tensor parallelism size."
         }, ...
       ]
     }
+
+``help`` is the help text SGLang gives argparse, as written in its source
+(``help=`` of ``add_argument``, ``Arg(help=...)`` or the bare string of
+``A[T, "help"]``; argparse's ``%(default)s`` placeholders are kept as written):
+"" when SGLang gives none, ``"==SUPPRESS=="`` (``argparse.SUPPRESS``'s value) for
+an option hidden from ``--help``, and the expression's source text when it cannot
+be evaluated statically (0.5.21+ ``--reasoning-parser``/``--tool-call-parser``,
+whose text lists parsers registered at startup). Tables without the field load
+with ``help`` "".
 
 The table includes every option argparse knows for ``python -m sglang.launch_server``,
 among them ``--config`` and argparse's own ``--help``: abbreviation ambiguity is
@@ -58,6 +68,7 @@ class Option(Struct, frozen=True):
     const: Any = None
     deprecated: bool = False
     file: str = ""
+    help: str = ""
 
     @property
     def is_flag(self) -> bool:
@@ -182,3 +193,4 @@ def run_version(options: LintOptions) -> str:
     config's target-version, else the newest release with a table."""
     configured = options.config.target_version if options.config is not None else None
     return options.target_version or configured or default_version()
+
