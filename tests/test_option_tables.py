@@ -13,6 +13,7 @@ import json
 from importlib import resources
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from sglang_lint.catalog.tables import (
@@ -21,6 +22,7 @@ from sglang_lint.catalog.tables import (
     known_versions,
     load_diffusion_table,
     load_table,
+    option_facts,
     version_key,
 )
 
@@ -317,6 +319,42 @@ def test_help_coverage():
                 continue
             with_help = [o for o in table.options if o.help not in ("", SUPPRESSED)]
             assert len(with_help) / len(table.options) >= 0.98, (version, len(with_help), len(table.options))
+
+
+def test_option_facts():
+    assert option_facts("--tp") is None  # an abbreviation of --tp-size, not a name
+    assert option_facts("--no-such-option") is None
+    tp = option_facts("--tp-size")
+    assert msgspec.structs.replace(tp, name="--tensor-parallel-size") == option_facts("--tensor-parallel-size")
+    assert (tp.version, tp.help, tp.type, tp.default, tp.choices, tp.action) == (
+        "0.5.23", "The tensor parallelism size.", "int", "1", None, "store"
+    )
+    assert tp.versions == VERSIONS and tp.deprecated_in == ()
+    ep = option_facts("--ep")  # a short full name
+    assert ep is not None and ep.versions == VERSIONS
+    # added in 0.5.22
+    attn_dp = option_facts("--attn-dp-size")
+    assert attn_dp.versions == ("0.5.22", "0.5.23")
+    assert attn_dp.versions == tuple(r for r in VERSIONS if "--attn-dp-size" in load_table(r).by_name)
+    # absent from 0.5.10 and 0.5.11 only
+    sparse = option_facts("--hierarchical-sparse-attention-extra-config")
+    assert sparse.versions == tuple(r for r in VERSIONS if r not in ("0.5.4", "0.5.10", "0.5.11"))
+    # a DeprecatedStoreTrueAction from 0.5.22 on
+    dp_attention = option_facts("--enable-dp-attention")
+    assert dp_attention.deprecated_in == ("0.5.22", "0.5.23")
+    assert (dp_attention.action, dp_attention.default, dp_attention.type) == ("store_true", "False", None)
+    assert dp_attention.help.startswith("Deprecated. Use --attn-dp-size")
+    mode = option_facts("--disaggregation-mode")
+    assert (mode.choices, mode.default) == (("null", "prefill", "decode"), "'null'")
+    # removed after 0.5.19: the facts are its last release's
+    stream = option_facts("--stream-output")
+    assert stream.version == "0.5.19" and stream.versions[-1] == "0.5.19"
+    assert stream.deprecated_in == tuple(r for r in VERSIONS if (0, 5, 10) <= v(r) <= (0, 5, 19))
+    assert stream.help == "[Deprecated] Use --incremental-streaming-output instead."
+    # the diffusion server's tables (0.5.9 on)
+    gpus = option_facts("--num-gpus", diffusion=True)
+    assert gpus is not None and gpus.versions == VERSIONS[1:] and gpus.help == "The number of GPUs to use."
+    assert option_facts("--attn-dp-size", diffusion=True) is None
 
 
 # ---------------------------------------------------------------------------

@@ -194,3 +194,65 @@ def run_version(options: LintOptions) -> str:
     configured = options.config.target_version if options.config is not None else None
     return options.target_version or configured or default_version()
 
+
+# ---------------------------------------------------------------------------
+# One option across releases (the editor's hover, issue 24)
+# ---------------------------------------------------------------------------
+
+
+class OptionFacts(Struct, frozen=True):
+    """What the option tables say about one spelling of an option: the newest
+    release that accepts it (``version``) gives help, type, default, choices and
+    action; ``versions`` lists every release with a table that accepts the
+    spelling and ``deprecated_in`` those that declare it with one of SGLang's
+    Deprecated* actions (both oldest first, :func:`known_versions` order)."""
+
+    name: str
+    version: str
+    help: str
+    type: str | None
+    default: str
+    choices: tuple[Any, ...] | None
+    action: str
+    versions: tuple[str, ...]
+    deprecated_in: tuple[str, ...] = ()
+
+
+def default_text(option: Option) -> str:
+    """An option's default as text: the value's Python spelling (``1``,
+    ``'auto'``, ``None``, ``False`` for a flag), or, when the table's value is
+    null but SGLang wrote something other than ``None``, that source text
+    (``argparse.SUPPRESS``, ``_declared_default("x")``, ``ServerArgs.x``): a null
+    value may be an evaluated None or a default the generator could not
+    evaluate, and the table does not say which, so no value is guessed."""
+    if option.default is None and option.default_source not in (None, "None"):
+        return option.default_source
+    return repr(option.default)
+
+
+@functools.lru_cache(maxsize=1024)
+def option_facts(name: str, diffusion: bool = False) -> OptionFacts | None:
+    """The facts of ``name`` (a full spelling, ``--tp-size`` or ``--ep``; an
+    abbreviation argparse would accept is not looked up), None when no release
+    has it. ``diffusion`` reads the diffusion server's tables instead. The first
+    call loads every table (cached, like each answer)."""
+    found: list[tuple[str, Option]] = []
+    for version in known_versions():
+        table = load_diffusion_table(version) if diffusion else load_table(version)
+        option = table.by_name.get(name) if table is not None else None
+        if option is not None:
+            found.append((version, option))
+    if not found:
+        return None
+    version, newest = found[-1]
+    return OptionFacts(
+        name=name,
+        version=version,
+        help=newest.help,
+        type=newest.type,
+        default=default_text(newest),
+        choices=newest.choices,
+        action=newest.action,
+        versions=tuple(v for v, _ in found),
+        deprecated_in=tuple(v for v, option in found if option.deprecated),
+    )
