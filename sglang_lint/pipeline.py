@@ -59,7 +59,7 @@ def analyze_results(
     return analyze(results, options, configs, extra_notes, probes, cataloged_files, texts)  # type: ignore[arg-type]
 
 
-def _cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str, str] | None = None) -> Callable[[SourceResult], None]:
+def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str, str] | None = None) -> Callable[[SourceResult], None]:
     """What to do with each result a worker process sends while the others are
     extracted: its catalog stage (analysis.catalog_file), which depends on no
     other file. The parent process would otherwise wait idle, then do it for
@@ -233,6 +233,72 @@ def discover_run(paths: Iterable[str], options: LintOptions, stdin_name: str | N
     return RunFiles(options, resolver, exclusions, roots, found, notes, stdin_excluded)
 
 
+class PreparedRun(Struct):
+    """A run over some paths before any file is read (:func:`prepare_run`): what
+    discovery found, with the overlays in, and what governs each file."""
+
+    run: RunFiles
+    # The files to read (as shown), overlays not on disk included.
+    files: list[str]
+    # Shown path -> the overlay text read instead of the disk.
+    texts: dict[str, str]
+    # The config governing each file (standard input's too).
+    configs: dict[str, Config]
+    # The distinct configs of the run (each contributes its manifest).
+    governing: list[Config]
+    # Where the sources may read other files.
+    project: ProjectFiles
+
+
+def prepare_run(
+    paths: Sequence[str], options: LintOptions, *, overlays: Mapping[str, str] | None = None, stdin: StdinFile | None = None
+) -> PreparedRun:
+    """Discover the files of a run over ``paths`` with ``overlays`` (absolute
+    path -> text) over the disk, resolve each file's config and check the
+    manifests against them. Raises config.ConfigError for a bad config file or a
+    manifest entry that names no file. Shared by :func:`lint_paths` and the
+    language server's workspace index, which reads and extracts the files
+    itself."""
+    stdin_name = stdin.filename if stdin is not None and stdin.filename else None
+    run = discover_run(paths, options, stdin_name)
+    found: list[str] = run.files
+    texts: dict[str, str] = {}
+    if overlays:
+        found, texts = _with_overlays(found, list(paths), overlays, run.exclusions, run.options)
+    configs: dict[str, Config] = {str(f): run.resolver.for_file(f) for f in found}
+    if stdin is not None and not run.stdin_excluded:
+        configs[stdin.display] = run.resolver.for_file(stdin_name) if stdin_name else run.options.config
+    governing = distinct_configs([run.options.config, *configs.values()])
+    for config in governing:
+        check_manifest(config.deployments, list(configs), roots=run.roots)
+    project = project_files(run.options, run.roots, overlays)
+    return PreparedRun(run, found, texts, configs, governing, project)
+
+
+def finish_run(
+    results: list[SourceResult],
+    options: LintOptions,
+    configs: Mapping[str, Config],
+    notes: Iterable[Note],
+    cataloged: Mapping[int, object] | None,
+    overlays: Mapping[str, str] | None,
+    project: ProjectFiles,
+    probes: list[tuple[str, str | None]] | None = None,
+) -> LintResult:
+    """The cross-file stages over every file's result (topology, rules,
+    suppression: :func:`analyze_results`), and the lines of the files the
+    findings point into that the run did not analyze itself (a sourced helper
+    outside the paths, a --config file)."""
+    lint = analyze_results(results, options, configs, notes, probes, cataloged, overlays)
+    _add_dependency_lines(lint, _dependencies(results), project)
+    _add_finding_lines(lint, project)
+    return lint
+
+
+def _dependencies(results: Iterable[SourceResult]) -> list[tuple[str, str]]:
+    return list(dict.fromkeys(dependency for result in results for dependency in result.dependencies))
+
+
 def lint_paths(
     paths: Iterable[str],
     options: LintOptions | None = None,
@@ -256,23 +322,13 @@ def lint_paths(
     on-disk one (the language server keeps one in memory); no findings cache."""
     paths = [p for p in paths if p != STDIN]
     stdin_name = stdin.filename if stdin is not None and stdin.filename else None
-    run = discover_run(paths, options or LintOptions(), stdin_name)
-    options, resolver, exclusions, config_paths = run.options, run.resolver, run.exclusions, run.roots
-    found, discovery_notes = run.files, run.notes
-    if run.stdin_excluded:
+    prepared = prepare_run(paths, options or LintOptions(), overlays=overlays, stdin=stdin)
+    options, resolver, exclusions = prepared.run.options, prepared.run.resolver, prepared.run.exclusions
+    found, texts, configs, governing, project = prepared.files, prepared.texts, prepared.configs, prepared.governing, prepared.project
+    if prepared.run.stdin_excluded:
         stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
-    texts: dict[str, str] = {}
-    if overlays:
-        found, texts = _with_overlays(found, paths, overlays, exclusions, options)
-    configs: dict[str, Config] = {str(f): resolver.for_file(f) for f in found}
-    if stdin is not None:
-        configs[stdin.display] = resolver.for_file(stdin_name) if stdin_name else options.config
-    governing = distinct_configs([options.config, *configs.values()])
-    for config in governing:
-        check_manifest(config.deployments, list(configs), roots=config_paths)
     results: list[SourceResult] = []
-    unreadable: list[Note] = list(discovery_notes)
-    project = project_files(options, config_paths, overlays)
+    unreadable: list[Note] = list(prepared.run.notes)
     if stdin is not None:
         result, note = _stdin_result(stdin, configs[stdin.display].env_map, project)
         if note is not None:
@@ -300,7 +356,7 @@ def lint_paths(
     if named or (stdin_name is not None and results and options.context):
         first = [read for read in files if read.path in named]
         # (pre-commit --all-files names every file: in parallel as for a walk)
-        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged, overlays), project=project)
+        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project)
         early = {r.path: r for r in extracted.results}
         wanting = [path for path, result in early.items() if _wants_context(result)]
         if stdin_name is not None and results and _wants_context(results[0]):
@@ -333,16 +389,14 @@ def lint_paths(
         if hit is not None:
             return _from_findings(hit, files, options, project)
     rest = [read for read in files if read.path not in early]
-    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=_cataloger(options, cataloged, overlays), project=project)
+    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project)
     fresh = iter(extracted.results)
     results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
     for read in files:
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
-    lint = analyze_results(results, options, configs, unreadable, probes, cataloged, overlays)
-    dependencies = list(dict.fromkeys(dependency for result in results for dependency in result.dependencies))
-    _add_dependency_lines(lint, dependencies, project)
-    _add_finding_lines(lint, project)
+    lint = finish_run(results, options, configs, unreadable, cataloged, overlays, project, probes)
+    dependencies = _dependencies(results)
     if context:
         lint.context_files = context
         in_context = set(context)

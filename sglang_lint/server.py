@@ -3,10 +3,16 @@
 Editors get the same findings as ``sglang-lint check`` on every file kind it
 reads (shell, Python, YAML, Markdown), as you type. The whole workspace is
 analyzed, not the open file alone: a prefill and its decode usually live in two
-files, and editing one re-checks the pair. Open buffers replace their files on
-disk (``lint_paths(overlays=...)``); per-file results stay in memory between
-runs (``MemoryExtractionCache``, over the on-disk cache), so a change costs the
-changed file and the cross-file analysis. Changes are debounced.
+files, and editing one re-checks the pair.
+
+The workspace is an index kept in memory (:class:`WorkspaceLinter`, issue 24):
+the first scan reads the folders in the background, in steps, reporting
+work-done progress; a file opened before it ends is analyzed alone at once (its
+pair findings follow with the index). An edit costs the edited file, the files
+that read it and the cross-file stages, never a walk of the tree; a newer edit
+abandons the analysis in progress (sglang_lint.interrupt). All analysis runs in
+one thread, so requests are answered meanwhile. Diagnostics are pushed, or
+pulled (LSP 3.17) by a client that says it pulls.
 
 The protocol part (this module) only adapts: :class:`WorkspaceLinter` runs the
 analysis and knows no LSP; diagnostics and code actions are built from its
@@ -24,7 +30,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from sglang_lint import __version__
+from sglang_lint import __version__, interrupt
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
 from sglang_lint.model import DISPLAY_ONLY, Finding, Location, Severity
 from sglang_lint.pipeline import LintOptions
@@ -37,6 +43,8 @@ FIX_ALL = "source.fixAll.sglang-lint"
 WATCHED_FILES = ("**/*.{sh,bash,py,yaml,yml,md,markdown,toml}",)
 # Milliseconds between the last change and the run it triggers.
 DEFAULT_DEBOUNCE_MS = 50
+# How long a pull for diagnostics waits for the analysis of the latest changes.
+PULL_WAIT_S = 30.0
 
 logger = logging.getLogger(__name__)
 
@@ -57,60 +65,268 @@ class SglangLanguageServer(LanguageServer):
         self.linter: WorkspaceLinter | None = None
         self.debounce_ms = DEFAULT_DEBOUNCE_MS
         self.outcome = Outcome()
+        # What the editor shows now: each file's diagnostics and their result id
+        # (pull diagnostics), and the files that have some (push).
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        self.result_ids: dict[str, str] = {}
         self.published: set[str] = set()
-        self._pending: asyncio.TimerHandle | None = None
+        # The work waiting for the analysis thread (absolute paths).
+        self._changed: set[str] = set()
+        self._opened: dict[str, None] = {}
+        self._scan_wanted = False
         self._persist_next = False
-        self._running = False
-        self._again = False
+        self._wake: asyncio.Event | None = None
+        self._pending: asyncio.TimerHandle | None = None
+        self._worker: asyncio.Task | None = None
+        self._executor = None
+        self._busy = False  # the analysis thread is running a job
+        # Set when no analysis is waiting or running (pull requests wait for it).
+        self._idle: asyncio.Event | None = None
+        self._progress_token: str | None = None
+        self.scans = 0  # how many scans ran (tests)
+        self._stopping = False
+        self._analyzed_versions: dict[str, int | None] = {}
 
-    # -- runs -------------------------------------------------------------------
+    def stop_analysis(self) -> None:
+        """At shutdown: abandon the analysis in progress and start no other (the
+        process exits without waiting for a scan of a large tree)."""
+        self._stopping = True
+        interrupt.REQUESTED.set()
+        if self._pending is not None:
+            self._pending.cancel()
+        if self._worker is not None:
+            self._worker.cancel()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    # -- what the client can do ---------------------------------------------------
+    @property
+    def pulls(self) -> bool:
+        """The client asks for diagnostics (LSP 3.17 pull) instead of being sent them."""
+        document = self.client_capabilities.text_document
+        return bool(document is not None and document.diagnostic is not None)
+
+    def _refreshes(self) -> bool:
+        workspace = self.client_capabilities.workspace
+        return bool(workspace is not None and workspace.diagnostics is not None and workspace.diagnostics.refresh_support)
+
+    def _shows_progress(self) -> bool:
+        window = self.client_capabilities.window
+        return bool(window is not None and window.work_done_progress)
+
+    # -- work for the analysis thread ---------------------------------------------
     def buffers(self) -> dict[str, str]:
+        """The open documents' texts (absolute path -> text), as an analysis
+        about to start reads them; their versions are kept with them, so that
+        its diagnostics are published for the version they were computed from
+        (a later edit gets its own)."""
         open_documents = {}
+        self._analyzed_versions = {}
         for uri, document in self.workspace.text_documents.items():
             path = to_fs_path(uri)
             if path:
                 open_documents[os.path.abspath(path)] = document.source
+                self._analyzed_versions[uri] = document.version
         return open_documents
 
-    def schedule(self, *, persist: bool = False) -> None:
-        """Analyze again ``debounce_ms`` after the last call."""
+    def want_scan(self, *, persist: bool = False) -> None:
+        """Discover the workspace's files again (the first time; files changed
+        outside the editor; folders or configs changed)."""
+        self._scan_wanted = True
         self._persist_next = self._persist_next or persist
+        self.schedule(now=True)
+
+    def changed(self, uri: str, *, opened: bool = False, persist: bool = False) -> None:
+        """A document changed (opened, edited, saved, closed): analyze it, and
+        the files that read it, ``debounce_ms`` after the last change. An
+        analysis in progress is abandoned: its result is for an older text."""
+        path = to_fs_path(uri)
+        if not path:
+            return
+        absolute = os.path.abspath(path)
+        self._changed.add(absolute)
+        if opened:
+            self._opened[absolute] = None
+        self._persist_next = self._persist_next or persist
+        if self._busy:
+            interrupt.REQUESTED.set()
+        self.schedule(now=opened)
+
+    def schedule(self, *, now: bool = False) -> None:
+        """Wake the analysis loop, at once or ``debounce_ms`` after the last call."""
+        if self._idle is not None:
+            self._idle.clear()
         loop = asyncio.get_event_loop()
         if self._pending is not None:
             self._pending.cancel()
-        self._pending = loop.call_later(self.debounce_ms / 1000, lambda: asyncio.ensure_future(self._run()))
+            self._pending = None
+        if self._worker is None:
+            self._wake, self._idle = asyncio.Event(), asyncio.Event()
+            self._worker = asyncio.ensure_future(self._loop())
+        if now:
+            self._wake.set()
+        else:
+            self._pending = loop.call_later(self.debounce_ms / 1000, self._debounced)
 
-    async def _run(self) -> None:
-        if self._running:
-            self._again = True  # one more run when this one ends: it missed a change
-            return
-        self._running = True
+    def _debounced(self) -> None:
+        self._pending = None
+        if self._wake is not None:
+            self._wake.set()
+
+    async def _in_thread(self, job):
+        """Run ``job`` in the analysis thread (one: the sources' caches are not
+        shared between threads); Cancelled when a newer change abandoned it."""
+        import concurrent.futures
+
+        if self._executor is None:
+            self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="sglang-lint-analysis")
+        if self._stopping:
+            raise asyncio.CancelledError()
+        interrupt.REQUESTED.clear()
+        self._busy = True
+        try:
+            return await asyncio.get_event_loop().run_in_executor(self._executor, job)
+        finally:
+            self._busy = False
+
+    async def _loop(self) -> None:
+        """The analysis loop: the opened files alone first (while the index is not
+        ready), then a scan in steps (opened and edited files go between its
+        steps), then the edits, each answered with the cross-file stages."""
+        assert self._wake is not None and self._idle is not None
+        while not self._stopping:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._drain()
+            except Exception as error:  # noqa: BLE001 - the server outlives any one run
+                if self._stopping:
+                    return  # (the executor refuses new work at exit: nothing to tell)
+                logger.exception("analysis failed")
+                self.window_log_message(
+                    types.LogMessageParams(type=types.MessageType.Error, message=f"sglang-lint: internal error: {type(error).__name__}: {error}; please report it")
+                )
+            if not (self._changed or self._scan_wanted or self._opened):
+                self._idle.set()
+
+    async def _drain(self) -> None:
+        linter = self.linter
+        while linter is not None and (self._scan_wanted or self._changed or self._opened):
+            if self._pending is not None and not self._scan_wanted and not self._opened:
+                return  # an edit is being debounced: its timer wakes the loop
+            if self._opened and not linter.ready:
+                await self._lint_opened_alone(linter)
+            elif self._scan_wanted:
+                await self._scan(linter)
+            elif self._changed:
+                changed, self._changed = self._changed, set()
+                self._opened.clear()
+                buffers = self.buffers()
+                try:
+                    outcome = await self._in_thread(lambda: linter.update(buffers, changed))
+                except interrupt.Cancelled:
+                    self._changed |= changed
+                    continue
+                self.publish(outcome)
+
+    async def _lint_opened_alone(self, linter: WorkspaceLinter) -> None:
+        """Each file opened before the index is ready, analyzed alone and shown at
+        once (its pair findings come with the index)."""
+        while self._opened:
+            path = next(iter(self._opened))
+            text = self.buffers().get(path)
+            if text is None:
+                self._opened.pop(path, None)
+                continue
+            try:
+                outcome = await self._in_thread(lambda: linter.lint_alone(path, text))
+            except interrupt.Cancelled:
+                continue  # edited again meanwhile: once more with the new text
+            self._opened.pop(path, None)
+            if not linter.ready:
+                self.publish(outcome, only=path)
+
+    async def _scan(self, linter: WorkspaceLinter) -> None:
+        self._scan_wanted = False
+        persist, self._persist_next = self._persist_next, False
+        self.scans += 1
+        self._changed.clear()  # the scan reads every buffer as it is now
+        buffers = self.buffers()
+        steps = linter.scan(buffers, persist=persist)
+        token = await self._begin_progress()
         try:
             while True:
-                self._again = False
-                persist, self._persist_next = self._persist_next, False
-                buffers = self.buffers()
-                linter = self.linter
-                if linter is None:
-                    return
                 try:
-                    outcome = await asyncio.get_event_loop().run_in_executor(None, lambda: linter.run(buffers, persist=persist))
-                except Exception as error:  # noqa: BLE001 - the server outlives any one run
-                    logger.exception("analysis failed")
-                    self.window_log_message(
-                        types.LogMessageParams(type=types.MessageType.Error, message=f"sglang-lint: internal error: {type(error).__name__}: {error}; please report it")
-                    )
-                    outcome = None
-                if outcome is not None:
-                    self.publish(outcome)
-                if not self._again:
+                    step = await self._in_thread(lambda: next(steps, None))
+                except interrupt.Cancelled:
+                    step = ()  # (the scan caught it: never here) go on
+                if step is None:
                     break
+                if step:
+                    self._report_progress(token, *step)
+                if self._opened and not linter.ready:
+                    await self._lint_opened_alone(linter)
         finally:
-            self._running = False
+            steps.close()
+            self._end_progress(token)
+        if linter.ready:
+            # Edits made during the scan were read by it only if they came
+            # before their file's turn: the changed files once more.
+            changed, self._changed = self._changed, set()
+            self._opened.clear()
+            if changed:
+                buffers = self.buffers()
+                outcome = await self._in_thread(lambda: linter.update(buffers, changed))
+            else:
+                outcome = await self._in_thread(linter.outcome)
+            self.publish(outcome)
+
+    # -- progress -----------------------------------------------------------------
+    async def _begin_progress(self) -> str | None:
+        if not self._shows_progress():
+            return None
+        token = f"sglang-lint-scan-{self.scans}"
+        try:
+            await asyncio.wait_for(self.work_done_progress.create_async(token), 5)
+        except Exception:  # noqa: BLE001 - a client that refuses gets no progress
+            return None
+        self.work_done_progress.begin(token, types.WorkDoneProgressBegin(title="sglang-lint", message="reading the workspace", percentage=0, cancellable=False))
+        return token
+
+    def _report_progress(self, token: str | None, done: int, total: int) -> None:
+        if token is None:
+            return
+        percentage = 100 * done // total if total else 100
+        self.work_done_progress.report(token, types.WorkDoneProgressReport(message=f"{done}/{total} files", percentage=percentage))
+
+    def _end_progress(self, token: str | None) -> None:
+        if token is not None:
+            self.work_done_progress.end(token, types.WorkDoneProgressEnd(message="done"))
+
+    async def wait_idle(self, timeout: float) -> None:
+        """Until no analysis is waiting or running (at most ``timeout`` s)."""
+        if self._idle is None or self._idle.is_set():
+            return
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
 
     # -- diagnostics ----------------------------------------------------------------
-    def publish(self, outcome: Outcome) -> None:
-        self.outcome = outcome
+    def publish(self, outcome: Outcome, only: str | None = None) -> None:
+        """Show ``outcome``: the diagnostics of every file (``only``: of that file
+        alone, an opened file analyzed alone), pushed where they changed (and
+        to every open document, for its current version), or announced by a
+        refresh to a client that pulls them."""
+        if only is None:
+            self.outcome = outcome
+        else:
+            for path in (only,):
+                self.outcome.findings.pop(path, None)
+                if path in outcome.findings:
+                    self.outcome.findings[path] = outcome.findings[path]
+                if path in outcome.lines:
+                    self.outcome.lines[path] = outcome.lines[path]
         by_uri: dict[str, list[types.Diagnostic]] = {}
         if outcome.config_error is not None:
             error = outcome.config_error
@@ -131,20 +347,46 @@ class SglangLanguageServer(LanguageServer):
                 )
             ]
         for path, findings in outcome.findings.items():
+            if only is not None and path != only:
+                continue
             uri = from_fs_path(path) or path
             by_uri[uri] = [self.diagnostic(finding) for finding in findings]
+        if only is not None:
+            uri = from_fs_path(only) or only
+            by_uri.setdefault(uri, [])
+            gone: set[str] = set()
+        else:
+            gone = set(self.diagnostics) - set(by_uri)
+        changed: list[str] = []
+        for uri in gone:
+            del self.diagnostics[uri]
+            self.result_ids[uri] = _result_id([])
+            changed.append(uri)
+        for uri, diagnostics in by_uri.items():
+            if self.diagnostics.get(uri) != diagnostics or uri not in self.result_ids:
+                changed.append(uri)
+            if diagnostics:
+                self.diagnostics[uri] = diagnostics
+            else:
+                self.diagnostics.pop(uri, None)
+            self.result_ids[uri] = _result_id(diagnostics)
+        if self.pulls:
+            if changed and self._refreshes():
+                self.workspace_diagnostic_refresh(None)
+            return
         # Every open document gets an answer for its current version, even an
         # empty one: the editor learns that this version was checked.
-        for uri in self.workspace.text_documents:
-            by_uri.setdefault(uri, [])
-        for uri in self.published - set(by_uri):
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        for uri, diagnostics in by_uri.items():
+        push = set(changed) | set(self.workspace.text_documents)
+        if only is not None:
+            push = {uri for uri in push if uri == (from_fs_path(only) or only)}
+        for uri in sorted(push):
             document = self.workspace.text_documents.get(uri)
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version if document else None)
-            )
-        self.published = {uri for uri, diagnostics in by_uri.items() if diagnostics}
+            diagnostics = self.diagnostics.get(uri, [])
+            if not diagnostics and uri not in self.published and document is None:
+                continue
+            version = self._analyzed_versions.get(uri) if document is not None else None
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version))
+        self.published = {uri for uri in self.diagnostics}
 
     def lines_of(self, path: str) -> list[str]:
         absolute = os.path.abspath(path)
@@ -283,6 +525,20 @@ def _overlaps(a: types.Range, b: types.Range) -> bool:
     return (a.start.line, a.start.character) <= (b.end.line, b.end.character) and (b.start.line, b.start.character) <= (a.end.line, a.end.character)
 
 
+def _result_id(diagnostics: list[types.Diagnostic]) -> str:
+    """What a pulling client sends back to learn that nothing changed: a digest
+    of the diagnostics (the same diagnostics, the same id, across runs)."""
+    import hashlib
+
+    return hashlib.blake2b(repr(diagnostics).encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
+
+
+def _is_config_file(path: str) -> bool:
+    """A file whose change may change which files are analyzed, or how."""
+    name = os.path.basename(path)
+    return name in ("sglang-lint.toml", ".sglang-lint.toml", "pyproject.toml", ".gitignore", ".ignore") or path.replace(os.sep, "/").endswith("/.git/info/exclude")
+
+
 def _file_lines(path: str) -> list[str]:
     try:
         with open(path, encoding="utf-8", errors="replace") as stream:
@@ -322,7 +578,7 @@ def build_server() -> SglangLanguageServer:
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: SglangLanguageServer, params: types.InitializedParams) -> None:
-        ls.schedule(persist=True)
+        ls.want_scan(persist=True)
         # Files changed outside the editor (a git checkout, a generator) and config
         # files: ask the client to tell us, when it can watch files for us.
         workspace = ls.client_capabilities.workspace
@@ -342,21 +598,25 @@ def build_server() -> SglangLanguageServer:
                 )
             )
 
+    @server.feature(types.SHUTDOWN)
+    def shutdown(ls: SglangLanguageServer, params: None) -> None:
+        ls.stop_analysis()
+
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: SglangLanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        ls.schedule(persist=True)
+        ls.changed(params.text_document.uri, opened=True, persist=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: SglangLanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.schedule()
+        ls.changed(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: SglangLanguageServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule(persist=True)
+        ls.changed(params.text_document.uri, persist=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: SglangLanguageServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.schedule()  # the file on disk counts again
+        ls.changed(params.text_document.uri)  # the file on disk counts again
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     def did_change_workspace_folders(ls: SglangLanguageServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
@@ -369,11 +629,48 @@ def build_server() -> SglangLanguageServer:
             if path and os.path.abspath(path) not in roots:
                 roots.append(os.path.abspath(path))
         ls.linter.roots = roots
-        ls.schedule(persist=True)
+        ls.want_scan(persist=True)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: SglangLanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
-        ls.schedule(persist=True)
+        # A file changed on disk is read again (with the files that read it); a
+        # file created or deleted, or a config changed, changes what the
+        # workspace holds: discovered again (unchanged files are not re-read).
+        for event in params.changes:
+            path = to_fs_path(event.uri) or ""
+            if event.type != types.FileChangeType.Changed or _is_config_file(path):
+                ls.want_scan(persist=True)
+                return
+        for event in params.changes:
+            if event.uri not in ls.workspace.text_documents:  # an open buffer is what counts
+                ls.changed(event.uri, persist=True)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(identifier=SOURCE, inter_file_dependencies=True, workspace_diagnostics=True),
+    )
+    async def document_diagnostic(ls: SglangLanguageServer, params: types.DocumentDiagnosticParams):
+        await ls.wait_idle(PULL_WAIT_S)
+        uri = params.text_document.uri
+        result_id = ls.result_ids.get(uri) or _result_id([])
+        if params.previous_result_id == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=ls.diagnostics.get(uri, []), result_id=result_id)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(ls: SglangLanguageServer, params: types.WorkspaceDiagnosticParams):
+        await ls.wait_idle(PULL_WAIT_S)
+        previous = {item.uri: item.value for item in params.previous_result_ids}
+        items: list = []
+        for uri in sorted(set(ls.diagnostics) | set(previous)):
+            result_id = ls.result_ids.get(uri) or _result_id([])
+            document = ls.workspace.text_documents.get(uri)
+            version = document.version if document else None
+            if previous.get(uri) == result_id:
+                items.append(types.WorkspaceUnchangedDocumentDiagnosticReport(uri=uri, version=version, result_id=result_id))
+            else:
+                items.append(types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=ls.diagnostics.get(uri, []), result_id=result_id))
+        return types.WorkspaceDiagnosticReport(items=items)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,

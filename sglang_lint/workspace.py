@@ -1,30 +1,58 @@
 """The analysis of a workspace as an editor sees it: the files of its folders,
-with the open buffers' text over what is on disk, re-run on every change.
+with the open buffers' text over what is on disk.
 
-Knows no protocol (the language server in sglang_lint.server adapts it): it
-runs lint_paths with the buffers as overlays and a per-file cache that lives
-in memory between runs (over the on-disk cache).
+An index, kept in memory between edits (issue 24): the files discovery found,
+and for each its extraction (SourceResult) and catalog stage, so that an edit
+costs the edited file, the files whose analysis read it (a sourced helper, an
+imported module, a ``--config`` file) and the cross-file stages, never a walk
+of the tree. A scan (the first one, or after files changed on disk) reads the
+files in small steps, so that its caller can interleave the open file's own
+analysis and newer edits (:meth:`WorkspaceLinter.scan` is a generator).
+
+Knows no protocol: the language server in sglang_lint.server adapts it.
 """
 
 from __future__ import annotations
 
 import os
+from typing import Iterator, Mapping
 
 from msgspec import Struct
+from msgspec.structs import replace
 
-from sglang_lint.config import ConfigError
+from sglang_lint.config import Config, ConfigError
 from sglang_lint.files import is_inside, source_kind
-from sglang_lint.model import Finding
-from sglang_lint.pipeline import LintOptions, LintResult, extract, lint_paths
+from sglang_lint.model import Finding, Note, SourceResult
+from sglang_lint.pipeline import LintOptions, LintResult, PreparedRun, cataloger, extract, finish_run, lint_paths, prepare_run
+
+# Files read between two yields of a scan: small, so that an opened file or an
+# edit waits for little (a Python launcher of SGLang's tests takes up to ~1 s).
+SCAN_STEP = 8
 
 
 class Outcome(Struct):
     """One analysis of the workspace: findings by absolute path, the lines of
-    every file analyzed (for positions), or the config error that stopped it."""
+    every file analyzed (for positions), or the config error that stopped it.
+    ``deployments``: what the topology stage built (for hover and inlay hints);
+    ``complete``: False when only some files were analyzed (an opened file
+    alone, before the workspace index is ready: its pair findings follow)."""
 
     findings: dict[str, list[Finding]] = {}
     lines: dict[str, list[str]] = {}
     config_error: ConfigError | None = None
+    deployments: list = []
+    complete: bool = True
+
+
+class _Entry(Struct):
+    """A file of the index: its result (None when it could not be read, with
+    the notes that say why), its catalog stage, and the ``stat`` of the disk
+    file it was read from (None for an open buffer)."""
+
+    result: SourceResult | None
+    cataloged: object | None = None
+    notes: list[Note] = []
+    stat: tuple[int, int, int] | None = None
 
 
 class WorkspaceLinter:
@@ -40,27 +68,145 @@ class WorkspaceLinter:
             directory = self.options.cache_dir or str(default_cache_dir(self.roots[0]))
             disk = ExtractionCache(directory)
         self.cache = MemoryExtractionCache(disk)
+        self._prepared: PreparedRun | None = None
+        self._entries: dict[str, _Entry] = {}  # shown path -> entry, in discovery order
+        self._shown: dict[str, str] = {}  # absolute path -> shown path
+        self._config_error: ConfigError | None = None
+        # The buffers of the last analysis (absolute path -> text).
+        self._buffers: dict[str, str] = {}
+        # The outcome of the whole pipeline, when an open file lies outside every
+        # folder (see scan); None: the index's.
+        self._named: Outcome | None = None
+        self.ready = False
 
+    # -- the whole workspace ------------------------------------------------------
     def run(self, buffers: dict[str, str], *, persist: bool = False) -> Outcome:
         """Analyze the roots (or, with none, the open buffers alone) with
-        ``buffers`` (absolute path -> text) over the files on disk."""
-        # The folders, and open files outside them (those on disk: a new file
-        # needs a folder to be found in); never such a file's whole directory,
-        # which may be a home directory.
-        outside = sorted(path for path in buffers if os.path.isfile(path) and not self._inside(path))
-        paths = [*self.roots, *outside]
+        ``buffers`` (absolute path -> text) over the files on disk: a scan, then
+        the cross-file stages."""
+        for _ in self.scan(buffers, persist=persist):
+            pass
+        return self.outcome()
+
+    def scan(self, buffers: dict[str, str], *, persist: bool = False) -> Iterator[tuple[int, int]]:
+        """Discover the files again and bring the index up to date with them:
+        a file unchanged on disk since it was read (its ``stat``) keeps its
+        entry; the others are read and extracted (through the per-file cache).
+        Yields (files done, files in all) every :data:`SCAN_STEP` files; the
+        index is ready when the generator ends. Abandoned (closed) midway, the
+        index is not ready and the next scan starts over."""
+        self.ready = False
         self.cache.reset_counts()
         self.cache.persist = persist
+        self._buffers = dict(buffers)
+        self._named = None
+        if self._outside(buffers):
+            # An open file outside every folder is named by itself, and brings
+            # its deployment context along (the files beside it, issue 23): the
+            # whole pipeline's way, not the index's.
+            self._named = self._lint_named(buffers)
+            self.ready = True
+            yield 1, 1
+            return
         try:
-            result = lint_paths(paths, self.options, overlays=buffers, extraction_cache=self.cache)
+            prepared = self._prepare(buffers)
+        except ConfigError as error:
+            self._config_error = error
+            self._prepared = None
+            self._entries, self._shown = {}, {}
+            self.ready = True
+            return
+        self._config_error = None
+        fresh = prepared.project.freshness()
+        previous = self._entries
+        entries: dict[str, _Entry] = {}
+        changed: set[str] = set()
+        total = len(prepared.files)
+        for done, shown in enumerate(prepared.files, 1):
+            absolute = os.path.abspath(shown)
+            old = previous.get(shown)
+            stat = None if absolute in buffers else _stat(absolute)
+            if old is not None and stat is not None and old.stat == stat and (old.result is None or fresh(old.result.dependencies)):
+                entries[shown] = old
+            else:
+                entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh)
+                changed.add(absolute)
+            if done % SCAN_STEP == 0:
+                yield done, total
+        changed.update(os.path.abspath(shown) for shown in previous.keys() - entries.keys())
+        self._prepared = prepared
+        self._entries = entries
+        self._shown = {os.path.abspath(shown): shown for shown in entries}
+        self._recatalog_readers_of(changed, exclude=changed)
+        self.cache.forget(set(entries))
+        if persist:
+            self.cache.save()
+        self.ready = True
+        yield total, total
+
+    def update(self, buffers: dict[str, str], changed: set[str]) -> Outcome:
+        """The analysis after ``changed`` (absolute paths: edited, opened or
+        closed buffers, files changed on disk) with ``buffers`` now open: the
+        changed files are read again, and the files whose analysis read one of
+        them; then the cross-file stages. Without a ready index: a whole run."""
+        if not self.ready or (self._prepared is None and self._config_error is None) or self._named is not None or self._outside(buffers):
+            return self.run(buffers)
+        if self._prepared is None:  # the config was broken: it may be fixed now
+            return self.run(buffers)
+        self._buffers = dict(buffers)
+        prepared = self._prepared = replace(self._prepared, project=self._project(buffers))
+        fresh = prepared.project.freshness()
+        redo: set[str] = set()
+        for absolute in changed:
+            shown = self._shown.get(absolute)
+            if shown is None:
+                shown = self._admit(absolute, buffers)
+                if shown is None:
+                    continue
+            if absolute not in buffers and not os.path.exists(absolute):
+                self._entries.pop(shown, None)
+                self._shown.pop(absolute, None)
+                continue
+            redo.add(shown)
+        for shown in redo:
+            absolute = os.path.abspath(shown)
+            stat = None if absolute in buffers else _stat(absolute)
+            self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh)
+        self._recatalog_readers_of(changed, exclude={os.path.abspath(shown) for shown in redo})
+        return self.outcome()
+
+    def outcome(self) -> Outcome:
+        """The cross-file stages over the index as it is."""
+        if self._named is not None:
+            return self._named
+        if self._config_error is not None:
+            return Outcome(config_error=self._config_error)
+        prepared = self._prepared
+        if prepared is None:
+            return Outcome()
+        results = [entry.result for entry in self._entries.values() if entry.result is not None]
+        notes = [*prepared.run.notes, *(note for entry in self._entries.values() for note in entry.notes)]
+        cataloged = {id(entry.result): entry.cataloged for entry in self._entries.values() if entry.cataloged is not None}
+        try:
+            lint = finish_run(results, prepared.run.options, prepared.configs, notes, cataloged, self._buffers, prepared.project)
         except ConfigError as error:
             return Outcome(config_error=error)
-        self.cache.forget(set(result.sources))
-        return _outcome(result)
+        return _outcome(lint)
 
-    def _inside(self, path: str) -> bool:
-        absolute = os.path.abspath(path)
-        return any(is_inside(absolute, root) for root in self.roots)
+    # -- one file -----------------------------------------------------------------
+    def lint_alone(self, path: str, text: str) -> Outcome:
+        """``path`` (absolute) with ``text``, analyzed alone: what the editor
+        shows the moment a file is opened, before the workspace index is ready
+        (its pair findings with other files come with the index). Not part of
+        the workspace (excluded, another kind): nothing."""
+        options = replace(self.options, force_exclude=True, context=False)
+        try:
+            result = lint_paths([path], options, overlays={path: text}, extraction_cache=self.cache)
+        except ConfigError as error:
+            return Outcome(config_error=error, complete=False)
+        outcome = _outcome(result)
+        outcome.complete = False
+        return outcome
 
     def comments_of(self, path: str, text: str) -> dict[int, str]:
         """The comments the file's own source reads in ``text`` (for placing a
@@ -70,9 +216,119 @@ class WorkspaceLinter:
             return {}
         return extract(path, text, kind).comments
 
+    # -- the index's parts --------------------------------------------------------
+    def _paths(self, buffers: Mapping[str, str]) -> list[str]:
+        # The folders, and open files outside them (those on disk: a new file
+        # needs a folder to be found in); never such a file's whole directory,
+        # which may be a home directory.
+        return [*self.roots, *self._outside(buffers)]
+
+    def _outside(self, buffers: Mapping[str, str]) -> list[str]:
+        return sorted(path for path in buffers if os.path.isfile(path) and not self._inside(path))
+
+    def _lint_named(self, buffers: Mapping[str, str]) -> Outcome:
+        try:
+            result = lint_paths(self._paths(buffers), self.options, overlays=buffers, extraction_cache=self.cache)
+        except ConfigError as error:
+            return Outcome(config_error=error)
+        self.cache.forget(set(result.sources))
+        return _outcome(result)
+
+    def _prepare(self, buffers: Mapping[str, str]) -> PreparedRun:
+        return prepare_run(self._paths(buffers), self.options, overlays=buffers)
+
+    def _project(self, buffers: Mapping[str, str]):
+        from sglang_lint.pipeline import project_files
+
+        assert self._prepared is not None
+        return project_files(self._prepared.run.options, self._prepared.run.roots, buffers)
+
+    def _read(self, prepared: PreparedRun, shown: str, text: str | None, stat, fresh) -> _Entry:
+        """Read, pre-check and extract one file (its cached result when its text
+        and dependencies are unchanged), and catalog it."""
+        from sglang_lint.cache import env_digest, text_digest
+        from sglang_lint.extraction import FileJob, read_files
+
+        config = prepared.configs.get(shown) or self._config_for(shown)
+        env = config.env_map or None if config is not None else None
+        files, notes = read_files([FileJob(shown, env, text)], digests=False)
+        if not files:
+            return _Entry(None, None, notes, stat)
+        read = files[0]
+        if not read.candidate:
+            return _Entry(SourceResult(path=shown), None, notes, stat)
+        digest, env_key = text_digest(read.text), env_digest(env)
+        key = env_key if prepared.project.follow_installed else env_key + "/follow-installed=false"
+        result = self.cache.get(shown, read.text, digest, read.kind.value, key, fresh)
+        if result is None:
+            result = extract(shown, read.text, read.kind, env, prepared.project)
+            self.cache.put(shown, digest, read.kind.value, key, result)
+        into: dict[int, object] = {}
+        cataloger(prepared.run.options, into, self._buffers)(result)
+        return _Entry(result, into.get(id(result)), notes, stat)
+
+    def _config_for(self, shown: str) -> Config | None:
+        prepared = self._prepared
+        if prepared is None:
+            return None
+        config = prepared.run.resolver.for_file(shown)
+        prepared.configs[shown] = config
+        return config
+
+    def _admit(self, absolute: str, buffers: Mapping[str, str]) -> str | None:
+        """The shown path of a file not in the index that belongs to it now (a
+        new unsaved buffer under a folder, a file created on disk), added at its
+        place in the order discovery would give; None when it does not belong."""
+        prepared = self._prepared
+        if prepared is None or not any(is_inside(absolute, root) for root in self.roots):
+            return None
+        try:
+            found = prepare_run([absolute], replace(prepared.run.options, force_exclude=True), overlays={absolute: buffers[absolute]} if absolute in buffers else None)
+        except ConfigError:
+            return None
+        if not found.files:
+            return None
+        shown = found.files[0]
+        self._shown[absolute] = shown
+        entries = dict(sorted([*self._entries.items(), (shown, _Entry(None))], key=lambda item: item[0]))
+        self._entries = entries
+        prepared.configs[shown] = found.configs.get(shown) or prepared.run.resolver.for_file(shown)
+        return shown
+
+    def _recatalog_readers_of(self, changed: set[str], exclude: set[str]) -> None:
+        """Read again the files whose extraction read a changed file (a sourced
+        helper, an imported module), and catalog again those whose launches read
+        one (a ``--config`` file)."""
+        if not changed or self._prepared is None:
+            return
+        prepared = self._prepared
+        fresh = prepared.project.freshness()
+        for shown, entry in list(self._entries.items()):
+            absolute = os.path.abspath(shown)
+            if absolute in exclude or entry.result is None:
+                continue
+            if any(os.path.abspath(path) in changed for path, _ in entry.result.dependencies):
+                self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh)
+            elif entry.cataloged is not None and any(os.path.abspath(path) in changed for path, _ in entry.cataloged.probes):
+                into: dict[int, object] = {}
+                cataloger(prepared.run.options, into, self._buffers)(entry.result)
+                self._entries[shown] = replace(entry, cataloged=into.get(id(entry.result)))
+
+    def _inside(self, path: str) -> bool:
+        absolute = os.path.abspath(path)
+        return any(is_inside(absolute, root) for root in self.roots)
+
+
+def _stat(path: str) -> tuple[int, int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_size, info.st_mtime_ns, info.st_ino)
+
 
 def _outcome(result: LintResult) -> Outcome:
-    outcome = Outcome()
+    outcome = Outcome(deployments=list(result.deployments))
     for path, lines in result.sources.items():
         outcome.lines[os.path.abspath(path)] = lines
     for finding in result.findings:

@@ -123,6 +123,12 @@ async def client(language_client: Client, workspace: Path, request):
         capabilities.workspace = types.WorkspaceClientCapabilities(
             did_change_watched_files=types.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
         )
+    if options.get("pull"):  # LSP 3.17 pull diagnostics, with refresh requests
+        capabilities.text_document.diagnostic = types.DiagnosticClientCapabilities(related_document_support=True)
+        capabilities.workspace = capabilities.workspace or types.WorkspaceClientCapabilities()
+        capabilities.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    if options.get("progress"):
+        capabilities.window = types.WindowClientCapabilities(work_done_progress=True)
     language_client.initialize_result = await language_client.initialize_session(
         types.InitializeParams(
             capabilities=capabilities,
@@ -620,3 +626,65 @@ async def test_an_unsaved_edit_of_a_base_class_republishes_the_test_module_deriv
     after = len(client.publications)
     _change(client, base, PY_BASE.format(flags="'--trust-remote-code'"), 3)
     assert await _diagnostics(client, test_module, lambda found: not found, after=after) == []
+
+
+# ---------------------------------------------------------------------------------
+# Issue 24: progress of the first scan, pull diagnostics
+
+
+@pytest.mark.parametrize("client", [{"progress": True}], indirect=True)
+@pytest.mark.asyncio
+async def test_the_first_scan_reports_work_done_progress(client: Client, workspace: Path) -> None:
+    for number in range(20):
+        (workspace / f"notes-{number}.md").write_text("# nothing launches here\n")
+    decode = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, decode, lambda found: bool(found))
+
+    def ended():
+        for token, reports in client.progress_reports.items():
+            if reports and isinstance(reports[-1], types.WorkDoneProgressEnd):
+                return token, reports
+        return None
+
+    token, reports = await _until(client, ended, lambda: f"no progress ended: {client.progress_reports}")
+    assert isinstance(reports[0], types.WorkDoneProgressBegin) and reports[0].title == "sglang-lint"
+    middle = [report for report in reports[1:-1] if isinstance(report, types.WorkDoneProgressReport)]
+    assert middle and middle[-1].message == "22/22 files"  # 20 notes, the prefill, the decode and middle[-1].percentage == 100
+    assert [report.percentage for report in middle] == sorted(report.percentage for report in middle)
+
+
+@pytest.mark.asyncio
+async def test_without_the_capability_no_progress_is_created(client: Client, workspace: Path) -> None:
+    decode = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, decode, lambda found: bool(found))
+    assert client.progress_reports == {}
+
+
+async def _pull(client: Client, uri: str, previous: str | None = None):
+    return await client.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri), previous_result_id=previous)
+    )
+
+
+@pytest.mark.parametrize("client", [{"pull": True}], indirect=True)
+@pytest.mark.asyncio
+async def test_a_client_that_pulls_gets_diagnostics_by_request_and_no_push(client: Client, workspace: Path) -> None:
+    capabilities = client.initialize_result.capabilities.diagnostic_provider
+    assert capabilities.inter_file_dependencies and capabilities.workspace_diagnostics
+    decode = _open(client, workspace / "decode.sh")
+    report = await _pull(client, decode)
+    assert report.kind == "full" and [d.code for d in report.items] == ["SGL001"]
+    # Asked again with the id it got: nothing changed.
+    again = await _pull(client, decode, report.result_id)
+    assert again.kind == "unchanged" and again.result_id == report.result_id
+    # An edit that agrees: the pull waits for its analysis and answers empty.
+    _change(client, workspace / "decode.sh", DECODE.format(tp=8), 2)
+    fixed = await _pull(client, decode, report.result_id)
+    assert fixed.kind == "full" and list(fixed.items) == [] and fixed.result_id != report.result_id
+    # The whole workspace: the prefill has nothing, the decode nothing now.
+    _change(client, workspace / "decode.sh", DECODE.format(tp=2), 3)
+    await _pull(client, decode)
+    workspace_report = await client.workspace_diagnostic_async(types.WorkspaceDiagnosticParams(previous_result_ids=[]))
+    by_uri = {item.uri: item for item in workspace_report.items}
+    assert [d.code for d in by_uri[decode].items] == ["SGL001"]
+    assert client.publications == []  # never pushed to a client that pulls

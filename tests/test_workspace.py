@@ -75,10 +75,12 @@ def test_the_memory_cache_answers_unchanged_files_and_the_disk_cache_is_written_
     assert (linter.cache.hits, linter.cache.misses) == (0, 2)
     assert not cache_dir.exists()  # not persisted: a keystroke run
     linter.run({}, persist=True)
-    assert (linter.cache.hits, linter.cache.misses) == (2, 0)
+    # Files unchanged on disk since they were read (their stat) keep their
+    # entry in the index: not even looked up.
+    assert (linter.cache.hits, linter.cache.misses) == (0, 0)
     assert list(cache_dir.glob("extract-*.json"))
     linter.run({str(workspace / "decode.sh"): DECODE})
-    assert (linter.cache.hits, linter.cache.misses) == (1, 1)
+    assert (linter.cache.hits, linter.cache.misses) == (0, 1)
     # A new process starts from the disk cache.
     fresh = WorkspaceLinter([str(workspace)], LintOptions(cache=True, cache_dir=str(cache_dir), reuse_findings=False, jobs=1))
     outcome = fresh.run({})
@@ -126,3 +128,112 @@ def test_without_a_folder_the_open_files_are_analyzed(workspace) -> None:
     assert linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4")}).findings == {}  # no peer open
     outcome = linter.run({decode: DECODE.replace("--tp-size 8", "--tp-size 4"), prefill: PREFILL})
     assert codes(outcome, decode) == ["SGL001"]
+
+
+# ---------------------------------------------------------------------------------
+# The index (issue 24): an edit costs the edited file and the files that read it
+
+
+def _extractions(monkeypatch) -> list[str]:
+    """The paths the sources extract from now on, in order."""
+    import sglang_lint.workspace as workspace_module
+
+    seen: list[str] = []
+    real = workspace_module.extract
+
+    def counting(path, *args, **kwargs):
+        seen.append(os.path.basename(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(workspace_module, "extract", counting)
+    return seen
+
+
+def test_an_edit_reads_the_edited_file_alone(workspace, monkeypatch) -> None:
+    for number in range(20):  # files that launch nothing: never read again either
+        (workspace / f"notes-{number}.md").write_text("# nothing\n")
+    (workspace / "other.sh").write_text("echo nothing to launch here\n")
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    linter.run({})
+    seen = _extractions(monkeypatch)
+    decode = str(workspace / "decode.sh")
+    outcome = linter.update({decode: DECODE}, {decode})
+    assert seen == ["decode.sh"]
+    assert codes(outcome, decode) == []
+    outcome = linter.update({decode: DECODE.replace("--tp-size 8", "--tp-size 2")}, {decode})
+    assert seen == ["decode.sh", "decode.sh"]
+    assert codes(outcome, decode) == ["SGL001"]
+
+
+def test_an_edit_of_a_sourced_helper_reads_the_scripts_that_source_it_again(tmp_path, monkeypatch) -> None:
+    (tmp_path / "env.sh").write_text("TP=8\n")
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    (tmp_path / "decode.sh").write_text('source ./env.sh\n' + DECODE.replace("--tp-size 8", "--tp-size $TP"))
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(tmp_path / "decode.sh")
+    assert codes(linter.run({}), decode) == []
+    seen = _extractions(monkeypatch)
+    helper = str(tmp_path / "env.sh")
+    outcome = linter.update({helper: "TP=4\n"}, {helper})
+    assert seen == ["decode.sh"]  # (env.sh launches nothing: read, never extracted)
+    assert codes(outcome, helper) == ["SGL001"]  # where the decode's TP=4 is written
+
+
+def test_a_scan_keeps_the_files_unchanged_on_disk_and_reads_the_changed_ones(workspace, monkeypatch) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    steps = list(linter.scan({}))
+    assert steps[-1][0] == steps[-1][1] and linter.ready
+    seen = _extractions(monkeypatch)
+    (workspace / "decode.sh").write_text(DECODE.replace("--tp-size 8", "--tp-size 2") + "# changed\n")
+    (workspace / "new-prefill.sh").write_text(PREFILL.replace("30000", "32000"))
+    outcome = linter.run({})
+    assert sorted(seen) == ["decode.sh", "new-prefill.sh"]
+    assert codes(outcome, workspace / "decode.sh") == ["SGL001", "SGL001"]  # one for each prefill
+
+
+def test_a_file_created_or_deleted_is_taken_in_or_out_by_an_update(workspace) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(workspace / "decode.sh")
+    assert codes(linter.run({}), decode) == ["SGL001"]
+    prefill = workspace / "prefill.sh"
+    prefill.unlink()
+    assert codes(linter.update({}, {str(prefill)}), decode) == []
+    prefill.write_text(PREFILL)
+    assert codes(linter.update({}, {str(prefill)}), decode) == ["SGL001"]
+
+
+def test_an_open_file_alone_gets_its_own_findings_not_its_pairs(workspace) -> None:
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(workspace / "decode.sh")
+    text = DECODE.replace("--tp-size 8", "--tp-size 4 --pp 2")
+    outcome = linter.lint_alone(decode, text)
+    assert not outcome.complete
+    assert codes(outcome, decode) == ["SGL201"]  # the abbreviation; SGL001 needs the prefill
+    assert not linter.ready
+
+
+def test_a_cancelled_analysis_leaves_the_index_to_the_next_update(tmp_path) -> None:
+    """A newer edit abandons the run in progress (sglang_lint.interrupt): the
+    Python interpreter leaves by Cancelled, past the sources' error handling,
+    and the next update reads the file again."""
+    from sglang_lint import interrupt
+
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(
+        "import subprocess\n"
+        + "port = 30000\n" * 3000  # 3,000 steps of the interpreter: it looks at the request every 1,024
+        +        "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp-size', '4', '--disaggregation-mode', 'decode'])\n"
+    )
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    linter.run({})
+    path = str(launcher)
+    edited = launcher.read_text().replace("'4'", "'2'")
+    interrupt.REQUESTED.set()
+    try:
+        with pytest.raises(interrupt.Cancelled):
+            linter.update({path: edited}, {path})
+    finally:
+        interrupt.REQUESTED.clear()
+    outcome = linter.update({path: edited}, {path})
+    (server,) = [s for d in outcome.deployments for s in d.servers]
+    assert server.attn_tp.value.text == "2"

@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterator, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
+from sglang_lint import interrupt
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
 from sglang_lint.sources.paths import Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
@@ -666,6 +667,9 @@ class PythonInterpreter:
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise _Budget()
+        if not self.steps & 0x3FF and interrupt.REQUESTED.is_set():
+            # (every 1,024 steps, ~1 ms: an editor's newer edit ends this run)
+            raise interrupt.Cancelled()
 
     def _exec_block(self, statements: list, depth: int) -> _Flow:
         if depth > MAX_BLOCK_DEPTH:
