@@ -30,7 +30,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from sglang_lint import __version__, interrupt
+from sglang_lint import __version__, interrupt, launch_info
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
 from sglang_lint.model import DISPLAY_ONLY, Finding, Location, Severity
 from sglang_lint.pipeline import LintOptions
@@ -86,6 +86,7 @@ class SglangLanguageServer(LanguageServer):
         self.scans = 0  # how many scans ran (tests)
         self._stopping = False
         self._analyzed_versions: dict[str, int | None] = {}
+        self.show_inlay_hints = True
 
     def stop_analysis(self) -> None:
         """At shutdown: abandon the analysis in progress and start no other (the
@@ -109,6 +110,10 @@ class SglangLanguageServer(LanguageServer):
     def _refreshes(self) -> bool:
         workspace = self.client_capabilities.workspace
         return bool(workspace is not None and workspace.diagnostics is not None and workspace.diagnostics.refresh_support)
+
+    def _refreshes_inlay_hints(self) -> bool:
+        workspace = self.client_capabilities.workspace
+        return bool(self.show_inlay_hints and workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support)
 
     def _shows_progress(self) -> bool:
         window = self.client_capabilities.window
@@ -370,6 +375,8 @@ class SglangLanguageServer(LanguageServer):
             else:
                 self.diagnostics.pop(uri, None)
             self.result_ids[uri] = _result_id(diagnostics)
+        if only is None and self._refreshes_inlay_hints():
+            self.workspace_inlay_hint_refresh(None)
         if self.pulls:
             if changed and self._refreshes():
                 self.workspace_diagnostic_refresh(None)
@@ -436,6 +443,53 @@ class SglangLanguageServer(LanguageServer):
             source=SOURCE,
             related_information=related or None,
         )
+
+    # -- what was resolved: hover, inlay hints, definition ----------------------------
+    def _position(self, uri: str, position: types.Position) -> tuple[str, int, int] | None:
+        """The absolute path, and the 1-based line and code-point column, of a
+        client position (UTF-16 unless the client chose another encoding)."""
+        path = to_fs_path(uri)
+        if not path:
+            return None
+        absolute = os.path.abspath(path)
+        lines = self.lines_of(absolute)
+        converted = self.workspace.position_codec.position_from_client_units(lines, position)
+        return absolute, converted.line + 1, converted.character + 1
+
+    def hover(self, params: types.HoverParams) -> types.Hover | None:
+        where = self._position(params.text_document.uri, params.position)
+        if where is None:
+            return None
+        found = launch_info.hover(self.outcome.deployments, *where)
+        if found is None:
+            return None
+        return types.Hover(
+            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=found.markdown),
+            range=self.location_range(found.location),
+        )
+
+    def inlay_hints(self, params: types.InlayHintParams) -> list[types.InlayHint]:
+        path = to_fs_path(params.text_document.uri)
+        if not path or not self.show_inlay_hints:
+            return []
+        absolute = os.path.abspath(path)
+        lines = self.lines_of(absolute)
+        hints = []
+        for hint in launch_info.inlay_hints(self.outcome.deployments, absolute, lines):
+            if not params.range.start.line <= hint.line - 1 <= params.range.end.line:
+                continue
+            position = self._range(lines, hint.line - 1, hint.column - 1, hint.line - 1, hint.column - 1).start
+            hints.append(types.InlayHint(position=position, label=hint.label, tooltip=hint.tooltip, padding_left=True))
+        return hints
+
+    def definition(self, params: types.DefinitionParams) -> types.Location | None:
+        where = self._position(params.text_document.uri, params.position)
+        if where is None:
+            return None
+        found = launch_info.definition(self.outcome.deployments, *where)
+        if found is None:
+            return None
+        return types.Location(uri=from_fs_path(os.path.abspath(found.path)) or found.path, range=self.location_range(found))
 
     # -- code actions -----------------------------------------------------------------
     def code_actions(self, params: types.CodeActionParams) -> list[types.CodeAction]:
@@ -569,6 +623,7 @@ def build_server() -> SglangLanguageServer:
         if not roots and params.root_uri:
             roots = [to_fs_path(params.root_uri)]
         options: dict[str, Any] = params.initialization_options if isinstance(params.initialization_options, dict) else {}
+        ls.show_inlay_hints = options.get("inlayHints", True) is not False
         debounce = options.get("debounce")
         if isinstance(debounce, (int, float)) and 0 <= debounce <= 10_000:
             ls.debounce_ms = float(debounce)
@@ -671,6 +726,18 @@ def build_server() -> SglangLanguageServer:
             else:
                 items.append(types.WorkspaceFullDocumentDiagnosticReport(uri=uri, version=version, items=ls.diagnostics.get(uri, []), result_id=result_id))
         return types.WorkspaceDiagnosticReport(items=items)
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: SglangLanguageServer, params: types.HoverParams) -> types.Hover | None:
+        return ls.hover(params)
+
+    @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+    def inlay_hint(ls: SglangLanguageServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+        return ls.inlay_hints(params)
+
+    @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+    def definition(ls: SglangLanguageServer, params: types.DefinitionParams) -> types.Location | None:
+        return ls.definition(params)
 
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,

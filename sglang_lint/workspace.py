@@ -77,6 +77,9 @@ class WorkspaceLinter:
         # The outcome of the whole pipeline, when an open file lies outside every
         # folder (see scan); None: the index's.
         self._named: Outcome | None = None
+        # What each config file that may govern a file looked like at the scan
+        # (its stat, or its buffer's text; None: no such file).
+        self._config_stats: dict[str, object] = {}
         self.ready = False
 
     # -- the whole workspace ------------------------------------------------------
@@ -108,6 +111,9 @@ class WorkspaceLinter:
             self.ready = True
             yield 1, 1
             return
+        self._config_stats = config_stats = {}
+        for absolute in [*(os.path.join(root, "-") for root in self.roots), *(os.path.abspath(shown) for shown in self._entries)]:
+            self._look_at_configs(absolute, buffers)
         try:
             prepared = self._prepare(buffers)
         except ConfigError as error:
@@ -117,6 +123,11 @@ class WorkspaceLinter:
             self.ready = True
             return
         self._config_error = None
+        # (taken before discovery where it can be: a config written while the
+        # scan runs must read as changed afterwards)
+        self._config_stats = config_stats
+        for shown in prepared.files:
+            self._look_at_configs(os.path.abspath(shown), buffers)
         fresh = prepared.project.freshness()
         previous = self._entries
         entries: dict[str, _Entry] = {}
@@ -151,7 +162,10 @@ class WorkspaceLinter:
         them; then the cross-file stages. Without a ready index: a whole run."""
         if not self.ready or (self._prepared is None and self._config_error is None) or self._named is not None or self._outside(buffers):
             return self.run(buffers)
-        if self._prepared is None:  # the config was broken: it may be fixed now
+        if self._prepared is None or self._configs_changed(changed):
+            # The config was broken (it may be fixed now), or a config file
+            # that governs a changed file appeared, went or changed: every
+            # file may be governed differently.
             return self.run(buffers)
         self._buffers = dict(buffers)
         prepared = self._prepared = replace(self._prepared, project=self._project(buffers))
@@ -222,6 +236,38 @@ class WorkspaceLinter:
         # needs a folder to be found in); never such a file's whole directory,
         # which may be a home directory.
         return [*self.roots, *self._outside(buffers)]
+
+    def _config_candidates(self, absolute: str) -> Iterator[str]:
+        """The config files that may govern ``absolute``: each name in its
+        directory and every directory above it up to a folder's root."""
+        from sglang_lint.config import CONFIG_FILENAMES
+
+        directory = os.path.dirname(absolute)
+        while True:
+            for name in CONFIG_FILENAMES:
+                yield os.path.join(directory, name)
+            if any(directory == root for root in self.roots) or not any(is_inside(directory, root) for root in self.roots):
+                return
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                return
+            directory = parent
+
+    def _look_at_configs(self, absolute: str, buffers: Mapping[str, str]) -> None:
+        for candidate in self._config_candidates(absolute):
+            if candidate not in self._config_stats:
+                self._config_stats[candidate] = buffers.get(candidate) if candidate in buffers else _stat(candidate)
+
+    def _configs_changed(self, changed: set[str]) -> bool:
+        """Whether a config file that may govern one of ``changed`` is not as
+        the scan saw it (a ``stat`` each, remembered from the first look)."""
+        for absolute in changed:
+            for candidate in self._config_candidates(absolute):
+                now = self._buffers.get(candidate) if candidate in self._buffers else _stat(candidate)
+                seen = self._config_stats.setdefault(candidate, now)
+                if seen != now:
+                    return True
+        return False
 
     def _outside(self, buffers: Mapping[str, str]) -> list[str]:
         return sorted(path for path in buffers if os.path.isfile(path) and not self._inside(path))

@@ -688,3 +688,78 @@ async def test_a_client_that_pulls_gets_diagnostics_by_request_and_no_push(clien
     by_uri = {item.uri: item for item in workspace_report.items}
     assert [d.code for d in by_uri[decode].items] == ["SGL001"]
     assert client.publications == []  # never pushed to a client that pulls
+
+
+# ---------------------------------------------------------------------------------
+# Issue 24: what the server resolved, shown where nothing is wrong
+
+
+async def _analyzed(client: Client, workspace: Path) -> str:
+    decode = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, decode, lambda found: bool(found))
+    return decode
+
+
+def _at(text: str, line: int, needle: str, offset: int = 0) -> types.Position:
+    """The position (UTF-16, as the client sends it) of ``needle`` on ``line`` (0-based)."""
+    row = text.split("\n")[line]
+    index = row.index(needle) + offset
+    return types.Position(line=line, character=len(row[:index].encode("utf-16-le")) // 2)
+
+
+@pytest.mark.asyncio
+async def test_hover_on_an_option_shows_its_help_default_and_releases(client: Client, workspace: Path) -> None:
+    decode = await _analyzed(client, workspace)
+    text = DECODE.format(tp=4)
+    found = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=decode), position=_at(text, 2, "--tp-size", 3)))
+    value = found.contents.value
+    assert value.startswith("**`--tp-size`**")
+    # SGLang 0.5.23's help= for --tp-size (sglang/srt/server_args.py), from the option table.
+    assert "The tensor parallelism size." in value
+    assert "type `int`" in value and "default `1`" in value and "value here: `4`" in value
+    assert "accepted by every release sglang-lint knows" in value
+    assert found.range.start == _at(text, 2, "--tp-size 4")
+
+
+@pytest.mark.asyncio
+async def test_hover_on_a_launch_shows_its_role_attention_tp_and_peer(client: Client, workspace: Path) -> None:
+    decode = await _analyzed(client, workspace)
+    found = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=decode), position=types.Position(line=1, character=2)))
+    value = found.contents.value
+    assert value.startswith("**decode** server · attention TP 4 = --tp-size 4")
+    assert f"pairs with [prefill.sh:2]({(workspace / 'prefill.sh').as_uri()}#L2) (prefill, attention TP 8)" in value
+    nothing = await client.text_document_hover_async(types.HoverParams(text_document=types.TextDocumentIdentifier(uri=decode), position=types.Position(line=0, character=3)))
+    assert nothing is None  # the shebang: no launch
+
+
+@pytest.mark.asyncio
+async def test_an_inlay_hint_follows_each_launch_command(client: Client, workspace: Path) -> None:
+    decode = await _analyzed(client, workspace)
+    everything = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=10, character=0))
+    (hint,) = await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=decode), range=everything))
+    assert hint.label == "decode · attn TP 4"
+    assert "decode attention TP 4 = --tp-size 4" in hint.tooltip
+    last = DECODE.format(tp=4).split("\n")[2].rstrip()  # the command ends on its third line (a `\` continuation)
+    assert hint.position == types.Position(line=2, character=len(last.encode("utf-16-le")) // 2)
+
+
+@pytest.mark.parametrize("client", [{"initialization_options": {"inlayHints": False}}], indirect=True)
+@pytest.mark.asyncio
+async def test_inlay_hints_can_be_turned_off(client: Client, workspace: Path) -> None:
+    decode = await _analyzed(client, workspace)
+    everything = types.Range(start=types.Position(line=0, character=0), end=types.Position(line=10, character=0))
+    assert list(await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=types.TextDocumentIdentifier(uri=decode), range=everything))) == []
+
+
+TP_FROM_A_VARIABLE = "#!/bin/bash\nTP=4\npython3 -m sglang.launch_server --model-path /models/m --disaggregation-mode decode --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size $TP --port 30001 &\n"
+
+
+@pytest.mark.parametrize("workspace", [{"prefill.sh": PREFILL, "decode.sh": TP_FROM_A_VARIABLE}], indirect=True)
+@pytest.mark.asyncio
+async def test_go_to_definition_on_a_value_goes_where_it_was_written(client: Client, workspace: Path) -> None:
+    decode = await _analyzed(client, workspace)
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=decode), position=_at(TP_FROM_A_VARIABLE, 2, "$TP", 1))
+    )
+    assert found.uri == decode
+    assert (found.range.start.line, found.range.start.character) == (1, 3)  # the 4 of TP=4

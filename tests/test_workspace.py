@@ -237,3 +237,13 @@ def test_a_cancelled_analysis_leaves_the_index_to_the_next_update(tmp_path) -> N
     outcome = linter.update({path: edited}, {path})
     (server,) = [s for d in outcome.deployments for s in d.servers]
     assert server.attn_tp.value.text == "2"
+
+
+def test_a_config_written_after_the_scan_is_read_by_the_next_update(workspace) -> None:
+    """No file watcher told the server (the config was written by a tool): the
+    update of a file it governs finds it changed and discovers again."""
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode = str(workspace / "decode.sh")
+    assert codes(linter.run({}), decode) == ["SGL001"]
+    (workspace / "sglang-lint.toml").write_text('ignore = ["SGL001"]\n')
+    assert codes(linter.update({decode: DECODE.replace("--tp-size 8", "--tp-size 2")}, {decode}), decode) == []
