@@ -211,7 +211,7 @@ class SglangLanguageServer(LanguageServer):
                 self.window_log_message(
                     types.LogMessageParams(type=types.MessageType.Error, message=f"sglang-lint: internal error: {type(error).__name__}: {error}; please report it")
                 )
-            if not (self._changed or self._scan_wanted or self._opened):
+            if not (self._changed or self._scan_wanted or self._opened or (self.linter is not None and self.linter.readers_pending)):
                 self._idle.set()
 
     async def _drain(self) -> None:
@@ -228,11 +228,18 @@ class SglangLanguageServer(LanguageServer):
                 self._opened.clear()
                 buffers = self.buffers()
                 try:
-                    outcome = await self._in_thread(lambda: linter.update(buffers, changed))
+                    # The edited files first; the files that read them next.
+                    outcome = await self._in_thread(lambda: linter.update(buffers, changed, readers=False))
                 except interrupt.Cancelled:
                     self._changed |= changed
                     continue
                 self.publish(outcome)
+        while linter is not None and linter.ready and linter.readers_pending and not (self._changed or self._scan_wanted or self._opened):
+            try:
+                outcome = await self._in_thread(linter.update_readers)
+            except interrupt.Cancelled:
+                return  # a newer change came: its run comes first, the readers after it
+            self.publish(outcome)
 
     async def _lint_opened_alone(self, linter: WorkspaceLinter) -> None:
         """Each file opened before the index is ready, analyzed alone and shown at

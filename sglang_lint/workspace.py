@@ -77,6 +77,10 @@ class WorkspaceLinter:
         # The outcome of the whole pipeline, when an open file lies outside every
         # folder (see scan); None: the index's.
         self._named: Outcome | None = None
+        # The changed files whose readers are yet to be analyzed again, and the
+        # files read since (not readers to redo).
+        self._readers_wanted: set[str] = set()
+        self._readers_done: set[str] = set()
         # What each config file that may govern a file looked like at the scan
         # (its stat, or its buffer's text; None: no such file).
         self._config_stats: dict[str, object] = {}
@@ -149,17 +153,23 @@ class WorkspaceLinter:
         self._entries = entries
         self._shown = {os.path.abspath(shown): shown for shown in entries}
         self._recatalog_readers_of(changed, exclude=changed)
+        self._readers_wanted, self._readers_done = set(), set()
         self.cache.forget(set(entries))
         if persist:
             self.cache.save()
         self.ready = True
         yield total, total
 
-    def update(self, buffers: dict[str, str], changed: set[str]) -> Outcome:
+    def update(self, buffers: dict[str, str], changed: set[str], *, readers: bool = True) -> Outcome:
         """The analysis after ``changed`` (absolute paths: edited, opened or
         closed buffers, files changed on disk) with ``buffers`` now open: the
-        changed files are read again, and the files whose analysis read one of
-        them; then the cross-file stages. Without a ready index: a whole run."""
+        changed files are read again, and (``readers``) the files whose analysis
+        read one of them; then the cross-file stages. Without a ready index: a
+        whole run.
+
+        ``readers=False``: the readers wait for :meth:`update_readers` (the
+        editor shows the edited file's diagnostics first: a fixture module that
+        six test files import would otherwise hold them for the six)."""
         if not self.ready or (self._prepared is None and self._config_error is None) or self._named is not None or self._outside(buffers):
             return self.run(buffers)
         if self._prepared is None or self._configs_changed(changed):
@@ -186,7 +196,29 @@ class WorkspaceLinter:
             absolute = os.path.abspath(shown)
             stat = None if absolute in buffers else _stat(absolute)
             self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh)
-        self._recatalog_readers_of(changed, exclude={os.path.abspath(shown) for shown in redo})
+        done = {os.path.abspath(shown) for shown in redo}
+        self._readers_wanted |= set(changed)
+        self._readers_done -= done
+        self._readers_done |= done
+        if readers:
+            self._recatalog_readers_of(self._readers_wanted, exclude=self._readers_done)
+            self._readers_wanted, self._readers_done = set(), set()
+        return self.outcome()
+
+    @property
+    def readers_pending(self) -> bool:
+        """Files that read a changed file wait to be analyzed again (see update)."""
+        return bool(self._readers_wanted)
+
+    def update_readers(self) -> Outcome:
+        """Analyze again the files that read the files changed since (the
+        second half of ``update(..., readers=False)``), and run the cross-file
+        stages."""
+        wanted, done = self._readers_wanted, self._readers_done
+        if self._prepared is not None and wanted:
+            self._prepared = replace(self._prepared, project=self._project(self._buffers))
+            self._recatalog_readers_of(wanted, exclude=done)
+        self._readers_wanted, self._readers_done = set(), set()
         return self.outcome()
 
     def outcome(self) -> Outcome:

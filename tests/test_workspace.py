@@ -247,3 +247,20 @@ def test_a_config_written_after_the_scan_is_read_by_the_next_update(workspace) -
     assert codes(linter.run({}), decode) == ["SGL001"]
     (workspace / "sglang-lint.toml").write_text('ignore = ["SGL001"]\n')
     assert codes(linter.update({decode: DECODE.replace("--tp-size 8", "--tp-size 2")}, {decode}), decode) == []
+
+
+def test_the_readers_of_an_edited_file_can_wait_for_a_second_step(tmp_path, monkeypatch) -> None:
+    """The editor shows the edited file's own diagnostics first (update with
+    readers=False), then those of the files that read it (update_readers)."""
+    (tmp_path / "env.sh").write_text("TP=8\nsglang_tp() { echo $TP; }\n")
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    (tmp_path / "decode.sh").write_text("source ./env.sh\n" + DECODE.replace("--tp-size 8", "--tp-size $TP"))
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    linter.run({})
+    seen = _extractions(monkeypatch)
+    helper = str(tmp_path / "env.sh")
+    linter.update({helper: "TP=4\n"}, {helper}, readers=False)
+    assert seen == [] and linter.readers_pending  # (env.sh launches nothing)
+    outcome = linter.update_readers()
+    assert seen == ["decode.sh"] and not linter.readers_pending
+    assert codes(outcome, helper) == ["SGL001"]
