@@ -52,7 +52,7 @@ def analyze_results(
     analysis.analyze_results). When no file gave the sources anything (no launch,
     comment, note or continuation break), nothing is left to analyze but the
     notes about unreadable files, and the analysis stage is not even imported."""
-    if all(_is_empty(result) for result in results):
+    if all(is_empty(result) for result in results):
         return _notes_only(results, options, configs or {}, list(extra_notes))
     from sglang_lint.analysis import analyze_results as analyze
 
@@ -68,7 +68,7 @@ def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str,
 
     def catalog(result: SourceResult) -> None:
         nonlocal versions
-        if _is_empty(result):
+        if is_empty(result):
             return
         from sglang_lint.analysis import catalog_file, version_policy
         from sglang_lint.catalog.tables import UnknownVersionError, load_table
@@ -84,7 +84,9 @@ def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str,
     return catalog
 
 
-def _is_empty(result: SourceResult) -> bool:
+def is_empty(result: SourceResult) -> bool:
+    """A result that gives the cross-file stages nothing: no launch, comment,
+    note or continuation break."""
     return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
 
 
@@ -284,13 +286,19 @@ def finish_run(
     overlays: Mapping[str, str] | None,
     project: ProjectFiles,
     probes: list[tuple[str, str | None]] | None = None,
+    *,
+    dependency_lines: bool = True,
 ) -> LintResult:
     """The cross-file stages over every file's result (topology, rules,
     suppression: :func:`analyze_results`), and the lines of the files the
     findings point into that the run did not analyze itself (a sourced helper
-    outside the paths, a --config file)."""
+    outside the paths, a --config file). ``dependency_lines``: also the lines
+    of every file the analyzed ones read (the report's snippets of a launch
+    in a helper); the language server reads a file's lines when it needs them,
+    and an edit would otherwise read the ~450 modules SGLang's tests import."""
     lint = analyze_results(results, options, configs, notes, probes, cataloged, overlays)
-    _add_dependency_lines(lint, _dependencies(results), project)
+    if dependency_lines:
+        _add_dependency_lines(lint, _dependencies(results), project)
     _add_finding_lines(lint, project)
     return lint
 

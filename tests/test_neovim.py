@@ -22,21 +22,9 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs pygls (pip install -e '.[lsp]')")
 
-SCRIPT = Path(__file__).resolve().parent / "neovim" / "lsp_check.lua"
+from _editor_pair import DECODE, PREFILL  # noqa: E402
 
-# The pair of tests/test_server_lsp.py: both sides set --enable-unified-memory
-# with mooncake, the prefill at --tp-size 8, the decode at 4.
-PREFILL = (
-    "#!/bin/bash\n"
-    "python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode prefill \\\n"
-    "  --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size 8 --port 30000 &\n"
-)
-DECODE = (
-    "#!/bin/bash\n"
-    "python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode decode \\\n"
-    # A character outside the BMP before the finding: two UTF-16 code units, four bytes.
-    "  --served-model-name \U0001f680 --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size {tp} --port 30001 &\n"
-)
+SCRIPT = Path(__file__).resolve().parent / "neovim" / "lsp_check.lua"
 
 WAIT_MS = 60_000  # each wait of the script
 NVIM_TIMEOUT_S = 300  # the whole editor session (the script has six waits)

@@ -29,19 +29,9 @@ from pygls.protocol import default_converter  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features  # noqa: E402
 
-EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "qwen3-next-pd"
+from _editor_pair import DECODE, PREFILL  # noqa: E402
 
-PREFILL = (
-    "#!/bin/bash\n"
-    "python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode prefill \\\n"
-    "  --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size 8 --port 30000 &\n"
-)
-DECODE = (
-    "#!/bin/bash\n"
-    "python3 -m sglang.launch_server --model-path /models/m --disaggregation-mode decode \\\n"
-    # A character outside the BMP before the finding: two UTF-16 code units.
-    "  --served-model-name \U0001f680 --enable-unified-memory --disaggregation-transfer-backend mooncake --tp-size {tp} --port 30001 &\n"
-)
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "qwen3-next-pd"
 PAIR = {"prefill.sh": PREFILL, "decode.sh": DECODE.format(tp=4)}
 
 
