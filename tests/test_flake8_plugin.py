@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import gc
 import io
 import json
 import multiprocessing
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from sglang_lint import flake8_plugin
 from sglang_lint import pipeline as lint
 from sglang_lint.catalog.tables import known_versions
 from sglang_lint.flake8_plugin import SglangLintChecker, _position
@@ -71,6 +73,8 @@ def _restore_class_options(monkeypatch) -> None:
     # parse_options sets these on the class; put them back after each test
     for name in ("target_version", "disable_noqa"):
         monkeypatch.setattr(SglangLintChecker, name, getattr(SglangLintChecker, name))
+    # and each test starts with an empty context cache (the process's)
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None, raising=False)
 
 
 # ---------------------------------------------------------------------------------
@@ -186,6 +190,40 @@ def test_parse_options(capsys) -> None:
     assert err.startswith("flake8: error: argument --sglang-target-version:") and known_versions()[-1] in err
 
 
+def test_analysis_leaves_flake8s_process_as_it_was(tmp_path, monkeypatch) -> None:
+    # flake8 goes on checking thousands of files in the same process after one
+    # that launches: the syntax trees of the modules that file imported, kept,
+    # made every full collection of flake8's own work walk them (on SGLang's
+    # tree: +27 s of CPU, more than the analyses). The analysis itself runs
+    # with the CLI's collector thresholds; flake8's are restored after it.
+    from sglang_lint.sources.python_interpreter import PARSED
+
+    launch = 'import subprocess\nfrom helpers import TP\nsubprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp-size", TP])\n'
+    write(tmp_path, **{"helpers.py": "TP = '8'\n", "launch.py": launch})
+    monkeypatch.chdir(tmp_path)
+    PARSED.clear()
+    parses = PARSED.parses
+    during = []
+    lint_paths_ = lint.lint_paths
+
+    def recording(*args, **kwargs):
+        during.append(gc.get_threshold())
+        return lint_paths_(*args, **kwargs)
+
+    monkeypatch.setattr(lint, "lint_paths", recording)
+    flake8s = (1234, 11, 12)
+    threshold = gc.get_threshold()
+    gc.set_threshold(*flake8s)
+    try:
+        assert check(launch, "launch.py") == []
+        after = gc.get_threshold()
+    finally:
+        gc.set_threshold(*threshold)
+    assert during == [(50_000, 20, 100)] and after == flake8s  # the CLI's (cli._fewer_collections)
+    assert PARSED.parses > parses  # helpers.py was parsed (the import followed) ...
+    assert not PARSED.trees  # ... and its tree is not kept
+
+
 def test_positions_of_findings_located_elsewhere() -> None:
     here = os.path.normpath("deploy/pd.py")
 
@@ -296,6 +334,92 @@ def test_flake8_loads_the_plugin_and_a_file_without_launch_imports_nothing_heavy
         "target": None,
         "exit": 0,
     }
+
+
+# flake8 (in a subprocess, its files checked in that process: -j 1) with
+# sglang_lint.pipeline.extract counted by file, and the extraction pool recorded.
+COUNTING_DRIVER = """\
+import collections, json, os, sys
+import sglang_lint.flake8_plugin as plugin
+from sglang_lint import extraction, pipeline
+extracted = collections.Counter()
+pools = []
+extract = pipeline.extract
+def counting_extract(path, *args, **kwargs):
+    extracted[os.path.basename(path)] += 1
+    return extract(path, *args, **kwargs)
+pipeline.extract = counting_extract
+in_pool = extraction._extract_in_pool
+def recording_pool(pending, *args, **kwargs):
+    pools.append(len(pending))
+    return in_pool(pending, *args, **kwargs)
+extraction._extract_in_pool = recording_pool
+if sys.argv[1] == "no-cache":
+    plugin._context_cache = lambda: None
+from flake8.main.application import Application
+app = Application()
+app.run(["--isolated", "--select", "SGL", "-j", "1", "--format", "%(path)s:%(row)d:%(col)d:%(code)s", *sys.argv[2:]])
+print(json.dumps({"extracted": extracted, "pools": pools}))
+"""
+
+
+def run_counting_flake8(cwd: Path, *args: str, cache: bool = True) -> tuple[list[str], dict]:
+    """The findings (path:line:column:code) of ``flake8 -j 1 ARGS`` in ``cwd`` and
+    what it extracted: {"extracted": {file name: times}, "pools": [files]}."""
+    command = [sys.executable, "-c", COUNTING_DRIVER, "cache" if cache else "no-cache", *args]
+    env = {**os.environ}
+    env.pop("PYTHONWARNINGS", None)
+    process = subprocess.run(command, check=False, cwd=cwd, capture_output=True, text=True, env=env, timeout=300)
+    assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
+    *found, counts = process.stdout.splitlines()
+    return sorted(found), json.loads(counts)
+
+
+def _launcher(*args: str) -> str:
+    argv = ", ".join(f'"{arg}"' for arg in ["python3", "-m", "sglang.launch_server", *args])
+    return f"import subprocess\nsubprocess.Popen([{argv}])\n"
+
+
+PREFILL_8 = _launcher("--disaggregation-mode", "prefill", "--enable-unified-memory", "--tp-size", "8", "--port", "30000")
+DECODE_4 = _launcher("--disaggregation-mode", "decode", "--enable-unified-memory", "--tp-size", "4", "--port", "30001")
+
+
+def test_flake8_analyzes_each_context_file_once_per_process(tmp_path) -> None:
+    # Four single-role launchers in one directory: each file flake8 hands the
+    # plugin brings the other three along as its deployment context. Each file is
+    # analyzed when flake8 names it and at most once more as a context file (the
+    # process's cache), not once for every sibling (n files cost n x n analyses:
+    # SGLang's test directories, +55% of flake8's CPU time on its tree).
+    write(
+        tmp_path,
+        **{
+            "prefill.py": PREFILL_8,
+            "decode.py": DECODE_4,
+            "serve_a.py": _launcher("--model-path", "a", "--tp-size", "2"),
+            "serve_b.py": _launcher("--model-path", "b", "--tp-size", "2"),
+        },
+    )
+    found, counts = run_counting_flake8(tmp_path, ".")
+    assert sorted(counts["extracted"]) == ["decode.py", "prefill.py", "serve_a.py", "serve_b.py"]
+    assert max(counts["extracted"].values()) <= 2, counts
+    # the same findings as without the cache: the pair's, in both of its files
+    uncached, uncached_counts = run_counting_flake8(tmp_path, ".", cache=False)
+    assert found == uncached
+    assert [line.split(":")[3] for line in found] == ["SGL001", "SGL001"]
+    assert {line.split(":")[0] for line in found} == {os.path.join(".", "decode.py"), os.path.join(".", "prefill.py")}
+    assert sum(uncached_counts["extracted"].values()) > sum(counts["extracted"].values())
+
+
+def test_flake8_worker_starts_no_process_pool_of_its_own(tmp_path) -> None:
+    # A named file's context of 16 launching files was extracted in a pool of
+    # sglang-lint's own (two workers from 16 files): forked from each flake8
+    # worker, on the CPUs flake8's workers already use. flake8 runs the files in
+    # parallel; the plugin analyzes in the process flake8 gives it.
+    write(tmp_path, **{f"serve_{i:02}.py": _launcher("--model-path", f"m{i}", "--tp-size", "2") for i in range(17)})
+    found, counts = run_counting_flake8(tmp_path, "serve_00.py")
+    assert found == []
+    assert counts["pools"] == []
+    assert counts["extracted"] == {f"serve_{i:02}.py": 1 for i in range(17)}  # all of them, here
 
 
 def test_flake8_reports_what_the_cli_reports_at_the_same_column(tmp_path, monkeypatch) -> None:
