@@ -268,14 +268,11 @@ class SglangLanguageServer(LanguageServer):
         token = await self._begin_progress()
         try:
             while True:
-                try:
-                    step = await self._in_thread(lambda: next(steps, None))
-                except interrupt.Cancelled:
-                    step = ()  # (the scan caught it: never here) go on
+                # (a cancelled file is the scan's to read again: it yields)
+                step = await self._in_thread(lambda: next(steps, None))
                 if step is None:
                     break
-                if step:
-                    self._report_progress(token, *step)
+                self._report_progress(token, *step)
                 if self._opened and not linter.ready:
                     await self._lint_opened_alone(linter)
         finally:

@@ -20,6 +20,7 @@ from typing import Iterator, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
+from sglang_lint import interrupt
 from sglang_lint.config import Config, ConfigError
 from sglang_lint.files import is_inside, source_kind
 from sglang_lint.model import Finding, Note, SourceResult
@@ -99,8 +100,10 @@ class WorkspaceLinter:
         """Discover the files again and bring the index up to date with them:
         a file unchanged on disk since it was read (its ``stat``) keeps its
         entry; the others are read and extracted (through the per-file cache).
-        Yields (files done, files in all) every :data:`SCAN_STEP` files; the
-        index is ready when the generator ends. Abandoned (closed) midway, the
+        Yields (files done, files in all) every :data:`SCAN_STEP` files, and
+        when a newer input cancelled the file in progress (``interrupt``: it is
+        read again when the scan resumes); the index is ready when the
+        generator ends. Abandoned (closed) midway, the
         index is not ready and the next scan starts over."""
         self.ready = False
         self.cache.reset_counts()
@@ -144,7 +147,14 @@ class WorkspaceLinter:
             if old is not None and stat is not None and old.stat == stat and (old.result is None or fresh(old.result.dependencies)):
                 entries[shown] = old
             else:
-                entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh)
+                while True:
+                    try:
+                        entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh)
+                        break
+                    except interrupt.Cancelled:
+                        # A newer input goes first (the caller clears the
+                        # request before resuming); this file is read again.
+                        yield done - 1, total
                 changed.add(absolute)
             if done % SCAN_STEP == 0:
                 yield done, total

@@ -264,3 +264,28 @@ def test_the_readers_of_an_edited_file_can_wait_for_a_second_step(tmp_path, monk
     outcome = linter.update_readers()
     assert seen == ["decode.sh"] and not linter.readers_pending
     assert codes(outcome, helper) == ["SGL001"]
+
+
+def test_a_scan_step_cancelled_by_a_newer_input_is_done_again_when_resumed(tmp_path) -> None:
+    """The server abandons a scan step when a file is opened or edited (it runs
+    that file first) and resumes the scan after: the file whose analysis was
+    cut is read again, and the scan still ends with the index ready."""
+    from sglang_lint import interrupt
+
+    launcher = tmp_path / "launch.py"
+    launcher.write_text(
+        "import subprocess\n"
+        + "port = 30000\n" * 3000
+        + "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp-size', '4', '--disaggregation-mode', 'decode'])\n"
+    )
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    steps = linter.scan({})
+    interrupt.REQUESTED.set()
+    try:
+        first = next(steps)  # the step that was cut: nothing done yet
+    finally:
+        interrupt.REQUESTED.clear()
+    assert first == (0, 1)
+    assert list(steps)[-1] == (1, 1) and linter.ready
+    (server,) = [s for d in linter.outcome().deployments for s in d.servers]
+    assert server.attn_tp.value.text == "4"
