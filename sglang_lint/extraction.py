@@ -154,7 +154,7 @@ def _read_file(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFi
     return read
 
 
-def _result_key(env_key: str, project: ProjectFiles | None) -> str:
+def result_key(env_key: str, project: ProjectFiles | None) -> str:
     """The cache key of a result's settings: the config's env, and whether the
     installed sglang package is followed (toggling it changes the launches)."""
     return env_key if project is None or project.follow_installed else env_key + "/follow-installed=false"
@@ -195,7 +195,7 @@ def extract_read(
             results.append(SourceResult(path=read.path))
             continue
         if cache is not None:
-            cached = cache.get(read.path, read.text, read.digest, read.kind.value, _result_key(read.env_key, project), fresh)
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project), fresh)
             if cached is not None:
                 results.append(cached)
                 continue
@@ -210,7 +210,7 @@ def extract_read(
     for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
-            cache.put(read.path, read.digest, read.kind.value, _result_key(read.env_key, project), result, encoded)
+            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project), result, encoded)
     extracted = Extracted([r for r in results if r is not None], [], workers=workers if workers > 1 else 0)
     if cache is not None:
         extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses

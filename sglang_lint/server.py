@@ -330,12 +330,11 @@ class SglangLanguageServer(LanguageServer):
         if only is None:
             self.outcome = outcome
         else:
-            for path in (only,):
-                self.outcome.findings.pop(path, None)
-                if path in outcome.findings:
-                    self.outcome.findings[path] = outcome.findings[path]
-                if path in outcome.lines:
-                    self.outcome.lines[path] = outcome.lines[path]
+            self.outcome.findings.pop(only, None)
+            if only in outcome.findings:
+                self.outcome.findings[only] = outcome.findings[only]
+            if only in outcome.lines:
+                self.outcome.lines[only] = outcome.lines[only]
         by_uri: dict[str, list[types.Diagnostic]] = {}
         if outcome.config_error is not None:
             error = outcome.config_error

@@ -300,14 +300,14 @@ class WorkspaceLinter:
     def _look_at_configs(self, absolute: str, buffers: Mapping[str, str]) -> None:
         for candidate in self._config_candidates(absolute):
             if candidate not in self._config_stats:
-                self._config_stats[candidate] = buffers.get(candidate) if candidate in buffers else _stat(candidate)
+                self._config_stats[candidate] = _config_state(candidate, buffers)
 
     def _configs_changed(self, changed: set[str]) -> bool:
         """Whether a config file that may govern one of ``changed`` is not as
         the scan saw it (a ``stat`` each, remembered from the first look)."""
         for absolute in changed:
             for candidate in self._config_candidates(absolute):
-                now = self._buffers.get(candidate) if candidate in self._buffers else _stat(candidate)
+                now = _config_state(candidate, self._buffers)
                 seen = self._config_stats.setdefault(candidate, now)
                 if seen != now:
                     return True
@@ -337,7 +337,7 @@ class WorkspaceLinter:
         """Read, pre-check and extract one file (its cached result when its text
         and dependencies are unchanged), and catalog it."""
         from sglang_lint.cache import env_digest, text_digest
-        from sglang_lint.extraction import FileJob, read_files
+        from sglang_lint.extraction import FileJob, read_files, result_key
 
         config = prepared.configs.get(shown) or self._config_for(shown)
         env = config.env_map or None if config is not None else None
@@ -348,14 +348,18 @@ class WorkspaceLinter:
         if not read.candidate:
             return _Entry(SourceResult(path=shown), None, notes, stat)
         digest, env_key = text_digest(read.text), env_digest(env)
-        key = env_key if prepared.project.follow_installed else env_key + "/follow-installed=false"
+        key = result_key(env_key, prepared.project)
         result = self.cache.get(shown, read.text, digest, read.kind.value, key, fresh)
         if result is None:
             result = extract(shown, read.text, read.kind, env, prepared.project)
             self.cache.put(shown, digest, read.kind.value, key, result)
+        return _Entry(result, self._catalog(prepared, result), notes, stat)
+
+    def _catalog(self, prepared: PreparedRun, result: SourceResult) -> object | None:
+        """The catalog stage of one result (None for one that gives it nothing)."""
         into: dict[int, object] = {}
         cataloger(prepared.run.options, into, self._buffers)(result)
-        return _Entry(result, into.get(id(result)), notes, stat)
+        return into.get(id(result))
 
     def _config_for(self, shown: str) -> Config | None:
         prepared = self._prepared
@@ -370,7 +374,7 @@ class WorkspaceLinter:
         new unsaved buffer under a folder, a file created on disk), added at its
         place in the order discovery would give; None when it does not belong."""
         prepared = self._prepared
-        if prepared is None or not any(is_inside(absolute, root) for root in self.roots):
+        if prepared is None or not self._inside(absolute):
             return None
         try:
             found = prepare_run([absolute], replace(prepared.run.options, force_exclude=True), overlays={absolute: buffers[absolute]} if absolute in buffers else None)
@@ -400,9 +404,7 @@ class WorkspaceLinter:
             if any(os.path.abspath(path) in changed for path, _ in entry.result.dependencies):
                 self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh)
             elif entry.cataloged is not None and any(os.path.abspath(path) in changed for path, _ in entry.cataloged.probes):
-                into: dict[int, object] = {}
-                cataloger(prepared.run.options, into, self._buffers)(entry.result)
-                self._entries[shown] = replace(entry, cataloged=into.get(id(entry.result)))
+                self._entries[shown] = replace(entry, cataloged=self._catalog(prepared, entry.result))
 
     def _inside(self, path: str) -> bool:
         absolute = os.path.abspath(path)
@@ -415,6 +417,12 @@ def _stat(path: str) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return (info.st_size, info.st_mtime_ns, info.st_ino)
+
+
+def _config_state(path: str, buffers: Mapping[str, str]) -> object:
+    """What a config file is now: its buffer's text, else its ``stat`` (None:
+    no such file)."""
+    return buffers[path] if path in buffers else _stat(path)
 
 
 def _outcome(result: LintResult) -> Outcome:
