@@ -352,6 +352,41 @@ def test_only_the_statements_binding_the_names_used_run(tmp_path, monkeypatch) -
     assert [path for path, _ in result.dependencies] == [os.path.join("pkg", "consts.py")]
 
 
+@pytest.mark.parametrize("star", ["from pkg import *", "from pkg.consts import *"])
+def test_a_star_import_runs_only_the_statements_binding_the_names_used(tmp_path, monkeypatch, star) -> None:
+    """`from m import *` binds m's public names as `from m import name` does:
+    read when used. It ran every statement of m (SGLang's `from
+    sglang.srt.utils.common import *`, 5,000 lines, was a third of a PD test's
+    analysis); here other.py, which only an unused name needs, is never read,
+    through a package's `__init__.py` re-exporting its module too."""
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from .consts import *\nfrom .consts import _private\n",
+            "pkg/consts.py": "import other\nTP = 2\nDERIVED = other.VALUE\nTP = TP * 4\n_private = 1\n",
+            "pkg/other.py": "VALUE = 1\n",
+            "run.py": f"import subprocess  # wraps sglang.launch_server\n{star}\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP)])\n",
+        },
+    )
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "8"
+    read = [path for path, _ in result.dependencies]
+    assert os.path.join("pkg", "other.py") not in read and os.path.join("pkg", "consts.py") in read
+
+
+def test_a_star_import_binds_no_private_name(tmp_path, monkeypatch) -> None:
+    write(
+        tmp_path,
+        {
+            "pkg/consts.py": "_TP = 2\nTP = 4\n",
+            "run.py": "import subprocess  # wraps sglang.launch_server\nfrom pkg.consts import *\n_TP = 8\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(_TP), '--dp', str(TP)])\n",
+        },
+    )
+    (server,) = analyze(tmp_path, "run.py", monkeypatch).servers
+    assert option(server, "--tp") == "8" and option(server, "--dp") == "4"
+
+
 INSTALLED_FIXTURE = (
     "from sglang.test.test_utils import popen_launch_pd_server\n"
     "from sglang.test.broken import MARKER\n"

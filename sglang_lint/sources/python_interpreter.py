@@ -805,13 +805,16 @@ class PythonInterpreter:
         for alias in node.names:
             qualname = f"{module}.{alias.name}" if module else alias.name
             if alias.name == "*":
-                # The module's public names; of a module we cannot read, names
-                # we cannot see stay unknown when used.
+                # The module's public names, each bound as `from module import
+                # name` is: read when first used. Running every statement of
+                # the module here was a third of the analysis of SGLang's PD
+                # tests (`from sglang.srt.utils.common import *`: 5,000 lines
+                # for the two names a test uses). Of a module we cannot read,
+                # names we cannot see stay unknown when used.
                 found = self._project_module(module, node.level, loc) if module or node.level else None
                 if found is not None:
-                    for name, value in list(self._module_names(found).items()):
-                        if not name.startswith("_"):
-                            self._bind(name, value)
+                    for name in self._public_names(found, set()):
+                        self._bind_import(name, PImported(self.path, module, node.level, name, f"{module}.{name}" if module else name, loc))
                 continue
             self._bind_import(alias.asname or alias.name, PImported(self.path, module, node.level, alias.name, qualname, loc))
 
@@ -925,11 +928,23 @@ class PythonInterpreter:
                 self.frames.pop()
                 self.loading -= 1
 
-    def _module_names(self, module: Module) -> dict[str, PyValue]:
-        """All of a module's globals (``from m import *``): every statement run."""
-        for name in module_binders(module.tree):
-            self._define(module, name)
-        return self.heap.get(module.scope, {})
+    def _public_names(self, module: Module, seen: set[str]) -> list[str]:
+        """The names ``from module import *`` binds, read from its statements
+        without running them: those its top level binds and those of its own
+        star imports (a chain of ``__init__.py`` re-exports), not starting with
+        ``_``."""
+        seen.add(module.path)
+        binders = module_binders(module.tree)
+        names = [name for name in binders if name != "*" and not name.startswith("_")]
+        for index in binders.get("*", ()):
+            statement = module.tree.body[index]
+            if not isinstance(statement, ast.ImportFrom):
+                continue  # a star import inside a block: its module is not known here
+            with self._in_module(module):
+                found = self._project_module(statement.module or "", statement.level, self._loc(statement)) if statement.module or statement.level else None
+            if found is not None and found.path not in seen:
+                names.extend(self._public_names(found, seen))
+        return list(dict.fromkeys(names))
 
     @contextlib.contextmanager
     def _in_module(self, module: Module | None) -> Iterator[None]:
