@@ -812,9 +812,22 @@ class PythonInterpreter:
                 # for the two names a test uses). Of a module we cannot read,
                 # names we cannot see stay unknown when used.
                 found = self._project_module(module, node.level, loc) if module or node.level else None
-                if found is not None:
-                    for name in self._public_names(found, set()):
+                if found is None:
+                    continue
+                names = self._public_names(found, set())
+                if self.frames[-1].is_class_body:
+                    for name in names:
                         self._bind_import(name, PImported(self.path, module, node.level, name, f"{module}.{name}" if module else name, loc))
+                    continue
+                # As _bind_import binds each (a project module's names: no
+                # standard library), in one write: hundreds of names a run.
+                bindings: dict[str, PyValue] = {}
+                for name in names:
+                    qualname = f"{module}.{name}" if module else name
+                    bindings[name] = PExternal(qualname, loc) if self._builtin_model(qualname) else PImported(self.path, module, node.level, name, qualname, loc)
+                scope = self._target_scope("*")
+                self._touch(scope)
+                self.heap.setdefault(scope, {}).update(bindings)
                 continue
             self._bind_import(alias.asname or alias.name, PImported(self.path, module, node.level, alias.name, qualname, loc))
 
