@@ -330,11 +330,7 @@ class SglangLanguageServer(LanguageServer):
         if only is None:
             self.outcome = outcome
         else:
-            self.outcome.findings.pop(only, None)
-            if only in outcome.findings:
-                self.outcome.findings[only] = outcome.findings[only]
-            if only in outcome.lines:
-                self.outcome.lines[only] = outcome.lines[only]
+            self.outcome.with_file(outcome, only)
         by_uri: dict[str, list[types.Diagnostic]] = {}
         if outcome.config_error is not None:
             error = outcome.config_error
@@ -378,7 +374,7 @@ class SglangLanguageServer(LanguageServer):
             else:
                 self.diagnostics.pop(uri, None)
             self.result_ids[uri] = _result_id(diagnostics)
-        if only is None and self._refreshes_inlay_hints():
+        if self._refreshes_inlay_hints():
             self.workspace_inlay_hint_refresh(None)
         if self.pulls:
             if changed and self._refreshes():

@@ -44,6 +44,23 @@ class Outcome(Struct):
     deployments: list = []
     complete: bool = True
 
+    def with_file(self, alone: "Outcome", path: str) -> None:
+        """Take ``path``'s part of ``alone`` (that file analyzed alone, before
+        the index is ready): its findings, lines and the deployments of its
+        launches, so that hover, inlay hints and go to definition work in a
+        file opened while the workspace is still being read. The index's
+        outcome replaces all of it when ready."""
+        self.findings.pop(path, None)
+        if path in alone.findings:
+            self.findings[path] = alone.findings[path]
+        if path in alone.lines:
+            self.lines[path] = alone.lines[path]
+
+        def launched_here(deployment) -> bool:
+            return any(os.path.abspath(server.launch.location.path) == path for server in deployment.servers)
+
+        self.deployments = [d for d in self.deployments if not launched_here(d)] + list(alone.deployments)
+
 
 class _Entry(Struct):
     """A file of the index: its result (None when it could not be read, with

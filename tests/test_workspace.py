@@ -212,6 +212,29 @@ def test_an_open_file_alone_gets_its_own_findings_not_its_pairs(workspace) -> No
     assert not linter.ready
 
 
+def test_a_file_opened_before_the_index_is_ready_has_hover_and_inlay_hints(workspace) -> None:
+    """The server keeps each opened file's part of its alone analysis (issue
+    24): hover and inlay hints read the deployments, which an opened file
+    had none of until the first scan ended (25 s on SGLang's tree)."""
+    from sglang_lint import launch_info
+    from sglang_lint.workspace import Outcome
+
+    linter = WorkspaceLinter([str(workspace)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    decode, prefill = str(workspace / "decode.sh"), str(workspace / "prefill.sh")
+    shown = Outcome()
+    shown.with_file(linter.lint_alone(decode, (workspace / "decode.sh").read_text()), decode)
+    found = launch_info.hover(shown.deployments, decode, 1, 3)
+    assert found is not None and found.markdown.startswith("**decode** server · attention TP 4 = --tp-size 4")
+    (hint,) = launch_info.inlay_hints(shown.deployments, decode, shown.lines[decode])
+    assert hint.label == "decode · attn TP 4"
+    # Another file opened: both kept; the first analyzed again: replaced, not doubled.
+    shown.with_file(linter.lint_alone(prefill, PREFILL), prefill)
+    shown.with_file(linter.lint_alone(decode, DECODE), decode)
+    assert [h.label for h in launch_info.inlay_hints(shown.deployments, decode, shown.lines[decode])] == ["decode · attn TP 8"]
+    assert [h.label for h in launch_info.inlay_hints(shown.deployments, prefill, shown.lines[prefill])] == ["prefill · attn TP 8"]
+    assert codes(shown, decode) == [] and not linter.ready
+
+
 def test_a_cancelled_analysis_leaves_the_index_to_the_next_update(tmp_path) -> None:
     """A newer edit abandons the run in progress (sglang_lint.interrupt): the
     Python interpreter leaves by Cancelled, past the sources' error handling,
