@@ -169,3 +169,20 @@ def test_the_run_cache_keeps_the_latest_texts_and_every_conclusion(monkeypatch) 
         cache[("memo", ("may launch", f"m{index}"))] = (True, ())
     assert [key for key in cache if key[0] == "text"] == [("text", "m3.py"), ("text", "m4.py")]
     assert len([key for key in cache if key[0] == "memo"]) == 5
+
+
+def test_the_positions_of_a_literals_characters_live_on_its_node() -> None:
+    """Computed once per literal, however many runs and files evaluate it (a
+    test fixture's method literals: every variant of every file deriving it)."""
+    import ast
+
+    from sglang_lint.sources.python_interpreter import PythonInterpreter, _loop_carried_of
+
+    text = "cmd = ['--tp', '4']\nfor i in range(3):\n    port = port + 1\n"
+    interpreter = PythonInterpreter("launch.py", text)
+    interpreter.run()
+    tree = interpreter.tree
+    literal = next(node for node in ast.walk(tree) if isinstance(node, ast.Constant) and node.value == "--tp")
+    assert literal.__dict__["_sglang_lint_chars"] == ((1, 9), (1, 10), (1, 11), (1, 12))
+    loop = next(node for node in ast.walk(tree) if isinstance(node, ast.For))
+    assert _loop_carried_of(loop) is _loop_carried_of(loop) and _loop_carried_of(loop) == ["port"]
