@@ -78,6 +78,10 @@ class CatalogedFile(Struct):
     routers: list[Router] = []
     notes: list[Note] = []
     probes: list[tuple[str, str | None]] = []
+    # The source's notes the file keeps (merges_that_matter): decided here, with
+    # the rest of the file's own stage, and not by each run of the cross-file
+    # stages (an edit in the editor scanned SGLang's ~20,000 notes again).
+    source_notes: list[Note] = []
 
 
 def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[str, str] | None = None) -> CatalogedFile:
@@ -115,6 +119,7 @@ def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[s
             cataloged.notes.append(_launch_error(result.path, launch, error))
             continue
         cataloged.routers.append(router)
+    cataloged.source_notes = result.notes if merges_that_matter(result, cataloged) else [note for note in result.notes if MERGED_PAST_BOUND not in note.message]
     return cataloged
 
 
@@ -184,7 +189,7 @@ def analyze_results(
         cataloged = (cataloged_files or {}).get(id(result))
         if cataloged is None:
             cataloged = catalog_file(result, versions, texts)
-        notes.extend(result.notes if merges_that_matter(result, cataloged) else [note for note in result.notes if MERGED_PAST_BOUND not in note.message])
+        notes.extend(cataloged.source_notes)
         directives[result.path] = cataloged.directives
         notes.extend(cataloged.notes)
         if probes is not None:
