@@ -31,6 +31,7 @@ when no launch comes of it, gets a note saying why (never drop a launch silently
 from __future__ import annotations
 
 import ast
+import functools
 from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
@@ -220,15 +221,7 @@ class LaunchInterpreter(PythonInterpreter):
         return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
-        if qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")):
-            return True
-        last = qualname.rsplit(".", 1)[-1]
-        if qualname.startswith("sglang.multimodal_gen.") and last != "popen_with_error_check":
-            # The diffusion server's own ServerArgs / launch_server start no LLM
-            # server (_call_external): a diffusion unit test that builds its
-            # ServerArgs reaches no launch and is not run (issue 20).
-            return False
-        return last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)
+        return _is_launch_qualname(qualname, configurations)
 
     def _text_may_launch(self, text: str) -> bool:
         return python_may_run_a_launch(text)
@@ -706,6 +699,22 @@ class LaunchInterpreter(PythonInterpreter):
 
 # Methods of a Ray LLMConfig (a pydantic model) that give the same configuration.
 _SAME_CONFIG = ("model_dump", "model_copy")
+
+
+@functools.lru_cache(maxsize=8192)
+def _is_launch_qualname(qualname: str, configurations: bool) -> bool:
+    """LaunchInterpreter._is_launch_qualname, once per name: the reach tests of
+    every run of a file ask it for the same names (~1,400 a run of SGLang's
+    PD fixture)."""
+    if qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")):
+        return True
+    last = qualname.rsplit(".", 1)[-1]
+    if qualname.startswith("sglang.multimodal_gen.") and last != "popen_with_error_check":
+        # The diffusion server's own ServerArgs / launch_server start no LLM
+        # server (_call_external): a diffusion unit test that builds its
+        # ServerArgs reaches no launch and is not run (issue 20).
+        return False
+    return last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:
