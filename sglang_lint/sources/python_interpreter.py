@@ -824,17 +824,12 @@ class PythonInterpreter:
                 found = self._project_module(module, node.level, loc) if module or node.level else None
                 if found is None:
                     continue
-                names = self._public_names(found, set())
-                if self.frames[-1].is_class_body:
-                    for name in names:
-                        self._bind_import(name, PImported(self.path, module, node.level, name, f"{module}.{name}" if module else name, loc))
-                    continue
-                # As _bind_import binds each (a project module's names: no
-                # standard library), in one write: hundreds of names a run.
-                bindings: dict[str, PyValue] = {}
-                for name in names:
-                    qualname = f"{module}.{name}" if module else name
-                    bindings[name] = PExternal(qualname, loc) if self._builtin_model(qualname) else PImported(self.path, module, node.level, name, qualname, loc)
+                # Bound as _bind_import binds each, in one write: hundreds of
+                # names a run.
+                bindings = {
+                    name: self._import_value(PImported(self.path, module, node.level, name, f"{module}.{name}" if module else name, loc))
+                    for name in self._public_names(found, set())
+                }
                 scope = self._target_scope("*")
                 self._touch(scope)
                 self.heap.setdefault(scope, {}).update(bindings)
@@ -842,16 +837,18 @@ class PythonInterpreter:
             self._bind_import(alias.asname or alias.name, PImported(self.path, module, node.level, alias.name, qualname, loc))
 
     def _bind_import(self, name: str, imported: PImported) -> None:
-        """Bind what an import names: a name of no module of the project at once
+        self._bind(name, self._import_value(imported))
+
+    def _import_value(self, imported: PImported) -> PyValue:
+        """What an import binds: a name of no module of the project at once
         (the source's models apply to it), else a :class:`PImported` read when
         first looked up (a launcher's many imports cost nothing until used); in
         a class body at once (its attributes are not looked up by name)."""
         if self.files is None or self._builtin_model(imported.qualname) or (not imported.level and imported.module.split(".")[0] in sys.stdlib_module_names):
-            self._bind(name, PExternal(imported.qualname, imported.loc))
-        elif self.frames[-1].is_class_body:
-            self._bind(name, self._resolve_import(imported))
-        else:
-            self._bind(name, imported)
+            return PExternal(imported.qualname, imported.loc)
+        if self.frames[-1].is_class_body:
+            return self._resolve_import(imported)
+        return imported
 
     def _resolve_import(self, imported: PImported) -> PyValue:
         """What an import binds, its module read now: a definition of a module
