@@ -641,3 +641,34 @@ def test_a_function_the_file_defines_is_judged_by_its_body_not_its_name(tmp_path
     monkeypatch.setattr(python_interpreter.PythonInterpreter, "_run_uncalled", lambda self, tree: (runs.append(1), original(self, tree))[1])
     result = analyze(tmp_path, "entry.py", monkeypatch)
     assert bool(result.servers) == launches == bool(runs)
+
+
+def test_a_module_is_parsed_one_definition_at_a_time(tmp_path, monkeypatch) -> None:
+    """Issues 20 and 24: an imported module's functions and classes are parsed
+    when they first run (python_outline). A syntax error in a definition the
+    launch needs is noted at the import, as for a module that cannot be read;
+    the module's other names are still followed."""
+    write(
+        tmp_path,
+        {
+            "helpers.py": "TP = 8\n\n\ndef port():\n    return 30000\n\n\ndef broken():\n    x = = 1\n",
+            "run.py": (
+                "import subprocess\nfrom helpers import TP, port, broken\n\n"
+                "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP), '--port', str(port())])\n"
+            ),
+            "uses_broken.py": (
+                "import subprocess\nfrom helpers import TP, broken\n\n"
+                "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(TP), '--port', str(broken())])\n"
+            ),
+        },
+    )
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    (server,) = result.servers
+    assert (option(server, "--tp"), option(server, "--port")) == ("8", "30000")
+    assert result.notes == []  # `broken` is imported, never used: its body is never parsed
+    result = analyze(tmp_path, "uses_broken.py", monkeypatch)
+    (server,) = result.servers
+    assert option(server, "--tp") == "8"
+    assert [(note.line, note.message) for note in result.notes] == [
+        (2, "import of helpers not followed: helpers.py:8 is not valid Python; the names it defines are unknown here")
+    ]

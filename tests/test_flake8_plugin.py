@@ -221,7 +221,7 @@ def test_analysis_leaves_flake8s_process_as_it_was(tmp_path, monkeypatch) -> Non
         gc.set_threshold(*threshold)
     assert during == [(50_000, 20, 100)] and after == flake8s  # the CLI's (cli._fewer_collections)
     assert PARSED.parses > parses  # helpers.py was parsed (the import followed) ...
-    assert not PARSED.trees  # ... and its tree is not kept
+    assert not PARSED.outlines  # ... and its outline is not kept
 
 
 def test_positions_of_findings_located_elsewhere() -> None:

@@ -16,7 +16,7 @@ from sglang_lint.files import FileKind
 from sglang_lint.sources import extract
 from sglang_lint.sources.project import MAX_FILES, ProjectFiles, run_cache
 from sglang_lint.sources.python_interpreter import PARSED, ParsedModules, parse_module
-from sglang_lint.sources.python_reach import function_references
+from sglang_lint.sources.python_reach import functions_in
 from test_cross_file import write
 
 # A launch two imports away from the files that use it: `helpers.start` calls
@@ -103,34 +103,49 @@ def test_a_file_changed_between_runs_is_read_again(tmp_path, monkeypatch) -> Non
     assert [launch.args[-1].value.text for launch in after.servers] == ["16"]
 
 
-def test_parsed_trees_are_bounded_by_their_source(monkeypatch) -> None:
+def test_parsed_outlines_are_bounded_by_the_source_they_parsed(monkeypatch) -> None:
     monkeypatch.setattr("sglang_lint.sources.python_interpreter.PARSED_CHARS", 100)
     parsed = ParsedModules()
     texts = [f"X{index} = {index}\n" + "#" * 40 + "\n" for index in range(5)]
-    trees = [parsed.tree(text) for text in texts]
+    outlines = [parsed.outline(text) for text in texts]
     assert parsed.chars <= 100 and parsed.parses == 5
-    assert parsed.tree(texts[-1]) is trees[-1] and parsed.parses == 5  # the latest is kept
-    parsed.tree(texts[0])
+    assert parsed.outline(texts[-1]) is outlines[-1] and parsed.parses == 5  # the latest is kept
+    parsed.outline(texts[0])
     assert parsed.parses == 6  # the oldest was let go
-    assert parsed.tree("def (:\n") is None
+    assert parsed.outline("X = (\n") is None
 
 
-def test_two_files_of_one_text_have_a_tree_each() -> None:
+def test_a_definition_weighs_in_the_parse_cache_once_it_is_parsed(monkeypatch) -> None:
+    monkeypatch.setattr("sglang_lint.sources.python_interpreter.PARSED_CHARS", 100)
+    parsed = ParsedModules()
+    text = "X = 1\n" + "def helper():\n    return " + "1 + " * 30 + "1\n"
+    first = parsed.outline(text, "a.py")
+    assert first is not None and parsed.chars == len("X = 1\n")  # the body is not parsed yet
+    parsed.outline("Y = 2\n", "b.py")
+    assert parsed.outline(text, "a.py") is first  # both fit
+    assert [type(statement).__name__ for statement in first.statements(first.binders["helper"][0])] == ["FunctionDef"]
+    assert parsed.chars > 100
+    parsed.outline("Z = 3\n", "c.py")
+    assert parsed.outline(text, "a.py") is not first  # now it weighed too much and was let go
+
+
+def test_two_files_of_one_text_have_an_outline_each() -> None:
     """A node keeps its location (file, line) once computed: a tree shared by
     two copies of one module would place the second copy's launches in the
     first."""
     parsed = ParsedModules()
     text = "def serve():\n    launch()\n"
-    assert parsed.tree(text, "a/launcher.py") is not parsed.tree(text, "b/launcher.py")
-    assert parsed.tree(text, "a/launcher.py") is parsed.tree(text, "a/launcher.py")
+    assert parsed.outline(text, "a/launcher.py") is not parsed.outline(text, "b/launcher.py")
+    assert parsed.outline(text, "a/launcher.py") is parsed.outline(text, "a/launcher.py")
 
 
 def test_what_is_derived_from_a_tree_lives_on_the_tree() -> None:
     PARSED.clear()
-    tree = parse_module("def serve():\n    launch()\n", "serve.py")
-    assert tree is not None
-    assert function_references(tree) is function_references(tree)
-    assert [refs.name for refs in function_references(tree)] == ["serve"]
+    parsed = parse_module("def serve():\n    launch()\n", "serve.py")
+    assert parsed is not None
+    (index,) = parsed.binders["serve"]
+    assert parsed.derived(index, functions_in) is parsed.derived(index, functions_in)
+    assert [refs.name for (references,) in [parsed.derived(index, functions_in)] for refs in references] == ["serve"]
 
 
 def test_judging_what_a_file_imports_does_not_use_up_what_it_may_read(tmp_path, monkeypatch) -> None:

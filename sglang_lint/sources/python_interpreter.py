@@ -20,9 +20,8 @@ import ast
 import contextlib
 import os
 import sys
-import warnings
 from collections import OrderedDict
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -31,7 +30,8 @@ from sglang_lint import interrupt
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
 from sglang_lint.sources.paths import Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
-from sglang_lint.sources.python_reach import FunctionRefs, function_references, local_imports, per_tree, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
+from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -162,10 +162,11 @@ MAX_IMPORT_DEPTH = 4
 
 class Module:
     """A file of the project read for its definitions (issue 19): its path as
-    shown, text and lines (the positions of what it defines), and the heap dict
-    of its globals. The analyzed file is ``None`` wherever a module is expected."""
+    shown, text and lines (the positions of what it defines), its outline (its
+    top-level statements, parsed as they run) and the heap dict of its globals.
+    The analyzed file is ``None`` wherever a module is expected."""
 
-    def __init__(self, path: str, text: str, tree: ast.Module, scope: int, name: str) -> None:
+    def __init__(self, path: str, text: str, tree: ModuleOutline, scope: int, name: str) -> None:
         self.path = path
         self.text = text
         self.lines = text.split("\n")
@@ -174,12 +175,20 @@ class Module:
         self.tree = tree
         self.scope = scope
         self.name = name
-        # Top-level statements run so far (by index): a module's statements run
-        # when a name they bind is first looked up (_define).
+        # Top-level statements (the outline's units) run so far, by index: a
+        # module's statements run when a name they bind is first looked up (_define).
         self.done: set[int] = set()
+
+    def run_derived(self, function: Callable[[ast.stmt], T]) -> Iterator[T]:
+        """``function`` of each top-level statement that has run, in order
+        (what the module has defined so far: a definition that has not run is
+        no function yet), computed once per outline."""
+        for index in sorted(self.done):
+            yield from self.tree.derived(index, function)
 
 
 _NOTHING_SKIPPED: frozenset[int] = frozenset()
+T = TypeVar("T")
 _UNSET = object()
 
 
@@ -388,7 +397,7 @@ class PythonInterpreter:
     def _file_may_launch(self, tree: ast.Module) -> bool:
         """Whether any statement of the analyzed file can reach a launch, by its
         imports as written (nothing run)."""
-        bindings = _import_bindings(tree, self.result.path)
+        bindings = _import_bindings(tree.body, self.result.path)
         launches = self._launch_test(bindings)
         if any(
             isinstance(statement, ast.ImportFrom) and any(alias.name == "*" for alias in statement.names) and self._import_may_launch(statement.module or "", statement.level)
@@ -865,7 +874,7 @@ class PythonInterpreter:
             return PExternal(imported.module, loc)
         found = self._project_module(imported.module, imported.level, loc, imported.importer) if imported.module or imported.level else None
         if found is not None:
-            self._define(found, imported.name)
+            self._define(found, imported.name, loc)
         defined = self.heap.get(found.scope, {}) if found is not None else {}
         if imported.name in defined:
             value = defined[imported.name]
@@ -928,12 +937,14 @@ class PythonInterpreter:
         self.module_scopes[module.scope] = module
         return module
 
-    def _define(self, module: Module, name: str) -> None:
+    def _define(self, module: Module, name: str, loc: Location | None = None) -> None:
         """Run the top-level statements of ``module`` that bind ``name`` (and
         its star imports, for a name no statement binds), those not run yet, in
         order: a module of SGLang's size costs the few definitions a test uses,
-        not its whole top level. Nothing they call runs (``loading``)."""
-        binders = module_binders(module.tree)
+        not its whole top level. Nothing they call runs (``loading``). ``loc``:
+        the import that asked, where a note goes when a statement is not
+        valid Python."""
+        binders = module.tree.binders
         pending = [i for i in binders.get(name, binders.get("*", ())) if i not in module.done]
         if not pending or self.loading >= MAX_IMPORT_DEPTH * 4:
             return
@@ -943,10 +954,24 @@ class PythonInterpreter:
             self.frames.append(Frame((), "<module>"))
             try:
                 for index in pending:
-                    self._exec(module.tree.body[index], 0)
+                    for statement in self._statements_of(module, index, loc):
+                        self._exec(statement, 0)
             finally:
                 self.frames.pop()
                 self.loading -= 1
+
+    def _statements_of(self, module: Module, index: int, loc: Location | None) -> list[ast.stmt]:
+        """The statements of one top-level unit of ``module``, parsed when it
+        first runs; a note when its text is not valid Python (a module is
+        parsed a definition at a time, so a syntax error inside one is met
+        only when that definition is needed), placed as for a module that
+        cannot be read (:meth:`_load_module`)."""
+        statements = module.tree.statements(index)
+        if not statements and module.tree.unparsable(index):
+            line = module.tree.first_line(index)
+            at = loc or Location(module.path, line, 1)
+            self.result.notes.append(Note(at.path, f"import of {module.name} not followed: {module.path}:{line} is not valid Python; the names it defines are unknown here", at.line, at.column))
+        return statements
 
     def _public_names(self, module: Module, seen: set[str]) -> list[str]:
         """The names ``from module import *`` binds, read from its statements
@@ -954,10 +979,10 @@ class PythonInterpreter:
         star imports (a chain of ``__init__.py`` re-exports), not starting with
         ``_``."""
         seen.add(module.path)
-        binders = module_binders(module.tree)
+        binders = module.tree.binders
         names = [name for name in binders if name != "*" and not name.startswith("_")]
         for index in binders.get("*", ()):
-            statement = module.tree.body[index]
+            statement = module.tree.statements(index)[0]
             if not isinstance(statement, ast.ImportFrom):
                 continue  # a star import inside a block: its module is not known here
             with self._in_module(module):
@@ -2508,7 +2533,8 @@ class PythonInterpreter:
         for module in self.modules.values():
             if module is not None:
                 # A base class's method its own setUpClass calls is not a root.
-                called_names |= _called_names_of(module.tree)
+                for names in module.run_derived(_called_names):
+                    called_names |= names
         # Only what can reach a launch runs (issue 20, python_reach).
         reach = self._reaching_functions(tree)
         subclassed = {base.ref for cls in self.classes for base in cls.bases if isinstance(base, PClass)}
@@ -2554,9 +2580,10 @@ class PythonInterpreter:
         for module in self.modules.values():
             if module is not None:
                 scope = self.heap.get(module.scope, {})
-                for function in function_references(module.tree):
-                    bindings_of[id(function.node)] = scope
-                    functions.append(function)
+                for references in module.run_derived(functions_in):
+                    for function in references:
+                        bindings_of[id(function.node)] = scope
+                        functions.append(function)
         tests: dict[int, Callable[[FunctionRefs], bool]] = {}  # one per module's bindings
 
         def launches(refs: FunctionRefs, bindings: Mapping[str, Any]) -> bool:
@@ -2582,7 +2609,7 @@ class PythonInterpreter:
         what its imports bind."""
         imports = self._imports_of.get(module.path)
         if imports is None:
-            imports = self._imports_of[module.path] = _import_bindings(module.tree, module.path)
+            imports = self._imports_of[module.path] = _outline_import_bindings(module.tree, module.path)
         return {**imports, **self.heap.get(module.scope, {})}
 
     def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None, configurations: bool = True) -> Callable[[FunctionRefs], bool]:
@@ -2705,11 +2732,12 @@ class PythonInterpreter:
         known = self.files.recall(key)
         if known is not None:
             return known  # type: ignore[return-value]
-        tree = parse_module(text, shown)
-        if tree is None:
+        parsed = parse_module(text, shown)
+        if parsed is None:
             self.files.begin(key)
             return self.files.conclude(key, (frozenset(), frozenset()))  # type: ignore[return-value]
-        bound = [(statement, frozenset(_bound_names(statement))) for statement in tree.body]
+        body = list(parsed.all_statements())
+        bound = [(statement, frozenset(bound_names(statement))) for statement in body]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
         # A configuration built there (`ServerArgs(model_path="dummy")` in
@@ -2717,11 +2745,11 @@ class PythonInterpreter:
         # linted itself: it makes none of its names a launch for the files that
         # import them (issue 20: SGLang's model files reached it through
         # `get_exec()` and were interpreted until their nesting overflowed).
-        launches = self._launch_test(_import_bindings(tree, shown), shown, configurations=False)
+        launches = self._launch_test(_import_bindings(body, shown), shown, configurations=False)
         # A function of that module that sets its globals (SGLang's
         # `get_platform()` caching its answer) launches nothing for the
         # importer: only the analyzed file's roots share state that way.
-        _, names = reaching_functions(function_references(tree), launches, globals_reach=False)
+        _, names = reaching_functions([function for statement in body for function in functions_in(statement)], launches, globals_reach=False)
         # A top-level statement's names reach when it does: a function or class
         # that can launch, an import of a module that may, an assignment of one
         # (`start = functools.partial(launch, ...)`); a constant does not.
@@ -2853,8 +2881,7 @@ class PythonInterpreter:
             judge: Callable[[ast.AST], bool] = statement_reaches
         else:
             judge = lambda statement: statement_reaches(statement, func.module)  # noqa: E731
-        tree = self.tree if func.module is None else func.module.tree
-        imported = local_imports(tree).get(id(func.node), ()) if tree is not None else ()
+        imported = function_imports(func.node)
         if imported:
             # Its statements are judged by what the module's names bind; a name
             # its own imports bind to a launcher (`from subprocess import Popen`
@@ -3022,14 +3049,23 @@ def expr_text(node) -> str:
         return "..."
 
 
-def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
-    """What the imports of a module's top level bind, as the interpreter binds
-    them (``_stmt_Import``/``_stmt_ImportFrom``) but without running anything:
-    a standard-library name as external, any other as imported."""
+def _outline_import_bindings(parsed: ModuleOutline, importer: str) -> dict[str, PyValue]:
+    """:func:`_import_bindings` of a module read in part: a definition not
+    parsed yet binds the function names its header says."""
+    return _import_bindings(parsed.top_level(), importer)
+
+
+def _import_bindings(body: Iterable[ast.stmt | str], importer: str) -> dict[str, PyValue]:
+    """What the imports of a module's top level (``body``) bind, as the
+    interpreter binds them (``_stmt_Import``/``_stmt_ImportFrom``) but without
+    running anything: a standard-library name as external, any other as
+    imported. A string in ``body`` is the name of a function defined there."""
     loc = Location(importer, 1, 1)
     bindings: dict[str, Any] = {}
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+    for node in body:
+        if type(node) is str:
+            bindings[node] = DEFINED_FUNCTION
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             # A function of the module: what it does is its body's (the reach
             # fixpoint follows it), not what its name would be if imported.
             bindings[node.name] = DEFINED_FUNCTION
@@ -3060,97 +3096,57 @@ def _import_bindings(tree: ast.Module, importer: str) -> dict[str, PyValue]:
     return bindings
 
 
-@per_tree
-def module_binders(tree: ast.Module) -> dict[str, tuple[int, ...]]:
-    """The names each top-level statement of a module binds -> the statements'
-    indices, in order (``*``: its star imports); once per process. Function and
-    class bodies bind nothing at the top level."""
-    binders: dict[str, list[int]] = {}
-    for index, statement in enumerate(tree.body):
-        for name in dict.fromkeys(_bound_names(statement)):
-            binders.setdefault(name, []).append(index)
-    return {name: tuple(indices) for name, indices in binders.items()}
-
-
-def _bound_names(node) -> Iterator[str]:
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        yield node.name
-    elif isinstance(node, (ast.Import, ast.ImportFrom)):
-        for alias in node.names:
-            yield alias.asname or alias.name.split(".")[0] if alias.name != "*" or alias.asname else "*"
-    elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor, ast.With, ast.AsyncWith)):
-        targets = node.targets if isinstance(node, ast.Assign) else [item.optional_vars for item in node.items] if isinstance(node, (ast.With, ast.AsyncWith)) else [node.target]
-        for target in targets:
-            for part in ast.walk(target) if target is not None else ():
-                if isinstance(part, ast.Name):
-                    yield part.id
-    if isinstance(node, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, getattr(ast, "TryStar", ast.Try))):
-        for block in (node.body, getattr(node, "orelse", []), getattr(node, "finalbody", []), *[h.body for h in getattr(node, "handlers", [])]):
-            for statement in block:
-                yield from _bound_names(statement)
-    elif isinstance(node, ast.Match):
-        for case in node.cases:
-            for statement in case.body:
-                yield from _bound_names(statement)
-
-
-# The trees of the modules parsed last, by text, up to this much source in all: a
+# The outlines of the modules read last, up to this much parsed source in all: a
 # tree takes ~25 bytes per character of source, and SGLang's test helpers are
 # imported by hundreds of files of its tree. Measured on SGLang 0.5.23's tree
-# (the largest process's peak, --jobs 2): 1 MB 188 MB, 2 MB 260 MB, 4 MB 356
-# MB, 8 MB 656 MB (--jobs 1); the wall time (~20 s) moved less than the noise.
+# when whole modules were parsed (the largest process's peak, --jobs 2): 1 MB
+# 188 MB, 2 MB 260 MB, 4 MB 356 MB, 8 MB 656 MB (--jobs 1); the wall time moved
+# less than the noise. An outline parses a tenth of its module until its
+# definitions run (python_outline), so the same bound holds many more modules.
 PARSED_CHARS = 1 * 1024 * 1024
 
 
 class ParsedModules:
-    """The trees of the modules parsed last, by text, while their sources add up
-    to at most ``PARSED_CHARS`` (the latest one is always kept)."""
+    """The outlines of the modules read last, by text, while the source they
+    have parsed adds up to at most ``PARSED_CHARS`` (the latest one is always
+    kept; an outline parses more as its definitions run)."""
 
     def __init__(self) -> None:
-        self.trees: OrderedDict[tuple[str, str], ast.Module | None] = OrderedDict()
-        self.chars = 0
-        self.parses = 0  # how many texts were parsed (for tests and benchmarks)
+        self.outlines: OrderedDict[tuple[str, str], ModuleOutline | None] = OrderedDict()
+        self.parses = 0  # how many texts were read into an outline (for tests and benchmarks)
 
-    def tree(self, text: str, path: str = "") -> ast.Module | None:
+    @property
+    def chars(self) -> int:
+        """The source the outlines kept have parsed."""
+        return sum(parsed.parsed_chars for parsed in self.outlines.values() if parsed is not None)
+
+    def outline(self, text: str, path: str = "") -> ModuleOutline | None:
         key = (path, text)
-        if key in self.trees:
-            self.trees.move_to_end(key)
-            return self.trees[key]
+        known = self.outlines.get(key, _UNSET)
+        if known is not _UNSET:
+            self.outlines.move_to_end(key)
+            return known  # type: ignore[return-value]
         self.parses += 1
-        try:
-            tree: ast.Module | None = parse_python(text)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            tree = None
-        self.trees[key] = tree
-        self.chars += len(text)
-        while self.chars > PARSED_CHARS and len(self.trees) > 1:
-            (_, oldest), _ = self.trees.popitem(last=False)
-            self.chars -= len(oldest)
-        return tree
+        made = outline(text, path)
+        self.outlines[key] = made
+        chars = self.chars
+        while chars > PARSED_CHARS and len(self.outlines) > 1:
+            _, oldest = self.outlines.popitem(last=False)
+            chars -= oldest.parsed_chars if oldest is not None else 0
+        return made
 
     def clear(self) -> None:
-        self.trees.clear()
-        self.chars = 0
+        self.outlines.clear()
 
 
 PARSED = ParsedModules()
 
 
-def parse_module(text: str, path: str) -> ast.Module | None:
-    """The tree of a module of the project other files import, parsed once per
-    process however many files import it (while it is among the latest
-    ``PARSED_CHARS`` of source); None when it is not valid Python. A tree is
-    one file's (its nodes keep their locations), so two files of the same text
-    have one each."""
-    return PARSED.tree(text, path)
-
-
-def parse_python(text: str, filename: str = "<unknown>") -> ast.Module:
-    """``ast.parse`` without the compiler's warnings about the analyzed file
-    (``invalid escape sequence '\\c'``: a DeprecationWarning, a SyntaxWarning
-    printed to stderr since Python 3.12). They are the file's business, not ours,
-    and under ``-W error`` they became a SyntaxError: the file was reported
-    unparsable and its launches lost."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ast.parse(text, filename=filename)
+def parse_module(text: str, path: str) -> ModuleOutline | None:
+    """The outline of a module of the project other files import
+    (:mod:`python_outline`: its definitions are parsed as they run), read once
+    per process however many files import it (while it is among the latest
+    ``PARSED_CHARS`` of parsed source); None when it is not valid Python. An
+    outline is one file's (its nodes keep their locations), so two files of the
+    same text have one each."""
+    return PARSED.outline(text, path)

@@ -60,13 +60,13 @@ class FunctionRefs:
         self.declares_global = declares_global
 
 
-def per_tree(function: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
+def per_tree(function: Callable[[ast.AST], T]) -> Callable[[ast.AST], T]:
     """``function`` of a tree computed once, kept on the tree itself: it lives
     as long as the tree (parse caches decide that), and keeps no tree alive."""
     attribute = "_sglang_lint_" + function.__name__
 
     @functools.wraps(function)
-    def once(tree: ast.Module) -> T:
+    def once(tree: ast.AST) -> T:
         known = tree.__dict__.get(attribute, _UNSET)
         if known is _UNSET:
             known = tree.__dict__[attribute] = function(tree)
@@ -78,11 +78,10 @@ def per_tree(function: Callable[[ast.Module], T]) -> Callable[[ast.Module], T]:
 _UNSET = object()
 
 
-@per_tree
-def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
-    """Every function and method of ``tree``, nested ones too (a nested
-    function's references count for the one around it as well: running the
-    outer one defines and may call it)."""
+def functions_in(tree: ast.AST) -> tuple[FunctionRefs, ...]:
+    """Every function and method of ``tree`` (a module, or one of its
+    statements), nested ones too (a nested function's references count for
+    the one around it as well: running the outer one defines and may call it)."""
     found: list[FunctionRefs] = []
     for node in _walk(tree):
         if type(node) in (ast.FunctionDef, ast.AsyncFunctionDef):
@@ -90,15 +89,27 @@ def function_references(tree: ast.Module) -> tuple[FunctionRefs, ...]:
     return tuple(found)
 
 
-@per_tree
-def local_imports(tree: ast.Module) -> dict[int, tuple[tuple[str, int, str, str], ...]]:
-    """By the ``id()`` of each function of ``tree`` with an import in its body:
-    those imports (``FunctionRefs.imports``)."""
-    return {id(refs.node): refs.imports for refs in function_references(tree) if refs.imports}
+# Of a whole module, once per tree (kept on the module node, which no node of
+# its body refers back to).
+function_references = per_tree(functions_in)
+
+
+def function_imports(function: ast.AST) -> tuple[tuple[str, int, str, str], ...]:
+    """The imports in the body of a function (``FunctionRefs.imports``), kept
+    on the function's node when its references are computed."""
+    imports = function.__dict__.get(_IMPORTS)
+    return imports if imports is not None else _references(function).imports
 
 
 def _references(function: ast.AST) -> FunctionRefs:
-    return _references_of(function, function.name, [*function.body, *function.decorator_list])  # type: ignore[attr-defined]
+    refs = _references_of(function, function.name, [*function.body, *function.decorator_list])  # type: ignore[attr-defined]
+    # Only the imports (strings) are kept on the node: the references name the
+    # node, and a node holding them would be a reference cycle.
+    function.__dict__[_IMPORTS] = refs.imports
+    return refs
+
+
+_IMPORTS = "_sglang_lint_imports"
 
 
 def statement_references(statement: ast.AST) -> FunctionRefs:
