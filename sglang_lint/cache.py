@@ -111,6 +111,10 @@ class ExtractionCache:
         self.hits = 0
         self.misses = 0
 
+    def is_empty(self) -> bool:
+        """Whether no run has stored anything yet (nothing read to know it)."""
+        return self._loaded is None and not self.path.exists() or self._loaded is not None and not self._loaded
+
     # -- lookup -------------------------------------------------------------------
     @property
     def _entries(self) -> dict[str, msgspec.Raw]:
@@ -411,6 +415,9 @@ class MemoryExtractionCache:
 
     def reset_counts(self) -> None:
         self.hits = self.misses = 0
+
+    def is_empty(self) -> bool:
+        return not self._entries and (self.disk is None or self.disk.is_empty())
 
     def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None) -> SourceResult | None:
         entry = self._entries.get(path)

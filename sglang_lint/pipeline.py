@@ -343,61 +343,67 @@ def lint_paths(
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    from sglang_lint.extraction import FileJob, extract_read, read_context_files
+    from sglang_lint.extraction import FileJob, WorkerPool, extract_read, read_context_files
 
     named = _named_files(paths, found) if options.context else set()
     cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
-    # A file the pre-check dismissed before and unchanged since (its stat) is
-    # not read again: a warm run over SGLang's tree read and pre-checked 4,700
-    # files for 0.7 s to find the 150 it has results for (issue 20).
-    dismissed = _dismissed_files(cache) if cache is not None else None
-    files, read_notes = read_context_files(
-        [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed
-    )
-    unreadable.extend(read_notes)
-    # The files named one by one are extracted first: the ones that launch a
-    # server or a router bring their deployment context along.
-    early: dict[str, SourceResult] = {}
-    context: list[str] = []
-    dismissed_error = None
-    cataloged: dict[int, object] = {}
-    if named or (stdin_name is not None and results and options.context):
-        first = [read for read in files if read.path in named]
-        # (pre-commit --all-files names every file: in parallel as for a walk)
-        extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project)
-        early = {r.path: r for r in extracted.results}
-        wanting = [path for path, result in early.items() if _wants_context(result)]
-        if stdin_name is not None and results and _wants_context(results[0]):
-            wanting.append(stdin_name)
-        context = _context_paths(wanting, governing, options, exclusions, [*found, *([stdin_name] if stdin_name else [])])
-        if context:
-            if cache is None:  # standard input alone: its context is read from disk
-                cache = extraction_cache if extraction_cache is not None else _open_cache(options)
-            for path in context:
-                configs[path] = resolver.for_file(path)
-            if dismissed is None:
-                dismissed = _dismissed_files(cache)
-            context_files, context_notes = read_context_files(
-                [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context],
-                digests=cache is not None,
-                dismissed=dismissed,
-            )
-            files.extend(context_files)
-            unreadable.extend(context_notes)
-    if dismissed is not None:
-        dismissed_error = dismissed.save()
-    run_key = None
-    findings_cache = None
-    if cache is not None and options.reuse_findings and stdin is None and extraction_cache is None and not overlays:
-        from sglang_lint.cache import FindingsCache
+    # Workers forked now, before the files are read, carry none of them.
+    pool = WorkerPool.for_walk(len(found), options.jobs, cold=cache is None or cache.is_empty())
+    try:
+        # A file the pre-check dismissed before and unchanged since (its stat) is
+        # not read again: a warm run over SGLang's tree read and pre-checked 4,700
+        # files for 0.7 s to find the 150 it has results for (issue 20).
+        dismissed = _dismissed_files(cache) if cache is not None else None
+        files, read_notes = read_context_files(
+            [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed
+        )
+        unreadable.extend(read_notes)
+        # The files named one by one are extracted first: the ones that launch a
+        # server or a router bring their deployment context along.
+        early: dict[str, SourceResult] = {}
+        context: list[str] = []
+        dismissed_error = None
+        cataloged: dict[int, object] = {}
+        if named or (stdin_name is not None and results and options.context):
+            first = [read for read in files if read.path in named]
+            # (pre-commit --all-files names every file: in parallel as for a walk)
+            extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool)
+            early = {r.path: r for r in extracted.results}
+            wanting = [path for path, result in early.items() if _wants_context(result)]
+            if stdin_name is not None and results and _wants_context(results[0]):
+                wanting.append(stdin_name)
+            context = _context_paths(wanting, governing, options, exclusions, [*found, *([stdin_name] if stdin_name else [])])
+            if context:
+                if cache is None:  # standard input alone: its context is read from disk
+                    cache = extraction_cache if extraction_cache is not None else _open_cache(options)
+                for path in context:
+                    configs[path] = resolver.for_file(path)
+                if dismissed is None:
+                    dismissed = _dismissed_files(cache)
+                context_files, context_notes = read_context_files(
+                    [FileJob(path, configs[path].env_map or None, texts.get(path)) for path in context],
+                    digests=cache is not None,
+                    dismissed=dismissed,
+                )
+                files.extend(context_files)
+                unreadable.extend(context_notes)
+        if dismissed is not None:
+            dismissed_error = dismissed.save()
+        run_key = None
+        findings_cache = None
+        if cache is not None and options.reuse_findings and stdin is None and extraction_cache is None and not overlays:
+            from sglang_lint.cache import FindingsCache
 
-        findings_cache = FindingsCache(cache.directory, cache.fingerprint)
-        run_key = _run_key(files, unreadable, options, configs, context)
-        hit = findings_cache.get(run_key, project.fresh)
-        if hit is not None:
-            return _from_findings(hit, files, options, project)
-    rest = [read for read in files if read.path not in early]
-    extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project)
+            findings_cache = FindingsCache(cache.directory, cache.fingerprint)
+            run_key = _run_key(files, unreadable, options, configs, context)
+            hit = findings_cache.get(run_key, project.fresh)
+            if hit is not None:
+                return _from_findings(hit, files, options, project)
+        rest = [read for read in files if read.path not in early]
+        extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool)
+    finally:
+        if pool is not None:
+            pool.close()  # before the analysis: the workers' memory is let go
     fresh = iter(extracted.results)
     results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
     for read in files:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -508,3 +509,50 @@ def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp
     fixed = lint_paths(["tests/test_pd.py"], LintOptions(**options))
     assert not fixed.from_findings_cache and fixed.cache_misses == 1
     assert fixed.findings == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked early only on Linux")
+@pytest.mark.parametrize("processes", [2, 3])
+def test_a_big_cold_walk_forks_its_workers_before_reading_the_files(monkeypatch, processes) -> None:
+    """Issue 20: a worker forked after the walk carried every text read for
+    the pre-check (~10 MB per worker on SGLang's tree). Here the fixtures count
+    as a big walk: the workers are forked before any file is read, and the
+    run agrees with one process."""
+    from sglang_lint import extraction
+
+    monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
+    events: list[str] = []
+    real_pool, real_read = extraction.WorkerPool.__init__, extraction.read_context_files
+
+    def pool(self, workers):
+        events.append("fork")
+        real_pool(self, workers)
+
+    def read(*args, **kwargs):
+        events.append("read")
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(extraction.WorkerPool, "__init__", pool)
+    monkeypatch.setattr(extraction, "read_context_files", read)
+    parallel = run(FIXTURES, jobs=processes)
+    assert events[:2] == ["fork", "read"] and parallel.workers == processes
+    serial = run(FIXTURES, jobs=1)
+    assert events.count("fork") == 1  # one process: no pool
+    assert summary(serial) == summary(parallel) and topology(serial) == topology(parallel)
+
+
+def test_no_early_workers_for_a_small_walk_a_warm_cache_or_one_process(tmp_path, monkeypatch) -> None:
+    from sglang_lint import extraction
+    from sglang_lint.extraction import WorkerPool
+
+    monkeypatch.setattr(extraction, "available_cpus", lambda: 2)
+    monkeypatch.setattr(extraction.WorkerPool, "__init__", lambda self, workers: setattr(self, "workers", workers))
+    many = extraction.EARLY_POOL_FILES
+    assert WorkerPool.for_walk(many, None, cold=True) is not None
+    assert WorkerPool.for_walk(many - 1, None, cold=True) is None
+    assert WorkerPool.for_walk(many, None, cold=False) is None
+    assert WorkerPool.for_walk(many, 1, cold=True) is None
+    disk = ExtractionCache(tmp_path / "cache")
+    assert disk.is_empty()
+    run(FIXTURES, cache=True, cache_dir=str(tmp_path / "cache"), jobs=1)
+    assert not ExtractionCache(tmp_path / "cache", disk.fingerprint).is_empty()

@@ -896,12 +896,11 @@ class PythonInterpreter:
         says why), is being read (a cycle) or imports nest too deep."""
         if self.files is None or self.loading >= MAX_IMPORT_DEPTH or (not level and module.split(".")[0] in sys.stdlib_module_names):
             return None
-        analyzed = os.path.realpath(self.result.path)
         for shown in self._files_of_module(module, level, importer or self.path):
-            if os.path.realpath(shown) == analyzed:
-                return None  # the file itself: its names are the ones it defines
             if shown in self.modules:
-                return self.modules[shown]
+                return self.modules[shown]  # read before (never the analyzed file: that is never read)
+            if os.path.realpath(shown) == os.path.realpath(self.result.path):
+                return None  # the file itself: its names are the ones it defines
             return self._load_module(shown, ("." * level) + module, loc)
         return None
 
