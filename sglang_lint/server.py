@@ -64,6 +64,7 @@ class SglangLanguageServer(LanguageServer):
         super().__init__("sglang-lint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Full)
         self.linter: WorkspaceLinter | None = None
         self.debounce_ms = DEFAULT_DEBOUNCE_MS
+        self._last_change = float("-inf")  # the event loop's time of the latest change
         self.outcome = Outcome()
         # What the editor shows now: each file's diagnostics and their result id
         # (pull diagnostics), and the files that have some (push).
@@ -80,6 +81,7 @@ class SglangLanguageServer(LanguageServer):
         self._worker: asyncio.Task | None = None
         self._executor = None
         self._busy = False  # the analysis thread is running a job
+        self._background = False  # ... that a change abandons at once (the files reading an edited one)
         # Set when no analysis is waiting or running (pull requests wait for it).
         self._idle: asyncio.Event | None = None
         self._progress_token: str | None = None
@@ -143,8 +145,11 @@ class SglangLanguageServer(LanguageServer):
 
     def changed(self, uri: str, *, opened: bool = False, persist: bool = False) -> None:
         """A document changed (opened, edited, saved, closed): analyze it, and
-        the files that read it, ``debounce_ms`` after the last change. An
-        analysis in progress is abandoned: its result is for an older text."""
+        the files that read it. A change after ``debounce_ms`` of quiet, with
+        nothing being analyzed, is analyzed at once (a save, a paste, a quick
+        fix: issue 24, an edit answered in 100 ms); changes in a burst (typing)
+        wait for ``debounce_ms`` after the last one. An analysis in progress is
+        abandoned: its result is for an older text."""
         path = to_fs_path(uri)
         if not path:
             return
@@ -153,9 +158,12 @@ class SglangLanguageServer(LanguageServer):
         if opened:
             self._opened[absolute] = None
         self._persist_next = self._persist_next or persist
+        now = asyncio.get_event_loop().time()
+        quiet = now - self._last_change >= self.debounce_ms / 1000
+        self._last_change = now
         if self._busy:
             interrupt.REQUESTED.set()
-        self.schedule(now=opened)
+        self.schedule(now=opened or (quiet and (not self._busy or self._background) and self._pending is None))
 
     def schedule(self, *, now: bool = False) -> None:
         """Wake the analysis loop, at once or ``debounce_ms`` after the last call."""
@@ -178,9 +186,11 @@ class SglangLanguageServer(LanguageServer):
         if self._wake is not None:
             self._wake.set()
 
-    async def _in_thread(self, job):
+    async def _in_thread(self, job, *, background: bool = False):
         """Run ``job`` in the analysis thread (one: the sources' caches are not
-        shared between threads); Cancelled when a newer change abandoned it."""
+        shared between threads); Cancelled when a newer change abandoned it.
+        ``background``: work a change need not wait for (it is abandoned and
+        done again after the change's own run)."""
         import concurrent.futures
 
         if self._executor is None:
@@ -188,11 +198,11 @@ class SglangLanguageServer(LanguageServer):
         if self._stopping:
             raise asyncio.CancelledError()
         interrupt.REQUESTED.clear()
-        self._busy = True
+        self._busy, self._background = True, background
         try:
             return await asyncio.get_event_loop().run_in_executor(self._executor, job)
         finally:
-            self._busy = False
+            self._busy = self._background = False
 
     async def _loop(self) -> None:
         """The analysis loop: the opened files alone first (while the index is not
@@ -236,7 +246,7 @@ class SglangLanguageServer(LanguageServer):
                 self.publish(outcome)
         while linter is not None and linter.ready and linter.readers_pending and not (self._changed or self._scan_wanted or self._opened):
             try:
-                outcome = await self._in_thread(linter.update_readers)
+                outcome = await self._in_thread(linter.update_readers, background=True)
             except interrupt.Cancelled:
                 return  # a newer change came: its run comes first, the readers after it
             self.publish(outcome)

@@ -753,3 +753,30 @@ async def test_go_to_definition_on_a_value_goes_where_it_was_written(client: Cli
     )
     assert found.uri == decode
     assert (found.range.start.line, found.range.start.character) == (1, 3)  # the 4 of TP=4
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("client", [{"initialization_options": {"debounce": 2000}}], indirect=True)
+async def test_an_edit_after_quiet_is_analyzed_at_once_and_a_burst_after_the_debounce(client: Client, workspace: Path) -> None:
+    """Issue 24: the debounce is for typing. An edit after ``debounce`` ms of
+    quiet (a save, a paste, a quick fix) is analyzed at once; edits in a
+    burst wait for ``debounce`` ms after the last one, and only the last text
+    is published. (The margins are the 2 s debounce against the ~0.1 s the
+    analysis of this pair takes.)"""
+    loop = asyncio.get_running_loop()
+    decode = _open(client, workspace / "decode.sh")
+    await _diagnostics(client, decode, lambda found: bool(found))
+    await asyncio.sleep(2.1)
+    before, started = len(client.publications), loop.time()
+    _change(client, workspace / "decode.sh", DECODE.format(tp=8), 2)
+    assert await _diagnostics(client, decode, lambda found: len(found) == 0, after=before, version=2) == []
+    assert loop.time() - started < 1.5  # not after the debounce
+    await asyncio.sleep(2.1)
+    before = len(client.publications)
+    _change(client, workspace / "decode.sh", DECODE.format(tp=4), 3)
+    await asyncio.sleep(0.3)  # typing: within the debounce of the edit before
+    started = loop.time()
+    _change(client, workspace / "decode.sh", DECODE.format(tp=2), 4)
+    await _diagnostics(client, decode, lambda found: bool(found), after=before, version=4)
+    assert loop.time() - started >= 1.9  # the burst waited for quiet
+    assert [p.version for p in client.publications[before:] if p.uri == decode][-1] == 4

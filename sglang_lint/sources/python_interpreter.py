@@ -2735,8 +2735,11 @@ class PythonInterpreter:
         if parsed is None:
             self.files.begin(key)
             return self.files.conclude(key, (frozenset(), frozenset()))  # type: ignore[return-value]
-        body = list(parsed.all_statements())
-        bound = [(statement, frozenset(bound_names(statement))) for statement in body]
+        # What each statement binds and refers to is the text's alone: kept
+        # with the outline, for every run (an editor's edits) while it is kept.
+        units = range(len(parsed))
+        body = [statement for index in units for statement in parsed.statements(index)]
+        bound = [(refs, frozenset(names)) for index in units for refs, names in parsed.derived(index, _references_and_names)]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
         # A configuration built there (`ServerArgs(model_path="dummy")` in
@@ -2748,16 +2751,15 @@ class PythonInterpreter:
         # A function of that module that sets its globals (SGLang's
         # `get_platform()` caching its answer) launches nothing for the
         # importer: only the analyzed file's roots share state that way.
-        _, names = reaching_functions([function for statement in body for function in functions_in(statement)], launches, globals_reach=False)
+        functions = [function for index in units for functions in parsed.derived(index, functions_in) for function in functions]
+        _, names = reaching_functions(functions, launches, globals_reach=False)
         # A top-level statement's names reach when it does: a function or class
         # that can launch, an import of a module that may, an assignment of one
         # (`start = functools.partial(launch, ...)`); a constant does not.
         reaching: set[str] = set()
-        for statement, statement_names in bound:
-            if statement_names:
-                refs = statement_references(statement)
-                if not refs.names.isdisjoint(names) or launches(refs):
-                    reaching |= statement_names
+        for refs, statement_names in bound:
+            if statement_names and (not refs.names.isdisjoint(names) or launches(refs)):
+                reaching |= statement_names
         return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
@@ -2933,6 +2935,11 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
     unknown, kept at the place it was written."""
     replaced = Value.unknown(f"may be replaced: {why.describe()}"[:120])
     return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
+
+
+def _references_and_names(statement: ast.stmt) -> tuple[FunctionRefs, tuple[str, ...]]:
+    """What a top-level statement refers to, and the names it binds."""
+    return statement_references(statement), tuple(bound_names(statement))
 
 
 @per_tree
