@@ -169,9 +169,10 @@ class Module:
     def __init__(self, path: str, text: str, tree: ModuleOutline, scope: int, name: str) -> None:
         self.path = path
         self.text = text
-        self.lines = text.split("\n")
-        self.all_ascii = text.isascii()
-        self.ascii_lines: dict[int, bool] = {}
+        # (kept with the outline: the same for every run while it is kept)
+        self.lines = tree.lines
+        self.all_ascii = tree.all_ascii
+        self.ascii_lines = tree.ascii_lines
         self.tree = tree
         self.scope = scope
         self.name = name

@@ -43,7 +43,7 @@ class ModuleOutline:
     when first asked for. ``binders`` maps each name a unit binds at the top
     level to the units' indices, in order (``*``: star imports)."""
 
-    __slots__ = ("text", "path", "_units", "_statements", "binders", "parsed_chars", "_whole", "_unparsable", "_derived")
+    __slots__ = ("text", "path", "_units", "_statements", "binders", "parsed_chars", "_whole", "_unparsable", "_derived", "_lines", "all_ascii", "ascii_lines")
 
     def __init__(self, text: str, path: str, units: list[tuple[int, int, int, tuple[str, ...], bool]], statements: list[list[ast.stmt] | None]) -> None:
         self.text = text
@@ -56,6 +56,11 @@ class ModuleOutline:
         self._whole: list[ast.stmt] | None = None  # the whole module's statements, once a split failed
         self._unparsable: set[int] = set()  # units whose text is not valid Python
         self._derived: dict[tuple[int, Callable[[ast.stmt], Any]], Any] = {}
+        # The text's lines and whether they are ASCII (positions: columns are
+        # UTF-8 bytes in the tree, characters in a finding), for every run.
+        self._lines: list[str] | None = None
+        self.all_ascii = text.isascii()
+        self.ascii_lines: dict[int, bool] = {}
         # How much of the text is parsed: what the parse cache weighs it by.
         self.parsed_chars = len(text) - sum(end - start for (start, end, *_), parsed in zip(units, statements) if parsed is None)
         binders: dict[str, list[int]] = {}
@@ -64,6 +69,12 @@ class ModuleOutline:
             for name in dict.fromkeys(names):
                 binders.setdefault(name, []).append(index)
         self.binders: dict[str, tuple[int, ...]] = {name: tuple(indices) for name, indices in binders.items()}
+
+    @property
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        return self._lines
 
     def __len__(self) -> int:
         return len(self._units)
