@@ -233,10 +233,7 @@ class LaunchInterpreter(PythonInterpreter):
         """SGLang's test helpers and entry points keep the model below even where
         the analyzed tree holds their code (SGLang's own repository): the model
         says what the helper runs without following its process plumbing."""
-        last = qualname.rsplit(".", 1)[-1]
-        return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
-            _is_sglang_name(qualname, name) for name in ("launch_server", "run_server", "Engine", "ServerArgs")
-        )
+        return _keeps_builtin_model(qualname)
 
     # -- external calls: launches ------------------------------------------------------
     def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
@@ -715,6 +712,16 @@ def _is_launch_qualname(qualname: str, configurations: bool) -> bool:
         # ServerArgs reaches no launch and is not run (issue 20).
         return False
     return last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)
+
+
+@functools.lru_cache(maxsize=4096)
+def _keeps_builtin_model(qualname: str) -> bool:
+    """(LaunchInterpreter._builtin_model; once per name and process: every
+    import an analysis resolves asks it)"""
+    last = qualname.rsplit(".", 1)[-1]
+    return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
+        _is_sglang_name(qualname, name) for name in ("launch_server", "run_server", "Engine", "ServerArgs")
+    )
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:
