@@ -249,7 +249,8 @@ class SglangLanguageServer(LanguageServer):
                 outcome = await self._in_thread(linter.update_readers, background=True)
             except interrupt.Cancelled:
                 return  # a newer change came: its run comes first, the readers after it
-            self.publish(outcome)
+            if outcome is not self.outcome:  # (no reader: the edit's own, shown already)
+                self.publish(outcome)
 
     async def _lint_opened_alone(self, linter: WorkspaceLinter) -> None:
         """Each file opened before the index is ready, analyzed alone and shown at

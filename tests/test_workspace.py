@@ -305,6 +305,32 @@ def test_the_readers_of_an_edited_file_can_wait_for_a_second_step(tmp_path, monk
     assert codes(outcome, helper) == ["SGL001"]
 
 
+def test_the_second_step_of_an_edit_no_file_reads_gives_the_first_steps_outcome(tmp_path, monkeypatch) -> None:
+    """Issue 24: after each edit the server asks for the readers of the edited
+    file; when none reads it, the cross-file stages are not run a second time
+    (on SGLang's tree they held the next edit back), and the outcome is the
+    one the edit gave. When a reader is analyzed again, they run."""
+    (tmp_path / "env.sh").write_text("TP=8\n")
+    (tmp_path / "prefill.sh").write_text(PREFILL)
+    (tmp_path / "decode.sh").write_text("source ./env.sh\n" + DECODE.replace("--tp-size 8", "--tp-size $TP"))
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    linter.run({})
+    prefill = str(tmp_path / "prefill.sh")
+    edited = linter.update({prefill: PREFILL.replace("--tp-size 8", "--tp-size 2")}, {prefill}, readers=False)
+    import sglang_lint.workspace as workspace_module
+
+    runs = []
+    real = workspace_module.finish_run
+    monkeypatch.setattr(workspace_module, "finish_run", lambda *args, **kwargs: runs.append(1) or real(*args, **kwargs))
+    assert linter.update_readers() is edited and runs == []
+    helper = str(tmp_path / "env.sh")
+    edited = linter.update({prefill: PREFILL.replace("--tp-size 8", "--tp-size 2"), helper: "TP=2\n"}, {helper}, readers=False)
+    runs.clear()
+    readers = linter.update_readers()
+    assert readers is not edited and runs == [1]
+    assert codes(readers, str(tmp_path / "decode.sh")) == []  # decode.sh read the new TP
+
+
 def test_a_scan_step_cancelled_by_a_newer_input_is_done_again_when_resumed(tmp_path) -> None:
     """The server abandons a scan step when a file is opened or edited (it runs
     that file first) and resumes the scan after: the file whose analysis was
