@@ -144,3 +144,24 @@ def test_the_python_modules_of_this_repository_outline_as_cpython_parses_them() 
                         _assert_as_cpython(handle.read())
                     checked += 1
     assert checked > 100
+
+
+def test_an_unterminated_string_ending_in_a_backslash_is_split_at_once() -> None:
+    """The lexer's string patterns are unrolled loops: with a loop of
+    alternatives that each took a run of characters, an unterminated
+    triple-quoted string ending in a backslash backtracked exponentially (30
+    characters took 30 s; the tool must never hang). Run in a child process
+    with a deadline, so that a regression fails instead of hanging."""
+    import subprocess
+    import sys
+
+    program = (
+        "from sglang_lint.sources.python_outline import outline\n"
+        "bs = chr(92)\n"
+        "for n in (10, 30, 100_000):\n"
+        "    for text in ('x = \"\"\"' + 'ab ' * n + bs, \"s = '''\" + 'a b' * n + bs, 'x = \"' + 'ab ' * n + bs, 'x = \"\"\"' + ('a\"b' + bs * 2 + 'c ') * n):\n"
+        "        outline(text, 'm.py')\n"
+        "print('done')\n"
+    )
+    completed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert completed.stdout.strip() == "done", completed.stderr

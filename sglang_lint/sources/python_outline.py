@@ -150,17 +150,19 @@ class ModuleOutline:
 # Strings and comments, whole (so nothing inside them is taken for a line of
 # code), and the start of each line whose first character is code. A string
 # without its closing quote ends at its line (a single quote) or at the end of
-# the text (a triple quote), as the lexer would stop there too.
+# the text (a triple quote), as the lexer would stop there too. Each string
+# pattern is an "unrolled loop" (every repetition starts with a backslash or a
+# quote): a loop of alternatives that each take a run of characters can split
+# one run in exponentially many ways when the match fails, and an unterminated
+# triple-quoted string ending in a backslash took 30 s for 30 characters.
 _LEXER = re.compile(
-    r"""
-      (?P<line>^(?=[^\s\#]))
-    | \#[^\n]*
-    | \"\"\"(?:[^"\\]+|\\.|"(?!""))*(?:\"\"\"|\Z)
-    | '''(?:[^'\\]+|\\.|'(?!''))*(?:'''|\Z)
-    | "(?:[^"\\\n]+|\\.)*"?
-    | '(?:[^'\\\n]+|\\.)*'?
-    """,
-    re.MULTILINE | re.DOTALL | re.VERBOSE,
+    r"(?P<line>^(?=[^\s#]))"
+    r"|#[^\n]*"
+    r'|"""[^"\\]*(?:(?:\\.|\\\Z|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'''[^'\\]*(?:(?:\\.|\\\Z|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    r'|"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
+    r"|'[^'\\\n]*(?:\\.[^'\\\n]*)*'?",
+    re.MULTILINE | re.DOTALL,
 )
 _DEFINITION = re.compile(r"(?:@|(?:async[ \t]+)?def\b|class\b)")
 _HEADER = re.compile(r"^(?:async[ \t]+)?(def|class)[ \t]+(\w+)", re.MULTILINE)
