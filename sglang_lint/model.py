@@ -609,6 +609,13 @@ class SourceResult(Struct, array_like=True):
     dependencies: list[tuple[str, str]] = []
 
 
+def gives_nothing(result: SourceResult) -> bool:
+    """A result that gives the cross-file stages nothing: no launch, comment,
+    note or continuation break (and so keeps no lines: a finding never points
+    into it, and the report reads the lines of any file one does)."""
+    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
+
+
 class Related(Struct, frozen=True, gc=False, array_like=True):
     location: Location
     message: str

@@ -28,7 +28,7 @@ from sglang_lint.files import (
     shebang_kind,
     source_kind,
 )
-from sglang_lint.model import Finding, Note, SourceResult
+from sglang_lint.model import Finding, Note, SourceResult, gives_nothing
 from sglang_lint.options import LintOptions, LintResult  # noqa: F401 - the API's records, re-exported
 from sglang_lint.sources import SOURCES, extract, source_for  # noqa: F401 - re-exported
 from sglang_lint.sources.project import ProjectFiles
@@ -84,10 +84,7 @@ def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str,
     return catalog
 
 
-def is_empty(result: SourceResult) -> bool:
-    """A result that gives the cross-file stages nothing: no launch, comment,
-    note or continuation break."""
-    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
+is_empty = gives_nothing  # (the name the workspace and the tests use)
 
 
 def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapping[str, Config], notes: list[Note]) -> LintResult:
@@ -593,10 +590,15 @@ def _add_dependency_lines(lint: LintResult, dependencies: Sequence[tuple[str, st
 
 
 def _add_finding_lines(lint: LintResult, project: ProjectFiles) -> None:
-    """The lines of a file a finding (or its fix) points into whose result kept
-    none (a `--config` YAML file analyzed for itself launches nothing, and the
-    extraction lets its lines go): the snippet shows it, and the fix resolves."""
-    wanted = {finding.location.path for finding in lint.findings} | {fix.location.path for finding in lint.findings for fix in finding.fixes}
+    """The lines of a file a finding (its fix, a related location) points into
+    whose result kept none (a file that gives the cross-file stages nothing
+    keeps no lines: a `--config` YAML file analyzed for itself launches
+    nothing): the snippet shows it, and the fix resolves."""
+    wanted = (
+        {finding.location.path for finding in lint.findings}
+        | {fix.location.path for finding in lint.findings for fix in finding.fixes}
+        | {related.location.path for finding in lint.findings for related in finding.related}
+    )
     for path in sorted(wanted):
         if not lint.sources.get(path):
             text, _problem = project.read(path)
