@@ -201,3 +201,28 @@ def test_the_positions_of_a_literals_characters_live_on_its_node() -> None:
     assert literal.__dict__["_sglang_lint_chars"] == ((1, 9), (1, 10), (1, 11), (1, 12))
     loop = next(node for node in ast.walk(tree) if isinstance(node, ast.For))
     assert _loop_carried_of(loop) is _loop_carried_of(loop) and _loop_carried_of(loop) == ["port"]
+
+
+def test_whether_a_file_may_launch_is_judged_once_for_all_its_runs(tmp_path, monkeypatch) -> None:
+    """A file is run once per launch variant (SGLang's PD fixture: 56 runs);
+    whether anything in it can reach a launch is a fact of its syntax and the
+    files it imports, judged once for all the runs."""
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+
+    write(
+        tmp_path,
+        {
+            "run.py": (
+                "import os\nimport subprocess\n\n"
+                "if os.environ.get('ROLE') == 'prefill':\n    tp = 8\nelse:\n    tp = 4\n"
+                "subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n"
+            )
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    judged = []
+    real = PythonInterpreter._file_may_launch_now
+    monkeypatch.setattr(PythonInterpreter, "_file_may_launch_now", lambda self, tree: judged.append(1) or real(self, tree))
+    result = _result(tmp_path, "run.py", ProjectFiles((os.path.realpath(tmp_path),)))
+    assert sorted(launch.args[-1].value.text for launch in result.servers) == ["4", "8"]  # two runs
+    assert judged == [1]

@@ -397,7 +397,17 @@ class PythonInterpreter:
 
     def _file_may_launch(self, tree: ast.Module) -> bool:
         """Whether any statement of the analyzed file can reach a launch, by its
-        imports as written (nothing run)."""
+        imports as written (nothing run); once per analysis, for all its runs
+        (the same tree, the same files: a PD fixture's 56 runs asked it 56 times)."""
+        if self.files is None:
+            return self._file_may_launch_now(tree)
+        key = ("file may launch", id(tree))
+        known = self.files.memo.get(key)
+        if known is None:
+            known = self.files.memo[key] = self._file_may_launch_now(tree)
+        return bool(known)
+
+    def _file_may_launch_now(self, tree: ast.Module) -> bool:
         bindings = _import_bindings(tree.body, self.result.path)
         launches = self._launch_test(bindings)
         if any(
