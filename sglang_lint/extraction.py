@@ -69,7 +69,16 @@ class WorkerPool:
         if not sys.platform.startswith("linux") or not cold or files < EARLY_POOL_FILES:
             return None
         workers = available_cpus() if processes is None else max(1, processes)
-        return cls(workers) if workers > 1 else None
+        if workers <= 1:
+            return None
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            return cls(workers)
+        except (OSError, BrokenProcessPool):
+            # No fork now (a process limit, a worker killed at once): the
+            # extraction starts its own pool later, or runs in this process.
+            return None
 
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
@@ -312,7 +321,10 @@ def _extract_in_pool(
                 done.append((result, encoded))
                 if on_result is not None:
                     on_result(result)
-    except BrokenProcessPool:
+    except (BrokenProcessPool, OSError):
+        # A worker killed, or no fork at all (a process limit): the files
+        # left are extracted here. (A file's own error never gets here: an
+        # extraction turns it into a note.)
         for path, text, kind, env, project, _ in items[len(done) :]:
             done.append((extract(path, text, kind, env, project), None))
     return done

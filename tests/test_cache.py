@@ -563,3 +563,21 @@ def test_no_early_workers_for_a_small_walk_a_warm_cache_or_one_process(tmp_path,
     assert disk.is_empty()
     run(FIXTURES, cache=True, cache_dir=str(tmp_path / "cache"), jobs=1)
     assert not ExtractionCache(tmp_path / "cache", disk.fingerprint).is_empty()
+
+
+def test_workers_that_cannot_be_forked_early_leave_the_run_to_go_on(monkeypatch) -> None:
+    """Never crash: a fork refused at the start of a big walk (a process
+    limit) means no early pool, and the run goes on."""
+    import concurrent.futures
+
+    from sglang_lint import extraction
+
+    def refused(*args, **kwargs):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refused)
+    assert extraction.WorkerPool.for_walk(20, 2, cold=True) is None
+    refused_run = run(FIXTURES, jobs=2)  # the early pool, then the extraction's own: both refused
+    assert refused_run.workers == 2 and summary(refused_run) == summary(run(FIXTURES, jobs=1))
+
