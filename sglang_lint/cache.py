@@ -48,7 +48,7 @@ import msgspec
 from msgspec.structs import replace
 
 from sglang_lint import __version__
-from sglang_lint.model import Finding, SourceResult, gives_nothing
+from sglang_lint.model import Finding, SourceResult
 from sglang_lint.sources.project import text_digest  # noqa: F401 - the digest of every text the caches key on
 
 CACHE_DIR_NAME = ".sglang-lint-cache"
@@ -229,10 +229,8 @@ _UNREADABLE = (msgspec.MsgspecError, ValueError, TypeError, RecursionError)
 
 
 def encode_result_json(result: SourceResult) -> bytes:
-    """The JSON of a result's cache entry data (what a worker process sends
-    back); a result that gives the cross-file stages nothing gets no lines
-    back (extraction.extract_read)."""
-    return _ENCODER.encode((bool(result.lines) and not gives_nothing(result), replace(result, lines=[]) if result.lines else result))
+    """The JSON of a result's cache entry data (what a worker process sends back)."""
+    return _ENCODER.encode((bool(result.lines), replace(result, lines=[]) if result.lines else result))
 
 
 def decode_result_json(path: str, text: str, data: bytes | msgspec.Raw) -> SourceResult | None:

@@ -22,7 +22,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
-from sglang_lint.model import Note, SourceResult, gives_nothing
+from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import may_launch, may_launch_bytes
 from sglang_lint.sources.project import ProjectFiles
 
@@ -259,8 +259,6 @@ def extract_read(
     else:
         done = [(extract(read.path, read.text, read.kind, read.env, project), None) for _, read in pending]
     for (index, read), (result, encoded) in zip(pending, done):
-        if result.lines and gives_nothing(result):
-            result = replace(result, lines=[])  # as the workers send it (_extract_job)
         results[index] = result
         if cache is not None:
             cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project), result, encoded)
@@ -340,9 +338,5 @@ def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, Proje
         from sglang_lint.cache import encode_result_json
 
         encoded = encode_result_json(result)
-    # The lines travel as the text the parent holds, split there again; a
-    # result that gives the cross-file stages nothing needs none (SGLang's
-    # tree: 104 of the 186 files that pass the pre-check, ~8 MB of lines in
-    # the parent, which report reads back when a finding points there).
-    had_lines = bool(result.lines) and not gives_nothing(result)
-    return (replace(result, lines=[]) if result.lines else result), had_lines, encoded
+    had_lines = bool(result.lines)
+    return (replace(result, lines=[]) if had_lines else result), had_lines, encoded

@@ -52,7 +52,7 @@ def analyze_results(
     analysis.analyze_results). When no file gave the sources anything (no launch,
     comment, note or continuation break), nothing is left to analyze but the
     notes about unreadable files, and the analysis stage is not even imported."""
-    if all(is_empty(result) for result in results):
+    if all(gives_nothing(result) for result in results):
         return _notes_only(results, options, configs or {}, list(extra_notes))
     from sglang_lint.analysis import analyze_results as analyze
 
@@ -68,7 +68,7 @@ def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str,
 
     def catalog(result: SourceResult) -> None:
         nonlocal versions
-        if is_empty(result):
+        if gives_nothing(result):
             return
         from sglang_lint.analysis import catalog_file, version_policy
         from sglang_lint.catalog.tables import UnknownVersionError, load_table
@@ -82,9 +82,6 @@ def cataloger(options: LintOptions, into: dict[int, object], texts: Mapping[str,
         into[id(result)] = catalog_file(result, versions, texts)
 
     return catalog
-
-
-is_empty = gives_nothing  # (the name the workspace and the tests use)
 
 
 def _notes_only(results: list[SourceResult], options: LintOptions, configs: Mapping[str, Config], notes: list[Note]) -> LintResult:

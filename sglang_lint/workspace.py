@@ -23,8 +23,8 @@ from msgspec.structs import replace
 from sglang_lint import interrupt
 from sglang_lint.config import Config, ConfigError
 from sglang_lint.files import is_inside, source_kind
-from sglang_lint.model import Finding, Note, SourceResult
-from sglang_lint.pipeline import LintOptions, LintResult, PreparedRun, cataloger, extract, finish_run, is_empty, lint_paths, prepare_run
+from sglang_lint.model import Finding, Note, SourceResult, gives_nothing
+from sglang_lint.pipeline import LintOptions, LintResult, PreparedRun, cataloger, extract, finish_run, lint_paths, prepare_run
 
 # Files read between two yields of a scan: small, so that an opened file or an
 # edit waits for little (a Python launcher of SGLang's tests takes up to ~1 s).
@@ -283,7 +283,7 @@ class WorkspaceLinter:
             return Outcome()
         # (a file the pre-check dismissed gives the cross-file stages nothing:
         # SGLang's tree has 4,600 of them, ~40 ms an edit)
-        results = [entry.result for entry in self._entries.values() if entry.result is not None and not is_empty(entry.result)]
+        results = [entry.result for entry in self._entries.values() if entry.result is not None and not gives_nothing(entry.result)]
         notes = [*prepared.run.notes, *(note for entry in self._entries.values() for note in entry.notes)]
         cataloged = {id(entry.result): entry.cataloged for entry in self._entries.values() if entry.cataloged is not None}
         try:

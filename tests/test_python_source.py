@@ -806,3 +806,19 @@ def test_pop_and_remove_around_items_we_cannot_see_keep_the_launch():
     (launch,) = analyze_python("launch.py", source).servers
     assert [token.value for token in launch.args[:2]] == [Value.known("--tp-size"), Value.known("8")]
     assert len(launch.args) == 4 and launch.args[2].spread and launch.args[3].value == Value.known("--z")
+
+
+def test_a_result_that_gives_nothing_keeps_no_lines() -> None:
+    """Issue 20: 104 of the 186 files of SGLang's tree that pass the pre-check
+    launch nothing; their lines were split again in the parent for nothing
+    (a finding never points there). A file that launches keeps its lines."""
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+
+    from sglang_lint.prefilter import python_may_run_a_launch
+
+    quiet = "import subprocess\n\n\ndef helper():\n    \"\"\"Not sglang.launch_server: the GPUs.\"\"\"\n    return subprocess.run(['nvidia-smi'])\n"
+    assert python_may_run_a_launch(quiet)  # parsed and run, launching nothing
+    launching = "import subprocess\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n"
+    assert extract("quiet.py", quiet, FileKind.PYTHON).lines == []
+    assert extract("launch.py", launching, FileKind.PYTHON).lines == launching.split("\n")

@@ -2749,7 +2749,6 @@ class PythonInterpreter:
         # What each statement binds and refers to is the text's alone: kept
         # with the outline, for every run (an editor's edits) while it is kept.
         units = range(len(parsed))
-        body = [statement for index in units for statement in parsed.statements(index)]
         bound = [(refs, frozenset(names)) for index in units for refs, names in parsed.derived(index, _references_and_names)]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
@@ -2758,7 +2757,7 @@ class PythonInterpreter:
         # linted itself: it makes none of its names a launch for the files that
         # import them (issue 20: SGLang's model files reached it through
         # `get_exec()` and were interpreted until their nesting overflowed).
-        launches = self._launch_test(_import_bindings(body, shown), shown, configurations=False)
+        launches = self._launch_test(_outline_import_bindings(parsed, shown), shown, configurations=False)
         # A function of that module that sets its globals (SGLang's
         # `get_platform()` caching its answer) launches nothing for the
         # importer: only the analyzed file's roots share state that way.

@@ -95,8 +95,8 @@ class ModuleOutline:
 
     def derived(self, index: int, function: Callable[[ast.stmt], T]) -> list[T]:
         """``function`` of each statement of unit ``index``, computed once and
-        kept with the outline (kept on a node, what names the node would be a
-        reference cycle)."""
+        kept with the outline (kept on the node, a result that names the node
+        would make a reference cycle)."""
         key = (index, function)
         known = self._derived.get(key)
         if known is None:
