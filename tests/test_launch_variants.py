@@ -448,3 +448,148 @@ def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monke
     )
     _, runs = _runs_of(source, monkeypatch)
     assert any(step.text.startswith("$CI") for fixed in runs for step in fixed.values())
+
+
+# -- decisions a helper returns ------------------------------------------------------
+
+# SGLang's own helpers (0.5.23 sglang/srt/utils/common.py:1424 get_bool_env_var,
+# sglang/test/test_utils.py:201 is_in_ci), written again: the PD fixture tests
+# `is_in_ci()` in setUpClass and again in each server's start.
+IS_IN_CI_HELPERS = """\
+import os
+
+
+def get_bool_env_var(name, default="false"):
+    value = os.getenv(name, default)
+    value = value.lower()
+    truthy_values = ("true", "1")
+    return value in truthy_values
+
+
+def is_in_ci():
+    return get_bool_env_var("SGLANG_IS_IN_CI")
+"""
+
+IS_IN_CI_LAUNCHER = f"""\
+import subprocess
+from helpers import is_in_ci
+
+
+def backend():
+    if is_in_ci():
+        return ["--disaggregation-transfer-backend", "mooncake"]
+    return ["--disaggregation-transfer-backend", "nixl"]
+
+
+def main():
+    extra = backend()
+    tp = "8" if is_in_ci() else "4"
+    subprocess.Popen(["python", "-m", "sglang.launch_server", "--disaggregation-mode", "prefill", "--tp", tp, "{UM}", *extra])
+    subprocess.Popen(["python", "-m", "sglang.launch_server", "--disaggregation-mode", "decode", "--tp", "4", "{UM}", *extra])
+
+
+main()
+"""
+IN_CI = "$SGLANG_IS_IN_CI.lower() (default false) is one of 'true', '1'"
+NOT_IN_CI = "$SGLANG_IS_IN_CI.lower() (default false) is none of 'true', '1'"
+
+
+def _is_in_ci_project(tmp_path) -> Path:
+    (tmp_path / "helpers.py").write_text(IS_IN_CI_HELPERS)
+    (tmp_path / "launch.py").write_text(IS_IN_CI_LAUNCHER)
+    return tmp_path / "launch.py"
+
+
+def test_a_condition_a_helper_returns_is_one_decision_wherever_it_is_tested(tmp_path) -> None:
+    """`is_in_ci()` tested twice is one decision over the environment variable
+    its helper reads, not one per place: two paths, not four, and no variant
+    that is in CI at one branch and not at the next (before: the PD fixture of
+    SGLang 0.5.23 had 28 paths, 6 now; and findings said "when `is_in_ci()` is
+    false and `is_in_ci()` is true")."""
+    result = lint_paths([str(_is_in_ci_project(tmp_path))], LintOptions(cache=False))
+    servers = [server.launch for deployment in result.deployments for server in deployment.servers]
+    conditions = sorted({tuple(step.text for step in launch.path_condition) for launch in servers})
+    assert conditions == [(NOT_IN_CI,), (IN_CI,)]
+    mismatch = [f for f in result.findings if f.code == "SGL001"]
+    assert len(mismatch) == 1 and IN_CI in mismatch[0].message
+    # The decision is shown at the user's branch, not inside the helper.
+    assert {step.location.path for launch in servers for step in launch.path_condition} == {str(tmp_path / "launch.py")}
+
+
+@pytest.mark.parametrize("in_ci", [None, "TRUE", "0"])
+def test_a_condition_a_helper_returns_against_cpython(tmp_path, in_ci) -> None:
+    """What CPython runs (Popen recorded) under each value of the variable is
+    the variant whose condition holds."""
+    launcher = _is_in_ci_project(tmp_path)
+    (tmp_path / "record.py").write_text(
+        textwrap.dedent(
+            """\
+            import json, subprocess, sys
+            calls = []
+            class Recorder:
+                def __init__(self, argv, *a, **k):
+                    calls.append(list(argv[3:]))
+            subprocess.Popen = Recorder
+            sys.path.insert(0, sys.argv[2])
+            exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
+            print(json.dumps(calls))
+            """
+        )
+    )
+    env = {"PATH": "/usr/bin:/bin"} | ({"SGLANG_IS_IN_CI": in_ci} if in_ci else {})
+    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(launcher), str(tmp_path)], env=env, capture_output=True, text=True, check=True)
+    ran = json.loads(out.stdout)
+    holds = IN_CI if (in_ci or "").lower() in ("true", "1") else NOT_IN_CI
+    result = lint_paths([str(launcher)], LintOptions(cache=False))
+    servers = [server.launch for deployment in result.deployments for server in deployment.servers]
+    reported = [[t.value.describe() for t in launch.args] for launch in servers if [s.text for s in launch.path_condition] == [holds]]
+    assert sorted(ran) == sorted(reported)
+
+
+def test_a_decision_asked_inside_a_call_is_not_the_callers(monkeypatch) -> None:
+    """A branch of the caller over what a call returns is decided by that
+    value, not by a comparison the call's body made on the way (before, `if
+    role():` forked on `$A is '1'` too, which `role()` does not return)."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        def role():
+            verbose = os.getenv("A") == "1"
+            return os.getenv("ROLE_FILE_CONTENTS").splitlines()[0]
+
+        def main():
+            tp = "8" if role() else "4"
+            subprocess.run(["python3", "-m", "sglang.launch_server", "--tp", tp])
+        """
+    )
+    variants, runs = _runs_of(source, monkeypatch)
+    assert sorted(steps[0] for _, steps in variants) == ["`role()` is false", "`role()` is true"]
+    # Before, the run forked on `$A is '1'` first: twice the runs, for nothing.
+    assert not any(key.startswith("eq\0$A") for fixed in runs for key in fixed)
+
+
+def test_membership_follows_from_the_value_a_path_fixed(monkeypatch) -> None:
+    """`$ROLE in ("prefill", "p")` is decided where the path fixed `$ROLE`
+    to a text, as `==` is."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        def main():
+            role = os.environ.get("ROLE")
+            if role == "decode":
+                subprocess.run(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", "decode"])
+            mode = "prefill" if role in ("prefill", "p") else "null"
+            subprocess.run(["python3", "-m", "sglang.launch_server", "--disaggregation-mode", mode])
+        """
+    )
+    variants, _ = _runs_of(source, monkeypatch)
+    # On the path where $ROLE is 'decode' the second launch is `null` without
+    # asking again (it is `null` on the path where $ROLE is none of them too:
+    # one variant, on no condition); `in` forks only where $ROLE is not fixed.
+    assert variants == [
+        (["--disaggregation-mode", "decode"], ["$ROLE is 'decode'"]),
+        (["--disaggregation-mode", "null"], []),
+        (["--disaggregation-mode", "prefill"], ["$ROLE is not 'decode'", "$ROLE is one of 'prefill', 'p'"]),
+    ]

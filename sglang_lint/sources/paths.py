@@ -143,17 +143,29 @@ class suspended:
             self.paths.suspended -= 1
 
 
+# Between the texts of an ``in`` decision's key (``in\\0$X\\0true<US>1``).
+IN_SEPARATOR = "\x1f"
+
+
 def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
     """A decision the path fixed, or one that follows from them: ``$ROLE`` is
     ``decode`` means it is not ``prefill``, is non-empty and matches ``d*``.
     Keys over a value the run does not set are ``nonempty\\0$X``, ``eq\\0$X\\0text``
     and ``glob\\0$X\\0pattern|pattern`` (the same in every source, so that a
-    shell test and a Python condition over one variable agree)."""
+    shell test and a Python condition over one variable agree), and Python's
+    ``in\\0$X\\0text<IN_SEPARATOR>text`` (``os.getenv("X") in ("a", "b")``)."""
     if key in fixed:
         return fixed[key].taken
     kind, subject, *rest = key.split("\0")
     if kind == "glob" and rest and rest[0] == "*":
         return True
+    if kind == "in" and rest:
+        # Known when the path fixed the value itself (`$X` is 'a').
+        for other, step in fixed.items():
+            other_kind, other_subject, *other_rest = other.split("\0")
+            if other_subject == subject and other_kind == "eq" and step.taken:
+                return other_rest[0] in rest[0].split(IN_SEPARATOR)
+        return None
     if kind not in ("eq", "glob", "nonempty"):
         return None
     for other, step in fixed.items():

@@ -28,7 +28,7 @@ from msgspec.structs import replace
 
 from sglang_lint import interrupt
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
-from sglang_lint.sources.paths import Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
+from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
 from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, per_tree, reaching_functions, statement_references, tail_statements
@@ -220,6 +220,11 @@ class PythonInterpreter:
         self.paths = paths or Paths()
         self.tree = tree
         self.pending: tuple[str, tuple] | None = None
+        # Whether that decision came from a value (a condition a call returned:
+        # it is placed at the branch that reads it), and the decision the
+        # comparison just evaluated made (a value carries it, PUnknown.condition).
+        self.pending_by_value = False
+        self.compared: tuple[str, tuple[str, str], bool] | None = None
         self.text = text
         # The config's `env`: values for the environment variables the file reads.
         self.configured_env: Mapping[str, str] = env or {}
@@ -1099,8 +1104,13 @@ class PythonInterpreter:
         environment variable (``os.getenv("X")``, ``== "decode"``), or the
         condition itself at this place of this call."""
         self.pending = None
+        self.pending_by_value = False
         truth = self._truth(test)
         fork = self.pending
+        if fork is not None and self.pending_by_value:
+            # Decided inside a call (`if is_in_ci():`, the comparison in a
+            # helper of another module): the branch is where the path forks.
+            fork = decision(fork[0], (fork[1][0].text, fork[1][1].text), self._loc(test))
         self.pending = None
         if truth is not None:
             return truth, None
@@ -1505,7 +1515,7 @@ class PythonInterpreter:
         if isinstance(value, PNum):
             return PNum(value.number, loc, value.origin or value.loc)
         if isinstance(value, PUnknown):
-            return PUnknown(value.value, loc, value.origin or value.loc)
+            return replace(value, loc=loc, origin=value.origin or value.loc)
         return value
 
     def _expr_Attribute(self, node: ast.Attribute) -> PyValue:
@@ -1558,6 +1568,8 @@ class PythonInterpreter:
         if isinstance(base, (PStr, PList, PDict, PNum)):
             return PMethod(base, attr)
         if isinstance(base, PUnknown):
+            if attr in _CASE_METHODS and (_subject(base) or "").startswith("$"):
+                return PMethod(base, attr)  # `os.getenv("X", "0").lower()`
             if base.value.kind is Kind.SYMBOL:
                 return PUnknown(Value.symbol(f"{base.value.name}.{attr}"), loc)
             return PUnknown(Value.unknown(f"attribute {attr} of a value we cannot see"), loc)
@@ -1893,7 +1905,10 @@ class PythonInterpreter:
             return PNum(-operand.number, loc, operand.origin)
         if isinstance(node.op, ast.Not):
             truth = self._value_truth(operand)
-            return PNum(not truth, loc) if truth is not None else PUnknown(Value.unknown("a condition"), loc)
+            if truth is not None:
+                return PNum(not truth, loc)
+            condition = operand.condition if isinstance(operand, PUnknown) else None
+            return PUnknown(Value.unknown("a condition"), loc, condition=condition and (condition[0], condition[1], not condition[2]))
         return PUnknown(Value.unknown("an operation on a value we cannot see"), loc)
 
     def _expr_BoolOp(self, node: ast.BoolOp) -> PyValue:
@@ -1917,9 +1932,11 @@ class PythonInterpreter:
         return values[-1]
 
     def _expr_Compare(self, node: ast.Compare) -> PyValue:
+        self.compared = None
         truth = self._truth(node)
+        condition, self.compared = self.compared, None
         loc = self._loc(node)
-        return PNum(truth, loc) if truth is not None else PUnknown(Value.unknown("a comparison we cannot decide"), loc)
+        return PNum(truth, loc) if truth is not None else PUnknown(Value.unknown("a comparison we cannot decide"), loc, condition=condition)
 
     def _expr_IfExp(self, node: ast.IfExp) -> PyValue:
         truth, fork = self._path_truth(node.test)
@@ -1957,6 +1974,7 @@ class PythonInterpreter:
         if isinstance(node, ast.Compare):
             left = self._eval(node.left)
             right = self._eval(node.comparators[0])
+            self.compared = None  # (not a decision its operands' calls made)
             op = node.ops[0]
             if isinstance(op, (ast.Is, ast.IsNot)):
                 if isinstance(right, PNone):
@@ -1968,6 +1986,18 @@ class PythonInterpreter:
             if isinstance(op, (ast.In, ast.NotIn)):
                 items = self._known_items(right)
                 wanted = scalar_key(left)
+                subject = _subject(left) if wanted is None and items else None
+                if items and subject is not None and subject.startswith("$"):
+                    # An environment variable among texts (`value in ("true",
+                    # "1")`): a decision of the path, as `==` is.
+                    texts = [known_text(item) for item in items]
+                    if all(text is not None for text in texts):
+                        shown = ", ".join(repr(text) for text in texts)
+                        key = f"in\0{subject}\0" + IN_SEPARATOR.join(texts)  # type: ignore[arg-type]
+                        said = (f"{subject} is one of {shown}", f"{subject} is none of {shown}")
+                        self.compared = (key, said, isinstance(op, ast.NotIn))
+                        inside = self._path_decision(key, said, node)
+                        return None if inside is None else inside == isinstance(op, ast.In)
                 if items is None or wanted is None or any(scalar_key(i) is None for i in items):
                     return None
                 found = any(scalar_key(i) == wanted for i in items)
@@ -1989,7 +2019,9 @@ class PythonInterpreter:
                 if symbol is None or text is None:
                     return None
                 shown = repr(text)
-                equal = self._path_decision(f"eq\0{symbol}\0{text}", (f"{symbol} is {shown}", f"{symbol} is not {shown}"), node)
+                said = (f"{symbol} is {shown}", f"{symbol} is not {shown}")
+                self.compared = (f"eq\0{symbol}\0{text}", said, isinstance(op, ast.NotEq))
+                equal = self._path_decision(f"eq\0{symbol}\0{text}", said, node)
                 return None if equal is None else equal == isinstance(op, ast.Eq)
             if a is None or b is None:
                 return None
@@ -2009,6 +2041,15 @@ class PythonInterpreter:
         return self._value_truth(self._eval(node))
 
     def _value_truth(self, value: PyValue) -> bool | None:
+        if isinstance(value, PUnknown) and value.condition is not None:
+            # A comparison made elsewhere (`return value in ("true", "1")` in
+            # a helper): the same decision wherever its value is tested.
+            key, said, negated = value.condition
+            verdict = implied(self.paths.fixed, key)
+            if verdict is None and self.pending is None:
+                self.pending = decision(key, said, value.loc)
+                self.pending_by_value = True
+            return None if verdict is None else verdict != negated
         if _env_symbol(value):
             # `if os.getenv("BIG_PAGES"):` is a decision of the path (paths.py).
             name = value.value.name  # type: ignore[union-attr]
@@ -2226,6 +2267,10 @@ class PythonInterpreter:
         self.active_functions.append(func.node)
         # Expression nesting is counted per function: a call's body starts afresh.
         outer_depth, self._expr_depth = self._expr_depth, 0
+        # So do the decisions a condition asks for: one its body's branches
+        # asked for is not the caller's (what a call decides reaches the
+        # caller in the value it returns, PUnknown.condition).
+        outer_pending = self.pending, self.pending_by_value
         try:
             if isinstance(func.node, ast.Lambda):
                 return self._eval(func.node.body)
@@ -2249,6 +2294,7 @@ class PythonInterpreter:
             return PUnknown(Value.unknown(f"the result of {func.name}()"), loc)
         finally:
             self._expr_depth = outer_depth
+            self.pending, self.pending_by_value = outer_pending
             self.active_functions.pop()
             if node is not None:
                 self.call_stack.pop()
@@ -2416,6 +2462,11 @@ class PythonInterpreter:
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
         if isinstance(receiver, PStr):
             return self._call_str_method(receiver, name, args, kwargs, loc)
+        if isinstance(receiver, PUnknown) and name in _CASE_METHODS and not args and not kwargs:
+            # The environment variable changed the same way wherever it is:
+            # decisions over it are the run's, not one per place.
+            variable, default, rest = (_subject(receiver) or "").partition(" (default ")
+            return PUnknown(Value.unknown(f"the result of str.{name}()"), loc, subject=f"{variable}.{name}(){default}{rest}")
         return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
 
     def _call_str_method(self, receiver: PStr, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> PyValue:
@@ -2926,6 +2977,9 @@ _PYTEST_RAISES = frozenset({"pytest.raises"})
 
 
 _UNHANDLED = object()
+# The str methods that change an environment variable's value the same way
+# wherever they are called (a subject of path decisions, PUnknown.subject).
+_CASE_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
 # What _import_bindings binds a module's own function names to.
 DEFINED_FUNCTION = object()
 _HANDLER_TABLES: dict[type, tuple[dict, dict]] = {}
@@ -3030,7 +3084,11 @@ def _decorator_name(node) -> str:
 
 
 def _subject(value: Any) -> str | None:
-    """An environment variable's value, named for path decisions (as the shell's)."""
+    """An environment variable's value, named for path decisions (as the
+    shell's); or one changed by a case or whitespace method
+    (PUnknown.subject)."""
+    if isinstance(value, PUnknown) and value.subject is not None:
+        return value.subject
     if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL:
         return value.value.name if value.value.default in (None, "") else f"{value.value.name} (default {value.value.default})"
     return None

@@ -70,6 +70,16 @@ class PUnknown(PyValue, frozen=True):
     value: Value
     loc: Location
     origin: Location | None = None
+    # What the environment alone decides about it, the same wherever the same
+    # computation is made: ``subject``, an environment variable through case
+    # and whitespace changes (``os.getenv("X", "false").lower()``: the subject
+    # of path decisions over it); ``condition``, a truth over one (``value in
+    # ("true", "1")``): the decision's key and texts, and whether the value is
+    # its negation. Two branches over ``is_in_ci()`` are then one decision of
+    # the run, not one per place (issue 24: SGLang's PD fixture had 28 paths,
+    # most of them in CI at one branch and not at the next).
+    subject: str | None = None
+    condition: tuple[str, tuple[str, str], bool] | None = None
 
 
 class PSpread(PyValue, frozen=True):
