@@ -593,3 +593,54 @@ def test_membership_follows_from_the_value_a_path_fixed(monkeypatch) -> None:
         (["--disaggregation-mode", "null"], []),
         (["--disaggregation-mode", "prefill"], ["$ROLE is not 'decode'", "$ROLE is one of 'prefill', 'p'"]),
     ]
+
+
+def test_a_condition_over_globals_only_is_one_decision_in_every_call(monkeypatch) -> None:
+    """A branch whose condition reads no name of its function (a platform
+    probe: SGLang's chunked_prefill_test_utils.py tests `use_torch_reference(
+    torch.device(get_device()))` in a helper both servers' arguments call)
+    goes the same way in every call: one decision, two paths (before, one per
+    call: four, half of them a prefill and a decode on different machines)."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        def has_rdma():
+            return os.path.exists("/sys/class/infiniband")
+
+        def args_for(role):
+            extra = ["--disaggregation-ib-device", "mlx5_0"] if has_rdma() else []
+            return ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role, *extra]
+
+        def main():
+            subprocess.Popen(args_for("prefill"))
+            subprocess.Popen(args_for("decode"))
+        """
+    )
+    variants, runs = _runs_of(source, monkeypatch)
+    assert len({key for fixed in runs for key in fixed}) == 1
+    assert sorted(variants) == [
+        (["--disaggregation-mode", "decode"], ["`has_rdma()` is false"]),
+        (["--disaggregation-mode", "decode", "--disaggregation-ib-device", "mlx5_0"], ["`has_rdma()` is true"]),
+        (["--disaggregation-mode", "prefill"], ["`has_rdma()` is false"]),
+        (["--disaggregation-mode", "prefill", "--disaggregation-ib-device", "mlx5_0"], ["`has_rdma()` is true"]),
+    ]
+
+
+def test_a_condition_over_a_parameter_is_decided_per_call(monkeypatch) -> None:
+    """One that reads its function's parameter may go each way in each call."""
+    source = textwrap.dedent(
+        """
+        import os, subprocess
+
+        def args_for(role, rdma):
+            extra = ["--disaggregation-ib-device", "mlx5_0"] if rdma else []
+            return ["python3", "-m", "sglang.launch_server", "--disaggregation-mode", role, *extra]
+
+        def main():
+            subprocess.Popen(args_for("prefill", os.path.exists("/sys/class/infiniband/mlx5_0")))
+            subprocess.Popen(args_for("decode", os.path.exists("/sys/class/infiniband/mlx5_1")))
+        """
+    )
+    _, runs = _runs_of(source, monkeypatch)
+    assert len({key for fixed in runs for key in fixed}) == 2

@@ -225,6 +225,10 @@ class PythonInterpreter:
         # comparison just evaluated made (a value carries it, PUnknown.condition).
         self.pending_by_value = False
         self.compared: tuple[str, tuple[str, str], bool] | None = None
+        # The frame whose condition is being decided, and whether it read a
+        # name of that frame's function (its decision is then per call).
+        self.condition_frame: Frame | None = None
+        self.read_local = False
         self.text = text
         # The config's `env`: values for the environment variables the file reads.
         self.configured_env: Mapping[str, str] = env or {}
@@ -1105,7 +1109,12 @@ class PythonInterpreter:
         condition itself at this place of this call."""
         self.pending = None
         self.pending_by_value = False
-        truth = self._truth(test)
+        outer_reader, self.condition_frame, self.read_local = (self.condition_frame, self.read_local), self.frames[-1], False
+        try:
+            truth = self._truth(test)
+            read_local = self.read_local
+        finally:
+            self.condition_frame, self.read_local = outer_reader
         fork = self.pending
         if fork is not None and self.pending_by_value:
             # Decided inside a call (`if is_in_ci():`, the comparison in a
@@ -1126,7 +1135,13 @@ class PythonInterpreter:
             return None, None
         if fork is None:
             where = self._loc(test)
-            context = " <- ".join(loc.short() for _, loc, _ in self.call_stack)
+            # A condition that reads no name of the function it is in (only
+            # globals and what they call: `if use_torch_reference(get_device()):`)
+            # holds the same way in every call: one decision however many
+            # callers reach it (SGLang's chunked_prefill_test_utils.py: 16
+            # paths over one platform probe, 2 now). One that reads a parameter,
+            # `self` or a local is decided per call.
+            context = " <- ".join(loc.short() for _, loc, _ in self.call_stack) if read_local else ""
             key = f"at\0{where.short()}:{where.column}\0{context}"
             shown = " ".join(expr_text(test).split())
             fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
@@ -1324,6 +1339,8 @@ class PythonInterpreter:
         for ref in (*scopes, self.module_scope):
             contents = self.heap.get(ref)
             if contents is not None and name in contents:
+                if frame is self.condition_frame and ref != self.module_scope:
+                    self.read_local = True
                 value = contents[name]
                 if isinstance(value, PImported):
                     # First use of an imported name: its module is read now.
