@@ -672,3 +672,41 @@ def test_a_module_is_parsed_one_definition_at_a_time(tmp_path, monkeypatch) -> N
     assert [(note.line, note.message) for note in result.notes] == [
         (2, "import of helpers not followed: helpers.py:8 is not valid Python; the names it defines are unknown here")
     ]
+
+
+def test_a_name_a_module_defines_inside_a_branch_stays_defined_after_it(tmp_path, monkeypatch) -> None:
+    """A module's names are defined when first looked up; one first looked up
+    inside a branch is the same on every path and stays (before, the branch's
+    undo log took it back: the other branch found `helpers.port` missing, its
+    value differed between the branches and the file was interpreted four
+    times to find `--port 30000` on both ways)."""
+    write(
+        tmp_path,
+        {
+            "helpers.py": "def port():\n    return '30000'\n\n\ndef tp():\n    return '2'\n",
+            "run.py": (
+                "import os, subprocess\n"
+                "import helpers\n\n"
+                "t = helpers.tp()\n"
+                "if os.getenv('A'):\n"
+                "    p = helpers.port()\n"
+                "else:\n"
+                "    p = helpers.port()\n"
+                "subprocess.run(['python3', '-m', 'sglang.launch_server', '--port', p, '--tp', t])\n"
+            ),
+        },
+    )
+    from sglang_lint.sources import python as python_source
+
+    runs = []
+    original = python_source.LaunchInterpreter.run
+
+    def counted(self):
+        runs.append(dict(self.paths.fixed))
+        return original(self)
+
+    monkeypatch.setattr(python_source.LaunchInterpreter, "run", counted)
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    (server,) = result.servers
+    assert (option(server, "--port"), option(server, "--tp")) == ("30000", "2")
+    assert server.path_condition == () and len(runs) == 1

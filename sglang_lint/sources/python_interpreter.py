@@ -968,6 +968,14 @@ class PythonInterpreter:
         if not pending or self.loading >= MAX_IMPORT_DEPTH * 4:
             return
         module.done.update(pending)
+        # What a module defines is the same on every path (its top level ran
+        # once, at import), so it is written past the undo logs of the
+        # branches being run, as a resolved import is (_bind_resolved): undone
+        # after the branch that first needed it, the name was missing from the
+        # next branch (done already) and the merge made every value it gave
+        # differ, a fork for nothing.
+        journal, self.journal = self.journal, []
+        bound_before = dict(self.heap.get(module.scope, {})) if journal else None
         with self._in_module(module):
             self.loading += 1
             self.frames.append(Frame((), "<module>"))
@@ -978,6 +986,15 @@ class PythonInterpreter:
             finally:
                 self.frames.pop()
                 self.loading -= 1
+                self.journal = journal
+        if bound_before is not None:
+            bound = self.heap.get(module.scope, {})
+            for level in journal:
+                saved = level.before.get(module.scope)
+                if isinstance(saved, dict):
+                    for defined, value in bound.items():
+                        if defined not in bound_before:
+                            saved.setdefault(defined, value)
 
     def _statements_of(self, module: Module, index: int, loc: Location | None) -> list[ast.stmt]:
         """The statements of one top-level unit of ``module``, parsed when it
