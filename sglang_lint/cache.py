@@ -141,6 +141,11 @@ class ExtractionCache:
         self.misses += 1
         return None
 
+    def reread(self) -> None:
+        """Read the cache file again when next used: another process wrote it
+        since (flake8's workers), and saving keeps its entries beside ours."""
+        self._loaded = None
+
     def keep(self, path: str) -> None:
         """Count the stored entry of ``path`` as used by this run (answered from
         memory by a MemoryExtractionCache), so that saving keeps it first."""

@@ -20,6 +20,13 @@ adapter over :mod:`sglang_lint.pipeline` (design.md, "Interfaces"):
   threshold of the cycle collector, and keeps nothing flake8's collector must
   walk for every later file (the syntax trees of the modules it imported are
   dropped); a context file is analyzed once per process (:func:`_context_cache`).
+* Cost of a file flake8 checked before, unchanged since: next to nothing. The
+  results are kept in the CLI's on-disk cache (``.sglang-lint-cache`` at the
+  project root, or the config's ``cache-dir``), read once per process and
+  written when the process ends: flake8 runs again and again over the same files
+  (an editor on every save, a pre-commit hook), and on SGLang's tree each run
+  analyzed the 143 launching files anew (issue 24). ``--sglang-no-cache`` (or
+  ``sglang-no-cache = true`` in flake8's config) keeps it in memory only.
 * Never an exception: one escaping a plugin aborts the whole flake8 run and loses
   every other result, so any internal error becomes a single ``SGL900`` finding on
   line 1.
@@ -64,6 +71,10 @@ class SglangLintChecker:
     target_version: str | None = None
     # flake8's --disable-noqa: our own noqa handling (any line of a launch) is off too.
     disable_noqa: bool = False
+    # Keep results in the on-disk cache: set by parse_options (flake8's run),
+    # unless --sglang-no-cache; a checker built without flake8 keeps them in
+    # memory only.
+    use_cache: bool = False
 
     def __init__(self, tree: Any, lines: list[str], filename: str) -> None:
         # ``tree`` is unused; its name is what makes flake8 treat this class as
@@ -81,6 +92,13 @@ class SglangLintChecker:
             parse_from_config=True,
             help="SGLang release whose options and formulas sglang-lint judges with "
             "(default: the newest release sglang-lint knows)",
+        )
+        parser.add_option(
+            "--sglang-no-cache",
+            default=False,
+            action="store_true",
+            parse_from_config=True,
+            help="do not read or write sglang-lint's on-disk cache of per-file results (.sglang-lint-cache)",
         )
 
     @classmethod
@@ -110,6 +128,7 @@ class SglangLintChecker:
                 raise SystemExit(2)
         cls.target_version = version
         cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
+        cls.use_cache = not getattr(options, "sglang_no_cache", False)
 
     # -- checking -----------------------------------------------------------------
     def run(self) -> Iterator[Result]:
@@ -145,7 +164,7 @@ class SglangLintChecker:
         options = pipeline.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin, jobs=1)
         named = pipeline.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
         try:
-            result = pipeline.lint_paths([], options, stdin=named, extraction_cache=_context_cache())
+            result = pipeline.lint_paths([], options, stdin=named, extraction_cache=_context_cache(None if on_stdin else self.filename, self.use_cache))
         except (ConfigError, UnknownVersionError) as error:  # parse_options refuses unknown versions; a caller may not
             return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]
         here = os.path.normpath(named.display)
@@ -199,13 +218,56 @@ def _analysis() -> Iterator[None]:
 _CONTEXT_CACHE: Any = None
 
 
-def _context_cache() -> Any:
+def _context_cache(filename: str | None, on_disk: bool) -> Any:
+    """This process's cache of results (one per process: flake8 hands a process
+    many files), backed by the on-disk cache of the project the first file
+    belongs to when ``on_disk``; written back when the process ends."""
     global _CONTEXT_CACHE
     if _CONTEXT_CACHE is None:
         from sglang_lint.cache import MemoryExtractionCache
 
-        _CONTEXT_CACHE = MemoryExtractionCache()
+        disk = _disk_cache(filename) if on_disk and filename is not None else None
+        _CONTEXT_CACHE = MemoryExtractionCache(disk)
+        if disk is not None:
+            import multiprocessing.util
+
+            _CONTEXT_CACHE.persist = True
+            # At the end of this process: flake8's worker processes leave
+            # through multiprocessing, which runs these (atexit does not run
+            # there); its main process (-j1) runs them at exit.
+            multiprocessing.util.Finalize(None, _save_cache, exitpriority=10)
     return _CONTEXT_CACHE
+
+
+def _disk_cache(filename: str) -> Any:
+    """The on-disk cache the CLI would use for ``filename``: the config's
+    ``cache-dir``, else $SGLANG_LINT_CACHE_DIR, else ``.sglang-lint-cache`` at
+    the project root; None when its config cannot be read (the run reports that)."""
+    from sglang_lint.cache import ExtractionCache
+    from sglang_lint.config import ConfigError, ConfigResolver, discovery_start
+    from sglang_lint.pipeline import LintOptions, cache_directory
+
+    try:
+        config = ConfigResolver(None).for_directory(discovery_start([filename]))
+    except (ConfigError, OSError, ValueError):
+        return None
+    return ExtractionCache(cache_directory(LintOptions(config=config)))
+
+
+def _save_cache() -> None:
+    """Write this process's new results to the on-disk cache. The file is read
+    again first: flake8's other worker processes wrote theirs since this one
+    read it, and their entries are kept. Never raises (the process is ending;
+    a read-only checkout only loses the cache)."""
+    memory = _CONTEXT_CACHE
+    disk = getattr(memory, "disk", None)
+    if disk is None:
+        return
+    try:
+        disk.reread()
+        disk.save()
+    except Exception:  # noqa: BLE001 - a cache that cannot be written costs time, never a run
+        pass
 
 
 def _position(finding: Any, here: str) -> tuple[int, int]:

@@ -158,9 +158,13 @@ class StdinFile(Struct):
         return display_name(self.filename) if self.filename else STDIN
 
 
-def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None) -> tuple[SourceResult | None, Note | None]:
+def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, cache=None) -> tuple[SourceResult | None, Note | None]:
     """Decode standard input as files are decoded; its kind comes from the name
-    (suffix, else shebang), and without a name it is read as a shell script."""
+    (suffix, else shebang), and without a name it is read as a shell script.
+    ``cache``: the caller's extraction cache (the flake8 plugin's), which a
+    named standard input is looked up in and stored to like any file, keyed by
+    its text: flake8 hands every file in as standard input, and re-running it
+    over unchanged files analyzed each one again (issue 24)."""
     display = stdin.display
     if stdin.text is not None:
         text, note = stdin.text, None
@@ -179,7 +183,19 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, projec
             display,
             "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, or a shell or Python shebang); skipped",
         )
-    return extract(display, text, kind, env, project), note
+    if cache is None or not stdin.filename:
+        return extract(display, text, kind, env, project), note
+    from sglang_lint.cache import env_digest
+    from sglang_lint.extraction import result_key
+    from sglang_lint.sources.project import text_digest
+
+    digest, key = text_digest(text), result_key(env_digest(env), project)
+    cached = cache.get(display, text, digest, kind.value, key, project.freshness() if project is not None else None)
+    if cached is not None:
+        return cached, note
+    result = extract(display, text, kind, env, project)
+    cache.put(display, digest, kind.value, key, result)
+    return result, note
 
 
 class RunFiles(Struct):
@@ -332,7 +348,7 @@ def lint_paths(
     results: list[SourceResult] = []
     unreadable: list[Note] = list(prepared.run.notes)
     if stdin is not None:
-        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project)
+        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project, extraction_cache)
         if note is not None:
             unreadable.append(note)
         if result is not None:

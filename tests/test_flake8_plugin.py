@@ -71,8 +71,8 @@ def with_comment(text: str, line: int, comment: str) -> str:
 @pytest.fixture(autouse=True)
 def _restore_class_options(monkeypatch) -> None:
     # parse_options sets these on the class; put them back after each test
-    for name in ("target_version", "disable_noqa"):
-        monkeypatch.setattr(SglangLintChecker, name, getattr(SglangLintChecker, name))
+    for name in ("target_version", "disable_noqa", "use_cache"):
+        monkeypatch.setattr(SglangLintChecker, name, getattr(SglangLintChecker, name, False), raising=False)
     # and each test starts with an empty context cache (the process's)
     monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None, raising=False)
 
@@ -355,7 +355,7 @@ def recording_pool(pending, *args, **kwargs):
     return in_pool(pending, *args, **kwargs)
 extraction._extract_in_pool = recording_pool
 if sys.argv[1] == "no-cache":
-    plugin._context_cache = lambda: None
+    plugin._context_cache = lambda *args: None
 from flake8.main.application import Application
 app = Application()
 app.run(["--isolated", "--select", "SGL", "-j", "1", "--format", "%(path)s:%(row)d:%(col)d:%(code)s", *sys.argv[2:]])
@@ -636,3 +636,63 @@ def test_the_sglang_lint_config_gives_env_and_a_broken_one_is_sgl900(tmp_path) -
     found = rows(run_flake8(tmp_path, "svc/pd.py"))
     assert [r[:4] for r in found] == [("svc/pd.py", 1, 1, "SGL900")]
     assert "sglang-lint.toml: env.DECODE_TP must be a string" in found[0][4]
+
+
+# ---------------------------------------------------------------------------------
+# The on-disk cache: flake8 runs again and again over the same files
+
+
+def test_a_file_checked_before_is_answered_from_the_disk_cache(tmp_path, monkeypatch) -> None:
+    """What one flake8 process analyzed, the next reads from the on-disk cache
+    (the process's cache written when it ends, then a new process): no
+    analysis, the same findings. Before, every run analyzed every launching
+    file again (SGLang's tree: 143 files, ~25% of flake8's time)."""
+    from sglang_lint import pipeline
+
+    monkeypatch.setenv("SGLANG_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(SglangLintChecker, "use_cache", True)
+    (tmp_path / "pd.py").write_text(PD)
+    analyzed = []
+    extract = pipeline.extract
+    monkeypatch.setattr(pipeline, "extract", lambda path, *rest: analyzed.append(path) or extract(path, *rest))
+    first = check(PD, str(tmp_path / "pd.py"))
+    flake8_plugin._save_cache()  # what the process does when it ends
+    assert analyzed and list((tmp_path / "cache").glob("extract-*.json"))
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)  # a new process
+    analyzed.clear()
+    assert check(PD, str(tmp_path / "pd.py")) == first
+    assert analyzed == []
+    # An edited file is analyzed again.
+    edited = PD.replace('"8"', '"4"')
+    check(edited, str(tmp_path / "pd.py"))
+    assert analyzed == [str(tmp_path / "pd.py")]
+
+
+def test_flake8_processes_write_the_cache_and_the_next_run_reads_it(tmp_path) -> None:
+    """Real flake8 runs: the first writes .sglang-lint-cache at the project
+    root (when its process ends), the second analyzes nothing and reports
+    the same; --sglang-no-cache writes nothing."""
+    write(tmp_path, **{"prefill.py": PREFILL_8, "decode.py": DECODE_4})
+    first, counts = run_counting_flake8(tmp_path, ".")
+    assert sorted(counts["extracted"]) == ["decode.py", "prefill.py"]
+    assert list((tmp_path / ".sglang-lint-cache").glob("extract-*.json"))
+    second, counts = run_counting_flake8(tmp_path, ".")
+    assert second == first and counts["extracted"] == {}
+    elsewhere = tmp_path / "no-cache"
+    write(elsewhere, **{"prefill.py": PREFILL_8, "decode.py": DECODE_4})
+    found, counts = run_counting_flake8(elsewhere, "--sglang-no-cache", ".")
+    assert found == first
+    assert not (elsewhere / ".sglang-lint-cache").exists()
+
+
+def test_flake8_workers_each_keep_their_entries(tmp_path) -> None:
+    """With -j 2 each worker writes the cache when it ends, reading it again
+    first: both workers' files are in it."""
+    names = {f"serve_{i:02}.py": _launcher("--model-path", f"m{i}", "--tp-size", "2") for i in range(8)}
+    write(tmp_path, **names)
+    rows(run_flake8(tmp_path, "-j", "2", ".", config="[flake8]\n"))
+    import json
+
+    (cache_file,) = (tmp_path / ".sglang-lint-cache").glob("extract-*.json")
+    stored = {os.path.basename(path) for path in json.loads(cache_file.read_text())["entries"]}
+    assert set(names) <= stored
