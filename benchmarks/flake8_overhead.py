@@ -30,8 +30,12 @@ on every save or a pre-commit hook does), ``--runs`` rounds after one untimed
 warm-up round, in turn, and prints the median wall and CPU times (flake8 and its
 workers) of each configuration and the ratios to the same round's "without" with
 their range. The cache is a temporary directory (``SGLANG_LINT_CACHE_DIR``), never
-the tree. ``overhead`` is the median of the paired CPU-time ratios, warm (the
-target) and cold (printed beside it): on this shared 2-core machine the wall time of a whole run moves by 10-25%
+the tree. Then, as on the standard library below (whole runs spread by more
+than the budget), the file work in this process: every file checked by flake8
+without and with the plugin in turn, the plugin's process cache dropped before
+each of ``--file-rounds`` rounds so that it reads the on-disk cache as a new
+flake8 worker does: ``overhead`` (the target) is that warm figure; the whole runs'
+medians of the paired CPU-time ratios, cold and warm, are printed beside it: on this shared 2-core machine the wall time of a whole run moves by 10-25%
 with the load of others, the CPU time much less (both are printed; quote the
 spread). ``--select`` changes what flake8 reports, not what it runs: pycodestyle,
 pyflakes and mccabe run on every file in both configurations. The SGL findings of
@@ -338,7 +342,7 @@ def _checkers_and_options(mode: str) -> tuple[Any, argparse.Namespace]:
     return plugins.checkers, options
 
 
-def interleaved_cost(tree: Path, rounds: int) -> dict[str, float]:
+def interleaved_cost(tree: Path, rounds: int, before_round: Any = None) -> dict[str, float]:
     """CPU seconds flake8 spends checking every file of ``tree`` "without" and
     "with" the plugin, in this process, each file checked by both in turn (the
     first of the two alternating from file to file and round to round).
@@ -348,7 +352,7 @@ def interleaved_cost(tree: Path, rounds: int) -> dict[str, float]:
     CPUs: a 3% budget drowns in that. Here the two configurations alternate every
     ~25 ms, so a slow phase of the machine weighs on both alike. What the plugin
     adds per file is all of its cost but one: loading it at start-up, which
-    ``startup_cost`` measures."""
+    ``startup_cost`` measures. ``before_round``: called before each round."""
     from flake8.checker import FileChecker
 
     setups = {mode: _checkers_and_options(mode) for mode in ("without", "with")}
@@ -356,6 +360,8 @@ def interleaved_cost(tree: Path, rounds: int) -> dict[str, float]:
     totals = {"without": 0.0, "with": 0.0}
     clock = time.process_time
     for round_number in range(rounds):
+        if before_round is not None:
+            before_round()
         for index, filename in enumerate(files):
             order = ("without", "with") if (index + round_number) % 2 == 0 else ("with", "without")
             for mode in order:
@@ -549,6 +555,18 @@ def sglang_benchmark(args: argparse.Namespace) -> int:
                 f"  run {run + 1}: " + ", ".join(f"{mode} {walls[mode][-1]:.2f}s (CPU {cpus[mode][-1]:.2f}s)" for mode in configurations),
                 flush=True,
             )
+        # The target, measured as on the standard library (interleaved_cost:
+        # whole runs on this machine spread by more than the budget): every
+        # file checked in this process by flake8 without and with the plugin in
+        # turn, the plugin's process cache dropped before each round so that it
+        # reads the on-disk cache the whole runs wrote, as a new flake8 worker does.
+        from sglang_lint import flake8_plugin
+
+        def new_process() -> None:
+            flake8_plugin._CONTEXT_CACHE = None
+
+        print(f"file work: {args.file_rounds} interleaved round(s) in this process, warm ...", flush=True)
+        files = interleaved_cost(tree, args.file_rounds, before_round=new_process)
         os.environ.pop("SGLANG_LINT_CACHE_DIR", None)
     wall = {mode: statistics.median(values) for mode, values in walls.items()}
     cpu = {mode: statistics.median(values) for mode, values in cpus.items()}
@@ -565,9 +583,11 @@ def sglang_benchmark(args: argparse.Namespace) -> int:
             f"{mode}: CPU {overheads[mode]:+.2f}% (the median of the {runs} paired CPU ratios, {_range(cpu_ratios)}); "
             f"wall {statistics.median(wall_ratios):+.1f}% ({_range(wall_ratios)})"
         )
+    file_work = _overhead(files["with"], files["without"])
+    print(f"file work, warm, in process: without {files['without']:.2f}s, with {files['with']:.2f}s CPU: {file_work:+.2f}%")
     print(
-        f"overhead {overheads['warm']:+.2f}% warm (flake8 run again over files it checked: an editor, a hook), "
-        f"{overheads['cold']:+.2f}% cold (every launching file analyzed)"
+        f"overhead {file_work:+.2f}% warm (file work in process; whole runs {overheads['warm']:+.2f}%: flake8 run again over "
+        f"files it checked, an editor, a hook), {overheads['cold']:+.2f}% cold (whole runs: every launching file analyzed)"
     )
 
     ours = [[f for f in found if f[3].startswith(ENTRY_POINT_NAME)] for mode in ("cold", "warm") for found in outputs[mode]]
@@ -582,14 +602,14 @@ def sglang_benchmark(args: argparse.Namespace) -> int:
     print(f"flake8's own findings ({args.select}): " + ", ".join(f"{mode} {count}" for mode, count in others.items()))
 
     misses = []
-    if overheads["warm"] > args.max_overhead:
-        misses.append(f"warm overhead {overheads['warm']:+.2f}% exceeds {args.max_overhead}%")
+    if file_work > args.max_overhead:
+        misses.append(f"warm overhead {file_work:+.2f}% exceeds {args.max_overhead}%")
     if findings:
         misses.append(f"{len(findings)} SGL finding(s) on SGLang's own tree (target none)")
     if misses:
         print("FAIL: " + "; ".join(misses))
         return 1
-    print(f"OK: warm overhead {overheads['warm']:+.2f}% is within {args.max_overhead}% (cold {overheads['cold']:+.2f}%), no SGL finding")
+    print(f"OK: warm overhead {file_work:+.2f}% is within {args.max_overhead}% (cold, whole runs: {overheads['cold']:+.2f}%), no SGL finding")
     return 0
 
 
@@ -613,6 +633,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"whole flake8 runs per configuration (default: {SGLANG_RUNS} on the SGLang tree, where they are the measure; 5 elsewhere, for information)",
     )
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs per configuration first (default: 1)")
+    parser.add_argument("--file-rounds", type=int, default=1, help="sglang: interleaved in-process rounds of the warm file work (default: 1)")
     parser.add_argument("-j", "--jobs", default=None, help=f"flake8 --jobs (default: {SGLANG_JOBS} on the SGLang tree, else flake8's own default, auto)")
     parser.add_argument("--max-overhead", type=float, default=3.0, metavar="PERCENT", help="fail above this overhead (default: 3)")
     parser.add_argument("--min-files", type=int, default=900, help="stdlib/DIR: require at least this many files (default: 900)")

@@ -2496,10 +2496,11 @@ class PythonInterpreter:
             return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
         if isinstance(receiver, PStr):
             return self._call_str_method(receiver, name, args, kwargs, loc)
-        if isinstance(receiver, PUnknown) and name in _CASE_METHODS and not args and not kwargs:
+        subject = _subject(receiver) if isinstance(receiver, PUnknown) and name in _CASE_METHODS and not args and not kwargs else None
+        if subject is not None:
             # The environment variable changed the same way wherever it is:
             # decisions over it are the run's, not one per place.
-            variable, default, rest = (_subject(receiver) or "").partition(" (default ")
+            variable, default, rest = subject.partition(" (default ")
             return PUnknown(Value.unknown(f"the result of str.{name}()"), loc, subject=f"{variable}.{name}(){default}{rest}")
         return PUnknown(Value.unknown(f"the result of .{name}()"), loc)
 
