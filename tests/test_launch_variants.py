@@ -425,8 +425,9 @@ def test_only_the_branches_a_merged_word_came_from_are_forked(monkeypatch) -> No
     variants, runs = _runs_of(source, monkeypatch)
     assert sorted(args[-3] + "/" + args[-1] for args, _ in variants) == ["4/cpu", "4/cuda", "8/cpu", "8/cuda"]
     assert not any("CI" in step or "AMD" in step for _, steps in variants for step in steps)
-    # The merged run, then a tree over BIG and USE_CPU: 1 + 3 forks + 4 leaves.
-    assert len(runs) == 8
+    # The merged run, then a tree over BIG and USE_CPU: 1 + 2 forks + 4 leaves
+    # (the first run met the first fork: the tree starts from its two ways).
+    assert len(runs) == 7
 
 
 def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monkeypatch) -> None:
@@ -644,3 +645,39 @@ def test_a_condition_over_a_parameter_is_decided_per_call(monkeypatch) -> None:
     )
     _, runs = _runs_of(source, monkeypatch)
     assert len({key for fixed in runs for key in fixed}) == 2
+
+
+def test_exploring_starts_from_the_first_runs_first_fork(monkeypatch) -> None:
+    """The first run (which merges) meets the branch a run from the start that
+    may fork would stop at: exploring starts from that branch's two ways, not
+    from a run of the whole file again that only finds it (SGLang's PD tests:
+    the fork on `is_in_ci()` comes at the end of each run, a full run wasted)."""
+    variants, runs = _runs_of(PYTHON_LAUNCHER, monkeypatch)
+    assert len(variants) == 4
+    assert [sorted(step.text for step in fixed.values()) for fixed in runs] == [[], ["$BIG_PAGES is non-empty"], ["$BIG_PAGES is empty or unset"]]
+
+
+def test_the_first_fork_of_a_shell_script_is_the_one_a_run_from_the_start_meets() -> None:
+    """The same for the shell source (its launches ask to fork where they are
+    recorded): the same variants as a run from the start gives."""
+    assert _variants(analyze_shell("run.sh", ARRAY_IN_BRANCH)) == _variants_without_the_shortcut(ARRAY_IN_BRANCH)
+
+
+def _variants_without_the_shortcut(script: str):
+    original = paths.Paths.launch, paths.Paths.differs
+
+    def differs(self, key, steps, where, launched=False):
+        first = self.first_fork
+        original[1](self, key, steps, where, launched)
+        self.first_fork = first
+
+    def launch(self, imprecise, relevant=None):
+        first = self.first_fork
+        original[0](self, imprecise, relevant)
+        self.first_fork = first
+
+    paths.Paths.launch, paths.Paths.differs = launch, differs
+    try:
+        return _variants(analyze_shell("run.sh", script))
+    finally:
+        paths.Paths.launch, paths.Paths.differs = original

@@ -87,6 +87,12 @@ class Paths:
         # Branches that made a difference and were merged on this path, in the
         # order met: forked only when a launch needs them (``launch``).
         self.candidates: dict[str, tuple[PathStep, PathStep]] = {}
+        # In a run that may not fork (the explorer's first): the fork a run
+        # that may would have stopped at first. Up to there the two runs are
+        # the same, so the explorer starts from its two ways instead of
+        # running the file again only to stop there (issue 24: a PD test whose
+        # launches fork on `is_in_ci()` at their end ran 4 times, now 3).
+        self.first_fork: tuple[str, tuple[PathStep, PathStep]] | None = None
         # Every branch over a key that made a difference, in the order met
         # (repeats too): a source that knows which part of a run a launch came
         # from tells ``launch`` which of them it may have read.
@@ -107,6 +113,11 @@ class Paths:
         if not self.may_fork:
             if where is not None:
                 self.merged_at.append(where)
+            if self.first_fork is None:
+                if launched:
+                    self.first_fork = (key, steps)
+                else:
+                    self.candidates.setdefault(key, steps)
             return
         if launched:
             raise Fork(key, steps)  # a launch inside: it exists on some paths only
@@ -119,10 +130,13 @@ class Paths:
         is one a merge may have made (``imprecise``), fork on the first merged
         branch it read (``relevant``: the keys of what it read; None: not
         known, any merged branch may be)."""
-        if not self.may_fork or not imprecise or not self.candidates:
+        if not imprecise or not self.candidates or (not self.may_fork and self.first_fork is not None):
             return
         for key, steps in self.candidates.items():
             if relevant is None or key in relevant:
+                if not self.may_fork:
+                    self.first_fork = (key, steps)
+                    return
                 raise Fork(key, steps)
 
 
@@ -232,6 +246,10 @@ def explore(
         return [({}, first)]
     leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
     pending: list[dict[str, PathStep]] = [{}]
+    if first_paths.first_fork is not None:
+        # The first run met the fork a run from the start would stop at.
+        key, (when_true, when_false) = first_paths.first_fork
+        pending = [{key: when_false}, {key: when_true}]
     noted = False
     while pending:
         fixed = pending.pop()
