@@ -696,16 +696,9 @@ def test_a_name_a_module_defines_inside_a_branch_stays_defined_after_it(tmp_path
             ),
         },
     )
-    from sglang_lint.sources import python as python_source
+    from test_launch_variants import record_runs
 
-    runs = []
-    original = python_source.LaunchInterpreter.run
-
-    def counted(self):
-        runs.append(dict(self.paths.fixed))
-        return original(self)
-
-    monkeypatch.setattr(python_source.LaunchInterpreter, "run", counted)
+    runs = record_runs(monkeypatch)
     result = analyze(tmp_path, "run.py", monkeypatch)
     (server,) = result.servers
     assert (option(server, "--port"), option(server, "--tp")) == ("30000", "2")

@@ -378,12 +378,12 @@ def test_a_guard_that_raises_is_no_launch_variant() -> None:
     assert any("SKIP" in step for _, steps in _variants(returning) for step in steps)
 
 
-def _runs_of(source: str, monkeypatch) -> tuple[list, list[dict]]:
-    """The variants of a Python file, and the decisions fixed for each time
-    it was interpreted."""
+def record_runs(monkeypatch) -> list[dict]:
+    """A list that gets the decisions fixed for each run of the Python
+    interpreter from now on."""
     from sglang_lint.sources import python as python_source
 
-    runs = []
+    runs: list[dict] = []
     original = python_source.LaunchInterpreter.run
 
     def counted(self):
@@ -391,6 +391,13 @@ def _runs_of(source: str, monkeypatch) -> tuple[list, list[dict]]:
         return original(self)
 
     monkeypatch.setattr(python_source.LaunchInterpreter, "run", counted)
+    return runs
+
+
+def _runs_of(source: str, monkeypatch) -> tuple[list, list[dict]]:
+    """The variants of a Python file, and the decisions fixed for each time
+    it was interpreted."""
+    runs = record_runs(monkeypatch)
     return _variants(analyze_python("bench.py", source)), runs
 
 
