@@ -133,7 +133,7 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
         if job.text is not None:
             kind = source_kind(job.path, job.text)
             if kind is not None:
-                files.append(_read_file(job, job.text, kind, digests))
+                files.append(classify_text(job, job.text, kind, digests))
             continue
         data, note = read_bytes(job.path)
         if data is None:
@@ -160,7 +160,7 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
         kind = source_kind(job.path, text)
         if kind is None:
             continue
-        files.append(_read_file(job, text, kind, digests))
+        files.append(classify_text(job, text, kind, digests))
     return files, notes
 
 
@@ -194,7 +194,9 @@ def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None
     return files, notes
 
 
-def _read_file(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFile:
+def classify_text(job: FileJob, text: str, kind: FileKind, digests: bool) -> ReadFile:
+    """A text read (of ``kind``): the prefilter's verdict and, with
+    ``digests``, the keys of its cache entry."""
     read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
     if read.candidate and digests:
         from sglang_lint.cache import env_digest, text_digest

@@ -185,17 +185,13 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, projec
         )
     if cache is None or not stdin.filename:
         return extract(display, text, kind, env, project), note
-    from sglang_lint.cache import env_digest
-    from sglang_lint.extraction import result_key
-    from sglang_lint.sources.project import text_digest
+    from sglang_lint.extraction import FileJob, classify_text, extract_read
 
-    digest, key = text_digest(text), result_key(env_digest(env), project)
-    cached = cache.get(display, text, digest, kind.value, key, project.freshness() if project is not None else None)
-    if cached is not None:
-        return cached, note
-    result = extract(display, text, kind, env, project)
-    cache.put(display, digest, kind.value, key, result)
-    return result, note
+    read = classify_text(FileJob(display, env), text, kind, digests=True)
+    if not read.candidate:
+        return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
+    # Looked up and stored under the key any file of a run is (extract_read).
+    return extract_read([read], extract, cache=cache, processes=1, project=project).results[0], note
 
 
 class RunFiles(Struct):
