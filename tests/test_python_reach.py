@@ -342,6 +342,60 @@ def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) 
         assert launch.args[-1].value.text == tp
 
 
+def test_a_function_importing_a_helper_that_cannot_launch_is_not_run(tmp_path, monkeypatch) -> None:
+    """A name a function imports in its body is judged as a name imported at
+    the top is: by what it is in its module, not by what else the module
+    holds. SGLang 0.5.23's diffusion server tests
+    (multimodal_gen/test/server/test_server_common.py) import a constant
+    (`MESH_OUTPUT_PATHS`) from test_server_utils.py, a module that also
+    launches, inside a method every test calls: all their validation
+    helpers ran (83,000 statements of test_utils.py over the tree) for
+    nothing. A launcher passed on by a module that spells no launch itself
+    (`from pkg import serve`, pkg's __init__ importing it) reaches, in a
+    body or at the top (both were lost before)."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+    from test_cross_file import write
+
+    files = {
+        "pkg/__init__.py": "from pkg.serving import serve\n",
+        "pkg/serving.py": (
+            "import subprocess\n\nOUTPUTS = ('mesh.glb',)\n\n\n"
+            "def serve(tp):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n"
+        ),
+        "test_checks.py": (
+            "# checks outputs of sglang.launch_server\n\n\n"
+            "def validate(path):\n    from pkg.serving import OUTPUTS\n\n    return path in OUTPUTS\n\n\n"
+            "def test_outputs():\n    assert validate('mesh.glb')\n\n\n"
+            "def test_serving():\n    from pkg import serve\n\n    serve(4)\n"
+        ),
+        # The same launcher imported at the top, and a cycle of modules
+        # passing a name on to each other (nothing to find, no hang).
+        "test_top.py": "# sglang.launch_server\nfrom pkg import serve\n\n\ndef test_serving():\n    serve(2)\n",
+        "pkg/left.py": "from pkg.right import helper\n",
+        "pkg/right.py": "from pkg.left import helper\n",
+        "test_cycle.py": "# sglang.launch_server\nfrom pkg.left import helper\n\n\ndef test_helper():\n    helper()\n",
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    roots: list[str] = []
+    original = PythonInterpreter._call_root
+    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    (launch,) = extract("test_checks.py", files["test_checks.py"], FileKind.PYTHON, None, project).servers
+    assert launch.args[-1].value.text == "4"
+    assert roots == ["test_serving"]
+    (launch,) = extract("test_top.py", files["test_top.py"], FileKind.PYTHON, None, project).servers
+    assert launch.args[-1].value.text == "2"
+    roots.clear()
+    cycle = extract("test_cycle.py", files["test_cycle.py"], FileKind.PYTHON, None, project)
+    assert (cycle.servers, cycle.notes, roots) == ([], [], [])
+
+
 @pytest.mark.parametrize(
     "call, launches",
     [

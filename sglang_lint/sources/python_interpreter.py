@@ -2743,6 +2743,10 @@ class PythonInterpreter:
             # ServerArgs in two helpers, and every file calling its `publish`
             # was run as a launcher (issue 20: one_batch.py, 90 modules read).
             return self._is_launch_qualname(f"{module}.{name}", configurations)
+        if name and name != "*":
+            importer = importer or self.result.path
+            qualname = f"{module}.{name}" if module else name
+            return self._imported_may_launch(PImported(importer, module, level, name, qualname, Location(importer, 1, 1)))
         return self._import_may_launch(module, level, importer)
 
     def _reference_may_launch(self, reference: str, bindings: Mapping[str, Any], configurations: bool = True) -> bool:
@@ -2791,8 +2795,35 @@ class PythonInterpreter:
                     if "*" in defined:
                         return True  # a name its star imports may bring
                     # else a submodule (below), or nothing we could see
+                else:
+                    # A module that spells no launch may pass one on (a
+                    # package's __init__.py: `from pkg.serving import serve`).
+                    passed_on = self._passed_on_may_launch(shown, text, value.name)
+                    if passed_on is not None:
+                        return passed_on
             return self._import_may_launch(value.qualname, value.level, value.importer)  # `from pkg import helpers`
         return self._import_may_launch(value.dotted or value.module, value.level, value.importer)
+
+    def _passed_on_may_launch(self, shown: str, text: str, name: str) -> bool | None:
+        """Whether ``name``, which the module ``shown`` binds by an import of
+        its own top level, may launch where it comes from; None when the
+        module does not import it (a definition, or nothing)."""
+        key = ("passed on", shown, name)
+        known = self.files.recall(key)
+        if known is not None:
+            return bool(known)
+        parsed = parse_module(text, shown)
+        bound = None if parsed is None else _outline_import_bindings(parsed, shown).get(name)
+        if not isinstance(bound, (PImported, PModule, PExternal)):
+            return None
+        self.files.begin(key, provisional=False)  # a cycle of imports passes on nothing
+        if isinstance(bound, PImported):
+            verdict = self._imported_may_launch(bound)
+        elif isinstance(bound, PModule):
+            verdict = self._import_may_launch(bound.qualname, 0)
+        else:
+            verdict = self._is_launch_qualname(bound.qualname)
+        return bool(self.files.conclude(key, verdict))
 
     def _import_may_launch(self, module: str, level: int, importer: str | None = None) -> bool:
         """Whether ``module`` (imported with ``level`` dots) is a module of the
