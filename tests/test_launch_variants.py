@@ -432,9 +432,124 @@ def test_only_the_branches_a_merged_word_came_from_are_forked(monkeypatch) -> No
     variants, runs = _runs_of(source, monkeypatch)
     assert sorted(args[-3] + "/" + args[-1] for args, _ in variants) == ["4/cpu", "4/cuda", "8/cpu", "8/cuda"]
     assert not any("CI" in step or "AMD" in step for _, steps in variants for step in steps)
-    # The merged run, then a tree over BIG and USE_CPU: 1 + 2 forks + 4 leaves
-    # (the first run met the first fork: the tree starts from its two ways).
-    assert len(runs) == 7
+    # The merged run, then a tree over BIG and USE_CPU: 1 + 1 fork + 4 leaves.
+    # The first run met the first fork (BIG): the tree starts from its two
+    # ways. The BIG run stops at its end on USE_CPU; the run without BIG,
+    # knowing that, takes a way at USE_CPU as it meets it (Paths.take).
+    assert len(runs) == 6
+
+
+# Three independent additions to a launch (SGLang 0.5.23's Ascend multi-node
+# test utilities add four the same way, `if "--device" not in service_args`).
+THREE_FLAGS = textwrap.dedent(
+    """\
+    import os, subprocess
+
+    def main():
+        argv = ["python3", "-m", "sglang.launch_server", "--tp", "8"]
+        if os.environ.get("TRUST"):
+            argv += ["--trust-remote-code"]
+        if os.environ.get("BACKEND"):
+            argv += ["--attention-backend", "ascend"]
+        if os.environ.get("DEVICE"):
+            argv += ["--device", "npu"]
+        subprocess.Popen(argv)
+
+    if __name__ == "__main__":
+        main()
+    """
+)
+FLAG_VARIABLES = ("TRUST", "BACKEND", "DEVICE")
+
+
+def test_a_decision_one_run_forked_on_is_taken_by_the_others_as_they_meet_it(monkeypatch) -> None:
+    """A run that merged a branch and found at its end that the launch needs
+    it split stops there (Fork), a whole run for nothing; each path of the
+    tree did that at each of its decisions (SGLang's Ascend multi-node
+    utilities: 57 of 117 runs). A decision one run forked on is now taken by
+    the later runs where they meet it, the other way left to a run of its
+    own: the merged run, one stop for each decision after the first, and
+    one run per variant (11 runs, 15 before)."""
+    variants, runs = _runs_of(THREE_FLAGS, monkeypatch)
+    assert len(variants) == 8
+    assert len(runs) == 1 + 2 + 8
+    # Each variant once, each run a different path.
+    assert len({tuple(argv) for argv, _ in variants}) == 8
+    assert len({tuple(sorted((key, step.taken) for key, step in fixed.items())) for fixed in runs}) == len(runs)
+
+
+THREE_FLAGS_SH = """\
+cmd=(python -m sglang.launch_server --tp 8)
+if [ -n "$TRUST" ]; then cmd+=(--trust-remote-code); fi
+case "$BACKEND" in
+  ascend) cmd+=(--attention-backend ascend) ;;
+esac
+[ -n "$DEVICE" ] && cmd+=(--device npu)
+"${cmd[@]}" &
+wait
+"""
+
+
+def test_a_decision_one_run_forked_on_is_taken_by_the_shell_runs_too(monkeypatch) -> None:
+    """The same in a shell script, over `if`, `case` and `&&`."""
+    from sglang_lint.sources import shell as shell_source
+
+    runs: list[dict] = []
+    original = shell_source.explore
+
+    def counted(run, *args):
+        return original(lambda paths: runs.append(dict(paths.fixed)) or run(paths), *args)
+
+    monkeypatch.setattr(shell_source, "explore", counted)
+    variants = _variants(analyze_shell("run.sh", THREE_FLAGS_SH))
+    assert len({tuple(argv) for argv, _ in variants}) == 8
+    assert len(runs) == 1 + 2 + 8
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("present", list(__import__("itertools").product((False, True), repeat=3)))
+def test_the_decisions_shell_runs_take_against_bash(tmp_path, present) -> None:
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$*" >> "$LOG"\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(THREE_FLAGS_SH)
+    values = {"TRUST": "1", "BACKEND": "ascend", "DEVICE": "1"}
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "LOG": str(tmp_path / "log")} | {name: values[name] for name, on in zip(FLAG_VARIABLES, present) if on}
+    subprocess.run(["bash", str(tmp_path / "run.sh")], env=env, check=True)
+    holds = {
+        "$TRUST is non-empty" if present[0] else "$TRUST is empty",
+        "$BACKEND is ascend" if present[1] else "$BACKEND is not ascend",
+        "$DEVICE is non-empty" if present[2] else "$DEVICE is empty",
+    }
+    reported = [" ".join(["-m", "sglang.launch_server", *argv]) for argv, condition in _variants(analyze_shell("run.sh", THREE_FLAGS_SH)) if set(condition) <= holds]
+    assert (tmp_path / "log").read_text().splitlines() == reported
+
+
+@pytest.mark.parametrize("present", list(__import__("itertools").product((False, True), repeat=3)))
+def test_the_decisions_runs_take_against_cpython(tmp_path, present) -> None:
+    """What CPython runs (Popen recorded) under each of the eight
+    environments is the variant whose condition holds."""
+    (tmp_path / "record.py").write_text(
+        textwrap.dedent(
+            """\
+            import json, subprocess, sys
+            calls = []
+            class Recorder:
+                def __init__(self, argv, *a, **k):
+                    calls.append(list(argv[3:]))
+            subprocess.Popen = Recorder
+            exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
+            print(json.dumps(calls))
+            """
+        )
+    )
+    (tmp_path / "flags.py").write_text(THREE_FLAGS)
+    env = {"PATH": "/usr/bin:/bin"} | {name: "1" for name, on in zip(FLAG_VARIABLES, present) if on}
+    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(tmp_path / "flags.py")], env=env, capture_output=True, text=True, check=True)
+    holds = {f"${name} is {'non-empty' if on else 'empty or unset'}" for name, on in zip(FLAG_VARIABLES, present)}
+    reported = [argv for argv, condition in _variants(analyze_python("flags.py", THREE_FLAGS)) if set(condition) <= holds]
+    assert json.loads(out.stdout) == reported
 
 
 def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monkeypatch) -> None:

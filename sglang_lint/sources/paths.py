@@ -74,9 +74,17 @@ class Paths:
     """What one run of an interpreter knows about its path: the decisions fixed
     for it, and whether it may fork (else it merges, and remembers where)."""
 
-    def __init__(self, fixed: dict[str, PathStep] | None = None, may_fork: bool = False) -> None:
+    def __init__(
+        self, fixed: dict[str, PathStep] | None = None, may_fork: bool = False, learned: dict[str, tuple[PathStep, PathStep]] | None = None, room: int = 0
+    ) -> None:
         self.fixed: dict[str, PathStep] = dict(fixed or {})
         self.may_fork = may_fork
+        # Decisions another run of the file had to fork on, and how many more
+        # paths this run may leave to others (``take``); the paths it left,
+        # in the order it left them.
+        self.learned = learned or {}
+        self.room = room
+        self.spawned: list[dict[str, PathStep]] = []
         # Where a branch that made a difference was merged (no budget to fork).
         self.merged_at: list[Location] = []
         # Inside the bodies of a branch that may fork itself: a branch nested in
@@ -102,6 +110,25 @@ class Paths:
         step = self.fixed.get(key)
         return None if step is None else step.taken
 
+    def take(self, key: str, steps: tuple[PathStep, PathStep]) -> bool | None:
+        """A branch this path has not fixed, met before its bodies run: when
+        another run of the file had to fork on it (``learned``), go its true
+        way now and leave the false way to a run of its own (``spawned``).
+
+        Such a run used to merge the branch, reach its end, find the launch
+        imprecise and stop (``Fork``): a whole run for nothing at each
+        decision of each path (SGLang's Ascend multi-node test utilities: 57
+        of 117 runs; issue 20). The run from the start with the same
+        decisions fixed meets the same branches in the same order, so taking
+        the way here is that run."""
+        if not self.may_fork or self.suspended or key not in self.learned or self.room < 1:
+            return None
+        when_true, when_false = steps
+        self.spawned.append({**self.fixed, key: when_false})
+        self.fixed[key] = when_true
+        self.room -= 1
+        return True
+
     def differs(self, key: str | None, steps: tuple[PathStep, PathStep] | None, where: Location | None, launched: bool = False) -> None:
         """A branch over ``key`` (None: no key, e.g. a loop) made a difference and
         was not fixed (``launched``: a launch is inside it): fork if this run
@@ -110,7 +137,7 @@ class Paths:
         if self.suspended or key is None or steps is None:
             return
         self.met.append(key)
-        if not self.may_fork:
+        if not self.may_fork or self.room < 1:
             if where is not None:
                 self.merged_at.append(where)
             if self.first_fork is None:
@@ -134,7 +161,7 @@ class Paths:
             return
         for key, steps in self.candidates.items():
             if relevant is None or key in relevant:
-                if not self.may_fork:
+                if not self.may_fork or self.room < 1:
                     self.first_fork = (key, steps)
                     return
                 raise Fork(key, steps)
@@ -246,26 +273,37 @@ def explore(
         return [({}, first)]
     leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
     pending: list[dict[str, PathStep]] = [{}]
+    # The decisions runs had to fork on: a later run takes a way at them as
+    # it meets them (Paths.take) instead of stopping at its end.
+    learned: dict[str, tuple[PathStep, PathStep]] = {}
     if first_paths.first_fork is not None:
         # The first run met the fork a run from the start would stop at.
         key, (when_true, when_false) = first_paths.first_fork
+        learned[key] = (when_true, when_false)
         pending = [{key: when_false}, {key: when_true}]
     noted = False
     while pending:
         fixed = pending.pop()
         out_of_work = work >= MAX_WORK
-        may_fork = len(leaves) + len(pending) + 2 <= MAX_PATHS and not out_of_work
-        paths = Paths(fixed, may_fork)
+        # This run is one path; each it leaves or splits into is one more.
+        room = 0 if out_of_work else MAX_PATHS - len(leaves) - len(pending) - 1
+        paths = Paths(fixed, room >= 1, learned, room)
         try:
             result, cost = run(paths)
         except Fork as fork:
             work += fork.cost
+            learned.setdefault(fork.key, fork.steps)
             when_true, when_false = fork.steps
-            # Popped from the end: the true outcome runs first.
-            pending.append({**fixed, fork.key: when_false})
-            pending.append({**fixed, fork.key: when_true})
+            # Popped from the end: the true outcome runs first, then the ways
+            # the run left, the last one first (depth first, as the runs that
+            # stopped at each of them would have been).
+            pending.extend(paths.spawned)
+            pending.append({**paths.fixed, fork.key: when_false})
+            pending.append({**paths.fixed, fork.key: when_true})
             continue
         work += cost
+        pending.extend(paths.spawned)
+        fixed = paths.fixed
         # Said once, when the merges past the bound may have cost a launch its
         # precision (``imprecise``, when the source can tell; else any launch).
         if paths.merged_at and not noted and (imprecise(result) if imprecise else (result.servers or result.routers)):

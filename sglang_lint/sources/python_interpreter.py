@@ -1163,6 +1163,8 @@ class PythonInterpreter:
             shown = " ".join(expr_text(test).split())
             fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
             truth = self.paths.outcome(key)
+        if truth is None:
+            truth = self.paths.take(*fork)
         return truth, fork
 
     def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:

@@ -689,7 +689,11 @@ class ShellAnalyzer(LaunchDetection):
             fork = self.pending or self._opaque_condition(nodes, text)
             verdict = self.paths.outcome(fork[0])
             if verdict is None and not undecided:
-                undecided.append(fork)
+                # The first undecided condition of a list: a decision another
+                # run forked on is taken here (paths.Paths.take).
+                verdict = self.paths.take(*fork)
+                if verdict is None:
+                    undecided.append(fork)
         self.pending = None
         return verdict
 
@@ -774,6 +778,8 @@ class ShellAnalyzer(LaunchDetection):
             if verdict is not None:
                 return verdict
         if not undecided:
+            if self.paths.take(*fork):
+                return True
             undecided.append(fork)
         return None
 
