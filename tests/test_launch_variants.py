@@ -432,11 +432,11 @@ def test_only_the_branches_a_merged_word_came_from_are_forked(monkeypatch) -> No
     variants, runs = _runs_of(source, monkeypatch)
     assert sorted(args[-3] + "/" + args[-1] for args, _ in variants) == ["4/cpu", "4/cuda", "8/cpu", "8/cuda"]
     assert not any("CI" in step or "AMD" in step for _, steps in variants for step in steps)
-    # The merged run, then a tree over BIG and USE_CPU: 1 + 1 fork + 4 leaves.
-    # The first run met the first fork (BIG): the tree starts from its two
-    # ways. The BIG run stops at its end on USE_CPU; the run without BIG,
-    # knowing that, takes a way at USE_CPU as it meets it (Paths.take).
-    assert len(runs) == 6
+    # The merged run, then one run per leaf of the tree over BIG and USE_CPU:
+    # the merged run found both are what the launch's words were merged
+    # over, the tree starts from BIG's two ways, and each run takes a way at
+    # USE_CPU as it meets it (Paths.take), leaving the other to a run.
+    assert len(runs) == 5
 
 
 # Three independent additions to a launch (SGLang 0.5.23's Ascend multi-node
@@ -468,11 +468,12 @@ def test_a_decision_one_run_forked_on_is_taken_by_the_others_as_they_meet_it(mon
     tree did that at each of its decisions (SGLang's Ascend multi-node
     utilities: 57 of 117 runs). A decision one run forked on is now taken by
     the later runs where they meet it, the other way left to a run of its
-    own: the merged run, one stop for each decision after the first, and
-    one run per variant (11 runs, 15 before)."""
+    own; and the merged first run knows them all (the branches the launch's
+    merged words came from). So: the merged run and one run per variant (9
+    runs, 15 before)."""
     variants, runs = _runs_of(THREE_FLAGS, monkeypatch)
     assert len(variants) == 8
-    assert len(runs) == 1 + 2 + 8
+    assert len(runs) == 1 + 8
     # Each variant once, each run a different path.
     assert len({tuple(argv) for argv, _ in variants}) == 8
     assert len({tuple(sorted((key, step.taken) for key, step in fixed.items())) for fixed in runs}) == len(runs)
@@ -503,7 +504,7 @@ def test_a_decision_one_run_forked_on_is_taken_by_the_shell_runs_too(monkeypatch
     monkeypatch.setattr(shell_source, "explore", counted)
     variants = _variants(analyze_shell("run.sh", THREE_FLAGS_SH))
     assert len({tuple(argv) for argv, _ in variants}) == 8
-    assert len(runs) == 1 + 2 + 8
+    assert len(runs) == 1 + 8
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
@@ -524,6 +525,40 @@ def test_the_decisions_shell_runs_take_against_bash(tmp_path, present) -> None:
     }
     reported = [" ".join(["-m", "sglang.launch_server", *argv]) for argv, condition in _variants(analyze_shell("run.sh", THREE_FLAGS_SH)) if set(condition) <= holds]
     assert (tmp_path / "log").read_text().splitlines() == reported
+
+
+# A decision taken where a later run meets it is the decision's way, not the
+# condition's: `!=` and `not` hold when the decision does not (the bash
+# oracle's seed 33 over `[[ $SERVER_ROLE != decode ]]` in a loop).
+NEGATED_SH = """\
+for mode in decode prefill; do
+  args=(--tp 8 --disaggregation-mode "$mode")
+  if [[ $ROLE != decode ]]; then args+=(--page-size 64); fi
+  python -m sglang.launch_server "${args[@]}" &
+done
+wait
+"""
+NEGATED_PY = textwrap.dedent(
+    """\
+    import os, subprocess
+
+    for mode in ("decode", "prefill"):
+        argv = ["python3", "-m", "sglang.launch_server", "--tp", "8", "--disaggregation-mode", mode]
+        if os.environ.get("ROLE") != "decode":
+            argv += ["--page-size", "64"]
+        if not os.environ.get("QUIET"):
+            argv += ["--log-level", "debug"]
+        subprocess.Popen(argv)
+    """
+)
+
+
+def test_a_negated_condition_a_run_takes_goes_the_way_its_decision_says(monkeypatch) -> None:
+    for variants in (_variants(analyze_shell("run.sh", NEGATED_SH)), _variants(analyze_python("run.py", NEGATED_PY))):
+        for argv, condition in variants:
+            assert ("--page-size" in argv) == any(step.endswith("is not decode") or step.endswith("is not 'decode'") for step in condition), (argv, condition)
+            if "--log-level" in argv or any("QUIET" in step for step in condition):
+                assert ("--log-level" in argv) == any(step == "$QUIET is empty or unset" for step in condition), (argv, condition)
 
 
 @pytest.mark.parametrize("present", list(__import__("itertools").product((False, True), repeat=3)))

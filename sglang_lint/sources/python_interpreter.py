@@ -1163,9 +1163,23 @@ class PythonInterpreter:
             shown = " ".join(expr_text(test).split())
             fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
             truth = self.paths.outcome(key)
-        if truth is None:
-            truth = self.paths.take(*fork)
+        if truth is None and self.paths.take(*fork):
+            # A decision another run forked on, taken here (paths.Paths.take).
+            # Its way is the decision's, not the condition's (`!= "decode"`,
+            # `not os.getenv(...)`): a condition over one is decided again on
+            # the path that now fixes it; a condition that is its own decision
+            # (an `at` key) holds.
+            truth = True if key_of_condition(fork[0]) else self._decided_again(test)
         return truth, fork
+
+    def _decided_again(self, test) -> bool | None:
+        """The truth of ``test`` once the path fixed the decision it asked for."""
+        saved = self.pending, self.pending_by_value, self.condition_frame, self.read_local
+        self.condition_frame, self.read_local = self.frames[-1], False
+        try:
+            return self._truth(test)
+        finally:
+            self.pending, self.pending_by_value, self.condition_frame, self.read_local = saved
 
     def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:
         verdict = implied(self.paths.fixed, key)
@@ -3067,6 +3081,13 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
     unknown, kept at the place it was written."""
     replaced = Value.unknown(f"may be replaced: {why.describe()}"[:120])
     return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
+
+
+def key_of_condition(key: str) -> bool:
+    """Whether a decision's key is a condition itself (``at``: the test at a
+    place of a call), true when the condition holds; else it is over a value
+    (``eq``, ``nonempty``, ``in``), which a condition may negate."""
+    return key.startswith("at\0")
 
 
 def _references_and_names(statement: ast.stmt) -> tuple[FunctionRefs, tuple[str, ...]]:

@@ -686,14 +686,22 @@ class ShellAnalyzer(LaunchDetection):
         self.pending = None
         verdict = self._decide_all(nodes, text, env, depth)
         if verdict is None:
+            opaque = self.pending is None
             fork = self.pending or self._opaque_condition(nodes, text)
             verdict = self.paths.outcome(fork[0])
-            if verdict is None and not undecided:
+            if verdict is None and not undecided and self.paths.take(*fork):
                 # The first undecided condition of a list: a decision another
-                # run forked on is taken here (paths.Paths.take).
-                verdict = self.paths.take(*fork)
-                if verdict is None:
-                    undecided.append(fork)
+                # run forked on is taken here (paths.Paths.take). Its way is the
+                # decision's (`$ROLE is decode`), not the condition's (`!=`, `!`):
+                # the condition is decided again on the path that fixes it.
+                if opaque:
+                    verdict = True
+                else:
+                    self.pending = None
+                    verdict = self._decide_all(nodes, text, env, depth)
+                    fork = self.pending or fork
+            if verdict is None and not undecided:
+                undecided.append(fork)
         self.pending = None
         return verdict
 
