@@ -446,8 +446,8 @@ def _fewer_collections() -> None:
     (PythonInterpreter.release); the cycle collector's default (a pass per 700
     allocations, walking every live tree) took a sixth of a cold run on
     SGLang's tree (14.1 s -> 11.8 s, the same peak memory). Worker processes
-    are forked and inherit it. Not for the editor's server or flake8's
-    process, which are not ours to tune."""
+    are forked and inherit it. Not for flake8's process, which is not ours
+    to tune; the editor's server sets the same (server.main)."""
     import gc
 
     gc.set_threshold(50_000, 20, 100)

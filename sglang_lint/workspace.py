@@ -220,7 +220,14 @@ class WorkspaceLinter:
             return self.run(buffers)
         self._buffers = dict(buffers)
         self._deferred = None
-        prepared = self._prepared = replace(self._prepared, project=self._project(buffers))
+        # Texts changed, no file came or went: what this process concluded
+        # about the files in the run before still holds where the texts it
+        # read are the same (ProjectFiles.follows).
+        same_files = all(absolute in self._shown and (absolute in buffers or os.path.exists(absolute)) for absolute in changed)
+        project = self._project(buffers)
+        if same_files:
+            project = replace(project, follows=self._prepared.project.run)
+        prepared = self._prepared = replace(self._prepared, project=project)
         fresh = prepared.project.freshness()
         redo: set[str] = set()
         for absolute in changed:
@@ -261,7 +268,9 @@ class WorkspaceLinter:
         wanted, done = self._readers_wanted, self._readers_done
         redone = 0
         if self._prepared is not None and wanted:
-            self._prepared = replace(self._prepared, project=self._project(self._buffers))
+            # A run of its own (the disk is read again), following the edit's.
+            project = replace(self._project(self._buffers), follows=self._prepared.project.run)
+            self._prepared = replace(self._prepared, project=project)
             redone = self._recatalog_readers_of(wanted, exclude=done)
         self._readers_wanted, self._readers_done = set(), set()
         deferred, self._deferred = self._deferred, None

@@ -354,3 +354,71 @@ def test_a_scan_step_cancelled_by_a_newer_input_is_done_again_when_resumed(tmp_p
     assert list(steps)[-1] == (1, 1) and linter.ready
     (server,) = [s for d in linter.outcome().deployments for s in d.servers]
     assert server.attn_tp.value.text == "4"
+
+
+PD_HELPERS = (
+    "import subprocess\n\n\n"
+    "def serve(role, tp):\n"
+    "    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--model-path', 'm', '--disaggregation-mode', role,\n"
+    "                      '--enable-unified-memory', '--disaggregation-transfer-backend', 'mooncake', '--tp-size', str(tp)])\n"
+)
+PD_TEST = "# starts sglang.launch_server through helpers.serve\nfrom helpers import serve\n\n\ndef test_pd():\n    serve('prefill', 8)\n    serve('decode', 4)\n"
+
+
+def _conclusions(monkeypatch) -> list[tuple]:
+    """The conclusions about the project's files drawn from now on (what a
+    module may launch, ...), by key."""
+    from sglang_lint.sources.project import FileReader
+
+    drawn: list[tuple] = []
+    real = FileReader.conclude
+
+    def counting(self, key, value):
+        drawn.append(key)
+        return real(self, key, value)
+
+    monkeypatch.setattr(FileReader, "conclude", counting)
+    return drawn
+
+
+def test_an_edit_keeps_what_was_concluded_about_the_files_it_did_not_change(tmp_path, monkeypatch) -> None:
+    """Issue 24: each edit of SGLang's PD fixture judged again what each of
+    its imports may launch (31 of ~180 ms). An edit's run follows the run
+    before it: a conclusion whose files read the same is kept; one about an
+    edited file is drawn again, and what it says changes the findings."""
+    (tmp_path / "helpers.py").write_text(PD_HELPERS)
+    (tmp_path / "test_pd.py").write_text(PD_TEST)
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    test_pd, helpers = str(tmp_path / "test_pd.py"), str(tmp_path / "helpers.py")
+    assert codes(linter.run({}), test_pd) == ["SGL001"]
+    linter.update({test_pd: PD_TEST + "# edited\n"}, {test_pd})
+    drawn = _conclusions(monkeypatch)
+    outcome = linter.update({test_pd: PD_TEST + "# edited again\n"}, {test_pd})
+    assert codes(outcome, test_pd) == ["SGL001"]
+    assert not [key for key in drawn if "helpers.py" in str(key)]
+    # The helper edited so that it no longer launches (its text still names
+    # the entry point): judged again.
+    quiet = "# was: subprocess.Popen of sglang.launch_server\n" + PD_HELPERS.replace("subprocess.Popen(", "print(")
+    outcome = linter.update({test_pd: PD_TEST + "# edited again\n", helpers: quiet}, {helpers})
+    assert [key for key in drawn if "helpers.py" in str(key)]
+    assert codes(outcome, test_pd) == []
+
+
+def test_a_run_keeps_a_conclusion_only_while_the_texts_it_read_are_the_same(tmp_path) -> None:
+    from msgspec.structs import replace
+
+    from sglang_lint.sources.project import ProjectFiles
+
+    (tmp_path / "helpers.py").write_text(PD_HELPERS)
+    first = ProjectFiles((str(tmp_path),), run="first")
+    reader = first.reader()
+    reader.begin(("what helpers launches",))
+    reader.read(str(tmp_path / "helpers.py"))
+    reader.conclude(("what helpers launches",), "serve")
+    following = replace(first, run="second", follows="first")
+    assert following.reader().recall(("what helpers launches",)) == "serve"
+    # Changed on disk before the next run: not kept.
+    (tmp_path / "helpers.py").write_text(PD_HELPERS + "\n# changed\n")
+    assert replace(first, run="third", follows="second").reader().recall(("what helpers launches",)) is None
+    # A run that follows none keeps nothing.
+    assert ProjectFiles((str(tmp_path),), run="fourth").reader().recall(("what helpers launches",)) is None

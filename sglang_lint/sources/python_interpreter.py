@@ -2833,6 +2833,7 @@ class PythonInterpreter:
         if not isinstance(bound, (PImported, PModule, PExternal)):
             return None
         self.files.begin(key, provisional=False)  # a cycle of imports passes on nothing
+        self.files.read(shown)  # what it rests on, with where the name comes from
         if isinstance(bound, PImported):
             verdict = self._imported_may_launch(bound)
         elif isinstance(bound, PModule):
@@ -2878,6 +2879,7 @@ class PythonInterpreter:
         parsed = parse_module(text, shown)
         if parsed is None:
             self.files.begin(key)
+            self.files.read(shown)  # what it rests on (a later run keeps it while the text is the same)
             return self.files.conclude(key, (frozenset(), frozenset()))  # type: ignore[return-value]
         # What each statement binds and refers to is the text's alone: kept
         # with the outline, for every run (an editor's edits) while it is kept.
@@ -2885,6 +2887,7 @@ class PythonInterpreter:
         bound = [(refs, frozenset(names)) for index in units for refs, names in parsed.derived(index, _references_and_names)]
         defined = frozenset(name for _, names in bound for name in names)
         self.files.begin(key, provisional=(defined, defined))  # while computing: everything reaches
+        self.files.read(shown)  # what it rests on (a later run keeps it while the text is the same)
         # A configuration built there (`ServerArgs(model_path="dummy")` in
         # SGLang's runtime_context.py) is that module's to report, when it is
         # linted itself: it makes none of its names a launch for the files that
