@@ -498,8 +498,8 @@ def test_a_decision_one_run_forked_on_is_taken_by_the_shell_runs_too(monkeypatch
     runs: list[dict] = []
     original = shell_source.explore
 
-    def counted(run, *args):
-        return original(lambda paths: runs.append(dict(paths.fixed)) or run(paths), *args)
+    def counted(run, *args, **kwargs):
+        return original(lambda paths: runs.append(dict(paths.fixed)) or run(paths), *args, **kwargs)
 
     monkeypatch.setattr(shell_source, "explore", counted)
     variants = _variants(analyze_shell("run.sh", THREE_FLAGS_SH))
@@ -838,3 +838,33 @@ def _variants_without_the_shortcut(script: str):
         return _variants(analyze_shell("run.sh", script))
     finally:
         paths.Paths.launch, paths.Paths.differs = original
+
+
+def test_the_next_analysis_of_a_file_takes_the_decisions_the_last_one_forked_on(tmp_path, monkeypatch) -> None:
+    """Issue 24: an editor analyzes a file again after each edit. The run of
+    the next version follows the last one (ProjectFiles.follows): the
+    decisions the last analysis of the file forked on are taken from the
+    start, and the merged first run is skipped (8 -> 6 runs of SGLang's PD
+    fixture per edit). The variants are those of a fresh analysis, also when
+    the edit removed the branches the hints name."""
+    from msgspec.structs import replace
+
+    from sglang_lint.sources.project import ProjectFiles
+
+    path = str(tmp_path / "flags.py")
+    (tmp_path / "flags.py").write_text(THREE_FLAGS)
+    runs = record_runs(monkeypatch)
+    project = ProjectFiles((str(tmp_path),), run="first")
+    fresh = _variants(analyze_python(path, THREE_FLAGS, None, project.reader()))
+    assert len(runs) == 9 and runs[0] == {}  # the merged run, then one per variant
+    runs.clear()
+    following = _variants(analyze_python(path, THREE_FLAGS, None, replace(project, run="second", follows="first").reader()))
+    assert following == fresh
+    assert len(runs) == 8  # no merged run
+    # The branches gone: the hints name decisions no run meets.
+    plain = THREE_FLAGS.replace('os.environ.get("BACKEND")', "False").replace('os.environ.get("DEVICE")', "False")
+    (tmp_path / "flags.py").write_text(plain)
+    runs.clear()
+    edited = _variants(analyze_python(path, plain, None, replace(project, run="third", follows="second").reader()))
+    assert edited == _variants(analyze_python(path, plain, None, ProjectFiles((str(tmp_path),), run="fresh").reader()))
+    assert len(edited) == 2

@@ -42,7 +42,7 @@ its paths share (``ServerLaunch.path_condition``) and the paths that gave it
 from __future__ import annotations
 
 import fnmatch
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from msgspec.structs import replace
 
@@ -81,14 +81,14 @@ class Paths:
     for it, and whether it may fork (else it merges, and remembers where)."""
 
     def __init__(
-        self, fixed: dict[str, PathStep] | None = None, may_fork: bool = False, learned: dict[str, tuple[PathStep, PathStep]] | None = None, room: int = 0
+        self, fixed: dict[str, PathStep] | None = None, may_fork: bool = False, learned: Mapping[str, object] | None = None, room: int = 0
     ) -> None:
         self.fixed: dict[str, PathStep] = dict(fixed or {})
         self.may_fork = may_fork
         # Decisions another run of the file had to fork on, and how many more
         # paths this run may leave to others (``take``); the paths it left,
         # in the order it left them.
-        self.learned = learned or {}
+        self.learned: Mapping[str, object] = learned or {}
         self.room = room
         self.spawned: list[dict[str, PathStep]] = []
         # Where a branch that made a difference was merged (no budget to fork).
@@ -271,7 +271,9 @@ def decision(key: str, texts: tuple[str, str], where: Location) -> tuple[str, tu
 
 
 def explore(
-    run: Callable[[Paths], tuple[SourceResult, int]], imprecise: Callable[[SourceResult], bool] | None = None
+    run: Callable[[Paths], tuple[SourceResult, int]],
+    imprecise: Callable[[SourceResult], bool] | None = None,
+    learned: dict[str, tuple[PathStep, PathStep] | None] | None = None,
 ) -> list[tuple[dict[str, PathStep], SourceResult]]:
     """Every path's result, in order (the true outcome first). ``run(paths)``
     interprets the file once and returns its result and the commands it
@@ -281,21 +283,32 @@ def explore(
     launch came out imprecise (``imprecise``, by default a word that is
     alternatives or unknown) or inside a branch that made a difference, the
     merges lost nothing a launch uses, and that run is the answer (most files,
-    and every file that launches nothing: its branches are never forked)."""
-    first_paths = Paths({}, may_fork=False)
-    first, work = run(first_paths)
-    if not first_paths.merged_at or not (first_paths.conditional or (imprecise or _imprecise)(first)):
-        return [({}, first)]
+    and every file that launches nothing: its branches are never forked).
+
+    ``learned``: the decisions an earlier analysis of the file forked on (an
+    editor's previous version of it), filled with this one's. Given some,
+    the merged first run is skipped: the runs fork from the start, taking
+    those decisions where they meet them (one run of the file less for each
+    edit; a hint the file no longer needs costs a run whose launches are
+    the same as its sibling's, folded by ``variants``)."""
+    learned = {} if learned is None else learned
     leaves: list[tuple[dict[str, PathStep], SourceResult]] = []
     pending: list[dict[str, PathStep]] = [{}]
-    # The decisions runs had to fork on: a later run takes a way at them as
-    # it meets them (Paths.take) instead of stopping at its end.
-    learned: dict[str, tuple[PathStep, PathStep]] = {}
+    work = 0
+    if not learned:
+        first_paths = Paths({}, may_fork=False)
+        first, work = run(first_paths)
+        if not first_paths.merged_at or not (first_paths.conditional or (imprecise or _imprecise)(first)):
+            return [({}, first)]
+        # The decisions runs had to fork on: a later run takes a way at them
+        # as it meets them (Paths.take) instead of stopping at its end.
+        learned.update(first_paths.needed)
+    else:
+        first_paths = Paths({}, may_fork=False)  # (no first run: nothing it met)
     if first_paths.first_fork is not None:
         # The first run met the fork a run from the start would stop at.
         key, (when_true, when_false) = first_paths.first_fork
         learned[key] = (when_true, when_false)
-        learned.update(first_paths.needed)
         pending = [{key: when_false}, {key: when_true}]
     noted = False
     while pending:

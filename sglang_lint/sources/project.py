@@ -168,12 +168,13 @@ class RunCache(dict):
         self._chars = 0
         # The cache of the run this one follows (ProjectFiles.follows): its
         # conclusions, checked before use (FileReader.recall); where modules
-        # lie, as they were (no file was created or deleted since).
+        # lie, as they were (no file was created or deleted since); and the
+        # decisions each file's analysis forked on (FileReader.explored).
         self.previous = previous
         if previous is not None:
             previous.previous = None  # one run back, never a chain
             for key, value in previous.items():
-                if key[0] == "module files":
+                if key[0] in ("module files", "explored"):
                     self[key] = value
 
     def __setitem__(self, key, value) -> None:
@@ -277,6 +278,19 @@ class FileReader:
         self.memo[key] = value
         self._reads_of[key] = reads
         return value
+
+    def explored(self, path: str, env: Mapping[str, str] | None) -> dict:
+        """The decisions the last analysis of ``path`` in this process forked
+        on (paths.explore's ``learned``; empty the first time), for this
+        analysis to take from the start and to fill (issue 24: an editor's
+        next version of a file skips the merged first run)."""
+        if self.shared is None:
+            return {}
+        key = ("explored", path, tuple(sorted((env or {}).items())))
+        kept = self.shared.get(key)
+        learned = dict(kept) if kept else {}
+        self.shared[key] = learned
+        return learned
 
     def _inherited(self, key: tuple) -> tuple[object, tuple[str, ...]] | None:
         """The conclusion about ``key`` of the run this one follows, when every

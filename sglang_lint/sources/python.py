@@ -98,7 +98,8 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
             analyzer.release()
         return result, steps
 
-    result = variants(explore(run, merge_imprecise))
+    learned = files.explored(path, env) if files is not None else None
+    result = variants(explore(run, merge_imprecise, learned))
     if files is not None:
         _notes_on_the_users_file(result, files.project)
     return result

@@ -179,7 +179,7 @@ def analyze_shell(
             _merge_manifest(result, manifest, path, env, manifests)
         return result, analyzer.commands_seen
 
-    return variants(explore(run))
+    return variants(explore(run, learned=files.explored(path, env) if files is not None else None))
 
 
 # A source that reads a YAML text: (path, text, env) -> SourceResult.
