@@ -173,9 +173,8 @@ class RunCache(dict):
         self.previous = previous
         if previous is not None:
             previous.previous = None  # one run back, never a chain
-            for key, value in previous.items():
-                if key[0] in ("module files", "explored"):
-                    self[key] = value
+            # (dict.update: the texts' bookkeeping of __setitem__ is not theirs)
+            dict.update(self, ((key, value) for key, value in previous.items() if key[0] in ("module files", "explored")))
 
     def __setitem__(self, key, value) -> None:
         super().__setitem__(key, value)
