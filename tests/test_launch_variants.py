@@ -39,6 +39,31 @@ def _lint(tmp_path, name: str, text: str):
     return lint_paths([str(tmp_path / name)], LintOptions(cache=False))
 
 
+def cpython_popen_calls(tmp_path, script, env: dict, drop: int, import_root=None) -> list[list[str]]:
+    """The argv of each ``subprocess.Popen`` CPython makes running ``script``
+    with ``env`` (Popen replaced by a recorder), the first ``drop`` words
+    left out; ``import_root``: a directory its imports are read from."""
+    (tmp_path / "record.py").write_text(
+        textwrap.dedent(
+            """\
+            import json, subprocess, sys
+            calls = []
+            class Recorder:
+                def __init__(self, argv, *a, **k):
+                    calls.append(list(argv[int(sys.argv[2]):]))
+            subprocess.Popen = Recorder
+            if len(sys.argv) > 3:
+                sys.path.insert(0, sys.argv[3])
+            exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
+            print(json.dumps(calls))
+            """
+        )
+    )
+    command = [sys.executable, str(tmp_path / "record.py"), str(script), str(drop), *([str(import_root)] if import_root is not None else [])]
+    out = subprocess.run(command, env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
 # -- the issue's examples ------------------------------------------------------------
 
 ARRAY_IN_BRANCH = f"""\
@@ -154,23 +179,8 @@ def test_the_python_example() -> None:
 def test_the_python_example_against_cpython(tmp_path, big_pages) -> None:
     """What CPython runs (subprocess.Popen replaced by a recorder) under each
     value of the environment variable is the variant whose condition holds."""
-    recorder = textwrap.dedent(
-        """\
-        import json, subprocess, sys
-        calls = []
-        class Recorder:
-            def __init__(self, argv, *a, **k):
-                calls.append(list(argv[1:]))
-        subprocess.Popen = Recorder
-        exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
-        print(json.dumps(calls))
-        """
-    )
-    (tmp_path / "record.py").write_text(recorder)
     (tmp_path / "launch.py").write_text(PYTHON_LAUNCHER)
-    env = {"PATH": "/usr/bin:/bin"} | ({"BIG_PAGES": big_pages} if big_pages else {})
-    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(tmp_path / "launch.py")], env=env, capture_output=True, text=True, check=True)
-    ran = [argv[2:] for argv in json.loads(out.stdout)]  # after `-m sglang.launch_server`
+    ran = cpython_popen_calls(tmp_path, tmp_path / "launch.py", {"BIG_PAGES": big_pages} if big_pages else {}, drop=3)  # after `python -m sglang.launch_server`
     want = "$BIG_PAGES is non-empty" if big_pages else "$BIG_PAGES is empty or unset"
     reported = [argv for argv, condition in _variants(analyze_python("launch.py", PYTHON_LAUNCHER)) if condition == [want]]
     assert ran == reported
@@ -565,26 +575,11 @@ def test_a_negated_condition_a_run_takes_goes_the_way_its_decision_says(monkeypa
 def test_the_decisions_runs_take_against_cpython(tmp_path, present) -> None:
     """What CPython runs (Popen recorded) under each of the eight
     environments is the variant whose condition holds."""
-    (tmp_path / "record.py").write_text(
-        textwrap.dedent(
-            """\
-            import json, subprocess, sys
-            calls = []
-            class Recorder:
-                def __init__(self, argv, *a, **k):
-                    calls.append(list(argv[3:]))
-            subprocess.Popen = Recorder
-            exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
-            print(json.dumps(calls))
-            """
-        )
-    )
     (tmp_path / "flags.py").write_text(THREE_FLAGS)
-    env = {"PATH": "/usr/bin:/bin"} | {name: "1" for name, on in zip(FLAG_VARIABLES, present) if on}
-    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(tmp_path / "flags.py")], env=env, capture_output=True, text=True, check=True)
+    ran = cpython_popen_calls(tmp_path, tmp_path / "flags.py", {name: "1" for name, on in zip(FLAG_VARIABLES, present) if on}, drop=3)
     holds = {f"${name} is {'non-empty' if on else 'empty or unset'}" for name, on in zip(FLAG_VARIABLES, present)}
     reported = [argv for argv, condition in _variants(analyze_python("flags.py", THREE_FLAGS)) if set(condition) <= holds]
-    assert json.loads(out.stdout) == reported
+    assert ran == reported
 
 
 def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monkeypatch) -> None:
@@ -679,24 +674,7 @@ def test_a_condition_a_helper_returns_against_cpython(tmp_path, in_ci) -> None:
     """What CPython runs (Popen recorded) under each value of the variable is
     the variant whose condition holds."""
     launcher = _is_in_ci_project(tmp_path)
-    (tmp_path / "record.py").write_text(
-        textwrap.dedent(
-            """\
-            import json, subprocess, sys
-            calls = []
-            class Recorder:
-                def __init__(self, argv, *a, **k):
-                    calls.append(list(argv[3:]))
-            subprocess.Popen = Recorder
-            sys.path.insert(0, sys.argv[2])
-            exec(compile(open(sys.argv[1]).read(), sys.argv[1], "exec"), {"__name__": "__main__"})
-            print(json.dumps(calls))
-            """
-        )
-    )
-    env = {"PATH": "/usr/bin:/bin"} | ({"SGLANG_IS_IN_CI": in_ci} if in_ci else {})
-    out = subprocess.run([sys.executable, str(tmp_path / "record.py"), str(launcher), str(tmp_path)], env=env, capture_output=True, text=True, check=True)
-    ran = json.loads(out.stdout)
+    ran = cpython_popen_calls(tmp_path, launcher, {"SGLANG_IS_IN_CI": in_ci} if in_ci else {}, drop=3, import_root=tmp_path)
     holds = IN_CI if (in_ci or "").lower() in ("true", "1") else NOT_IN_CI
     result = lint_paths([str(launcher)], LintOptions(cache=False))
     servers = [server.launch for deployment in result.deployments for server in deployment.servers]
