@@ -198,6 +198,7 @@ def _analysis() -> Iterator[None]:
     that every full collection of flake8's own work walked afterwards: on
     SGLang's tree about as much CPU time, ~25 s, as the analyses themselves).
     The next file that passes the pre-check parses its imports again."""
+    global _SETTLED
     threshold = gc.get_threshold()
     gc.set_threshold(*_ANALYSIS_GC_THRESHOLD)
     try:
@@ -207,6 +208,16 @@ def _analysis() -> Iterator[None]:
         parsed = sys.modules.get("sglang_lint.sources.python_interpreter")
         if parsed is not None:
             parsed.PARSED.clear()
+        if not _SETTLED:
+            # What the first analysis loaded for good (this package's modules,
+            # the option tables, the cache read from disk) is kept out of
+            # flake8's later collections: each full one walked it again.
+            _SETTLED = True
+            gc.collect()
+            gc.freeze()
+
+
+_SETTLED = False
 
 
 # The context files this process has analyzed (cache.MemoryExtractionCache), one
