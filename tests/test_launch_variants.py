@@ -51,6 +51,8 @@ def cpython_popen_calls(tmp_path, script, env: dict, drop: int, import_root=None
             class Recorder:
                 def __init__(self, argv, *a, **k):
                     calls.append(list(argv[int(sys.argv[2]):]))
+                def poll(self):
+                    return None  # still running
             subprocess.Popen = Recorder
             if len(sys.argv) > 3:
                 sys.path.insert(0, sys.argv[3])
@@ -846,3 +848,39 @@ def test_the_next_analysis_of_a_file_takes_the_decisions_the_last_one_forked_on(
     edited = _variants(analyze_python(path, plain, None, replace(project, run="third", follows="second").reader()))
     assert edited == _variants(analyze_python(path, plain, None, ProjectFiles((str(tmp_path),), run="fresh").reader()))
     assert len(edited) == 2
+
+
+LAUNCH_IN_CONDITION = textwrap.dedent(
+    """\
+    import os, subprocess
+
+    def start(tp):
+        return subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", tp])
+
+    def main():
+        tp = "8" if os.environ.get("BIG") else "4"
+        if start(tp).poll() is not None and os.environ.get("STRICT") != "1":
+            raise SystemExit(1)
+        extra = ["--page-size", "64"] if os.environ.get("STRICT") != "1" else []
+        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp", "2", *extra])
+
+    if __name__ == "__main__":
+        main()
+    """
+)
+
+
+@pytest.mark.parametrize("big, strict", [(None, None), ("1", None), (None, "1"), ("1", "1")])
+def test_a_condition_that_launches_is_not_evaluated_again_to_take_a_decision(tmp_path, big, strict) -> None:
+    """Taking a learned decision evaluates its condition again on the path
+    that fixes it; a condition that launched (`start(tp).poll()`) would
+    launch twice: it is merged as before (the launch at line 4 was reported
+    once more under `$STRICT is '1'`; the server is running, so `poll()`
+    is None). CPython under each environment runs
+    what the variants whose conditions hold say, once each."""
+    (tmp_path / "run.py").write_text(LAUNCH_IN_CONDITION)
+    env = {name: value for name, value in (("BIG", big), ("STRICT", strict)) if value}
+    ran = cpython_popen_calls(tmp_path, tmp_path / "run.py", env, drop=3)
+    holds = {"$BIG is non-empty" if big else "$BIG is empty or unset", "$STRICT is '1'" if strict else "$STRICT is not '1'"}
+    reported = [argv for argv, condition in _variants(analyze_python("run.py", LAUNCH_IN_CONDITION)) if set(condition) <= holds]
+    assert ran == reported

@@ -1126,12 +1126,16 @@ class PythonInterpreter:
         condition itself at this place of this call."""
         self.pending = None
         self.pending_by_value = False
+        launches = len(self.result.servers) + len(self.result.routers)
         outer_reader, self.condition_frame, self.read_local = (self.condition_frame, self.read_local), self.frames[-1], False
         try:
             truth = self._truth(test)
             read_local = self.read_local
         finally:
             self.condition_frame, self.read_local = outer_reader
+        # A condition that launched (`if not wait(popen_launch_server(...)):`)
+        # is not evaluated again to take a decision: it would launch twice.
+        launched = len(self.result.servers) + len(self.result.routers) > launches
         fork = self.pending
         if fork is not None and self.pending_by_value:
             # Decided inside a call (`if is_in_ci():`, the comparison in a
@@ -1163,7 +1167,7 @@ class PythonInterpreter:
             shown = " ".join(expr_text(test).split())
             fork = decision(key, (f"`{shown}` is true", f"`{shown}` is false"), where)
             truth = self.paths.outcome(key)
-        if truth is None and self.paths.take(*fork):
+        if truth is None and not launched and self.paths.take(*fork):
             # A decision another run forked on, taken here (paths.Paths.take).
             # Its way is the decision's, not the condition's (`!= "decode"`,
             # `not os.getenv(...)`): a condition over one is decided again on
