@@ -884,3 +884,19 @@ def test_a_condition_that_launches_is_not_evaluated_again_to_take_a_decision(tmp
     holds = {"$BIG is non-empty" if big else "$BIG is empty or unset", "$STRICT is '1'" if strict else "$STRICT is not '1'"}
     reported = [argv for argv, condition in _variants(analyze_python("run.py", LAUNCH_IN_CONDITION)) if set(condition) <= holds]
     assert ran == reported
+
+
+@pytest.mark.parametrize("bound", [2, 3, 4, 5, 8])
+def test_a_run_that_took_its_share_of_paths_says_what_it_merged(monkeypatch, bound) -> None:
+    """A run that used its share of the path bound taking learned decisions
+    cannot fork at its end either: what it merged there is said in the
+    bound's note, never silently (the launch keeps its merged words)."""
+    from sglang_lint.sources import paths as paths_module
+
+    monkeypatch.setattr(paths_module, "MAX_PATHS", bound)
+    result = analyze_python("flags.py", THREE_FLAGS)
+    variants = _variants(result)
+    merged = any(any(word.startswith("<") or "|" in word for word in argv) for argv, _ in variants)
+    noted = any(note.message.startswith(f"more than {bound} paths") for note in result.notes)
+    assert len(variants) <= 8
+    assert merged == noted, (variants, [note.message for note in result.notes])

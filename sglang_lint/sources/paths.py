@@ -107,6 +107,8 @@ class Paths:
         # running the file again only to stop there (issue 24: a PD test whose
         # launches fork on `is_in_ci()` at their end ran 4 times, now 3).
         self.first_fork: tuple[str, tuple[PathStep, PathStep]] | None = None
+        # In that run: every merged branch a launch's words came from (the
+        # explorer's ``learned``, taken by the runs after it).
         self.needed: dict[str, tuple[PathStep, PathStep]] = {}
         # Every branch over a key that made a difference, in the order met
         # (repeats too): a source that knows which part of a run a launch came
@@ -178,6 +180,9 @@ class Paths:
                     self.needed.setdefault(key, steps)
                     continue
                 if self.room < 1:
+                    # No path left to split into (this run took its share):
+                    # merged past the bound, and the explorer says so.
+                    self.merged_at.append(steps[0].location)
                     return
                 raise Fork(key, steps)
 
