@@ -441,16 +441,13 @@ def _run_rule(args: argparse.Namespace) -> int:
 
 
 def _fewer_collections() -> None:
-    """A batch run allocates millions of short-lived objects (syntax trees,
-    interpreter heaps) that reference counting frees, no cycles among them
-    (PythonInterpreter.release); the cycle collector's default (a pass per 700
-    allocations, walking every live tree) took a sixth of a cold run on
-    SGLang's tree (14.1 s -> 11.8 s, the same peak memory). Worker processes
-    are forked and inherit it. Not for flake8's process, which is not ours
-    to tune; the editor's server sets the same (server.main)."""
+    """The analyses' collector thresholds (pipeline.ANALYSIS_GC_THRESHOLD) for
+    the whole run: worker processes are forked and inherit them."""
     import gc
 
-    gc.set_threshold(50_000, 20, 100)
+    from sglang_lint.pipeline import ANALYSIS_GC_THRESHOLD
+
+    gc.set_threshold(*ANALYSIS_GC_THRESHOLD)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -183,13 +183,6 @@ class SglangLintChecker:
         return results
 
 
-# The cycle collector's thresholds while a file is analyzed: the CLI's
-# (cli._fewer_collections). The analysis allocates millions of short-lived
-# objects that reference counting frees; at flake8's (Python's default) a pass
-# every 700 allocations walked them all.
-_ANALYSIS_GC_THRESHOLD = (50_000, 20, 100)
-
-
 @contextlib.contextmanager
 def _analysis() -> Iterator[None]:
     """Analyze a file and leave flake8's process as it was: its collector's
@@ -199,8 +192,11 @@ def _analysis() -> Iterator[None]:
     SGLang's tree about as much CPU time, ~25 s, as the analyses themselves).
     The next file that passes the pre-check parses its imports again."""
     global _SETTLED
+    from sglang_lint.pipeline import ANALYSIS_GC_THRESHOLD
+
+    # (flake8's own work keeps Python's default, which is not ours to tune)
     threshold = gc.get_threshold()
-    gc.set_threshold(*_ANALYSIS_GC_THRESHOLD)
+    gc.set_threshold(*ANALYSIS_GC_THRESHOLD)
     try:
         yield
     finally:

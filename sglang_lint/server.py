@@ -34,7 +34,7 @@ from pygls.uris import from_fs_path, to_fs_path
 from sglang_lint import __version__, interrupt, launch_info
 from sglang_lint.fixes import TextEdit, noqa_edit, resolve_fix
 from sglang_lint.model import DISPLAY_ONLY, Finding, Location, Severity
-from sglang_lint.pipeline import LintOptions
+from sglang_lint.pipeline import ANALYSIS_GC_THRESHOLD, LintOptions
 from sglang_lint.workspace import Outcome, WorkspaceLinter
 
 SOURCE = "sglang-lint"
@@ -793,10 +793,7 @@ def _settle_index() -> None:
 
 def main() -> int:
     logging.basicConfig(level=logging.WARNING)
-    # An analysis allocates millions of short-lived objects that reference
-    # counting frees (the interpreter breaks its own cycles: release()); the
-    # default threshold (a young collection per 700 allocations) costs it a
-    # sixth, as in the command line (cli._fewer_collections).
-    gc.set_threshold(50_000, 20, 100)
+    # The server's work is analyses: their collector thresholds.
+    gc.set_threshold(*ANALYSIS_GC_THRESHOLD)
     build_server().start_io()
     return 0

@@ -224,9 +224,7 @@ class WorkspaceLinter:
         # about the files in the run before still holds where the texts it
         # read are the same (ProjectFiles.follows).
         same_files = all(absolute in self._shown and (absolute in buffers or os.path.exists(absolute)) for absolute in changed)
-        project = self._project(buffers)
-        if same_files:
-            project = replace(project, follows=self._prepared.project.run)
+        project = self._project(buffers, follows=self._prepared.project.run if same_files else "")
         prepared = self._prepared = replace(self._prepared, project=project)
         fresh = prepared.project.freshness()
         redo: set[str] = set()
@@ -269,8 +267,7 @@ class WorkspaceLinter:
         redone = 0
         if self._prepared is not None and wanted:
             # A run of its own (the disk is read again), following the edit's.
-            project = replace(self._project(self._buffers), follows=self._prepared.project.run)
-            self._prepared = replace(self._prepared, project=project)
+            self._prepared = replace(self._prepared, project=self._project(self._buffers, follows=self._prepared.project.run))
             redone = self._recatalog_readers_of(wanted, exclude=done)
         self._readers_wanted, self._readers_done = set(), set()
         deferred, self._deferred = self._deferred, None
@@ -377,11 +374,13 @@ class WorkspaceLinter:
     def _prepare(self, buffers: Mapping[str, str]) -> PreparedRun:
         return prepare_run(self._paths(buffers), self.options, overlays=buffers)
 
-    def _project(self, buffers: Mapping[str, str]):
+    def _project(self, buffers: Mapping[str, str], follows: str = ""):
+        """Where this run's analyses read files: a run of its own, following
+        the run ``follows`` (ProjectFiles.follows) when given."""
         from sglang_lint.pipeline import project_files
 
         assert self._prepared is not None
-        return project_files(self._prepared.run.options, self._prepared.run.roots, buffers)
+        return replace(project_files(self._prepared.run.options, self._prepared.run.roots, buffers), follows=follows)
 
     def _read(self, prepared: PreparedRun, shown: str, text: str | None, stat, fresh) -> _Entry:
         """Read, pre-check and extract one file (its cached result when its text

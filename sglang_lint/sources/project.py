@@ -247,13 +247,18 @@ class FileReader:
             if self._bounded >= MAX_FILES:
                 return None, f"more than {MAX_FILES} files are read for one file"
             self._bounded += 1
-        if self.shared is None:
-            known = self.project.read(shown)
-        else:
-            known = self.shared.get(("text", shown))
-            if known is None:
-                known = self.shared[("text", shown)] = self.project.read(shown)
+        known = self._text_now(shown)
         self._read[shown] = known
+        return known
+
+    def _text_now(self, shown: str) -> tuple[str | None, str | None]:
+        """What reading ``shown`` gives in this run: read once per run in the
+        process, without recording it as read."""
+        if self.shared is None:
+            return self.project.read(shown)
+        known = self.shared.get(("text", shown))
+        if known is None:
+            known = self.shared[("text", shown)] = self.project.read(shown)
         return known
 
     def recall(self, key: tuple) -> object | None:
@@ -303,10 +308,7 @@ class FileReader:
             then = previous.get(("text", shown))  # type: ignore[union-attr]
             if then is None:
                 return None  # no longer kept: nothing to compare with
-            now = self.shared.get(("text", shown))
-            if now is None:
-                now = self.shared[("text", shown)] = self.project.read(shown)
-            if now != then:
+            if self._text_now(shown) != then:
                 return None
         self.shared[("memo", key)] = entry
         return entry

@@ -1126,16 +1126,11 @@ class PythonInterpreter:
         condition itself at this place of this call."""
         self.pending = None
         self.pending_by_value = False
-        launches = len(self.result.servers) + len(self.result.routers)
-        outer_reader, self.condition_frame, self.read_local = (self.condition_frame, self.read_local), self.frames[-1], False
-        try:
-            truth = self._truth(test)
-            read_local = self.read_local
-        finally:
-            self.condition_frame, self.read_local = outer_reader
+        launches = self._launch_count()
+        truth, read_local = self._condition_truth(test)
         # A condition that launched (`if not wait(popen_launch_server(...)):`)
         # is not evaluated again to take a decision: it would launch twice.
-        launched = len(self.result.servers) + len(self.result.routers) > launches
+        launched = self._launch_count() > launches
         fork = self.pending
         if fork is not None and self.pending_by_value:
             # Decided inside a call (`if is_in_ci():`, the comparison in a
@@ -1154,7 +1149,8 @@ class PythonInterpreter:
             # in SGLang's server_args.py): merged, never launch variants; the
             # variants are the user's branches (issue 20).
             return None, None
-        if fork is None:
+        own_decision = fork is None  # (the condition itself at this place)
+        if own_decision:
             where = self._loc(test)
             # A condition that reads no name of the function it is in (only
             # globals and what they call: `if use_torch_reference(get_device()):`)
@@ -1172,18 +1168,30 @@ class PythonInterpreter:
             # Its way is the decision's, not the condition's (`!= "decode"`,
             # `not os.getenv(...)`): a condition over one is decided again on
             # the path that now fixes it; a condition that is its own decision
-            # (an `at` key) holds.
-            truth = True if key_of_condition(fork[0]) else self._decided_again(test)
+            # holds.
+            truth = True if own_decision else self._decided_again(test)
         return truth, fork
+
+    def _condition_truth(self, test) -> tuple[bool | None, bool]:
+        """Whether ``test`` holds (None: not decided), evaluated as a condition
+        of the running frame; and whether it read a name of that frame's
+        function (its decision is then per call)."""
+        outer_reader, self.condition_frame, self.read_local = (self.condition_frame, self.read_local), self.frames[-1], False
+        try:
+            return self._truth(test), self.read_local
+        finally:
+            self.condition_frame, self.read_local = outer_reader
 
     def _decided_again(self, test) -> bool | None:
         """The truth of ``test`` once the path fixed the decision it asked for."""
-        saved = self.pending, self.pending_by_value, self.condition_frame, self.read_local
-        self.condition_frame, self.read_local = self.frames[-1], False
+        saved = self.pending, self.pending_by_value
         try:
-            return self._truth(test)
+            return self._condition_truth(test)[0]
         finally:
-            self.pending, self.pending_by_value, self.condition_frame, self.read_local = saved
+            self.pending, self.pending_by_value = saved
+
+    def _launch_count(self) -> int:
+        return len(self.result.servers) + len(self.result.routers)
 
     def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:
         verdict = implied(self.paths.fixed, key)
@@ -1193,7 +1201,7 @@ class PythonInterpreter:
 
     def _branches(self, bodies: list[list], depth: int, exhaustive: bool = True, fork: tuple | None = None, where: Location | None = None) -> _Flow:
         self._branch_depth += 1
-        launches = len(self.result.servers) + len(self.result.routers)
+        launches = self._launch_count()
         if fork is not None:
             self.forks.append(fork[0])
         try:
@@ -1203,7 +1211,7 @@ class PythonInterpreter:
             self._branch_depth -= 1
             if fork is not None:
                 self.forks.pop()
-        launched = len(self.result.servers) + len(self.result.routers) > launches
+        launched = self._launch_count() > launches
         if exits and fork is not None:
             # What follows in this call runs on one way only (a guard that returns).
             self.frames[-1].exit_keys.add(fork[0])
@@ -3088,13 +3096,6 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
     unknown, kept at the place it was written."""
     replaced = Value.unknown(f"may be replaced: {why.describe()}"[:120])
     return tuple((key, PUnknown(replaced, loc_of(value) or loc)) for key, value in entries)
-
-
-def key_of_condition(key: str) -> bool:
-    """Whether a decision's key is a condition itself (``at``: the test at a
-    place of a call), true when the condition holds; else it is over a value
-    (``eq``, ``nonempty``, ``in``), which a condition may negate."""
-    return key.startswith("at\0")
 
 
 def _references_and_names(statement: ast.stmt) -> tuple[FunctionRefs, tuple[str, ...]]:
