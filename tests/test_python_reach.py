@@ -333,11 +333,15 @@ def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) 
         "pkg/serving.py": "import subprocess\n\n\ndef serve(tp):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n",
         "helper_user.py": "# calls sglang.launch_server through pkg.serving\n\n\ndef main():\n    from pkg.serving import serve\n\n    serve(4)\n",
         "runner_user.py": "# sglang.launch_server\n\n\ndef main():\n    from subprocess import Popen\n\n    Popen(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n",
+        # The module imported whole and used through an attribute: the
+        # statement names it only as the head of `serving.serve` (it was cut
+        # as the root's tail, and the launch lost).
+        "module_user.py": "# sglang.launch_server\n\n\ndef main():\n    from pkg import serving\n\n    serving.serve(3)\n",
     }
     write(tmp_path, files)
     monkeypatch.chdir(tmp_path)
     project = ProjectFiles((os.path.realpath(tmp_path),))
-    for name, tp in (("helper_user.py", "4"), ("runner_user.py", "2")):
+    for name, tp in (("helper_user.py", "4"), ("runner_user.py", "2"), ("module_user.py", "3")):
         (launch,) = extract(name, files[name], FileKind.PYTHON, None, project).servers
         assert launch.args[-1].value.text == tp
 
@@ -394,6 +398,95 @@ def test_a_function_importing_a_helper_that_cannot_launch_is_not_run(tmp_path, m
     roots.clear()
     cycle = extract("test_cycle.py", files["test_cycle.py"], FileKind.PYTHON, None, project)
     assert (cycle.servers, cycle.notes, roots) == ([], [], [])
+
+
+def test_a_name_a_function_imports_is_that_import_not_a_launch_by_its_name(tmp_path, monkeypatch) -> None:
+    """A function that imports a module named like a launcher (SGLang 0.5.23's
+    diffusion runtime, multimodal_gen/runtime/managers/worker_bootstrap.py:180:
+    `from sglang.multimodal_gen.runtime import launch_server`, then
+    `launch_server.launch_http_server_only(...)`) imports what that import
+    takes, the diffusion launcher's module: its bare name `launch_server` made
+    the function, and every caller, a launcher by name, and they were run for
+    no launch. The same name imported from SGLang's LLM server still reaches."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+    from test_cross_file import write
+
+    files = {
+        "bootstrap.py": (
+            "# the diffusion server; not sglang.launch_server's LLM server\n\n\n"
+            "def start_http(args):\n"
+            "    from sglang.multimodal_gen.runtime import launch_server\n\n"
+            "    launch_server.launch_http_server_only(args)\n\n\n"
+            "def main():\n    start_http(None)\n"
+        ),
+        "llm.py": (
+            "# sglang.launch_server\n\n\n"
+            "def start(args):\n"
+            "    from sglang.srt.entrypoints.http_server import launch_server\n\n"
+            "    launch_server(args)\n\n\n"
+            "def main():\n    start(None)\n"
+        ),
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    roots: list[str] = []
+    original = PythonInterpreter._call_root
+    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    diffusion = extract("bootstrap.py", files["bootstrap.py"], FileKind.PYTHON, None, project)
+    assert (diffusion.servers, diffusion.notes, roots) == ([], [], [])
+    extract("llm.py", files["llm.py"], FileKind.PYTHON, None, project)
+    assert roots  # the LLM launcher's import still makes its callers roots
+
+
+def test_a_module_used_whole_may_launch_only_through_a_name_it_defines(tmp_path, monkeypatch) -> None:
+    """A module imported whole (`from pkg import worker`, then
+    `worker.run_scheduler(...)`) is reached through its names, and what its
+    top level calls never runs for an importer: a module whose text spells a
+    launch entry but none of whose names can reach a launch (SGLang 0.5.23's
+    diffusion worker, multimodal_gen/runtime/managers/gpu_worker.py, builds
+    an LLM ServerArgs in one function to read its defaults) makes none of its
+    users a launcher. One with a function that launches still does."""
+    import os
+
+    from sglang_lint.files import FileKind
+    from sglang_lint.sources import extract
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+    from test_cross_file import write
+
+    files = {
+        "pkg/__init__.py": "",
+        "pkg/worker.py": (
+            "def defaults():\n"
+            "    from sglang.srt.server_args import ServerArgs\n\n"
+            "    return ServerArgs(model_path='dummy')\n\n\n"
+            "def run_scheduler(args):\n    return args\n"
+        ),
+        "pkg/launcher.py": "import subprocess\n\n\ndef serve(tp):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n",
+        "bootstrap.py": (
+            "# sglang.launch_server\n\n\n"
+            "def start(args):\n    from pkg import worker\n\n    worker.run_scheduler(args)\n\n\n"
+            "def main():\n    start(None)\n"
+        ),
+        "user.py": "# sglang.launch_server\n\n\ndef main():\n    from pkg import launcher\n\n    launcher.serve(2)\n",
+    }
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    roots: list[str] = []
+    original = PythonInterpreter._call_root
+    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    bootstrap = extract("bootstrap.py", files["bootstrap.py"], FileKind.PYTHON, None, project)
+    assert (bootstrap.servers, bootstrap.notes, roots) == ([], [], [])
+    (launch,) = extract("user.py", files["user.py"], FileKind.PYTHON, None, project).servers
+    assert launch.args[-1].value.text == "2"
+    assert roots == ["main"]
 
 
 @pytest.mark.parametrize(

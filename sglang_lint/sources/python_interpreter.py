@@ -2744,7 +2744,16 @@ class PythonInterpreter:
         answers: dict[str, bool] = {}
 
         def launches(refs: FunctionRefs) -> bool:
+            # A name the body imports itself is what that import takes (judged
+            # below), not whatever the name would be at the module's top level:
+            # `from sglang.multimodal_gen.runtime import launch_server` in a
+            # diffusion helper imports the diffusion launcher's module, and its
+            # bare name made every caller a launcher by name (issue 20: SGLang's
+            # diffusion runtime, ~40 files run for no launch).
+            imported_here = {bound for _, _, _, bound in refs.imports} if refs.imports else ()
             for reference in (*refs.names, *refs.dotted):
+                if imported_here and reference in imported_here:
+                    continue
                 known = answers.get(reference)
                 if known is None:
                     known = answers[reference] = self._reference_may_launch(reference, bindings, configurations)
@@ -2856,8 +2865,15 @@ class PythonInterpreter:
 
     def _import_may_launch(self, module: str, level: int, importer: str | None = None) -> bool:
         """Whether ``module`` (imported with ``level`` dots) is a module of the
-        project whose text may launch (:meth:`_text_may_launch`); a module we
-        cannot find or read launches nothing we would see."""
+        project whose text may launch (:meth:`_text_may_launch`) through a name
+        it defines (:meth:`_module_reaching`); a module we cannot find or read
+        launches nothing we would see. A module is reached only through its
+        names: what its top level calls is its own file's launch, never run
+        for an importer (:meth:`_call` while ``loading``). Its text alone made
+        every user of SGLang's diffusion worker module a launcher (issue 20:
+        `gpu_worker.run_scheduler_process(...)`; one function of the module
+        builds an LLM ServerArgs to read its defaults, a configuration that
+        launches nothing)."""
         if self.files is None:
             return False
         key = ("may launch", os.path.dirname(importer or self.result.path), module, level)
@@ -2865,7 +2881,7 @@ class PythonInterpreter:
         if known is None:
             self.files.begin(key)
             found = self._module_text(module, level, importer)
-            known = self.files.conclude(key, found is not None and self._text_may_launch(found[1]))
+            known = self.files.conclude(key, found is not None and self._text_may_launch(found[1]) and bool(self._module_reaching(*found)[0]))
         return bool(known)
 
     def _module_text(self, module: str, level: int, importer: str | None) -> tuple[str, str] | None:
@@ -3049,7 +3065,7 @@ class PythonInterpreter:
             launching = {bound for module, level, name, bound in imported if self._body_import_may_launch(module, level, name, importer)}
             if launching:
                 module_judge = judge
-                judge = lambda statement: module_judge(statement) or not statement_references(statement).names.isdisjoint(launching)  # noqa: E731
+                judge = lambda statement: module_judge(statement) or _uses_any(statement_references(statement), launching)  # noqa: E731
         tail, last_calls = tail_statements(func.node.body, judge)
         tail -= self.skipped
         last_calls -= self.last_calls
@@ -3101,6 +3117,13 @@ def _shadowed(entries: tuple, why: Value, loc: Location) -> tuple:
 def _references_and_names(statement: ast.stmt) -> tuple[FunctionRefs, tuple[str, ...]]:
     """What a top-level statement refers to, and the names it binds."""
     return statement_references(statement), tuple(bound_names(statement))
+
+
+def _uses_any(refs: FunctionRefs, names: set[str]) -> bool:
+    """Whether what a statement refers to uses one of ``names``: by itself, or
+    as the first name of an attribute chain (`launcher.serve(2)` uses the
+    module a body imported as `launcher`: the chain alone names it)."""
+    return not refs.names.isdisjoint(names) or any(chain.partition(".")[0] in names for chain in refs.dotted)
 
 
 @per_tree
