@@ -83,3 +83,6 @@ class LintResult(Struct):
     # Files read only as the deployment context of the files named (never
     # reported on by themselves).
     context_files: list[str] = []
+    # The run whose conclusions about the project's files the analyses shared
+    # in this process (ProjectFiles.run): a later run may follow it.
+    project_run: str = ""

@@ -267,7 +267,7 @@ class PreparedRun(Struct):
 
 
 def prepare_run(
-    paths: Sequence[str], options: LintOptions, *, overlays: Mapping[str, str] | None = None, stdin: StdinFile | None = None
+    paths: Sequence[str], options: LintOptions, *, overlays: Mapping[str, str] | None = None, stdin: StdinFile | None = None, follows: str = ""
 ) -> PreparedRun:
     """Discover the files of a run over ``paths`` with ``overlays`` (absolute
     path -> text) over the disk, resolve each file's config and check the
@@ -288,6 +288,8 @@ def prepare_run(
     for config in governing:
         check_manifest(config.deployments, list(configs), roots=run.roots)
     project = project_files(run.options, run.roots, overlays)
+    if follows:
+        project = replace(project, follows=follows)
     return PreparedRun(run, found, texts, configs, governing, project)
 
 
@@ -328,6 +330,7 @@ def lint_paths(
     stdin: StdinFile | None = None,
     overlays: Mapping[str, str] | None = None,
     extraction_cache=None,
+    follows: str = "",
 ) -> LintResult:
     """Analyze the files under ``paths``. Raises config.ConfigError for a bad
     config file or a manifest entry that names no file.
@@ -341,10 +344,13 @@ def lint_paths(
     disk (the language server's open buffers). Each replaces its file; one not on
     disk yet is analyzed when it lies under a directory of ``paths``.
     ``extraction_cache``: the per-file cache to use instead of opening the
-    on-disk one (the language server keeps one in memory); no findings cache."""
+    on-disk one (the language server keeps one in memory); no findings cache.
+    ``follows``: the ``project_run`` of an earlier result of this process whose
+    conclusions about the project's files this run keeps where the texts they
+    read are the same (ProjectFiles.follows: the flake8 plugin, a run a file)."""
     paths = [p for p in paths if p != STDIN]
     stdin_name = stdin.filename if stdin is not None and stdin.filename else None
-    prepared = prepare_run(paths, options or LintOptions(), overlays=overlays, stdin=stdin)
+    prepared = prepare_run(paths, options or LintOptions(), overlays=overlays, stdin=stdin, follows=follows)
     options, resolver, exclusions = prepared.run.options, prepared.run.resolver, prepared.run.exclusions
     found, texts, configs, governing, project = prepared.files, prepared.texts, prepared.configs, prepared.governing, prepared.project
     if prepared.run.stdin_excluded:
@@ -437,6 +443,7 @@ def lint_paths(
         lint.pair_findings = [(p, d, codes) for p, d, codes in lint.pair_findings if not {p.launch.path, d.launch.path} <= in_context]
         lint.files_checked -= sum(read.path in in_context for read in files)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
+    lint.project_run = project.run
     if cache is not None:
         lint.cache_error = cache.save() or dismissed_error
     if findings_cache is not None and run_key is not None:

@@ -192,10 +192,12 @@ def test_parse_options(capsys) -> None:
 
 def test_analysis_leaves_flake8s_process_as_it_was(tmp_path, monkeypatch) -> None:
     # flake8 goes on checking thousands of files in the same process after one
-    # that launches: the syntax trees of the modules that file imported, kept,
-    # made every full collection of flake8's own work walk them (on SGLang's
-    # tree: +27 s of CPU, more than the analyses). The analysis itself runs
-    # with the CLI's collector thresholds; flake8's are restored after it.
+    # that launches. The analysis itself runs with the CLI's collector
+    # thresholds; flake8's are restored after it. What it keeps for the next
+    # analyses (the outline of the module it imported, for the next file that
+    # imports it: dropped, every file parsed its imports again) is frozen out
+    # of the collector, so that flake8's full collections do not walk it (on
+    # SGLang's tree that walk cost more CPU than the analyses).
     from sglang_lint.sources.python_interpreter import PARSED
 
     launch = 'import subprocess\nfrom helpers import TP\nsubprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp-size", TP])\n'
@@ -211,6 +213,7 @@ def test_analysis_leaves_flake8s_process_as_it_was(tmp_path, monkeypatch) -> Non
         return lint_paths_(*args, **kwargs)
 
     monkeypatch.setattr(lint, "lint_paths", recording)
+    freezes = _count_freezes(monkeypatch)
     flake8s = (1234, 11, 12)
     threshold = gc.get_threshold()
     gc.set_threshold(*flake8s)
@@ -221,29 +224,66 @@ def test_analysis_leaves_flake8s_process_as_it_was(tmp_path, monkeypatch) -> Non
         gc.set_threshold(*threshold)
     assert during == [(50_000, 20, 100)] and after == flake8s  # the CLI's (cli._fewer_collections)
     assert PARSED.parses > parses  # helpers.py was parsed (the import followed) ...
-    assert not PARSED.outlines  # ... and its outline is not kept
+    assert any(path == "helpers.py" for path, _ in PARSED.outlines)  # ... and is kept for the next file ...
+    assert freezes == [True]  # ... frozen out of flake8's collections
 
 
-def test_what_the_first_analysis_loaded_is_frozen_out_of_flake8s_collections(tmp_path, monkeypatch) -> None:
-    """This package's modules, the option tables and the results read from
-    the on-disk cache stay for the process's life: once the first analysis
-    loaded them, they are frozen (gc.freeze), so that flake8's later full
-    collections do not walk them again (issue 24: the warm overhead on
-    SGLang's tree, whole runs +10% -> +5%). Once per process."""
-    from sglang_lint import flake8_plugin
+def _count_freezes(monkeypatch) -> list[bool]:
+    """gc.freeze() calls from now on (each a True); none happens for real."""
+    calls: list[bool] = []
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append(True))
+    return calls
 
+
+def test_an_analysis_freezes_what_it_keeps_a_cache_answer_freezes_nothing(tmp_path, monkeypatch) -> None:
+    """This package's modules, the option tables and the results, and the
+    outlines of the modules a file imported, stay for the next files: after
+    each analysis that made anything new they are frozen (gc.freeze), so
+    that flake8's later full collections do not walk them (issue 24: the warm
+    overhead on SGLang's tree, whole runs +10% -> +5%; cold, with the outlines
+    kept, 18.5 -> 13.5 CPU-s for the plugin). A file the process's cache
+    answers made nothing new: no collection, no freeze (once per process)."""
     monkeypatch.setattr(flake8_plugin, "_SETTLED", False)
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)
     monkeypatch.chdir(tmp_path)
+    freezes = _count_freezes(monkeypatch)
     launch = 'import subprocess\nsubprocess.Popen(["python3", "-m", "sglang.launch_server", "--tp-size", "8"])\n'
-    frozen_before = gc.get_freeze_count()
-    try:
-        check(launch, "launch.py")
-        frozen = gc.get_freeze_count()
-        assert frozen > frozen_before
-        check(launch + "# again\n", "launch.py")
-        assert gc.get_freeze_count() <= frozen  # not again (some frozen objects were freed since)
-    finally:
-        gc.unfreeze()
+    check(launch, "launch.py")
+    assert freezes == [True]
+    check(launch + "# changed\n", "launch.py")  # analyzed anew
+    assert freezes == [True, True]
+    check(launch + "# changed\n", "launch.py")  # the process's cache answers
+    assert freezes == [True, True]
+
+
+def test_a_file_follows_the_run_of_the_file_before_it(tmp_path, monkeypatch) -> None:
+    """flake8 hands a process its files one by one, each a run of its own:
+    the next one follows the run before it (ProjectFiles.follows), so what
+    the first concluded about a module both import (what its names may
+    launch) is not drawn again while its text is the same; in another
+    working directory, or after a new flake8 run's options, nothing is
+    followed."""
+    from sglang_lint.sources.project import FileReader
+
+    helpers = "import subprocess\n\n\ndef serve(tp):\n    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', tp])\n"
+    first = "# starts sglang.launch_server\nfrom helpers import serve\n\nserve('2')\n"
+    second = "# starts sglang.launch_server\nfrom helpers import serve\n\nserve('4')\n"
+    write(tmp_path, **{"helpers.py": helpers, "a.py": first, "b.py": second})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)
+    monkeypatch.setattr(flake8_plugin, "_PREVIOUS_RUN", ("", ""))
+    drawn: list[tuple] = []
+    conclude = FileReader.conclude
+    monkeypatch.setattr(FileReader, "conclude", lambda self, key, value: drawn.append(key) or conclude(self, key, value))
+    flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=True))
+    check(first, "a.py")
+    assert ("reaching", "helpers.py") in drawn
+    drawn.clear()
+    check(second, "b.py")
+    assert ("reaching", "helpers.py") not in drawn  # kept from a.py's run
+    flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=True))
+    check(second + "# a new flake8 run\n", "b.py")
+    assert ("reaching", "helpers.py") in drawn
 
 
 def test_positions_of_findings_located_elsewhere() -> None:
