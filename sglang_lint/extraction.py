@@ -83,6 +83,37 @@ class WorkerPool:
     def close(self) -> None:
         self.executor.shutdown(wait=True, cancel_futures=True)
 
+    def starter(self, project: ProjectFiles | None, encode: bool) -> Started:
+        """A :class:`Started` that hands each file to the workers as soon as it
+        is read (``Started.start``)."""
+        return Started(self, project, encode)
+
+
+class Started(dict):
+    """Files handed to a pool's workers while the walk still reads the others
+    (path -> the job's future): on a cold run the workers sat idle while this
+    process read and pre-checked the whole tree (SGLang's tree: ~0.9 s of
+    5,778 files before the first analysis). :func:`extract_read` takes their
+    results in the files' order; a file whose job could not be handed over
+    (the pool broke) is extracted as if none had been."""
+
+    def __init__(self, pool: WorkerPool, project: ProjectFiles | None, encode: bool) -> None:
+        super().__init__()
+        self.pool = pool
+        self.project = project
+        self.encode = encode
+        self.broken = False
+
+    def start(self, read: ReadFile) -> None:
+        if self.broken:
+            return
+        from concurrent.futures.process import BrokenProcessPool
+
+        try:
+            self[read.path] = self.pool.executor.submit(_extract_job, (read.path, read.text, read.kind, read.env, self.project, self.encode))
+        except (BrokenProcessPool, RuntimeError, OSError):
+            self.broken = True  # the files left are extracted without it
+
 Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None", "ProjectFiles | None"], SourceResult]
 
 
@@ -123,17 +154,18 @@ def available_cpus() -> int:
         return os.cpu_count() or 1
 
 
-def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile], list[Note]]:
+def read_files(jobs: Sequence[FileJob], *, digests: bool, started: Started | None = None) -> tuple[list[ReadFile], list[Note]]:
     """Read, decode, classify and prefilter each file (in order), with the notes
     of the files that could not be read. ``digests``: hash each candidate's text
-    (for the cache)."""
+    (for the cache). ``started``: each candidate is handed to its workers as
+    soon as it is read."""
     files: list[ReadFile] = []
     notes: list[Note] = []
     for job in jobs:
         if job.text is not None:
             kind = source_kind(job.path, job.text)
             if kind is not None:
-                files.append(classify_text(job, job.text, kind, digests))
+                files.append(_classified(job, job.text, kind, digests, started))
             continue
         data, note = read_bytes(job.path)
         if data is None:
@@ -160,18 +192,25 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool) -> tuple[list[ReadFile
         kind = source_kind(job.path, text)
         if kind is None:
             continue
-        files.append(classify_text(job, text, kind, digests))
+        files.append(_classified(job, text, kind, digests, started))
     return files, notes
 
 
-def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None) -> tuple[list[ReadFile], list[Note]]:
+def _classified(job: FileJob, text: str, kind: FileKind, digests: bool, started: Started | None) -> ReadFile:
+    read = classify_text(job, text, kind, digests)
+    if started is not None and read.candidate:
+        started.start(read)
+    return read
+
+
+def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None, started: Started | None = None) -> tuple[list[ReadFile], list[Note]]:
     """:func:`read_files` for the files read as a deployment context: a file
     ``dismissed`` (a cache.DismissedFiles) knows the prefilter dismissed, unchanged
     since, is not read again; each file dismissed now is remembered with the
     ``stat`` taken before it was read (a change while it is read makes the next
     run read it again)."""
     if dismissed is None:
-        return read_files(jobs, digests=digests)
+        return read_files(jobs, digests=digests, started=started)
     from sglang_lint.cache import env_digest
 
     files: list[ReadFile] = []
@@ -186,7 +225,7 @@ def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None
         if known is not None:
             files.append(ReadFile(job.path, "", FileKind(known), job.env, False))
             continue
-        read, read_notes = read_files([job], digests=digests)
+        read, read_notes = read_files([job], digests=digests, started=started)
         files.extend(read)
         notes.extend(read_notes)
         if info is not None and job.text is None and len(read) == 1 and not read[0].candidate:
@@ -232,10 +271,13 @@ def extract_read(
     on_result: Callable[[SourceResult], None] | None = None,
     project: ProjectFiles | None = None,
     pool: WorkerPool | None = None,
+    started: Started | None = None,
 ) -> Extracted:
     """The SourceResults of files already read (see :func:`extract_files`); a
     file the prefilter dismissed has an empty one. ``pool``: workers started
-    before (:class:`WorkerPool`), used when there are enough files for them. ``on_result`` is called with
+    before (:class:`WorkerPool`), used when there are enough files for them;
+    ``started``: the files handed to them as they were read (the cache had
+    nothing for them: a cold run). ``on_result`` is called with
     each result a worker process sends, as it arrives (this process is idle
     meanwhile: the next stage's per-file work can run then). A cached result is
     used only while the files it read (its dependencies) read the same in
@@ -256,7 +298,10 @@ def extract_read(
         results.append(None)
 
     workers = _worker_count(len(pending), processes if pool is None else pool.workers)
-    if workers > 1:
+    if started:
+        workers = started.pool.workers
+        done = _extract_started([read for _, read in pending], started, extract, on_result=on_result, project=project)
+    elif workers > 1:
         done = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result, project=project, pool=pool)
     else:
         done = [(extract(read.path, read.text, read.kind, read.env, project), None) for _, read in pending]
@@ -327,6 +372,34 @@ def _extract_in_pool(
         # extraction turns it into a note.)
         for path, text, kind, env, project, _ in items[len(done) :]:
             done.append((extract(path, text, kind, env, project), None))
+    return done
+
+
+def _extract_started(
+    pending: list[ReadFile], started: Started, extract: Extract, *, on_result: Callable[[SourceResult], None] | None, project: ProjectFiles | None
+) -> list[tuple[SourceResult, bytes | None]]:
+    """The results of files handed to the workers as they were read
+    (:class:`Started`), in order, each as :func:`_extract_in_pool` gives it;
+    one not handed over, or left when the pool broke, extracted here."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    done: list[tuple[SourceResult, bytes | None]] = []
+    broken = False
+    for read in pending:
+        future = None if broken else started.get(read.path)
+        if future is not None:
+            try:
+                result, had_lines, encoded = future.result()
+            except (BrokenProcessPool, OSError):
+                broken = True  # (a file's own error never gets here: an extraction turns it into a note)
+            else:
+                if had_lines:
+                    result = replace(result, lines=read.text.split("\n"))
+                done.append((result, encoded))
+                if on_result is not None:
+                    on_result(result)
+                continue
+        done.append((extract(read.path, read.text, read.kind, read.env, project), None))
     return done
 
 

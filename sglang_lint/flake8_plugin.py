@@ -314,8 +314,7 @@ def _save_cache() -> None:
     if disk is None:
         return
     try:
-        disk.reread()
-        disk.save()
+        disk.save_beside_others()
     except Exception:  # noqa: BLE001 - a cache that cannot be written costs time, never a run
         pass
 

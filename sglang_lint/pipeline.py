@@ -374,8 +374,12 @@ def lint_paths(
         # not read again: a warm run over SGLang's tree read and pre-checked 4,700
         # files for 0.7 s to find the 150 it has results for (issue 20).
         dismissed = _dismissed_files(cache) if cache is not None else None
+        # A cold walk (a pool started for it) hands each file to the workers
+        # as soon as it is read and pre-checked; not when files are named
+        # (their context decides what else is read) or standard input is.
+        started = pool.starter(project, encode=cache is not None) if pool is not None and not named and stdin is None else None
         files, read_notes = read_context_files(
-            [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed
+            [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed, started=started
         )
         unreadable.extend(read_notes)
         # The files named one by one are extracted first: the ones that launch a
@@ -420,7 +424,9 @@ def lint_paths(
             if hit is not None:
                 return _from_findings(hit, files, options, project)
         rest = [read for read in files if read.path not in early]
-        extracted = extract_read(rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool)
+        extracted = extract_read(
+            rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, started=started
+        )
     finally:
         if pool is not None:
             pool.close()  # before the analysis: the workers' memory is let go

@@ -541,6 +541,69 @@ def test_a_big_cold_walk_forks_its_workers_before_reading_the_files(monkeypatch,
     assert summary(serial) == summary(parallel) and topology(serial) == topology(parallel)
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked early only on Linux")
+def test_a_cold_walk_hands_each_file_to_the_workers_as_it_is_read(monkeypatch) -> None:
+    """The workers of a cold walk sat idle while this process read and
+    pre-checked the whole tree (SGLang's tree: ~0.9 s before the first
+    analysis): each file that passes the pre-check is handed to them at once,
+    before the walk has read the next, and the run agrees with one process."""
+    from sglang_lint import extraction
+
+    monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
+    events: list[str] = []
+    real_start, real_read = extraction.Started.start, extraction.read_context_files
+
+    def start(self, read):
+        events.append("start")
+        real_start(self, read)
+
+    def read(*args, **kwargs):
+        found = real_read(*args, **kwargs)
+        events.append("read all")
+        return found
+
+    monkeypatch.setattr(extraction.Started, "start", start)
+    monkeypatch.setattr(extraction, "read_context_files", read)
+    parallel = run(FIXTURES, jobs=2)
+    assert events[0] == "start" and events.count("start") > 10 and events[-1] == "read all"
+    assert parallel.workers == 2
+    serial = run(FIXTURES, jobs=1)
+    assert summary(serial) == summary(parallel) and topology(serial) == topology(parallel)
+
+
+def _broken_job(item):
+    from concurrent.futures.process import BrokenProcessPool
+
+    raise BrokenProcessPool("a worker was killed")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked early only on Linux")
+def test_files_handed_to_workers_that_break_are_extracted_here(monkeypatch) -> None:
+    """Never lose a file: a job handed over as it was read whose pool broke
+    (a worker killed), or one that could not be handed over, is extracted in
+    this process, and the run is the same."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    import concurrent.futures
+
+    from sglang_lint import extraction
+
+    monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
+    submitted = [0]
+    real_submit = concurrent.futures.ProcessPoolExecutor.submit
+
+    def submit(self, fn, *args, **kwargs):
+        submitted[0] += 1  # 1: the pool's start (WorkerPool), 2: the first file, 3: the second
+        if submitted[0] == 3:
+            raise BrokenProcessPool("refused")
+        return real_submit(self, _broken_job if submitted[0] == 2 else fn, *args, **kwargs)
+
+    monkeypatch.setattr(concurrent.futures.ProcessPoolExecutor, "submit", submit)
+    broken = run(FIXTURES, jobs=2)
+    assert submitted[0] == 3  # none handed over after the refusal
+    assert summary(broken) == summary(run(FIXTURES, jobs=1))
+
+
 def test_no_early_workers_for_a_small_walk_a_warm_cache_or_one_process(tmp_path, monkeypatch) -> None:
     from sglang_lint import extraction
     from sglang_lint.extraction import WorkerPool
@@ -574,3 +637,40 @@ def test_workers_that_cannot_be_forked_early_leave_the_run_to_go_on(monkeypatch)
     refused_run = run(FIXTURES, jobs=2)  # the early pool, then the extraction's own: both refused
     assert refused_run.workers == 2 and summary(refused_run) == summary(run(FIXTURES, jobs=1))
 
+
+
+def test_two_processes_ending_together_keep_each_others_results(tmp_path, monkeypatch) -> None:
+    """flake8's workers each write their results when they end, beside what
+    the others wrote (save_beside_others): two ending together each read the
+    file, then each wrote what it had read with its own, and the one that
+    wrote last lost the other's (SGLang's tree: 88 of 144 results kept, the
+    next warm run analyzed the rest again). Here the first writer is held
+    between reading and writing while the second ends; both are kept."""
+    import threading
+
+    from sglang_lint.model import SourceResult
+
+    directory = tmp_path / "cache"
+    first, second = ExtractionCache(directory), ExtractionCache(directory)
+    first.put("a.sh", "d1", "shell", "", SourceResult(path="a.sh"))
+    second.put("b.sh", "d2", "shell", "", SourceResult(path="b.sh"))
+    holding, release = threading.Event(), threading.Event()
+    write = cache_module._write_cache_file
+
+    def held_write(*args, **kwargs):
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(5)
+        return write(*args, **kwargs)
+
+    monkeypatch.setattr(cache_module, "_write_cache_file", held_write)
+    ending = [threading.Thread(target=first.save_beside_others, name="first")]
+    ending[0].start()
+    assert holding.wait(5)
+    ending.append(threading.Thread(target=second.save_beside_others, name="second"))
+    ending[1].start()
+    ending[1].join(0.3)  # it waits for the lock (before: it wrote now, and was overwritten)
+    release.set()
+    for thread in ending:
+        thread.join(10)
+    assert sorted(ExtractionCache(directory)._entries) == ["a.sh", "b.sh"]

@@ -346,6 +346,24 @@ def test_a_launcher_imported_in_a_function_still_reaches(tmp_path, monkeypatch) 
         assert launch.args[-1].value.text == tp
 
 
+def _recording_roots(tmp_path, monkeypatch, files: dict[str, str]):
+    """The project of ``files`` written in ``tmp_path`` (the working
+    directory now), and the list the functions run as launch roots are
+    recorded in, by name."""
+    import os
+
+    from sglang_lint.sources.project import ProjectFiles
+    from sglang_lint.sources.python_interpreter import PythonInterpreter
+    from test_cross_file import write
+
+    write(tmp_path, files)
+    monkeypatch.chdir(tmp_path)
+    roots: list[str] = []
+    original = PythonInterpreter._call_root
+    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
+    return ProjectFiles((os.path.realpath(tmp_path),)), roots
+
+
 def test_a_function_importing_a_helper_that_cannot_launch_is_not_run(tmp_path, monkeypatch) -> None:
     """A name a function imports in its body is judged as a name imported at
     the top is: by what it is in its module, not by what else the module
@@ -357,13 +375,9 @@ def test_a_function_importing_a_helper_that_cannot_launch_is_not_run(tmp_path, m
     nothing. A launcher passed on by a module that spells no launch itself
     (`from pkg import serve`, pkg's __init__ importing it) reaches, in a
     body or at the top (both were lost before)."""
-    import os
 
     from sglang_lint.files import FileKind
     from sglang_lint.sources import extract
-    from sglang_lint.sources.project import ProjectFiles
-    from sglang_lint.sources.python_interpreter import PythonInterpreter
-    from test_cross_file import write
 
     files = {
         "pkg/__init__.py": "from pkg.serving import serve\n",
@@ -384,12 +398,7 @@ def test_a_function_importing_a_helper_that_cannot_launch_is_not_run(tmp_path, m
         "pkg/right.py": "from pkg.left import helper\n",
         "test_cycle.py": "# sglang.launch_server\nfrom pkg.left import helper\n\n\ndef test_helper():\n    helper()\n",
     }
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    roots: list[str] = []
-    original = PythonInterpreter._call_root
-    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
-    project = ProjectFiles((os.path.realpath(tmp_path),))
+    project, roots = _recording_roots(tmp_path, monkeypatch, files)
     (launch,) = extract("test_checks.py", files["test_checks.py"], FileKind.PYTHON, None, project).servers
     assert launch.args[-1].value.text == "4"
     assert roots == ["test_serving"]
@@ -408,13 +417,9 @@ def test_a_name_a_function_imports_is_that_import_not_a_launch_by_its_name(tmp_p
     takes, the diffusion launcher's module: its bare name `launch_server` made
     the function, and every caller, a launcher by name, and they were run for
     no launch. The same name imported from SGLang's LLM server still reaches."""
-    import os
 
     from sglang_lint.files import FileKind
     from sglang_lint.sources import extract
-    from sglang_lint.sources.project import ProjectFiles
-    from sglang_lint.sources.python_interpreter import PythonInterpreter
-    from test_cross_file import write
 
     files = {
         "bootstrap.py": (
@@ -432,12 +437,7 @@ def test_a_name_a_function_imports_is_that_import_not_a_launch_by_its_name(tmp_p
             "def main():\n    start(None)\n"
         ),
     }
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    roots: list[str] = []
-    original = PythonInterpreter._call_root
-    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
-    project = ProjectFiles((os.path.realpath(tmp_path),))
+    project, roots = _recording_roots(tmp_path, monkeypatch, files)
     diffusion = extract("bootstrap.py", files["bootstrap.py"], FileKind.PYTHON, None, project)
     assert (diffusion.servers, diffusion.notes, roots) == ([], [], [])
     extract("llm.py", files["llm.py"], FileKind.PYTHON, None, project)
@@ -452,13 +452,9 @@ def test_a_module_used_whole_may_launch_only_through_a_name_it_defines(tmp_path,
     diffusion worker, multimodal_gen/runtime/managers/gpu_worker.py, builds
     an LLM ServerArgs in one function to read its defaults) makes none of its
     users a launcher. One with a function that launches still does."""
-    import os
 
     from sglang_lint.files import FileKind
     from sglang_lint.sources import extract
-    from sglang_lint.sources.project import ProjectFiles
-    from sglang_lint.sources.python_interpreter import PythonInterpreter
-    from test_cross_file import write
 
     files = {
         "pkg/__init__.py": "",
@@ -476,12 +472,7 @@ def test_a_module_used_whole_may_launch_only_through_a_name_it_defines(tmp_path,
         ),
         "user.py": "# sglang.launch_server\n\n\ndef main():\n    from pkg import launcher\n\n    launcher.serve(2)\n",
     }
-    write(tmp_path, files)
-    monkeypatch.chdir(tmp_path)
-    roots: list[str] = []
-    original = PythonInterpreter._call_root
-    monkeypatch.setattr(PythonInterpreter, "_call_root", lambda self, func: roots.append(func.name) or original(self, func))
-    project = ProjectFiles((os.path.realpath(tmp_path),))
+    project, roots = _recording_roots(tmp_path, monkeypatch, files)
     bootstrap = extract("bootstrap.py", files["bootstrap.py"], FileKind.PYTHON, None, project)
     assert (bootstrap.servers, bootstrap.notes, roots) == ([], [], [])
     (launch,) = extract("user.py", files["user.py"], FileKind.PYTHON, None, project).servers
