@@ -517,12 +517,15 @@ def test_a_big_cold_walk_forks_its_workers_before_reading_the_files(monkeypatch,
     """Issue 20: a worker forked after the walk carried every text read for
     the pre-check (~10 MB per worker on SGLang's tree). Here the fixtures count
     as a big walk: the workers are forked before any file is read, and the
-    run agrees with one process."""
+    run agrees with one process. They then sat idle while this process read
+    and pre-checked the whole tree (SGLang's: ~0.9 s before the first
+    analysis): each file that passes the pre-check is handed to them at once,
+    before the walk has read the next."""
     from sglang_lint import extraction
 
     monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
     events: list[str] = []
-    real_pool, real_read = extraction.WorkerPool.__init__, extraction.read_context_files
+    real_pool, real_read, real_start = extraction.WorkerPool.__init__, extraction.read_context_files, extraction.Started.start
 
     def pool(self, workers):
         events.append("fork")
@@ -530,44 +533,22 @@ def test_a_big_cold_walk_forks_its_workers_before_reading_the_files(monkeypatch,
 
     def read(*args, **kwargs):
         events.append("read")
-        return real_read(*args, **kwargs)
-
-    monkeypatch.setattr(extraction.WorkerPool, "__init__", pool)
-    monkeypatch.setattr(extraction, "read_context_files", read)
-    parallel = run(FIXTURES, jobs=processes)
-    assert events[:2] == ["fork", "read"] and parallel.workers == processes
-    serial = run(FIXTURES, jobs=1)
-    assert events.count("fork") == 1  # one process: no pool
-    assert summary(serial) == summary(parallel) and topology(serial) == topology(parallel)
-
-
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="workers are forked early only on Linux")
-def test_a_cold_walk_hands_each_file_to_the_workers_as_it_is_read(monkeypatch) -> None:
-    """The workers of a cold walk sat idle while this process read and
-    pre-checked the whole tree (SGLang's tree: ~0.9 s before the first
-    analysis): each file that passes the pre-check is handed to them at once,
-    before the walk has read the next, and the run agrees with one process."""
-    from sglang_lint import extraction
-
-    monkeypatch.setattr(extraction, "EARLY_POOL_FILES", 10)
-    events: list[str] = []
-    real_start, real_read = extraction.Started.start, extraction.read_context_files
+        found = real_read(*args, **kwargs)
+        events.append("read all")
+        return found
 
     def start(self, read):
         events.append("start")
         real_start(self, read)
 
-    def read(*args, **kwargs):
-        found = real_read(*args, **kwargs)
-        events.append("read all")
-        return found
-
-    monkeypatch.setattr(extraction.Started, "start", start)
+    monkeypatch.setattr(extraction.WorkerPool, "__init__", pool)
     monkeypatch.setattr(extraction, "read_context_files", read)
-    parallel = run(FIXTURES, jobs=2)
-    assert events[0] == "start" and events.count("start") > 10 and events[-1] == "read all"
-    assert parallel.workers == 2
+    monkeypatch.setattr(extraction.Started, "start", start)
+    parallel = run(FIXTURES, jobs=processes)
+    assert events[:3] == ["fork", "read", "start"] and events.count("start") > 10 and events[-1] == "read all"
+    assert parallel.workers == processes
     serial = run(FIXTURES, jobs=1)
+    assert events.count("fork") == 1  # one process: no pool
     assert summary(serial) == summary(parallel) and topology(serial) == topology(parallel)
 
 
