@@ -2749,7 +2749,7 @@ class PythonInterpreter:
             # `from sglang.multimodal_gen.runtime import launch_server` in a
             # diffusion helper imports the diffusion launcher's module, and its
             # bare name made every caller a launcher by name (issue 20: SGLang's
-            # diffusion runtime, ~40 files run for no launch).
+            # diffusion runtime and its tests were run for no launch).
             imported_here = {bound for _, _, _, bound in refs.imports} if refs.imports else ()
             for reference in (*refs.names, *refs.dotted):
                 if imported_here and reference in imported_here:
