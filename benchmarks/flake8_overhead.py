@@ -682,6 +682,9 @@ def main(argv: list[str] | None = None) -> int:
         print("error: flake8 is not installed (pip install 'sglang-lint[flake8]')", file=sys.stderr)
         return 2
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    from package_bytecode import compile_package
+
+    compile_package()  # what `pip install` leaves behind (package_bytecode.py)
     try:
         if args.tree == "sglang":
             return sglang_benchmark(args)

@@ -40,6 +40,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import generate_corpus  # noqa: E402
+from package_bytecode import compile_package  # noqa: E402
 
 TARGET_MS = 300.0
 SGLANG_TARGETS = {"first_s": 1.0, "median_ms": 100.0, "p95_ms": 200.0, "peak_mb": 400.0}
@@ -253,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
         "--other-files", type=int, default=0, help="also copy this many standard-library .py files (that launch nothing) into the workspace"
     )
     args = parser.parse_args(argv)
+    compile_package()  # what `pip install` leaves behind (package_bytecode.py)
     if args.tree == "sglang":
         args.edits = args.edits or 50
         return on_sglang_tree(args)

@@ -57,6 +57,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 import flake8_overhead  # noqa: E402
+from package_bytecode import compile_package  # noqa: E402
 import generate_corpus  # noqa: E402
 
 PYTHON_LAUNCHER = ROOT / "fixtures" / "python-unittest-class-attrs" / "test_disaggregation_unified_memory.py"
@@ -369,14 +370,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     results: dict[str, float] = {}
     print(f"sglang-lint benchmark: Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, {args.runs} runs per figure")
-    # What `pip install` leaves behind: compiled bytecode (an editable install
-    # writes it on first import, unless PYTHONDONTWRITEBYTECODE is set, as in some
-    # sandboxes; then every run would compile the package again).
-    import sglang_lint
-
-    package = Path(sglang_lint.__file__).resolve().parent
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(package)], check=False, capture_output=True)
-    print(f"bytecode compiled for {package}")
+    compile_package()  # what `pip install` leaves behind (package_bytecode.py)
     try:
         with tempfile.TemporaryDirectory(prefix="sglang-lint-perf-") as temporary:
             base = Path(temporary)

@@ -43,6 +43,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from package_bytecode import compile_package  # noqa: E402
 from perf import BenchError, find_ruff, run, sglang_lint  # noqa: E402
 
 TARGETS = {"ratio": 2.0, "warm_s": 0.3, "peak_mb": 250.0, "findings": 0}
@@ -118,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: no SGLang {args.version} wheel (give --wheel FILE, or let pip download it once)")
         return 0
     tree = unpack(wheel)
+    compile_package()  # what `pip install` leaves behind (package_bytecode.py)
     total, passed = candidates(tree)
     print(f"tree: {tree} ({total} files)")
     print("  parsed (pass the pre-check): " + (", ".join(f"{count} {kind}" for kind, count in sorted(passed.items())) or "none"))
