@@ -272,6 +272,7 @@ def extract_read(
     project: ProjectFiles | None = None,
     pool: WorkerPool | None = None,
     started: Started | None = None,
+    fresh=None,
 ) -> Extracted:
     """The SourceResults of files already read (see :func:`extract_files`); a
     file the prefilter dismissed has an empty one. ``pool``: workers started
@@ -281,8 +282,10 @@ def extract_read(
     each result a worker process sends, as it arrives (this process is idle
     meanwhile: the next stage's per-file work can run then). A cached result is
     used only while the files it read (its dependencies) read the same in
-    ``project``."""
-    fresh = project.freshness() if project is not None else None
+    ``project`` (``fresh``: how that is judged, by default by reading them;
+    cache.DigestMemo answers from their stat)."""
+    if fresh is None:
+        fresh = project.freshness() if project is not None else None
     results: list[SourceResult | None] = []
     pending: list[tuple[int, ReadFile]] = []
     for read in files:

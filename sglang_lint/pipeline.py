@@ -374,6 +374,11 @@ def lint_paths(
         # not read again: a warm run over SGLang's tree read and pre-checked 4,700
         # files for 0.7 s to find the 150 it has results for (issue 20).
         dismissed = _dismissed_files(cache) if cache is not None else None
+        # A dependency (a module the analyzed files import) whose stat is the
+        # one recorded with its digest is not read again to check a cached
+        # result (SGLang's tree: 693 modules read each warm run, issue 20).
+        memo = _digest_memo(cache, project) if cache is not None else None
+        fresh = memo.freshness(project) if memo is not None else None
         # A cold walk (a pool started for it) hands each file to the workers
         # as soon as it is read and pre-checked; not when files are named
         # (their context decides what else is read) or standard input is.
@@ -391,7 +396,7 @@ def lint_paths(
         if named or (stdin_name is not None and results and options.context):
             first = [read for read in files if read.path in named]
             # (pre-commit --all-files names every file: in parallel as for a walk)
-            extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool)
+            extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, fresh=fresh)
             early = {r.path: r for r in extracted.results}
             wanting = [path for path, result in early.items() if _wants_context(result)]
             if stdin_name is not None and results and _wants_context(results[0]):
@@ -420,12 +425,14 @@ def lint_paths(
 
             findings_cache = FindingsCache(cache.directory, cache.fingerprint)
             run_key = _run_key(files, unreadable, options, configs, context)
-            hit = findings_cache.get(run_key, project.fresh)
+            hit = findings_cache.get(run_key, fresh or project.fresh)
             if hit is not None:
-                return _from_findings(hit, files, options, project)
+                lint = _from_findings(hit, files, options, project)
+                lint.cache_error = memo.save() if memo is not None else None
+                return lint
         rest = [read for read in files if read.path not in early]
         extracted = extract_read(
-            rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, started=started
+            rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, started=started, fresh=fresh
         )
     finally:
         if pool is not None:
@@ -451,7 +458,8 @@ def lint_paths(
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
     lint.project_run = project.run
     if cache is not None:
-        lint.cache_error = cache.save() or dismissed_error
+        memo_error = memo.save() if memo is not None else None
+        lint.cache_error = cache.save() or dismissed_error or memo_error
     if findings_cache is not None and run_key is not None:
         findings_cache.put(run_key, lint.findings, lint.version, lint.files_checked, probes, dependencies)
         lint.cache_error = lint.cache_error or findings_cache.save()
@@ -642,6 +650,14 @@ def _dismissed_files(cache):
     from sglang_lint.cache import DismissedFiles, ExtractionCache
 
     return DismissedFiles(cache.directory, cache.fingerprint) if isinstance(cache, ExtractionCache) else None
+
+
+def _digest_memo(cache, project: ProjectFiles):
+    """The digests of the run's dependencies by their stat, kept beside the
+    on-disk extraction cache (none for the language server's memory cache)."""
+    from sglang_lint.cache import DigestMemo, ExtractionCache
+
+    return DigestMemo(cache.directory, cache.fingerprint, project) if isinstance(cache, ExtractionCache) else None
 
 
 def _open_cache(options: LintOptions):

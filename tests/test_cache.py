@@ -276,6 +276,13 @@ def test_a_tool_change_is_seen(tmp_path, monkeypatch) -> None:
     assert again.cache_hits == 0 and again.cache_misses == 1
     second = list(cache_dir.glob("extract-*.json"))
     assert len(second) == 1 and second != first  # the stale file is gone
+    # Each kind of cache file of the old fingerprint goes with it.
+    old = first[0].stem.removeprefix("extract-")
+    for kind in ("findings", "context", "digests"):
+        (cache_dir / f"{kind}-{old}.json").write_text("{}")
+    (tmp_path / "run.sh").write_text(PAIR + "\n")
+    run(tmp_path, cache=True, cache_dir=str(cache_dir))
+    assert not list(cache_dir.glob(f"*-{old}.json"))
 
 
 def test_the_fingerprint_follows_module_edits(tmp_path, monkeypatch) -> None:
@@ -655,3 +662,108 @@ def test_two_processes_ending_together_keep_each_others_results(tmp_path, monkey
     for thread in ending:
         thread.join(10)
     assert sorted(ExtractionCache(directory)._entries) == ["a.sh", "b.sh"]
+
+
+# The stat of a run's dependencies (cache.DigestMemo, issue 20)
+
+
+def _dependency_digests(monkeypatch) -> list[str]:
+    """The paths whose digest each later run computes by reading them."""
+    from sglang_lint.sources.project import ProjectFiles
+
+    read: list[str] = []
+    digest = ProjectFiles.digest
+
+    def counting(self, shown: str) -> str:
+        read.append(shown)
+        return digest(self, shown)
+
+    monkeypatch.setattr(ProjectFiles, "digest", counting)
+    return read
+
+
+@pytest.mark.parametrize("reuse_findings", [False, True], ids=["extraction-cache", "findings-cache"])
+def test_a_warm_run_judges_unchanged_dependencies_by_their_stat(tmp_path, monkeypatch, reuse_findings) -> None:
+    """A dependency whose stat is the one recorded with its digest is not
+    read again; any change to it is seen, even one that keeps its size and
+    puts its modification time back (its change time moved)."""
+    monkeypatch.setattr(cache_module.DigestMemo, "SETTLED_SECONDS", 0.0)
+    base = tmp_path / "lib" / "server_fixtures" / "base.py"
+    common = tmp_path / "tests" / "common.py"
+    base.parent.mkdir(parents=True)
+    common.parent.mkdir()
+    (tmp_path / "tests" / "test_pd.py").write_text(PY_TEST)
+    base.write_text(PY_BASE.format(flags="'--trust-remote-code'"))
+    common.write_text("DECODE_TP = 2\n")
+    monkeypatch.chdir(tmp_path)
+    options = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
+    assert lint_paths(["tests/test_pd.py"], options).findings == []
+    read = _dependency_digests(monkeypatch)
+    lint_paths(["tests/test_pd.py"], options)  # checks them by reading, and records their stat
+    assert sorted(read) == [os.path.join("lib", "server_fixtures", "base.py"), os.path.join("tests", "common.py")]
+    read.clear()
+    again = lint_paths(["tests/test_pd.py"], options)
+    assert read == [] and again.findings == []
+    assert again.from_findings_cache if reuse_findings else (again.cache_hits, again.cache_misses) == (1, 0)
+    base.write_text(PY_BASE.format(flags="'--enable-unified-memory'"))
+    edited = lint_paths(["tests/test_pd.py"], options)
+    assert not edited.from_findings_cache and edited.cache_misses == 1
+    assert [f.code for f in edited.findings] == ["SGL001"]
+    lint_paths(["tests/test_pd.py"], options)  # the edited base's stat recorded
+    read.clear()
+    assert [f.code for f in lint_paths(["tests/test_pd.py"], options).findings] == ["SGL001"] and read == []
+    # The same size, the modification time put back: the change time tells.
+    before = common.stat()
+    common.write_text("DECODE_TP = 8\n")
+    os.utime(common, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (common.stat().st_size, common.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    fixed = lint_paths(["tests/test_pd.py"], options)
+    assert os.path.join("tests", "common.py") in read  # read again, not taken from the stat
+    assert not fixed.from_findings_cache and fixed.cache_misses == 1
+    assert fixed.findings == []
+
+
+def test_a_dependency_changed_just_now_is_not_judged_by_its_stat(tmp_path, monkeypatch) -> None:
+    """A file changed within ``SETTLED_SECONDS`` may change again within the
+    file system's timestamp granularity, keeping its stat: its digest is not
+    recorded, and each run reads it."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "run.sh").write_text(SOURCING.replace("/../lib", "/lib"))
+    (tmp_path / "lib" / "common.sh").write_text(HELPER.format(flags=""))
+    monkeypatch.chdir(tmp_path)
+    options = LintOptions(cache=True, cache_dir="cache", reuse_findings=False)
+    lint_paths(["run.sh"], options)
+    read = _dependency_digests(monkeypatch)
+    for _ in range(2):
+        assert lint_paths(["run.sh"], options).cache_hits == 1
+    assert read == ["lib/common.sh", "lib/common.sh"]
+    assert not list(Path("cache").glob("digests-*.json"))  # nothing recorded, nothing written
+
+
+def test_a_digest_memo_of_another_project_or_a_broken_one_is_not_used(tmp_path, monkeypatch) -> None:
+    from sglang_lint.cache import DigestMemo
+    from sglang_lint.sources.project import ProjectFiles
+
+    monkeypatch.setattr(DigestMemo, "SETTLED_SECONDS", 0.0)
+    helper = tmp_path / "lib" / "common.sh"
+    helper.parent.mkdir()
+    helper.write_text("start() { :; }\n")
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((str(tmp_path),))
+    memo = DigestMemo("cache", "f", project)
+    digest = cache_module.text_digest("start() { :; }\n")
+    assert memo.digest(project, "lib/common.sh") == digest and memo.reads == 1
+    assert memo.save() is None
+    same = DigestMemo("cache", "f", project)
+    assert same.freshness(project)([("lib/common.sh", digest)]) and same.reads == 0
+    # Another project's roots: whether the path may be read at all differs.
+    other = ProjectFiles((str(tmp_path / "lib"),))
+    elsewhere = DigestMemo("cache", "f", other)
+    assert elsewhere.digest(other, "lib/common.sh") == digest and elsewhere.reads == 1
+    # An unsaved buffer's text decides, not the file on disk.
+    buffers = ProjectFiles((str(tmp_path),), {str(helper): "start() { echo; }\n"})
+    assert DigestMemo("cache", "f", buffers).digest(buffers, "lib/common.sh") == cache_module.text_digest("start() { echo; }\n")
+    for content in (b"\x00garbage", b'{"format": 8, "identity": 3}', b""):
+        Path("cache", "digests-f.json").write_bytes(content)
+        broken = DigestMemo("cache", "f", project)
+        assert broken.digest(project, "lib/common.sh") == digest and broken.reads == 1
