@@ -321,6 +321,22 @@ def test_an_installed_environment_in_the_tree_is_not_the_projects(tmp_path, monk
     assert module_files("run.py", "mypkg.launcher", 0, (os.path.realpath(tmp_path),)) == []
 
 
+@pytest.mark.parametrize("run", ["", "run-2"], ids=["no-run", "a-run"])
+def test_a_module_created_after_a_first_analysis_is_found_by_the_next(tmp_path, monkeypatch, run) -> None:
+    """An editor's server analyzes again and again in one process: the
+    listing of the project's modules is one run's, never the process's (a
+    module created after the first listing was never found: its import
+    stayed "not followed" until the server restarted)."""
+    write(tmp_path, {"src/mypkg/__init__.py": "", "scripts/run.py": "# serves sglang.launch_server\nfrom mypkg.launcher import serve, TP\nserve('decode', TP)\n"})
+    monkeypatch.chdir(tmp_path)
+    text = (tmp_path / "scripts" / "run.py").read_text()
+    first = extract("scripts/run.py", text, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),), run=run))
+    assert first.servers == []
+    write(tmp_path, {"src/mypkg/launcher.py": LAUNCHER})
+    second = extract("scripts/run.py", text, FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),), run=run + "-next" if run else ""))
+    assert [option(server, "--tp") for server in second.servers] == ["8"]
+
+
 def test_a_base_class_helper_no_code_calls_is_not_run_for_the_subclass(tmp_path, monkeypatch) -> None:
     """SGLang's fixture has launch_all() beside start_prefill()/start_decode(); a
     test calling the latter from its setUpClass never runs the former: one

@@ -174,7 +174,7 @@ class RunCache(dict):
         if previous is not None:
             previous.previous = None  # one run back, never a chain
             # (dict.update: the texts' bookkeeping of __setitem__ is not theirs)
-            dict.update(self, ((key, value) for key, value in previous.items() if key[0] in ("module files", "explored")))
+            dict.update(self, ((key, value) for key, value in previous.items() if key[0] in ("module files", "listing", "realpath", "explored")))
 
     def __setitem__(self, key, value) -> None:
         super().__setitem__(key, value)

@@ -919,10 +919,16 @@ class PythonInterpreter:
         for shown in self._files_of_module(module, level, importer or self.path):
             if shown in self.modules:
                 return self.modules[shown]  # read before (never the analyzed file: that is never read)
-            if os.path.realpath(shown) == os.path.realpath(self.result.path):
+            if self._realpath(shown) == self._realpath(self.result.path):
                 return None  # the file itself: its names are the ones it defines
             return self._load_module(shown, ("." * level) + module, loc)
         return None
+
+    def _realpath(self, path: str) -> str:
+        """``os.path.realpath``, once per path for the run's analyses."""
+        from sglang_lint.sources.python_imports import known_realpath
+
+        return known_realpath(path, self.module_files if self.files.shared is None else self.files.shared)
 
     def _files_of_module(self, module: str, level: int, importer: str) -> list[str]:
         """The files (as shown) that may hold ``module`` imported from
@@ -935,7 +941,7 @@ class PythonInterpreter:
         if found is None:
             from sglang_lint.sources.python_imports import installed_module_files, module_files
 
-            found = module_files(importer, module, level, self.files.project.roots)
+            found = module_files(importer, module, level, self.files.project.roots, cache)
             if not found and not level and self.files.project.follow_installed and self.files.project.disk:
                 found = installed_module_files(module)
             cache[key] = found
