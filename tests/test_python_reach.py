@@ -103,7 +103,8 @@ def test_the_tail_of_a_root_after_its_last_launch_is_cut() -> None:
         """,
         {"popen_launch_server"},
     )
-    assert kept == ["process = popen_launch_server(model, URL, other_args=args)"]
+    # (its value is read only by the cut tail: the launcher's own tail is cut too)
+    assert kept == ["process = popen_launch_server(model, URL, other_args=args)", "last call: popen_launch_server(model, URL, other_args=args)"]
 
 
 def test_branches_are_cut_each_and_loops_never_inside() -> None:
@@ -147,6 +148,18 @@ def test_a_try_is_cut_only_when_its_handlers_do_not_reach() -> None:
 def test_a_returned_call_whose_value_is_dropped_is_a_last_call() -> None:
     kept = _tail("def root():\n    prepare()\n    return start_all(model)[0]\n", {"start_all"})
     assert "last call: start_all(model)" in kept
+
+
+def test_a_call_whose_value_only_local_names_keep_is_a_last_call() -> None:
+    kept = _tail("def root(cfg):\n    prepare()\n    cache = build(cfg)\n    cache.run()\n", {"build"})
+    assert "cache.run()" not in kept and "last call: build(cfg)" in kept
+    kept = _tail("def root(cfg):\n    tree, *pools = await build(cfg)\n    check(pools)\n", {"build"})
+    assert "last call: build(cfg)" in kept
+    # An attribute outlives the call (a later test reads self.cache); so does a
+    # global (a later root reads it).
+    assert not [line for line in _tail("def root(self):\n    self.cache = build(cfg)\n    run(self.cache)\n", {"build"}) if line.startswith("last call")]
+    assert not [line for line in _tail("def root():\n    global CACHE\n    cache = build(cfg)\n    CACHE = cache\n", {"build"}) if line.startswith("last call")]
+    assert not [line for line in _tail("def root(cfg):\n    cache[0] = build(cfg)\n    run(cache)\n", {"build"}) if line.startswith("last call")]
 
 
 def _notes(source: str) -> list[str]:
@@ -198,6 +211,31 @@ def test_what_a_root_does_after_its_last_launch_is_not_run() -> None:
     result = analyze_python("launcher.py", textwrap.dedent(source))
     assert len(result.servers) == 1
     assert [note.message for note in result.notes] == []
+
+
+@pytest.mark.parametrize("target, cut", [("pools", True), ("self.pools", False)])
+def test_a_helper_whose_value_only_the_cut_tail_reads_is_cut_too(target, cut) -> None:
+    """SGLang's radix-cache test kits: a helper builds a ServerArgs, then the
+    cache pools the test goes on to read (~30,000 steps a test, issue 20).
+    What the helper does after its launch is run only when its value outlives
+    the root's cut tail (an attribute a later test reads)."""
+    source = f"""
+        import subprocess
+        import unittest
+
+        def build(tp):
+            subprocess.Popen(["python", "-m", "sglang.launch_server", "--tp", str(tp)])
+            pools = {DEEP}
+            return pools
+
+        class TestCache(unittest.TestCase):
+            def test_serving(self):
+                {target} = build(4)
+                self.assertTrue({target})
+        """
+    result = analyze_python("launcher.py", textwrap.dedent(source))
+    assert len(result.servers) == 1
+    assert [note.message for note in result.notes] == ([] if cut else ["nesting too deep to analyze here; launches inside may be missing"])
 
 
 def test_asyncio_run_is_no_subprocess_run() -> None:

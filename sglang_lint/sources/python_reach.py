@@ -276,33 +276,58 @@ def tail_statements(body: list[ast.stmt], reaches: Callable[[ast.AST], bool]) ->
     when no handler, ``else`` or ``finally`` reaches.
 
     Also the ``id()`` of the calls made by those last statements whose value
-    is dropped (``f()``, ``return f()``): nothing after them reaches a launch,
-    so the function they call is cut the same way."""
+    is dropped (``f()``, ``return f()``), or kept only in local names
+    (``cache = build(cfg)``: what would read them is the cut tail; not when
+    the function declares ``global`` or ``nonlocal``, whose names outlive
+    it): nothing after them reaches a launch, so the function they call is
+    cut the same way (SGLang's radix-cache test kits build a ServerArgs, then
+    the cache pools the test reads, ~30,000 steps a test)."""
     skipped: set[int] = set()
     last_calls: set[int] = set()
-    _cut(body, reaches, skipped, last_calls)
+    _cut(body, reaches, skipped, last_calls, locals_die=not _declares_shared(body))
     return skipped, last_calls
 
 
-def _cut(block: list[ast.stmt], reaches: Callable[[ast.AST], bool], skipped: set[int], last_calls: set[int]) -> None:
+def _declares_shared(body: list[ast.stmt]) -> bool:
+    """Whether a ``global`` or ``nonlocal`` statement is anywhere in ``body``."""
+    return any(type(node) in (ast.Global, ast.Nonlocal) for statement in body for node in ast.walk(statement))
+
+
+def _local_names(target: ast.AST) -> bool:
+    """A target that binds plain names only (``x``, ``a, *b``), no attribute
+    or item of an object that outlives the call."""
+    kind = type(target)
+    if kind is ast.Name:
+        return True
+    if kind is ast.Starred:
+        return _local_names(target.value)  # type: ignore[attr-defined]
+    return kind in (ast.Tuple, ast.List) and all(_local_names(element) for element in target.elts)  # type: ignore[attr-defined]
+
+
+def _cut(block: list[ast.stmt], reaches: Callable[[ast.AST], bool], skipped: set[int], last_calls: set[int], locals_die: bool) -> None:
     for statement in reversed(block):
         if not reaches(statement):
             skipped.add(id(statement))
             continue
         kind = type(statement)
         if kind is ast.If:
-            _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
-            _cut(statement.orelse, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+            _cut(statement.body, reaches, skipped, last_calls, locals_die)  # type: ignore[attr-defined]
+            _cut(statement.orelse, reaches, skipped, last_calls, locals_die)  # type: ignore[attr-defined]
         elif kind in (ast.With, ast.AsyncWith):
-            _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+            _cut(statement.body, reaches, skipped, last_calls, locals_die)  # type: ignore[attr-defined]
         elif kind is ast.Try or kind is getattr(ast, "TryStar", None):
             others = [*statement.orelse, *statement.finalbody, *(s for handler in statement.handlers for s in handler.body)]  # type: ignore[attr-defined]
             if not any(reaches(other) for other in others):
-                _cut(statement.body, reaches, skipped, last_calls)  # type: ignore[attr-defined]
+                _cut(statement.body, reaches, skipped, last_calls, locals_die)  # type: ignore[attr-defined]
                 skipped.update(id(other) for other in others)
-        elif kind in (ast.Expr, ast.Return):
+        elif (
+            kind in (ast.Expr, ast.Return)
+            or (locals_die and kind is ast.Assign and all(_local_names(target) for target in statement.targets))  # type: ignore[attr-defined]
+            or (locals_die and kind is ast.AnnAssign and type(statement.target) is ast.Name)  # type: ignore[attr-defined]
+        ):
             # The call whose value only this statement uses: `f()`, `return
-            # f()`, `return f()[0]`, `await f()`.
+            # f()`, `return f()[0]`, `await f()`, `x = f()` (x is read only
+            # by the cut tail, if at all).
             value = statement.value  # type: ignore[attr-defined]
             while type(value) in (ast.Await, ast.Subscript, ast.Attribute):
                 value = value.value  # type: ignore[attr-defined]
