@@ -489,11 +489,10 @@ from _python_suite import PY_BASE  # noqa: E402 - beside the tests that use it
 PY_TEST = "from server_fixtures.base import ServerBase\nfrom common import DECODE_TP\n\n\nclass TestPD(ServerBase):\n    decode_tp = DECODE_TP\n"
 
 
-@pytest.mark.parametrize("reuse_findings", [False, True], ids=["extraction-cache", "findings-cache"])
-def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp_path, monkeypatch, reuse_findings) -> None:
-    """The base class (lib/server_fixtures/base.py) and the constants module
-    (tests/common.py) are not analyzed paths: only the dependencies recorded
-    with the test module's result tell that its cached results are stale."""
+def _pd_test_project(tmp_path: Path, monkeypatch) -> tuple[Path, Path]:
+    """A test module deriving a base class of another directory and reading a
+    constants module (neither an analyzed path); the working directory is
+    the project. Returns (base class module, constants module)."""
     base = tmp_path / "lib" / "server_fixtures" / "base.py"
     common = tmp_path / "tests" / "common.py"
     base.parent.mkdir(parents=True)
@@ -502,6 +501,15 @@ def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp
     base.write_text(PY_BASE.format(flags="'--trust-remote-code'"))
     common.write_text("DECODE_TP = 2\n")
     monkeypatch.chdir(tmp_path)
+    return base, common
+
+
+@pytest.mark.parametrize("reuse_findings", [False, True], ids=["extraction-cache", "findings-cache"])
+def test_editing_an_imported_base_class_or_constant_rechecks_the_test_module(tmp_path, monkeypatch, reuse_findings) -> None:
+    """The base class (lib/server_fixtures/base.py) and the constants module
+    (tests/common.py) are not analyzed paths: only the dependencies recorded
+    with the test module's result tell that its cached results are stale."""
+    base, common = _pd_test_project(tmp_path, monkeypatch)
     options = dict(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
     first = lint_paths(["tests/test_pd.py"], LintOptions(**options))
     assert first.findings == [] and first.cache_misses == 1
@@ -688,14 +696,7 @@ def test_a_warm_run_judges_unchanged_dependencies_by_their_stat(tmp_path, monkey
     read again; any change to it is seen, even one that keeps its size and
     puts its modification time back (its change time moved)."""
     monkeypatch.setattr(cache_module.DigestMemo, "SETTLED_SECONDS", 0.0)
-    base = tmp_path / "lib" / "server_fixtures" / "base.py"
-    common = tmp_path / "tests" / "common.py"
-    base.parent.mkdir(parents=True)
-    common.parent.mkdir()
-    (tmp_path / "tests" / "test_pd.py").write_text(PY_TEST)
-    base.write_text(PY_BASE.format(flags="'--trust-remote-code'"))
-    common.write_text("DECODE_TP = 2\n")
-    monkeypatch.chdir(tmp_path)
+    base, common = _pd_test_project(tmp_path, monkeypatch)
     options = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
     assert lint_paths(["tests/test_pd.py"], options).findings == []
     read = _dependency_digests(monkeypatch)
