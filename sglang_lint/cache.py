@@ -378,18 +378,7 @@ class DigestMemo:
     def freshness(self, project) -> Fresh:
         """``project.freshness()`` answered from the memo where it can: each
         dependency judged once per run."""
-        digests: dict[str, str] = {}
-
-        def fresh(dependencies: list[tuple[str, str]]) -> bool:
-            for path, digest in dependencies:
-                known = digests.get(path)
-                if known is None:
-                    known = digests[path] = self.digest(project, path)
-                if known != digest:
-                    return False
-            return True
-
-        return fresh
+        return project.freshness(lambda shown: self.digest(project, shown))
 
     def digest(self, project, shown: str) -> str:
         """``project.digest(shown)``: from the memo when the file's stat is the

@@ -66,12 +66,13 @@ def test_a_function_declaring_global_is_kept() -> None:
 
 def _tail(source: str, reaching: set[str]) -> list[str]:
     tree = ast.parse(textwrap.dedent(source))
-    body = tree.body[0].body
+    function = tree.body[0]
+    body = function.body
 
     def reaches(statement: ast.AST) -> bool:
         return not statement_references(statement).names.isdisjoint(reaching)
 
-    skipped, last_calls = tail_statements(body, reaches)
+    skipped, last_calls = tail_statements(function, reaches)
     kept: list[str] = []
 
     def run(block: list[ast.stmt]) -> None:  # what the interpreter executes

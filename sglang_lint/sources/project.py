@@ -130,15 +130,18 @@ class ProjectFiles(Struct, frozen=True):
         """Whether every dependency still reads as it did."""
         return all(self.digest(path) == digest for path, digest in dependencies)
 
-    def freshness(self) -> Callable[[list[tuple[str, str]]], bool]:
+    def freshness(self, digest_of: Callable[[str], str] | None = None) -> Callable[[list[tuple[str, str]]], bool]:
         """:meth:`fresh` for one run: each file read once however many results
-        depend on it (a helper sourced by a hundred scripts)."""
+        depend on it (a helper sourced by a hundred scripts). ``digest_of``:
+        how a file's digest is had (default :meth:`digest`, by reading it;
+        cache.DigestMemo answers from its stat)."""
         digests: dict[str, str] = {}
+        digest_of = digest_of or self.digest
 
         def fresh(dependencies: list[tuple[str, str]]) -> bool:
             for path, digest in dependencies:
                 if path not in digests:
-                    digests[path] = self.digest(path)
+                    digests[path] = digest_of(path)
                 if digests[path] != digest:
                     return False
             return True

@@ -928,7 +928,14 @@ class PythonInterpreter:
         """``os.path.realpath``, once per path for the run's analyses."""
         from sglang_lint.sources.python_imports import known_realpath
 
-        return known_realpath(path, self.module_files if self.files.shared is None else self.files.shared)
+        return known_realpath(path, self._run_known)
+
+    @property
+    def _run_known(self) -> dict:
+        """Where the facts about the project's files are kept for the run
+        (where modules lie, real paths): the analyses' shared cache, else
+        this analysis's own."""
+        return self.module_files if self.files.shared is None else self.files.shared
 
     def _files_of_module(self, module: str, level: int, importer: str) -> list[str]:
         """The files (as shown) that may hold ``module`` imported from
@@ -936,7 +943,7 @@ class PythonInterpreter:
         One the tree lacks is SGLang's own module, read from the installed
         package."""
         key = ("module files", os.path.dirname(importer), module, level)
-        cache = self.module_files if self.files.shared is None else self.files.shared
+        cache = self._run_known
         found = cache.get(key)
         if found is None:
             from sglang_lint.sources.python_imports import installed_module_files, module_files
@@ -3072,7 +3079,7 @@ class PythonInterpreter:
             if launching:
                 module_judge = judge
                 judge = lambda statement: module_judge(statement) or _uses_any(statement_references(statement), launching)  # noqa: E731
-        tail, last_calls = tail_statements(func.node.body, judge)
+        tail, last_calls = tail_statements(func.node, judge)
         tail -= self.skipped
         last_calls -= self.last_calls
         saved = self.skipped, self.last_calls

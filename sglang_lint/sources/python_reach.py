@@ -101,15 +101,24 @@ def function_imports(function: ast.AST) -> tuple[tuple[str, int, str, str], ...]
     return imports if imports is not None else _references(function).imports
 
 
+def function_declares_global(function: ast.AST) -> bool:
+    """Whether a function's body declares ``global`` or ``nonlocal``
+    (``FunctionRefs.declares_global``), kept on its node as its imports are."""
+    declares = function.__dict__.get(_DECLARES_GLOBAL)
+    return declares if declares is not None else _references(function).declares_global
+
+
 def _references(function: ast.AST) -> FunctionRefs:
     refs = _references_of(function, function.name, [*function.body, *function.decorator_list])  # type: ignore[attr-defined]
     # Only the imports (strings) are kept on the node: the references name the
     # node, and a node holding them would be a reference cycle.
     function.__dict__[_IMPORTS] = refs.imports
+    function.__dict__[_DECLARES_GLOBAL] = refs.declares_global
     return refs
 
 
 _IMPORTS = "_sglang_lint_imports"
+_DECLARES_GLOBAL = "_sglang_lint_declares_global"
 
 
 def statement_references(statement: ast.AST) -> FunctionRefs:
@@ -265,8 +274,8 @@ def reaching_functions(
     return reached, reaching_names
 
 
-def tail_statements(body: list[ast.stmt], reaches: Callable[[ast.AST], bool]) -> tuple[set[int], set[int]]:
-    """The ``id()`` of the statements of ``body`` that run after its last
+def tail_statements(function: ast.AST, reaches: Callable[[ast.AST], bool]) -> tuple[set[int], set[int]]:
+    """The ``id()`` of the statements of ``function``'s body that run after its last
     statement that can reach a launch (``reaches``), for a function whose result
     goes nowhere (a root; a call whose value is dropped, below): what it does
     after its last launch starts nothing, so it need not run (SGLang's
@@ -284,13 +293,8 @@ def tail_statements(body: list[ast.stmt], reaches: Callable[[ast.AST], bool]) ->
     the cache pools the test reads, ~30,000 steps a test)."""
     skipped: set[int] = set()
     last_calls: set[int] = set()
-    _cut(body, reaches, skipped, last_calls, locals_die=not _declares_shared(body))
+    _cut(function.body, reaches, skipped, last_calls, locals_die=not function_declares_global(function))  # type: ignore[attr-defined]
     return skipped, last_calls
-
-
-def _declares_shared(body: list[ast.stmt]) -> bool:
-    """Whether a ``global`` or ``nonlocal`` statement is anywhere in ``body``."""
-    return any(type(node) in (ast.Global, ast.Nonlocal) for statement in body for node in ast.walk(statement))
 
 
 def _local_names(target: ast.AST) -> bool:
