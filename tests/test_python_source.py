@@ -822,3 +822,22 @@ def test_a_result_that_gives_nothing_keeps_no_lines() -> None:
     launching = "import subprocess\nsubprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '2'])\n"
     assert extract("quiet.py", quiet, FileKind.PYTHON).lines == []
     assert extract("launch.py", launching, FileKind.PYTHON).lines == launching.split("\n")
+
+
+@pytest.mark.parametrize(("text", "expected"), [('"+-3"', None), ('"--3"', None), ('" 12 "', "12"), ('"1_000"', "1000"), ('"+7"', "7"), ('"x1"', None)])
+def test_int_of_a_text_is_what_cpython_makes_of_it(text, expected):
+    # int("+-3") raises ValueError in CPython; the interpreter once called int()
+    # on the text after stripping every sign, and the analysis of the whole file
+    # ended in an internal error (SGL900).
+    result = _launches(
+        f"""
+        import subprocess, sys
+        TP = int({text})
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", str(TP)])
+        """
+    )
+    assert not result.notes
+    (launch,) = result.servers
+    tp = launch.args[-1].value
+    assert (tp.describe() if tp.kind is Kind.KNOWN else None) == expected
+
