@@ -841,3 +841,37 @@ def test_int_of_a_text_is_what_cpython_makes_of_it(text, expected):
     tp = launch.args[-1].value
     assert (tp.describe() if tp.kind is Kind.KNOWN else None) == expected
 
+
+
+def test_a_text_joined_from_items_we_cannot_see_is_one_argv_word():
+    # `",".join(devices)` is one word of the argv list however many devices
+    # there are: the value of --disaggregation-ib-device, not words that may be
+    # options overriding --tp and the role (SGLang's PD test fixture in CI,
+    # sglang 0.5.23 sglang/test/server_fixtures/disaggregation_fixture.py:394).
+    servers, _ = _servers(
+        """
+        import subprocess, sys
+        from devices import find
+        devices = ",".join(dict.fromkeys(find()))
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", "prefill",
+                          "--tp", "2", "--disaggregation-ib-device", devices])
+        """
+    )
+    (server,) = servers
+    assert (server.role, _value(server, "tp_size")) == ("prefill", "2")
+    assert server.setting("disaggregation_ib_device").value.kind is Kind.UNKNOWN
+
+
+def test_a_text_joined_from_items_we_cannot_see_is_still_several_shell_words():
+    # Run by a shell, the joined items are split again: options that may
+    # override the ones before them.
+    servers, _ = _servers(
+        """
+        import subprocess
+        from devices import extra
+        args = " ".join(extra())
+        subprocess.Popen(" ".join(["python3 -m sglang.launch_server --tp 2", args]), shell=True)
+        """
+    )
+    (server,) = servers
+    assert server.setting("tp_size").value.kind is Kind.UNKNOWN

@@ -68,7 +68,7 @@ from sglang_lint.sources.python_values import (
 )
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_launches import entry_mentions
-from sglang_lint.sources.shell_words import Seg, Word, spread_word
+from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word, spread_word
 
 # What a call must name for :meth:`LaunchInterpreter._call_external` to read it
 # as a launch (issue 20, python_reach: a function that refers to none of them,
@@ -218,7 +218,20 @@ class LaunchInterpreter(PythonInterpreter):
             if isinstance(value, PUnknown):
                 return [spread_word(value.value, value.loc)]
             return None
-        return [self._word_of_item(item, loc) for item in self.heap.get(value.ref, ())]
+        return [self._argv_item_word(item, loc) for item in self.heap.get(value.ref, ())]
+
+    def _argv_item_word(self, item: PyValue, loc: Location) -> Word:
+        """An item of an argv list, as the one word the program receives. A text
+        joined from items we cannot see (``",".join(devices)``) holds them as a
+        list in a string, which a shell would split into words again; passed
+        without a shell it is one word whose text we cannot see (the value of
+        the option before it, not options that may override the others). Only
+        an item that is itself a list spread (``*extra``) is any number of
+        words."""
+        word = self._word_of_item(item, loc)
+        if isinstance(item, PSpread) or not any(isinstance(seg, SpreadSeg) for seg in word):
+            return word
+        return tuple(Seg(seg.value, seg.loc, origin=seg.origin) if isinstance(seg, SpreadSeg) else seg for seg in word)
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
         return _is_launch_qualname(qualname, configurations)
@@ -252,7 +265,7 @@ class LaunchInterpreter(PythonInterpreter):
                 self._run_followed(_command_node(node, "cmd"), command, loc, lambda: self._run_process(command, True, loc))
             return unknown
         if qualname == "asyncio.create_subprocess_exec":
-            self._run_argv([self._word_of_item(a, loc) for a in args], loc)
+            self._run_argv([self._argv_item_word(a, loc) for a in args], loc)
             return unknown
         if qualname.startswith("os.spawn") or qualname.startswith("os.exec") or qualname in ("os.posix_spawn", "os.posix_spawnp"):
             self._os_process(qualname, args, loc)
@@ -536,10 +549,10 @@ class LaunchInterpreter(PythonInterpreter):
             items = rest[1:]
             if suffix.endswith("e") and items:
                 items = items[:-1]  # the environment mapping
-            words = [self._word_of_item(item, loc) for item in items]
+            words = [self._argv_item_word(item, loc) for item in items]
         if words is None:
             return
-        program_word = self._word_of_item(program, loc)
+        program_word = self._argv_item_word(program, loc)
         self._run_argv([program_word, *words[1:]], loc)
 
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
@@ -613,15 +626,15 @@ class LaunchInterpreter(PythonInterpreter):
                     message = f"launch not analyzed: popen_launch_server({option}=...) starts sglang.launch_pd_server, not modeled"
                     self._shell_bridge().dropped(loc, message)
                     return
-        words: list[Word] = [(known_seg("--model-path", loc),), self._word_of_item(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
+        words: list[Word] = [(known_seg("--model-path", loc),), self._argv_item_word(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
         other = bound.get("other_args")
         if other is not None and not isinstance(other, PNone):
-            words.extend(self._word_of_item(item, loc) for item in self._iter_items(other, loc))
+            words.extend(self._argv_item_word(item, loc) for item in self._iter_items(other, loc))
         host, port = self._url_host_port(bound.get("base_url"), loc)
         words.extend([(known_seg("--host", loc),), host, (known_seg("--port", loc),), port])
         api_key = bound.get("api_key")
         if api_key is not None and not isinstance(api_key, PNone):
-            words.extend([(known_seg("--api-key", loc),), self._word_of_item(api_key, loc)])
+            words.extend([(known_seg("--api-key", loc),), self._argv_item_word(api_key, loc)])
         self._record_server(EntryPoint.LAUNCH_SERVER, words, loc, helper)
 
     def _url_host_port(self, url: PyValue | None, loc: Location) -> tuple[Word, Word]:
