@@ -49,6 +49,10 @@ are in tests/_oracle_common.py):
                        (``"64" if os.getenv("X") else PAGE``)
    ``env_int``         ``TP_N = int(os.environ.get("TP", "8"))`` then ``str(TP_N * 2)``,
                        ``f"{TP_N}"``
+   ``try_int``         ``try: TRY_N = int("8")`` / ``int(os.environ.get("TP", "8"))`` /
+                       ``IDX = sorted({int(g) for g in GPUS}); TRY_N = len(IDX)``
+                       ``except ValueError: TRY_N = 3`` (the handler runs only where
+                       the variable is set and empty), then ``str(TRY_N)``
    ``str_format``      ``"%d" % tp``, ``"{}".format(tp)``, ``"--port=" + str(port)``
    ``list_comp``       ``cmd += [str(v) for v in ("--dp-size", 4)]`` (and a generator,
                        a filtered comprehension)
@@ -214,6 +218,7 @@ CONSTRUCTS = (
     "main_guard",
     "router",
     "env_int",
+    "try_int",
     "str_format",
     "list_comp",
     "common_list",
@@ -374,6 +379,37 @@ class _Gen:
         self.env[constant] = ("int", variable)
         return constant
 
+    def try_int(self) -> str | None:
+        """A module constant made by ``int()`` in a ``try`` whose ``except
+        ValueError`` sets another number: of a literal or of known numbers (the
+        body cannot raise: no path takes the handler), or of an environment
+        variable (unset, empty or a number: the handler runs where it is empty)."""
+        for constant, (k, _) in self.env.items():
+            if k == "try":
+                return constant
+        if not self.ok("try_int") or len(self.env) >= 3:
+            return None
+        form = self.pick(("literal", "indices", "env"))
+        constant = self.fresh_name("TRY_N")
+        variable = ""
+        if form == "env":
+            variable = self.pick(_ENV_POOLS["number"])
+            if variable in self.domains or len(self.domains) >= 3:
+                return None
+            self.domains[variable] = (None, "", self.pick(("4", "16")))
+            body = [f'{constant} = int(os.environ.get("{variable}", "{self.pick(_NUMBERS)}"))']
+        elif form == "indices":
+            gpus = self.fresh_name("GPUS")
+            self.header.append(f"{gpus} = range({self.pick(('1', '2', '4'))})")
+            body = [f"{gpus}_SORTED = sorted({{int(g) for g in {gpus}}})", f"{constant} = len({gpus}_SORTED)"]
+        else:
+            body = [f'{constant} = int("{self.pick(_NUMBERS)}")']
+        self.tag("try_int")
+        # (a number no body makes: a handler run where CPython runs none shows)
+        self.header += ["try:", *(f"    {line}" for line in body), "except ValueError:", f"    {constant} = 3"]
+        self.env[constant] = ("try", variable)
+        return constant
+
     def env_flag(self) -> str | None:
         """A test of an environment variable (an undecided condition)."""
         variable = self.pick(_ENV_POOLS["flag"])
@@ -417,6 +453,10 @@ class _Gen:
             self.tag("str_int")
             return f"str({ctx['port']} + {self.rng.randrange(3)})"
         if choice == "env":
+            if self.ok("try_int") and self.chance(0.15):
+                constant = self.try_int()
+                if constant is not None:
+                    return self.pick((f"str({constant})", f'f"{{{constant}}}"'))
             if self.chance(0.3):
                 constant = self.env_int()
                 if constant is not None:

@@ -210,6 +210,37 @@ def test_oracle_agrees_on_a_handwritten_program() -> None:
     assert comparison.verdict in (AGREE, SPLIT), comparison.problems
 
 
+_TRY_PROGRAM = """\
+import os, subprocess, sys
+GPUS = range(2)
+try:
+    ORDERED = sorted({int(g) for g in GPUS})
+    FIRST = str(len(ORDERED))
+except ValueError:
+    FIRST = "3"
+try:
+    PAGE = int("16")
+except ValueError:
+    PAGE = 64
+cmd = [sys.executable, "-m", "sglang.launch_server", "--tp-size", FIRST, "--page-size", str(PAGE)]
+if os.environ.get("DPA"):
+    cmd.append("--enable-dp-attention")
+subprocess.Popen(cmd)
+"""
+
+
+def test_a_try_that_cannot_raise_agrees_with_cpython_exactly() -> None:
+    # Neither body can raise: CPython never takes a handler (before, the
+    # launch's words were {2, 3} and {16, 64}: the handlers' values too).
+    program = _program(_TRY_PROGRAM, {"DPA": (None, "1")})
+    ((_, comparison, runs),) = oracle.check_programs([program], full=True)
+    assert comparison.verdict == AGREE, comparison.problems
+    # Word for word what CPython started (alternatives such as {2, 3} agree too).
+    started = {call.argv[2:] for run in runs for call in run.calls}
+    reported = {tuple(token.value.describe() for token in tokens) for _, tokens, _ in oracle.analyzer_launches(program)}
+    assert reported == started == {("--tp-size", "2", "--page-size", "16"), ("--tp-size", "2", "--page-size", "16", "--enable-dp-attention")}
+
+
 def test_oracle_catches_planted_bugs() -> None:
     """A comparison that cannot fail is worthless: each deliberately wrong version
     of sglang-lint's answer must be caught."""

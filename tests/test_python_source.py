@@ -843,6 +843,70 @@ def test_int_of_a_text_is_what_cpython_makes_of_it(text, expected):
 
 
 
+def _handler_launches(body: str) -> list[str]:
+    """The --tp of each launch of a file whose ``try`` handler starts a server
+    of its own (--tp 2): there is one where the handler may run."""
+    source = f"""
+import os, subprocess, sys
+LIMITS = [1, 2]
+BAD = ["x"]
+FUNCS = [lambda v: v]
+GPUS = range(4, 7)
+def helper():
+    return "4"
+TP = 3
+try:
+    {body}
+except (ValueError, TypeError, IndexError, KeyError):
+    subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", "2"])
+subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", str(TP)])
+"""
+    return [launch.args[-1].value.describe() for launch in _launches(source).servers]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # SGLang's PD test fixture (sglang 0.5.23,
+        # sglang/test/server_fixtures/disaggregation_fixture.py:375, get_rdma_devices_args)
+        # guards this with `except ValueError`: over known indices it cannot raise.
+        "gpu_indices = sorted({int(g) for g in GPUS})",
+        'TP = int("3")',
+        "TP = int(3.5)",
+        'names = sorted(["b", "a", "c"])\n    TP = len(names)',
+        "values = [int(v) for v in LIMITS]\n    count = len(values)",
+        "pass",
+    ],
+)
+def test_a_try_body_that_cannot_raise_never_runs_its_handlers(body):
+    # Before, each handler was a way the file could take: here a launch of its
+    # own CPython never starts (elsewhere a variant with the handler's value,
+    # and a run of the file more for each).
+    assert _handler_launches(body) == ["3"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'TP = int(os.environ.get("TP", "8"))',  # the environment may hold any text
+        'TP = int("eight")',  # raises
+        "TP = int(helper())",  # a call of the file's own code may raise inside
+        "TP = int(LIMITS[5])",  # an index out of range
+        'TP = int("4")\n    os.environ["X"] = "1"',  # a statement the rule does not judge
+        'TP = len({"a": 1}["b"])',  # a missing key
+        "TP = int(str(sorted([[1], [2]])))",  # a text that is no number
+        "TP = len([int(v) for v in BAD])",  # len drops what the items came to
+        "TP = sorted([int(v) for v in (1, 2)])",  # a comprehension over a display
+        'count = int("x")\n    count = 4',  # a name assigned twice: its first value is lost
+        "int = lambda v: v\n    TP = int(4)",  # not the builtin
+        "TP = [int(4) for int in FUNCS]",  # nor here
+        "TP = str(undefined_name)",  # a NameError
+    ],
+)
+def test_a_try_body_that_may_raise_keeps_its_handlers(body):
+    assert "2" in _handler_launches(body)
+
+
 def test_a_text_joined_from_items_we_cannot_see_is_one_argv_word():
     # `",".join(devices)` is one word of the argv list however many devices
     # there are: the value of --disaggregation-ib-device, not words that may be

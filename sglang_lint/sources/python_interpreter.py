@@ -1346,7 +1346,7 @@ class PythonInterpreter:
 
     def _stmt_Try(self, node, depth: int) -> _Flow:
         flow = self._exec_block(node.body, depth + 1)
-        if node.handlers:
+        if node.handlers and not self._raised_nothing(node):
             # Any handler may run instead of the rest of the body.
             self._branches([h.body for h in node.handlers], depth, exhaustive=False)
         if not flow.terminated:
@@ -1357,6 +1357,41 @@ class PythonInterpreter:
         return _Flow(terminated=flow.terminated and not node.handlers, raised=flow.raised and not node.handlers)
 
     _stmt_TryStar = _stmt_Try
+
+    def _raised_nothing(self, node: ast.Try) -> bool:
+        """Whether the body of ``node``, just run, cannot have raised, so none of
+        its handlers runs: a body of assignments to names of values built only
+        by operations that are total on what they were given (``_total_body``),
+        each of which came out known to the last item. An operation CPython
+        would raise on comes out unknown here (``int("x")``, ``sorted`` of
+        items it cannot order, a name not bound), and each step's value flows
+        into the one assigned, so a known value is one no step raised for.
+        SGLang's PD test fixture guards ``sorted({int(g) for g in gpu_indices})``
+        with ``except ValueError`` (sglang 0.5.23,
+        ``sglang/test/server_fixtures/disaggregation_fixture.py:375``): over
+        known GPU indices the handler's value was a variant of each server
+        CPython never starts, and three runs of the file more."""
+        total = _total_body(node)
+        if total is None:
+            return False
+        names, callees = total
+        if any(not isinstance(self._lookup(callee, self._loc(node)), PBuiltin) for callee in callees):
+            return False  # (a name of the file's own, not the builtin)
+        for name in names:
+            value = self.heap.get(self._target_scope(name), {}).get(name)
+            if not self._flat_known(value):
+                return False
+        return True
+
+    def _flat_known(self, value: PyValue | None) -> bool:
+        """A number, a text known to its last character, None, or a list or
+        tuple of those: no item a step may have failed to make (and all
+        hashable: a set of them raised nothing either)."""
+        if isinstance(value, PList):
+            return all(not isinstance(item, PList) and self._flat_known(item) for item in self.heap.get(value.ref, ()))
+        if isinstance(value, PStr):
+            return literal_text(value.word) is not None
+        return isinstance(value, (PNum, PNone))
 
     def expects_failure(self, call) -> bool:
         """Whether ``call`` is a test's expectation that code raises: unittest's
@@ -3232,6 +3267,76 @@ def _subject(value: Any) -> str | None:
 
 def _env_symbol(value: Any) -> bool:
     return isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default is None
+
+
+# Builtins whose result is known only when CPython would not raise, and
+# carries what each of its arguments came to (``len`` does not: only of a name).
+_TOTAL_CALLS = frozenset({"int", "str", "sorted", "list", "tuple", "len"})
+
+
+def _total_body(node: ast.Try) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """The names a ``try`` body assigns and the builtins it calls, when it is
+    only assignments to distinct names of expressions built from constants,
+    names, displays, one-loop comprehensions over a name, and ``_TOTAL_CALLS``
+    of one argument; else None. Kept on the node (a body in a loop or a
+    function is asked again)."""
+    known = node.__dict__.get("_sglang_lint_total", _UNSET)
+    if known is _UNSET:
+        known = node.__dict__["_sglang_lint_total"] = _compute_total_body(node.body)
+    return known
+
+
+def _compute_total_body(body: list) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    names: list[str] = []
+    callees: set[str] = set()
+    for statement in body:
+        if isinstance(statement, ast.Pass):
+            continue
+        if not isinstance(statement, ast.Assign) or not all(isinstance(target, ast.Name) for target in statement.targets):
+            return None
+        if not _total_expression(statement.value, callees, names):
+            return None
+        names.extend(target.id for target in statement.targets)
+    assigned = [name for name in names if not name.startswith("for ")]
+    loop_names = {name[4:] for name in names if name.startswith("for ")}
+    if len(set(assigned)) != len(assigned) or callees & (set(assigned) | loop_names):
+        # A name assigned twice keeps only its last value to judge; a callee
+        # bound in the body may not be the builtin.
+        return None
+    return tuple(assigned), tuple(sorted(callees))
+
+
+def _total_expression(node, callees: set[str], names: list[str]) -> bool:
+    """Whether ``node`` is built only as ``_total_body`` allows; the builtins it
+    calls go to ``callees``, its comprehensions' loop names to ``names`` (as
+    ``for NAME``)."""
+    if isinstance(node, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(not isinstance(element, ast.Starred) and _total_expression(element, callees, names) for element in node.elts)
+    if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        # Over a name: the items it iterates are values already made (an
+        # iterable that is a call's result may have raised, and the element
+        # need not carry it).
+        if len(node.generators) != 1:
+            return False
+        generator = node.generators[0]
+        if not isinstance(generator.target, ast.Name) or not isinstance(generator.iter, ast.Name) or generator.ifs or generator.is_async:
+            return False
+        names.append(f"for {generator.target.id}")
+        return _total_expression(node.elt, callees, names)
+    if isinstance(node, ast.Call):
+        func = node.func
+        if not isinstance(func, ast.Name) or func.id not in _TOTAL_CALLS or node.keywords or len(node.args) != 1:
+            return False
+        (argument,) = node.args
+        if isinstance(argument, ast.Starred):
+            return False
+        if func.id == "len" and not isinstance(argument, ast.Name):
+            return False
+        callees.add(func.id)
+        return _total_expression(argument, callees, names)
+    return False
 
 
 def _int_of_text(text: str) -> int | None:
