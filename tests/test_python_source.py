@@ -939,3 +939,23 @@ def test_a_text_joined_from_items_we_cannot_see_is_still_several_shell_words():
     )
     (server,) = servers
     assert server.setting("tp_size").value.kind is Kind.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("expression", "expected"),
+    [
+        ("len({1, 1, 2})", "2"),
+        ("len({int(g) for g in ['1', '1', '01']})", "1"),
+        ("sorted({8, 8})[0] * 2", "16"),
+        ("len({1, 1.0, True})", "1"),
+        ("len({'1', 1})", "2"),
+    ],
+)
+def test_a_set_holds_each_item_once(expression, expected):
+    servers, _ = _servers(
+        f"""
+        import subprocess, sys
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", str({expression})])
+        """
+    )
+    assert [_value(s, "tp_size") for s in servers] == [expected]

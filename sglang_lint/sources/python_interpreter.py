@@ -1842,10 +1842,35 @@ class PythonInterpreter:
                 items.extend(self._iter_items(self._eval(element.value), self._loc(element)))
             else:
                 items.append(self._eval(element))
+        if kind == "set":
+            items = self._set_items(items)
         return PList(self._new_ref(bounded_items(tuple(items), loc)), loc, kind)
 
     _expr_Tuple = _expr_List
     _expr_Set = _expr_List
+
+    def _set_items(self, items: list[PyValue]) -> list[PyValue]:
+        """The items of a set: each known one once (``{1, 1.0, True}`` is one
+        item, as for CPython; ``len`` and ``sorted`` of a set count on it). Items
+        we cannot see may equal others: kept as they are."""
+        seen: set[tuple] = set()
+        kept: list[PyValue] = []
+        for item in items:
+            if isinstance(item, PNum):
+                key: tuple | None = ("number", item.number)
+            elif isinstance(item, PStr):
+                text = literal_text(item.word)
+                key = None if text is None else ("text", text)
+            elif isinstance(item, PNone):
+                key = ("none",)
+            else:
+                key = None
+            if key is not None:
+                if key in seen:
+                    continue
+                seen.add(key)
+            kept.append(item)
+        return kept
 
     def _expr_Dict(self, node: ast.Dict) -> PyValue:
         loc = self._loc(node)
@@ -1871,7 +1896,12 @@ class PythonInterpreter:
         return PList(self._new_ref(tuple(items)), loc)
 
     _expr_GeneratorExp = _expr_ListComp
-    _expr_SetComp = _expr_ListComp
+
+    def _expr_SetComp(self, node: ast.SetComp) -> PyValue:
+        made = self._expr_ListComp(node)
+        assert isinstance(made, PList)
+        self._set(made.ref, tuple(self._set_items(list(self.heap.get(made.ref, ())))))
+        return made
 
     def _expr_DictComp(self, node: ast.DictComp) -> PyValue:
         loc = self._loc(node)
