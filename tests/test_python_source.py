@@ -959,3 +959,19 @@ def test_a_set_holds_each_item_once(expression, expected):
         """
     )
     assert [_value(s, "tp_size") for s in servers] == [expected]
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "1e999 * 0"])
+def test_int_of_a_number_that_is_not_finite_is_unknown(number):
+    # CPython raises (OverflowError, ValueError); the interpreter did too, and
+    # the file's analysis ended in an internal error (SGL900).
+    result = _launches(
+        f"""
+        import subprocess, sys
+        TP = int({number})
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", str(TP)])
+        """
+    )
+    assert not result.notes
+    (launch,) = result.servers
+    assert launch.args[-1].value.kind is Kind.UNKNOWN

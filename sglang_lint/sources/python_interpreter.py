@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import math
 import os
 import sys
 from collections import OrderedDict
@@ -2482,6 +2483,9 @@ class PythonInterpreter:
             return self._to_str(first, loc) if isinstance(first, (PStr, PNum, PNone, PUnknown)) else PUnknown(Value.unknown("str() of a value we cannot see"), loc)
         if name == "int" and first is not None:
             if isinstance(first, PNum):
+                if isinstance(first.number, float) and not math.isfinite(first.number):
+                    # (CPython raises: int() of infinity or NaN)
+                    return PUnknown(Value.unknown("int() of a number that is not finite"), loc)
                 return PNum(int(first.number), first.loc, first.origin)
             if isinstance(first, PStr):
                 text = literal_text(first.word)
