@@ -94,3 +94,43 @@ def test_python_and_shell_mixtures_never_crash_and_are_deterministic(launcher: s
     first = _run(files)
     assert first == _run(files)
     assert not any(code == "SGL900" and "internal error" in message for code, _, message in first[0])
+
+
+# Expressions of literals (edge values included: infinity, texts int() refuses,
+# empty containers) through the builtins, operators and methods the Python
+# interpreter models: whatever CPython makes of them (a value or an exception),
+# the analysis never ends in an internal error. Found int("+-3") and int(1e999).
+_LITERALS = st.sampled_from(
+    ["0", "-1", "7", "2**70", "1e999", "-1e999", "0.5", "True", "None", '""', '"abc"', '"+-3"', '" 12 "', '"1_000"',
+     '"--tp"', "[]", "[1, 2]", '["a", "b"]', "()", "{}", '{"a": 1}', "{1, 1}", "range(3)", "os.environ.get('X', '4')", "sys.argv"]
+)
+_UNARY = ["int({})", "str({})", "len({})", "sorted({})", "list({})", "tuple({})", "set({})", "bool({})", "float({})", "abs({})",
+          "round({})", "min({})", "max({})", "enumerate({})", "-{}", "not {}", "{}[0]", "{}[-1:]", "{}.split()", "{}.strip()",
+          "{}.upper()", "{}.get('a')", "{}.items()", "' '.join({})", "f'{{{}}}'", "f'{{{}:d}}'", "f'{{{}:.2f}}'", "'%d' % {}",
+          "'{{}}'.format({})", "[v for v in {}]", "{{v for v in {}}}", "str({}).replace('1', '')"]
+_BINARY = ["{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} // {}", "{} % {}", "{} ** {}", "{} == {}", "{} < {}", "{} in {}",
+           "{} if {} else 0", "zip({}, {})", "range({}, {})", "{} and {}", "{} or {}", "[{}, {}]", "{{'k': {}, 'v': {}}}"]
+expressions = st.recursive(
+    _LITERALS,
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(_UNARY), inner).map(lambda pair: pair[0].format(pair[1])),
+        st.tuples(st.sampled_from(_BINARY), inner, inner).map(lambda triple: triple[0].format(triple[1], triple[2])),
+    ),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(expression=expressions)
+def test_python_builtins_and_operators_never_crash(expression: str) -> None:
+    launcher = (
+        "import os, subprocess, sys\n"
+        f"VALUE = {expression}\n"
+        "try:\n"
+        f"    OTHER = str({expression})\n"
+        "except Exception:\n"
+        "    OTHER = '1'\n"
+        'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", str(VALUE), "--dp", OTHER])\n'
+    )
+    findings, _ = _run({"launch.py": launcher})
+    assert not any(code == "SGL900" and "internal error" in message for code, _, message in findings), (expression, findings)
