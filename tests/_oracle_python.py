@@ -45,6 +45,8 @@ are in tests/_oracle_common.py):
                        condition choosing a value)
    ``env_branch_list`` ``if os.getenv("X"): cmd.append(...)`` (an undecided
                        condition changing the list)
+   ``env_is_none``     such a condition written ``os.getenv("X") is None`` /
+                       ``os.environ.get("X") is not None`` (unset, not empty)
    ``env_ternary_symbol`` such a choice between a literal and an environment value
                        (``"64" if os.getenv("X") else PAGE``)
    ``env_int``         ``TP_N = int(os.environ.get("TP", "8"))`` then ``str(TP_N * 2)``,
@@ -210,6 +212,7 @@ CONSTRUCTS = (
     "env_or",
     "env_ternary",
     "env_branch_list",
+    "env_is_none",
     "popen",
     "subprocess_run",
     "shell_string",
@@ -417,14 +420,18 @@ class _Gen:
             if len(self.domains) >= 3:
                 return None
             self.domains[variable] = (None, "1") if self.chance(0.6) else (None, "", "1")
-        return self.pick(
-            (
-                f'os.getenv("{variable}")',
-                f'os.environ.get("{variable}")',
-                f'os.environ.get("{variable}") == "1"',
-                f'"{variable}" in os.environ',
-            )
-        )
+        forms = [
+            f'os.getenv("{variable}")',
+            f'os.environ.get("{variable}")',
+            f'os.environ.get("{variable}") == "1"',
+            f'"{variable}" in os.environ',
+        ]
+        if self.ok("env_is_none"):
+            forms += [f'os.getenv("{variable}") is None', f'os.environ.get("{variable}") is not None']
+        test = self.pick(forms)
+        if " is " in test:
+            self.tag("env_is_none")
+        return test
 
     # -- values and conditions -------------------------------------------------
     def number_expr(self, ctx: dict) -> str:

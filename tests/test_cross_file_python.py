@@ -719,3 +719,43 @@ def test_a_name_a_module_defines_inside_a_branch_stays_defined_after_it(tmp_path
     (server,) = result.servers
     assert (option(server, "--port"), option(server, "--tp")) == ("30000", "2")
     assert server.path_condition == () and len(runs) == 1
+
+
+def test_an_environment_none_test_in_a_base_class_of_another_module_forks(tmp_path, monkeypatch) -> None:
+    # SGLang's PD fixture pattern (0.5.23 disaggregation_fixture.py:109-114):
+    # the base class reads the RDMA devices from the environment and drops the
+    # option when there are none. A condition of another module's code is
+    # merged unless the environment decides it; `is None` of an environment
+    # value now does, so each way is a variant and the roles stay known (before,
+    # the merged list was any number of words that might override them).
+    write(
+        tmp_path,
+        {
+            "fixtures/pd_fixture.py": (
+                "import os, subprocess, sys\n"
+                "\n"
+                "class PDServerBase:\n"
+                "    @classmethod\n"
+                "    def setUpClass(cls):\n"
+                '        cls.devices = ["--disaggregation-ib-device", os.getenv("DEVS")]\n'
+                "        if cls.devices[1] is None:\n"
+                "            cls.devices = []\n"
+                "\n"
+                "    @classmethod\n"
+                "    def start(cls, role):\n"
+                '        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", role, "--tp", "2"] + cls.devices)\n'
+            ),
+            "tests/test_pd.py": (
+                "import subprocess\nfrom fixtures.pd_fixture import PDServerBase\n\n\nclass TestPD(PDServerBase):\n"
+                "    @classmethod\n    def setUpClass(cls):\n        super().setUpClass()\n        cls.start('prefill')\n        cls.start('decode')\n"
+            ),
+        },
+    )
+    result = analyze(tmp_path, "tests/test_pd.py", monkeypatch)
+    seen = sorted((option(launch, "--disaggregation-mode"), [step.text for step in launch.path_condition], argv(launch)[-1]) for launch in result.servers)
+    assert seen == [
+        ("decode", ["$DEVS is set"], "<symbol>"),
+        ("decode", ["$DEVS is unset"], "2"),
+        ("prefill", ["$DEVS is set"], "<symbol>"),
+        ("prefill", ["$DEVS is unset"], "2"),
+    ]

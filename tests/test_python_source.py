@@ -726,7 +726,7 @@ def test_insert_into_a_list_with_items_we_cannot_see_keeps_the_launch():
     source = textwrap.dedent(
         """
         import os, subprocess, sys
-        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.getenv("M", "x"), "--tp-size", "8"]
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", os.getenv("M"), "--tp-size", "8"]
         cmd = [a for a in cmd if a is not None]
         cmd.insert(3, "--enable-dp-attention")
         cmd.insert(-2, "--port")
@@ -975,3 +975,42 @@ def test_int_of_a_number_that_is_not_finite_is_unknown(number):
     assert not result.notes
     (launch,) = result.servers
     assert launch.args[-1].value.kind is Kind.UNKNOWN
+
+
+def test_an_environment_variable_tested_against_none_is_a_decision_of_the_path():
+    # `os.getenv("DEVS") is None` holds exactly where DEVS is unset: a decision
+    # over the environment, forked like `if os.getenv("DEVS"):` (before, an
+    # opaque condition: in another module's code, as in a test fixture's base
+    # class, it was merged and the list it chose made the launch unknown).
+    result = _launches(
+        """
+        import os, subprocess, sys
+        devices = ["--disaggregation-ib-device", os.getenv("DEVS")]
+        if devices[1] is None:
+            devices = []
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", "2"] + devices)
+        """
+    )
+    variants = sorted((launch.args[-1].value.describe(), [step.text for step in launch.path_condition]) for launch in result.servers)
+    assert variants == [("$DEVS", ["$DEVS is set"]), ("2", ["$DEVS is unset"])]
+
+
+@pytest.mark.parametrize(
+    ("condition", "expected"),
+    [
+        ('os.getenv("DEVS", "mlx5_0") is None', "1"),  # a default: never None
+        ('os.environ.get("DEVS", None) is not None', "{1, 2}"),
+        ('os.getenv("DEVS") is not None and os.getenv("DEVS") is None', "1"),
+    ],
+)
+def test_what_none_tests_of_the_environment_decide(condition, expected):
+    servers, _ = _servers(
+        f"""
+        import os, subprocess, sys
+        tp = "1"
+        if {condition}:
+            tp = "2"
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", tp])
+        """
+    )
+    assert "{" + ", ".join(sorted({_value(s, "tp_size") for s in servers})) + "}" == expected if expected.startswith("{") else [_value(s, "tp_size") for s in servers] == [expected]

@@ -214,12 +214,26 @@ def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
     Keys over a value the run does not set are ``nonempty\\0$X``, ``eq\\0$X\\0text``
     and ``glob\\0$X\\0pattern|pattern`` (the same in every source, so that a
     shell test and a Python condition over one variable agree), and Python's
-    ``in\\0$X\\0text<IN_SEPARATOR>text`` (``os.getenv("X") in ("a", "b")``)."""
+    ``in\\0$X\\0text<IN_SEPARATOR>text`` (``os.getenv("X") in ("a", "b")``) and
+    ``set\\0$X`` (``os.getenv("X") is None``)."""
     if key in fixed:
         return fixed[key].taken
     kind, subject, *rest = key.split("\0")
     if kind == "glob" and rest and rest[0] == "*":
         return True
+    if kind == "set":
+        # Python's `os.getenv("X") is None` (set: X has a value, maybe empty).
+        # A value the path fixed, a non-empty one, one among texts is set.
+        for other, step in fixed.items():
+            other_kind, other_subject, *other_rest = other.split("\0")
+            if other_subject == subject and step.taken and (other_kind in ("nonempty", "in") or (other_kind == "eq" and other_rest[0] != "")):
+                return True
+        return None
+    unset = fixed.get(f"set\0{subject}")
+    if unset is not None and not unset.taken:
+        # Unset: Python's os.getenv gives None, which is empty, equal to no
+        # text and in no tuple of texts (only Python makes `set` keys).
+        return False if kind in ("eq", "nonempty", "in") else None
     if kind == "in" and rest:
         # Known when the path fixed the value itself (`$X` is 'a').
         for other, step in fixed.items():

@@ -2120,6 +2120,17 @@ class PythonInterpreter:
             if isinstance(op, (ast.Is, ast.IsNot)):
                 if isinstance(right, PNone):
                     result = is_none(left)
+                    if result is None and isinstance(left, PUnknown) and left.value.kind is Kind.SYMBOL and left.value.name.startswith("$"):
+                        if left.value.default is not None:
+                            result = False  # `os.getenv("X", "a")`: never None
+                        else:
+                            # `os.getenv("X") is None`: X is unset, a decision of
+                            # the path (in any module's code, as `if os.getenv("X"):`).
+                            name = left.value.name
+                            said = (f"{name} is set", f"{name} is unset")
+                            self.compared = (f"set\0{name}", said, isinstance(op, ast.Is))
+                            is_set = self._path_decision(f"set\0{name}", said, node)
+                            result = None if is_set is None else not is_set
                     if result is None:
                         return None
                     return result if isinstance(op, ast.Is) else not result
