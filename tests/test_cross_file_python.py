@@ -759,3 +759,82 @@ def test_an_environment_none_test_in_a_base_class_of_another_module_forks(tmp_pa
         ("prefill", ["$DEVS is set"], "<symbol>"),
         ("prefill", ["$DEVS is unset"], "2"),
     ]
+
+
+ENVIRON = (
+    "import os\n"
+    "\n"
+    "class EnvField:\n"
+    "    def __init__(self, default):\n"
+    "        self.default = default\n"
+    "\n"
+    "    def get(self):\n"
+    "        value = os.getenv(self.name)\n"
+    "        return self.default if value is None else self.parse(value)\n"
+    "\n"
+    "class EnvStr(EnvField):\n"
+    "    def parse(self, value):\n"
+    "        return value\n"
+    "\n"
+    "class EnvBool(EnvField):\n"
+    "    pass\n"
+    "\n"
+    "class Envs:\n"
+    '    SGLANG_TEST_BACKEND = EnvStr("mooncake")\n'
+    "    SGLANG_TEST_DEVICES = EnvStr(None)\n"
+    "    SGLANG_TEST_FLAG = EnvBool(False)\n"
+    "\n"
+    "envs = Envs()\n"
+)
+
+
+@pytest.mark.parametrize("with_environ", [True, False])
+def test_sglangs_environment_registry_reads_are_environment_reads(tmp_path, monkeypatch, with_environ) -> None:
+    # SGLang's PD fixture (0.5.23 disaggregation_fixture.py:101-114) takes the
+    # transfer backend and RDMA devices from `envs.X.get()` (sglang/srt/environ.py:
+    # os.getenv(X), else the field's default) and drops the devices option when
+    # none is given. Read as the environment's values, the paths outside CI are
+    # variants over $SGLANG_TEST_DEVICES with their roles known (before: unknown
+    # calls, a merged list, roles unknown). Without environ.py to say what a
+    # field is, a read stays unknown.
+    files = {
+        "tests/test_pd.py": (
+            "import subprocess, sys\n"
+            "from sglang.srt.environ import envs\n"
+            "\n"
+            "backend = envs.SGLANG_TEST_BACKEND.get()\n"
+            'devices = ["--disaggregation-ib-device", envs.SGLANG_TEST_DEVICES.get()]\n'
+            "if devices[1] is None:\n"
+            "    devices = []\n"
+            "flag = envs.SGLANG_TEST_FLAG.get()\n"
+            'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--flag", str(flag), "--disaggregation-transfer-backend", backend] + devices)\n'
+        ),
+    }
+    if with_environ:
+        files["sglang/srt/environ.py"] = ENVIRON
+    write(tmp_path, files)
+    result = analyze(tmp_path, "tests/test_pd.py", monkeypatch)
+    seen = sorted(([t.value.describe() for t in launch.args[-4:]], [step.text for step in launch.path_condition]) for launch in result.servers)
+    flag = "<unknown: the result of sglang.srt.environ.envs.SGLANG_TEST_FLAG.get()>"  # a bool is parsed: not modeled
+    if with_environ:
+        backend, devices = "$SGLANG_TEST_BACKEND (default mooncake)", "$SGLANG_TEST_DEVICES"
+        conditions = ["$SGLANG_TEST_DEVICES is set"], ["$SGLANG_TEST_DEVICES is unset"]
+    else:
+        backend = "<unknown: the result of sglang.srt.environ.envs.SGLANG_TEST_BACKEND.get()>"
+        devices = "<unknown: the result of sglang.srt.environ.envs.SGLANG_TEST_DEVICES.get()>"
+        conditions = ["`devices[1] is None` is false"], ["`devices[1] is None` is true"]
+    assert seen == [
+        (["--disaggregation-transfer-backend", backend, "--disaggregation-ib-device", devices], conditions[0]),
+        (["--flag", flag, "--disaggregation-transfer-backend", backend], conditions[1]),
+    ]
+    if with_environ:
+        assert os.path.join("sglang", "srt", "environ.py") in {path for path, _ in result.dependencies}
+
+
+def test_the_environment_registry_fields_are_read_from_the_class_alone() -> None:
+    from sglang_lint.sources.python_interpreter import env_fields
+
+    assert env_fields(ENVIRON) == {"SGLANG_TEST_BACKEND": ("EnvStr", "mooncake"), "SGLANG_TEST_DEVICES": ("EnvStr", None)}
+    assert env_fields("class Envs:\n    X = EnvStr(\n") == {}  # not valid Python
+    assert env_fields("X = EnvStr('a')\nclass Other:\n    Y = EnvStr('b')\n") == {}
+    assert env_fields("class Envs:\n    X = EnvInt(3)\n    Y = EnvStr(f'{X}')\n    Z: str = EnvStr('z')\n") == {}

@@ -85,7 +85,7 @@ from sglang_lint.sources.python_values import (
     unique_keys,
     word_length_ok,
 )
-from sglang_lint.sources.shell_words import Seg, Word, spread_word
+from sglang_lint.sources.shell_words import Seg, Word, is_identifier, spread_word
 
 # Statements and calls interpreted per file before giving up (a bound on work for
 # files whose functions call each other many times over).
@@ -2719,7 +2719,41 @@ class PythonInterpreter:
             return PUnknown(Value.symbol("$" + name, default_text), loc, origin)
         if qualname in ("os.path.join", "posixpath.join"):
             return self._path_join(args, loc)
+        if qualname.startswith(SGLANG_ENVS + ".") and qualname.endswith(".get") and not args and not kwargs:
+            return self._sglang_env_get(qualname[len(SGLANG_ENVS) + 1 : -len(".get")], loc) or unknown
         return unknown
+
+    def _sglang_env_get(self, name: str, loc: Location) -> PyValue | None:
+        """``envs.NAME.get()`` of SGLang's registry of environment variables
+        (sglang 0.5.23 ``sglang/srt/environ.py``: ``EnvField.get`` returns
+        ``os.getenv(NAME)`` parsed, or the field's default when it is unset):
+        for an ``EnvStr`` with a literal default, what ``os.getenv(NAME,
+        default)`` gives (``EnvStr(None)``: ``os.getenv(NAME)``). Its decisions
+        are the environment's, in any module's code: SGLang's PD test fixture
+        drops ``--disaggregation-ib-device`` when
+        ``envs.SGLANG_TEST_PD_DISAGG_DEVICES.get() is None``. None when the
+        field is not such a one (a bool or number is parsed: unknown)."""
+        if not is_identifier(name):
+            return None
+        field = self._sglang_env_fields().get(name)
+        if field is None or field[0] != "EnvStr":
+            return None
+        return PUnknown(Value.symbol("$" + name, field[1]), loc)
+
+    def _sglang_env_fields(self) -> Mapping[str, tuple[str, str | None]]:
+        """The fields of SGLang's ``class Envs`` (``NAME = EnvStr("default")``)
+        by name, read from the project's or the installed ``sglang.srt.environ``
+        (a dependency of the result); once per run."""
+        if self.files is None:
+            return {}
+        key = ("sglang environment fields",)
+        known = self.files.recall(key)
+        if known is not None:
+            return known  # type: ignore[return-value]
+        self.files.begin(key)
+        found = self._module_text("sglang.srt.environ", 0, None)
+        fields = env_fields(found[1]) if found is not None else {}
+        return self.files.conclude(key, fields)  # type: ignore[return-value]
 
     def _path_join(self, args: list[PyValue], loc: Location) -> PyValue:
         words: list[Word] = []
@@ -3382,6 +3416,35 @@ def _total_expression(node, callees: set[str], names: list[str]) -> bool:
         callees.add(func.id)
         return _total_expression(argument, callees, names)
     return False
+
+
+# SGLang's registry of environment variables (sglang.srt.environ.envs): its
+# fields' reads are modeled (_sglang_env_get), not run.
+SGLANG_ENVS = "sglang.srt.environ.envs"
+
+
+def env_fields(text: str) -> dict[str, tuple[str, str | None]]:
+    """``NAME -> (field class, default)`` of the ``class Envs`` of SGLang's
+    ``environ.py`` text: its assignments ``NAME = EnvStr("default")`` (a
+    literal text or None; others are left out)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    fields: dict[str, tuple[str, str | None]] = {}
+    for statement in tree.body:
+        if not (isinstance(statement, ast.ClassDef) and statement.name == "Envs"):
+            continue
+        for assignment in statement.body:
+            if not (isinstance(assignment, ast.Assign) and len(assignment.targets) == 1 and isinstance(assignment.targets[0], ast.Name)):
+                continue
+            call = assignment.value
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args and isinstance(call.args[0], ast.Constant)):
+                continue
+            default = call.args[0].value
+            if default is None or isinstance(default, str):
+                fields[assignment.targets[0].id] = (call.func.id, default)
+    return fields
 
 
 def _int_of_text(text: str) -> int | None:

@@ -37,7 +37,7 @@ from typing import Callable, Mapping
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
 from sglang_lint.prefilter import python_may_run_a_launch
 from sglang_lint.sources.paths import Paths
-from sglang_lint.sources.python_interpreter import PythonInterpreter, expr_text
+from sglang_lint.sources.python_interpreter import SGLANG_ENVS, PythonInterpreter, expr_text
 from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS
 from sglang_lint.sources.python_values import (
     DictContents,
@@ -732,6 +732,8 @@ def _keeps_builtin_model(qualname: str) -> bool:
     """(LaunchInterpreter._builtin_model; once per name and process: every
     import an analysis resolves asks it)"""
     last = qualname.rsplit(".", 1)[-1]
+    if qualname == SGLANG_ENVS:
+        return True  # its fields' reads are the environment's (PythonInterpreter._sglang_env_get)
     return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
         _is_sglang_name(qualname, name) for name in ("launch_server", "run_server", "Engine", "ServerArgs")
     )
