@@ -2725,13 +2725,15 @@ class PythonInterpreter:
 
     def _sglang_env_get(self, name: str, loc: Location) -> PyValue | None:
         """``envs.NAME.get()`` of SGLang's registry of environment variables
-        (sglang 0.5.23 ``sglang/srt/environ.py``: ``EnvField.get`` returns
-        ``os.getenv(NAME)`` parsed, or the field's default when it is unset):
+        (sglang 0.5.23 ``sglang/srt/environ.py:67``: ``EnvField.get`` returns
+        ``os.getenv(NAME)`` parsed, or the field's default when it is unset;
+        ``class Envs`` at line 251):
         for an ``EnvStr`` with a literal default, what ``os.getenv(NAME,
         default)`` gives (``EnvStr(None)``: ``os.getenv(NAME)``). Its decisions
         are the environment's, in any module's code: SGLang's PD test fixture
         drops ``--disaggregation-ib-device`` when
-        ``envs.SGLANG_TEST_PD_DISAGG_DEVICES.get() is None``. None when the
+        ``envs.SGLANG_TEST_PD_DISAGG_DEVICES.get() is None``
+        (``disaggregation_fixture.py:111-113``). None when the
         field is not such a one (a bool or number is parsed: unknown)."""
         if not is_identifier(name):
             return None
