@@ -838,3 +838,37 @@ def test_the_environment_registry_fields_are_read_from_the_class_alone() -> None
     assert env_fields("class Envs:\n    X = EnvStr(\n") == {}  # not valid Python
     assert env_fields("X = EnvStr('a')\nclass Other:\n    Y = EnvStr('b')\n") == {}
     assert env_fields("class Envs:\n    X = EnvInt(3)\n    Y = EnvStr(f'{X}')\n    Z: str = EnvStr('z')\n") == {}
+
+
+def test_items_that_differ_between_branches_are_located_where_they_are_written(tmp_path, monkeypatch) -> None:
+    # A helper of another module empties a list on a condition it does not
+    # decide (merged: not a decision of the environment), as SGLang's PD
+    # fixture does with its RDMA devices. The merged items were located at line
+    # 1 of the helper's file (the branch's list has no item to place them), and
+    # the role's message said "may be overridden by ... at helpers.py:1"; they
+    # are where the other list is written.
+    write(
+        tmp_path,
+        {
+            "helpers.py": (
+                "import shutil\n"
+                "\n"
+                "\n"
+                "def device_args():\n"
+                '    args = ["--disaggregation-ib-device", "mlx5_0"]\n'
+                "    if not shutil.which('ibstat'):\n"
+                "        args = []\n"
+                "    return args\n"
+            ),
+            "launch.py": (
+                "import subprocess, sys\n"
+                "from helpers import device_args\n"
+                "\n"
+                'subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--disaggregation-mode", "prefill"] + device_args())\n'
+            ),
+        },
+    )
+    result = analyze(tmp_path, "launch.py", monkeypatch)
+    (launch,) = result.servers
+    (merged,) = [token for token in launch.args if token.spread]
+    assert (merged.location.path, merged.location.line) == ("helpers.py", 5)

@@ -988,3 +988,4 @@ def test_what_none_tests_of_the_environment_decide(condition, expected):
         """
     )
     assert "{" + ", ".join(sorted({_value(s, "tp_size") for s in servers})) + "}" == expected if expected.startswith("{") else [_value(s, "tp_size") for s in servers] == [expected]
+

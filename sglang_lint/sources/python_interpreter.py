@@ -556,7 +556,9 @@ class PythonInterpreter:
         tail = 0
         while tail < shortest - head and all(same_text(items[-1 - tail], lists[0][-1 - tail]) for items in lists):
             tail += 1
-        loc = first_loc(lists[0]) or Location(self.path, 1, 1)
+        # (where the items of any way are written: the first way's list may be
+        # empty, `if not found: args = []`, and line 1 told the user nothing)
+        loc = next(filter(None, map(first_loc, lists)), None) or Location(self.path, 1, 1)
         middle = self._record_merge(PSpread(Value.unknown("items differ between branches"), loc), self._merged_over([item for items in lists for item in items]))
         return (*lists[0][:head], middle, *(lists[0][len(lists[0]) - tail :] if tail else ()))
 
