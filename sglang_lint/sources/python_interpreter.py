@@ -82,6 +82,7 @@ from sglang_lint.sources.python_values import (
     spec_too_wide,
     split_word,
     sub_chars,
+    unique_items,
     unique_keys,
     word_length_ok,
 )
@@ -1387,14 +1388,12 @@ class PythonInterpreter:
         return True
 
     def _flat_known(self, value: PyValue | None) -> bool:
-        """A number, a text known to its last character, None, or a list or
-        tuple of those: no item a step may have failed to make (and all
-        hashable: a set of them raised nothing either)."""
+        """A known scalar (a number, a text known to its last character, None),
+        or a list or tuple of those: no item a step may have failed to make
+        (and all hashable: a set of them raised nothing either)."""
         if isinstance(value, PList):
-            return all(not isinstance(item, PList) and self._flat_known(item) for item in self.heap.get(value.ref, ()))
-        if isinstance(value, PStr):
-            return literal_text(value.word) is not None
-        return isinstance(value, (PNum, PNone))
+            return all(scalar_key(item) is not None for item in self.heap.get(value.ref, ()))
+        return scalar_key(value) is not None
 
     def expects_failure(self, call) -> bool:
         """Whether ``call`` is a test's expectation that code raises: unittest's
@@ -1846,34 +1845,11 @@ class PythonInterpreter:
             else:
                 items.append(self._eval(element))
         if kind == "set":
-            items = self._set_items(items)
+            items = unique_items(items)
         return PList(self._new_ref(bounded_items(tuple(items), loc)), loc, kind)
 
     _expr_Tuple = _expr_List
     _expr_Set = _expr_List
-
-    def _set_items(self, items: list[PyValue]) -> list[PyValue]:
-        """The items of a set: each known one once (``{1, 1.0, True}`` is one
-        item, as for CPython; ``len`` and ``sorted`` of a set count on it). Items
-        we cannot see may equal others: kept as they are."""
-        seen: set[tuple] = set()
-        kept: list[PyValue] = []
-        for item in items:
-            if isinstance(item, PNum):
-                key: tuple | None = ("number", item.number)
-            elif isinstance(item, PStr):
-                text = literal_text(item.word)
-                key = None if text is None else ("text", text)
-            elif isinstance(item, PNone):
-                key = ("none",)
-            else:
-                key = None
-            if key is not None:
-                if key in seen:
-                    continue
-                seen.add(key)
-            kept.append(item)
-        return kept
 
     def _expr_Dict(self, node: ast.Dict) -> PyValue:
         loc = self._loc(node)
@@ -1903,7 +1879,7 @@ class PythonInterpreter:
     def _expr_SetComp(self, node: ast.SetComp) -> PyValue:
         made = self._expr_ListComp(node)
         assert isinstance(made, PList)
-        self._set(made.ref, tuple(self._set_items(list(self.heap.get(made.ref, ())))))
+        self._set(made.ref, tuple(unique_items(self.heap.get(made.ref, ()))))
         return made
 
     def _expr_DictComp(self, node: ast.DictComp) -> PyValue:
@@ -2122,17 +2098,16 @@ class PythonInterpreter:
             if isinstance(op, (ast.Is, ast.IsNot)):
                 if isinstance(right, PNone):
                     result = is_none(left)
-                    if result is None and isinstance(left, PUnknown) and left.value.kind is Kind.SYMBOL and left.value.name.startswith("$"):
-                        if left.value.default is not None:
-                            result = False  # `os.getenv("X", "a")`: never None
-                        else:
-                            # `os.getenv("X") is None`: X is unset, a decision of
-                            # the path (in any module's code, as `if os.getenv("X"):`).
-                            name = left.value.name
-                            said = (f"{name} is set", f"{name} is unset")
-                            self.compared = (f"set\0{name}", said, isinstance(op, ast.Is))
-                            is_set = self._path_decision(f"set\0{name}", said, node)
-                            result = None if is_set is None else not is_set
+                    if result is None and _env_symbol(left):
+                        # `os.getenv("X") is None`: X is unset, a decision of
+                        # the path (in any module's code, as `if os.getenv("X"):`).
+                        name = left.value.name  # type: ignore[union-attr]
+                        said = (f"{name} is set", f"{name} is unset")
+                        self.compared = (f"set\0{name}", said, isinstance(op, ast.Is))
+                        is_set = self._path_decision(f"set\0{name}", said, node)
+                        result = None if is_set is None else not is_set
+                    elif result is None and isinstance(left, PUnknown) and left.value.kind is Kind.SYMBOL and left.value.name.startswith("$"):
+                        result = False  # `os.getenv("X", "a")`: never None
                     if result is None:
                         return None
                     return result if isinstance(op, ast.Is) else not result
@@ -3372,31 +3347,29 @@ def _total_body(node: ast.Try) -> tuple[tuple[str, ...], tuple[str, ...]] | None
 def _compute_total_body(body: list) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
     names: list[str] = []
     callees: set[str] = set()
+    loop_names: set[str] = set()
     for statement in body:
         if isinstance(statement, ast.Pass):
             continue
         if not isinstance(statement, ast.Assign) or not all(isinstance(target, ast.Name) for target in statement.targets):
             return None
-        if not _total_expression(statement.value, callees, names):
+        if not _total_expression(statement.value, callees, loop_names):
             return None
         names.extend(target.id for target in statement.targets)
-    assigned = [name for name in names if not name.startswith("for ")]
-    loop_names = {name[4:] for name in names if name.startswith("for ")}
-    if len(set(assigned)) != len(assigned) or callees & (set(assigned) | loop_names):
+    if len(set(names)) != len(names) or callees & (set(names) | loop_names):
         # A name assigned twice keeps only its last value to judge; a callee
         # bound in the body may not be the builtin.
         return None
-    return tuple(assigned), tuple(sorted(callees))
+    return tuple(names), tuple(sorted(callees))
 
 
-def _total_expression(node, callees: set[str], names: list[str]) -> bool:
+def _total_expression(node, callees: set[str], loop_names: set[str]) -> bool:
     """Whether ``node`` is built only as ``_total_body`` allows; the builtins it
-    calls go to ``callees``, its comprehensions' loop names to ``names`` (as
-    ``for NAME``)."""
+    calls go to ``callees``, its comprehensions' loop names to ``loop_names``."""
     if isinstance(node, (ast.Constant, ast.Name)):
         return True
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-        return all(not isinstance(element, ast.Starred) and _total_expression(element, callees, names) for element in node.elts)
+        return all(not isinstance(element, ast.Starred) and _total_expression(element, callees, loop_names) for element in node.elts)
     if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
         # Over a name: the items it iterates are values already made (an
         # iterable that is a call's result may have raised, and the element
@@ -3406,8 +3379,8 @@ def _total_expression(node, callees: set[str], names: list[str]) -> bool:
         generator = node.generators[0]
         if not isinstance(generator.target, ast.Name) or not isinstance(generator.iter, ast.Name) or generator.ifs or generator.is_async:
             return False
-        names.append(f"for {generator.target.id}")
-        return _total_expression(node.elt, callees, names)
+        loop_names.add(generator.target.id)
+        return _total_expression(node.elt, callees, loop_names)
     if isinstance(node, ast.Call):
         func = node.func
         if not isinstance(func, ast.Name) or func.id not in _TOTAL_CALLS or node.keywords or len(node.args) != 1:
@@ -3418,7 +3391,7 @@ def _total_expression(node, callees: set[str], names: list[str]) -> bool:
         if func.id == "len" and not isinstance(argument, ast.Name):
             return False
         callees.add(func.id)
-        return _total_expression(argument, callees, names)
+        return _total_expression(argument, callees, loop_names)
     return False
 
 

@@ -23,7 +23,7 @@ scalars, and the items of a list after an edit.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from msgspec import Struct
 
@@ -590,13 +590,20 @@ def scalar_key(value: Any) -> tuple | None:
 
 
 def unique_keys(entries: tuple) -> list:
+    return unique_items(key for key, _ in entries)
+
+
+def unique_items(items: Iterable[Any]) -> list:
+    """Each known scalar once, in the order first met (a dict's keys, a set's
+    items: ``{1, 1.0, True}`` is one, as for CPython); values we cannot see may
+    equal others, and are kept."""
     seen: dict = {}
-    for key, _ in entries:
-        marker = scalar_key(key)
+    for item in items:
+        marker = scalar_key(item)
         if marker is None:
-            seen[id(key)] = key
+            seen[id(item)] = item
         elif marker not in seen:
-            seen[marker] = key
+            seen[marker] = item
     return list(seen.values())
 
 
