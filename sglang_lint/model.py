@@ -607,13 +607,18 @@ class SourceResult(Struct, array_like=True):
     # `source`d helpers), each as (path as shown, digest of the text read; "" when
     # it did not exist): the result is stale when one of them changes (issue 19).
     dependencies: list[tuple[str, str]] = []
+    # The names this module's top level binds to functions and classes whose
+    # launches take what a caller gives (a parameter, a deriving class's
+    # attributes): a file that imports one and launches nothing by its own
+    # text is analyzed too (issue 20, pipeline._importers_of_launchers).
+    exports: list[str] = []
 
 
 def gives_nothing(result: SourceResult) -> bool:
     """A result that gives the cross-file stages nothing: no launch, comment,
     note or continuation break (and so keeps no lines: a finding never points
     into it, and the report reads the lines of any file one does)."""
-    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations)
+    return not (result.servers or result.routers or result.notes or result.comments or result.continuation_breaks or result.broken_continuations or result.exports)
 
 
 class Related(Struct, frozen=True, gc=False, array_like=True):

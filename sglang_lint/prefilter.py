@@ -259,3 +259,125 @@ def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
     if kind == "shell":
         return b"sglang" in data or b"source" in data or data.startswith(b". ") or any(dot in data for dot in _SHELL_DOT_BYTES)
     return b"sglang" in data
+
+
+# -- the cross-file pre-check (issue 20) --------------------------------------------
+# A file can launch without spelling a launch: it calls a function of another
+# module of the project that launches with what it is given
+# (`from helpers import start; start("prefill", 8)`), or derives a class that
+# does. Which names of the project launch so is known once the files that
+# spell a launch are analyzed (SourceResult.exports); which names a file
+# imports is read here, from its bytes, for every file the check above
+# dismissed. Lexical and generous: an import inside a string counts too (the
+# Python source decides afterwards, on the parsed file); only an import
+# CPython would run must never be missed.
+
+
+def imported_names(data: bytes) -> tuple[tuple[str, str], ...]:
+    """The names a Python file's import statements bind, as ``(module, name)``:
+    ``from ..a.b import c, d as e`` gives ``("..a.b", "c")`` and ``("..a.b",
+    "d")``; ``import a.b as c`` gives ``("a.b", "")``; ``from a import *``
+    gives ``("a", "*")``. Found from the bytes without parsing: each word
+    ``import`` that begins a statement (after a line start, ``;`` or ``:``),
+    alone or after ``from <module>``."""
+    found: dict[tuple[str, str], None] = {}
+    start = data.find(b"import")
+    while start != -1:
+        end = start + 6
+        after = data[end : end + 1]
+        if after in (b" ", b"\t", b"(", b"\\") and (start == 0 or data[start - 1 : start] in (b" ", b"\t", b"\n", b";", b":", b"\r", b"\f", b".")):
+            for begin in _statement_starts(data, start):
+                head = data[begin:start].strip(b" \t\f\\\r\n")
+                if not head:
+                    for module in _import_items(_statement_rest(data, end)):
+                        found[(module, "")] = None
+                elif head.startswith(b"from") and head[4:5] in (b" ", b"\t", b".", b"\\", b"\n", b"\r"):
+                    module = b"".join(head[4:].split()).replace(b"\\", b"")
+                    if module and all(part.isidentifier() or not part for part in module.decode("utf-8", "replace").split(".")):
+                        text = module.decode("utf-8", "replace")
+                        for name in _import_items(_statement_rest(data, end)):
+                            found[(text, name)] = None
+        start = data.find(b"import", end)
+    return tuple(found)
+
+
+def _statement_starts(data: bytes, start: int) -> list[int]:
+    """Where the statement holding offset ``start`` may begin: after the line
+    end, ``;`` or ``:`` before it; and, when the line before ends with a
+    backslash, where that line's statement begins (a backslash at the end of
+    a comment continues nothing: both are tried)."""
+    starts = []
+    while len(starts) < 8:
+        # (the line's start first: a search for `;` back from there to the
+        # file's start made the scan quadratic)
+        line = max(data.rfind(b"\n", 0, start), data.rfind(b"\r", 0, start)) + 1
+        begin = max(line, data.rfind(b";", line, start) + 1, data.rfind(b":", line, start) + 1)
+        starts.append(begin)
+        if not begin or data[begin - 1 : begin] not in (b"\n", b"\r"):
+            break
+        before = data[: begin - 1]
+        if before.endswith(b"\r") and data[begin - 1 : begin] == b"\n":
+            before = before[:-1]
+        if not before.endswith(b"\\"):
+            break
+        start = len(before) - 1
+    return starts
+
+
+def _statement_rest(data: bytes, start: int) -> bytes:
+    """What follows ``import`` to the end of its statement: a parenthesized
+    list to its ``)``, else to the end of the line (backslashes continue it)
+    or a ``;``."""
+    at = start
+    while True:
+        if data[at : at + 1] in (b" ", b"\t", b"\f"):
+            at += 1
+        elif data[at : at + 3] == b"\\\r\n":
+            at += 3
+        elif data[at : at + 2] in (b"\\\n", b"\\\r"):
+            at += 2
+        else:
+            break
+    if data[at : at + 1] == b"(":
+        # To the `)` that is not in a comment (`(  # noqa: F401 (re-export)`).
+        at += 1
+        lines = []
+        while at < len(data):
+            newline = data.find(b"\n", at)
+            line = data[at : newline if newline != -1 else len(data)]
+            hash_at = line.find(b"#")
+            code = line if hash_at == -1 else line[:hash_at]
+            close = code.find(b")")
+            if close != -1:
+                lines.append(code[:close])
+                break
+            lines.append(code)
+            if newline == -1:
+                break
+            at = newline + 1
+        return b"\n".join(lines)
+    end = at
+    while True:
+        newline = data.find(b"\n", end)
+        if newline == -1:
+            newline = len(data)
+        if data[end:newline].rstrip(b"\r").endswith(b"\\"):
+            end = newline + 1
+            continue
+        line = data[at:newline]
+        semicolon = line.find(b";")
+        return line if semicolon == -1 else line[:semicolon]
+
+
+def _import_items(rest: bytes) -> list[str]:
+    """The names (or modules) of ``a, b as c, d.e`` (comments dropped)."""
+    items = []
+    for line in rest.replace(b"\\\r\n", b" ").replace(b"\\\n", b" ").splitlines():
+        hash_at = line.find(b"#")
+        for item in (line if hash_at == -1 else line[:hash_at]).split(b","):
+            words = item.split()
+            if words:
+                name = words[0].decode("utf-8", "replace")
+                if name == "*" or all(part.isidentifier() for part in name.split(".")):
+                    items.append(name)
+    return items

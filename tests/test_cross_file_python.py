@@ -872,3 +872,76 @@ def test_items_that_differ_between_branches_are_located_where_they_are_written(t
     (launch,) = result.servers
     (merged,) = [token for token in launch.args if token.spread]
     assert (merged.location.path, merged.location.line) == ("helpers.py", 5)
+
+
+# -- exports: the names a file that launches nothing by its own text may call (issue 20)
+EXPORTING = (
+    "import subprocess\n"
+    "\n"
+    "\n"
+    "def serve(mode, tp):\n"
+    '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", mode, "--tp", str(tp)])\n'
+    "\n"
+    "\n"
+    "def serve_extra(extra):\n"
+    '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", *extra])\n'
+    "\n"
+    "\n"
+    "def serve_fixed():\n"
+    '    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "8"])\n'
+    "\n"
+    "\n"
+    "def _config(tp):\n"
+    '    return ["--tp", str(tp)]\n'
+    "\n"
+    "\n"
+    "class ServerFixture:\n"
+    "    tp = 1\n"
+    "\n"
+    "    @classmethod\n"
+    "    def setUpClass(cls):\n"
+    '        cls.process = subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", str(cls.tp)])\n'
+    "\n"
+    "\n"
+    "class Client:\n"
+    "    def ask(self, prompt):\n"
+    "        return prompt\n"
+    "\n"
+    "\n"
+    "def _outer():\n"
+    "    def inner(tp):\n"
+    '        subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", str(tp)])\n'
+    "    return inner\n"
+)
+
+
+def test_exports_are_the_launchers_that_take_what_a_caller_gives(tmp_path: Path, monkeypatch) -> None:
+    """A function whose launch reads a parameter (a word, a spread list), and a
+    class that launches (a deriving class sets its attributes), are exports; a
+    launcher of fixed words (its launches are found in this file already), a
+    helper that launches nothing, a class that launches nothing and a nested
+    function (not importable) are not."""
+    write(tmp_path, {"helpers.py": EXPORTING})
+    result = analyze(tmp_path, "helpers.py", monkeypatch)
+    assert sorted(result.exports) == ["ServerFixture", "serve", "serve_extra"]
+
+
+def test_exports_of_every_path_are_kept(tmp_path: Path, monkeypatch) -> None:
+    """A file analyzed along several paths (launch variants: here 3 runs over
+    `$ROLE`) exports what the roots of any path export, once each."""
+    from sglang_lint.model import SourceResult
+    from sglang_lint.sources.paths import decision, variants
+
+    source = EXPORTING + "\nimport os\n\nif os.environ.get('ROLE') == 'decode':\n    MODE = 'decode'\nelse:\n    MODE = 'prefill'\n\n\ndef serve_mode(tp):\n    serve(MODE, tp)\n"
+    write(tmp_path, {"helpers.py": source})
+    result = analyze(tmp_path, "helpers.py", monkeypatch)
+    assert len(result.servers) > 3  # (variants: serve_mode's launch forks on the role)
+    assert sorted(result.exports) == ["ServerFixture", "serve_extra", "serve_mode"]  # serve: called here, not a root
+    _, (when_true, when_false) = decision("eq\0$ROLE\0decode", ("yes", "no"), result.servers[0].location)
+    one, other = SourceResult("a.py", exports=["serve", "Base"]), SourceResult("a.py", exports=["Base", "serve_mode"])
+    assert variants([({"k": when_true}, one), ({"k": when_false}, other)]).exports == ["serve", "Base", "serve_mode"]
+
+
+def test_a_module_that_launches_nothing_exports_nothing(tmp_path: Path, monkeypatch) -> None:
+    write(tmp_path, {"helpers.py": "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd)\n# sglang\n"})
+    assert analyze(tmp_path, "helpers.py", monkeypatch).exports == []

@@ -469,6 +469,7 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
     combined.broken_continuations = list(dict.fromkeys(item for _, result in leaves for item in result.broken_continuations))
     combined.notes = list(dict.fromkeys(note for _, result in leaves for note in result.notes))
     combined.version_hints = list(dict.fromkeys(hint for _, result in leaves for hint in result.version_hints))
+    combined.exports = list(dict.fromkeys(name for _, result in leaves for name in result.exports))
     # identity -> signature -> (a launch, the paths that gave it)
     found: dict[tuple, dict[tuple, tuple[ServerLaunch | RouterLaunch, list[int]]]] = {}
     for index, (fixed, result) in enumerate(leaves):

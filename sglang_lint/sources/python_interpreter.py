@@ -2778,29 +2778,51 @@ class PythonInterpreter:
         for cls in self.classes:
             if cls.ref in subclassed:
                 continue
-            self._as_root(lambda cls=cls: self._run_class(cls, called_names, reach))
+            self._as_root(lambda cls=cls: self._run_class(cls, called_names, reach), cls.name if self._top_level(cls.name, cls) else None)
         for func in list(self.defined):
             if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names or id(func.node) not in reach:
                 continue
-            self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""))
+            self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""), self._exported_function(func))
         for func in list(self.defined):
             if id(func.node) in self.executed or id(func.node) in methods or id(func.node) not in reach:
                 continue
-            self._as_root(lambda func=func: self._run_root(func, ""))
+            self._as_root(lambda func=func: self._run_root(func, ""), self._exported_function(func))
 
-    def _as_root(self, run: Callable[[], None]) -> None:
+    def _as_root(self, run: Callable[[], None], exported: str | None = None) -> None:
         """Run one root (a function, or a class's fixtures and tests, which
         share their instance). The branches it met matter to the launch
         variants (``Paths.launch``) only when one of its own launches holds a
         value a merge of branches made (``merged_launch``; a root's unknown
         parameters are no reason to fork): the roots are what different test
         runs call, and a branch of one (a benchmark's retry count) changes
-        nothing another launches."""
+        nothing another launches.
+
+        ``exported``: the name the file's top level binds the root to (a
+        function or a class another module may import); it becomes one of the
+        result's ``exports`` when the root's launches take what a caller gives:
+        a function's when a word of one is one of its parameters, a class's
+        when it launches at all (a class deriving it sets the attributes)."""
         met, servers, routers, notes = len(self.paths.met), len(self.result.servers), len(self.result.routers), len(self.result.notes)
         run()
         launches = [*self.result.servers[servers:], *self.result.routers[routers:]]
         if any(merged_launch(launch) for launch in launches) or not_followed(self.result.notes[notes:]):
             self.relevant_branches.update(self.paths.met[met:])
+        if exported is not None and launches and exported.removesuffix(".") not in self.result.exports:
+            if not exported.endswith(".") or any(_names_symbol(value, exported) for launch in launches for value in launch_values(launch)):
+                self.result.exports.append(exported.removesuffix("."))
+
+    def _top_level(self, name: str, value: PClass | PFunc) -> bool:
+        """Whether the analyzed file's top level binds ``name`` to ``value``
+        (what an import of the module gives another file)."""
+        bound = self.heap.get(self.module_scope, {}).get(name)
+        if isinstance(value, PClass):
+            return isinstance(bound, PClass) and bound.ref == value.ref
+        return isinstance(bound, PFunc) and bound.node is value.node and value.module is None
+
+    def _exported_function(self, func: PFunc) -> str | None:
+        """``name.`` for a function of the file's top level: the prefix of the
+        symbols its parameters are while it runs as a root (``start.tp``)."""
+        return f"{func.name}." if self._top_level(func.name, func) else None
 
     def _reaching_functions(self, tree: ast.Module) -> set[int]:
         """The functions of the file and of the modules read for it whose body
@@ -3185,6 +3207,14 @@ class PythonInterpreter:
             yield
         finally:
             self.skipped, self.last_calls = saved
+
+
+def _names_symbol(value: Value, prefix: str) -> bool:
+    """Whether ``value`` is, or holds, a symbol named with ``prefix`` (a
+    parameter of the function ``prefix`` names: ``start.tp``, ``start.cfg.tp``)."""
+    if value.kind is Kind.SYMBOL:
+        return value.name.startswith(prefix)
+    return value.kind is Kind.CONCAT and any(_names_symbol(part, prefix) for part in value.parts)
 
 
 _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}
