@@ -634,15 +634,21 @@ class DismissedFiles:
 
     def kind(self, path: str, info: os.stat_result, env_key: str) -> str | None:
         """The kind of a file dismissed before and unchanged since, else None."""
+        entry = self.entry(path, info, env_key)
+        return entry.kind if entry is not None else None
+
+    def entry(self, path: str, info: os.stat_result, env_key: str) -> "_Dismissed | None":
+        """The record of a file dismissed before and unchanged since (its kind
+        and, for Python, its imports), else None."""
         entry = self._entries.get(self._key(path))
         if entry is not None and entry.stamp == self._stamp(info) and entry.env_key == env_key:
-            return entry.kind
+            return entry
         return None
 
-    def dismiss(self, path: str, info: os.stat_result, env_key: str, kind: str) -> None:
+    def dismiss(self, path: str, info: os.stat_result, env_key: str, kind: str, imports: str = "") -> None:
         entries = self._entries
         if len(entries) < self.MAX_FILES:
-            entries[self._key(path)] = _Dismissed(self._stamp(info), env_key, kind)
+            entries[self._key(path)] = _Dismissed(self._stamp(info), env_key, kind, imports)
             self._dirty = True
 
     def save(self) -> str | None:
@@ -658,6 +664,7 @@ class _Dismissed(msgspec.Struct, array_like=True, frozen=True):
     stamp: tuple[int, int, int, int]  # size, mtime and ctime (ns), inode
     env_key: str
     kind: str
+    imports: str = ""  # a Python file's imports (extraction.imports_text)
 
 
 class _DismissedFile(msgspec.Struct):

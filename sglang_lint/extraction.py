@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from msgspec import Struct
 from msgspec.structs import replace
 
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
-from sglang_lint.prefilter import may_launch, may_launch_bytes
+from sglang_lint.prefilter import imported_names, may_launch, may_launch_bytes
 from sglang_lint.sources.project import ProjectFiles
 
 # Bytes enough for a shebang line (a file named without a suffix).
@@ -110,7 +110,7 @@ class Started(dict):
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            self[read.path] = self.pool.executor.submit(_extract_job, (read.path, read.text, read.kind, read.env, self.project, self.encode))
+            self[read.path] = self.pool.executor.submit(_extract_job, (read.path, read.text, read.kind, read.env, self.project, self.encode, read.importer))
         except (BrokenProcessPool, RuntimeError, OSError):
             self.broken = True  # the files left are extracted without it
 
@@ -137,6 +137,28 @@ class ReadFile(Struct):
     candidate: bool
     digest: str = ""
     env_key: str = ""
+    # A Python file the pre-check dismissed: what its imports name
+    # (:func:`imports_text`), for the cross-file pre-check (:func:`extract_importers`).
+    imports: str = ""
+    # Read again because it imports a launcher: extracted past the text pre-check.
+    importer: bool = False
+
+
+# Between a module and a name, and between two imports, in ``ReadFile.imports``
+# (one string per file: a tuple per import was ~12 MB of SGLang's tree).
+_NAME_SEPARATOR, _IMPORT_SEPARATOR = "\x1f", "\x1e"
+
+
+def imports_text(data: bytes) -> str:
+    """A Python file's imports (prefilter.imported_names) as one string."""
+    if b"import" not in data:
+        return ""
+    return _IMPORT_SEPARATOR.join(module + _NAME_SEPARATOR + name for module, name in imported_names(data))
+
+
+def imports_of(read: ReadFile) -> list[tuple[str, str]]:
+    """The ``(module, name)`` pairs of :func:`imports_text`."""
+    return [tuple(item.split(_NAME_SEPARATOR, 1)) for item in read.imports.split(_IMPORT_SEPARATOR)] if read.imports else []  # type: ignore[misc]
 
 
 class Extracted(Struct):
@@ -182,7 +204,7 @@ def read_files(jobs: Sequence[FileJob], *, digests: bool, started: Started | Non
                 if binary is not None:
                     notes.append(binary)
                 else:
-                    files.append(ReadFile(job.path, "", kind, job.env, False))
+                    files.append(ReadFile(job.path, "", kind, job.env, False, imports=imports_text(data) if kind is FileKind.PYTHON else ""))
                 continue
         text, note = decode_source(job.path, data)
         if note is not None:
@@ -221,15 +243,15 @@ def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None
         except OSError:
             info = None
         env_key = env_digest(job.env)
-        known = dismissed.kind(job.path, info, env_key) if info is not None and job.text is None else None
+        known = dismissed.entry(job.path, info, env_key) if info is not None and job.text is None else None
         if known is not None:
-            files.append(ReadFile(job.path, "", FileKind(known), job.env, False))
+            files.append(ReadFile(job.path, "", FileKind(known.kind), job.env, False, imports=known.imports))
             continue
         read, read_notes = read_files([job], digests=digests, started=started)
         files.extend(read)
         notes.extend(read_notes)
         if info is not None and job.text is None and len(read) == 1 and not read[0].candidate:
-            dismissed.dismiss(job.path, info, env_key, read[0].kind.value)
+            dismissed.dismiss(job.path, info, env_key, read[0].kind.value, read[0].imports)
     return files, notes
 
 
@@ -237,6 +259,8 @@ def classify_text(job: FileJob, text: str, kind: FileKind, digests: bool) -> Rea
     """A text read (of ``kind``): the prefilter's verdict and, with
     ``digests``, the keys of its cache entry."""
     read = ReadFile(job.path, text, kind, job.env, may_launch(kind.value, text, job.env))
+    if not read.candidate and kind is FileKind.PYTHON:
+        read.imports = imports_text(text.encode("utf-8", "surrogatepass"))
     if read.candidate and digests:
         from sglang_lint.cache import env_digest, text_digest
 
@@ -307,7 +331,7 @@ def extract_read(
     elif workers > 1:
         done = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result, project=project, pool=pool)
     else:
-        done = [(extract(read.path, read.text, read.kind, read.env, project), None) for _, read in pending]
+        done = [(_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer), None) for _, read in pending]
     for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
@@ -352,7 +376,7 @@ def _extract_in_pool(
 
         for kind in {read.kind for read in pending}:
             _source(kind)
-    items = [(read.path, read.text, read.kind, read.env, project, encode) for read in pending]
+    items = [(read.path, read.text, read.kind, read.env, project, encode, read.importer) for read in pending]
     # Small chunks, in the files' order: a few analyses are long (a tree's PD
     # test fixtures), and chunks of a tenth of the files left one worker
     # finishing such a chunk alone (SGLang's tree: 8.5 s -> 7.9 s on two
@@ -373,8 +397,8 @@ def _extract_in_pool(
         # A worker killed, or no fork at all (a process limit): the files
         # left are extracted here. (A file's own error never gets here: an
         # extraction turns it into a note.)
-        for path, text, kind, env, project, _ in items[len(done) :]:
-            done.append((extract(path, text, kind, env, project), None))
+        for path, text, kind, env, project, _, importer in items[len(done) :]:
+            done.append((_extract_one(extract, path, text, kind, env, project, importer), None))
     return done
 
 
@@ -402,15 +426,23 @@ def _extract_started(
                 if on_result is not None:
                     on_result(result)
                 continue
-        done.append((extract(read.path, read.text, read.kind, read.env, project), None))
+        done.append((_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer), None))
     return done
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool]) -> tuple[SourceResult, bool, bytes | None]:
+def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, project: ProjectFiles | None, importer: bool) -> SourceResult:
+    """``extract`` of one file; an importer of a launcher (see
+    :func:`extract_importers`) past the text pre-check its source applies."""
+    if importer:
+        return extract(path, text, kind, env, project, precheck=False)  # type: ignore[call-arg]
+    return extract(path, text, kind, env, project)
+
+
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool, bool]) -> tuple[SourceResult, bool, bytes | None]:
     from sglang_lint.sources import extract
 
-    path, text, kind, env, project, encode = item
-    result = extract(path, text, kind, env, project)
+    path, text, kind, env, project, encode, importer = item
+    result = _extract_one(extract, path, text, kind, env, project, importer)
     encoded = None
     if encode:
         from sglang_lint.cache import encode_result_json
@@ -418,3 +450,203 @@ def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, Proje
         encoded = encode_result_json(result)
     had_lines = bool(result.lines)
     return (replace(result, lines=[]) if had_lines else result), had_lines, encoded
+
+
+# Rounds of the cross-file pre-check: a file found in one may export a launcher
+# (or re-export one) that files found in the next import. Chains of helpers are
+# short; past this many the files left are not analyzed.
+MAX_IMPORT_ROUNDS = 4
+
+
+def extract_importers(
+    files: Sequence[ReadFile],
+    results: list[SourceResult],
+    extract: Extract,
+    *,
+    cache=None,
+    processes: int | None = None,
+    on_result: Callable[[SourceResult], None] | None = None,
+    project: ProjectFiles | None = None,
+    pool: WorkerPool | None = None,
+    fresh=None,
+) -> list[ReadFile]:
+    """The cross-file pre-check (issue 20): a Python file the pre-check
+    dismissed (it spells no launch) that imports a name another file of the run
+    exports (SourceResult.exports: a function a launch was made through, a
+    class that launches) is read and extracted after all, its result replacing
+    the empty one in ``results`` (in the order of ``files``); likewise, round
+    after round, for files importing what those export or re-export by name.
+    An import is matched to the files it may name as Python would find them
+    (:class:`ExportIndex`); the Python source then resolves it itself and
+    runs the file only if a statement can reach a launch. Returns the files
+    extracted so (read again: with their texts' digests)."""
+    index = ExportIndex()
+    for read, result in zip(files, results):
+        if result.exports:
+            index.add(read.path, result.exports, direct=True)
+    done: set[int] = set()
+    extracted: list[ReadFile] = []
+    for _ in range(MAX_IMPORT_ROUNDS):
+        if not index:
+            break
+        found: list[tuple[int, set[str]]] = []
+        for position, read in enumerate(files):
+            if read.candidate or position in done or not read.imports:
+                continue
+            names = index.launchers_imported(read.path, imports_of(read))
+            if names:
+                found.append((position, names))
+        if not found:
+            break
+        done.update(position for position, _ in found)
+        reads = [again for position, _ in found if (again := _read_again(files[position], digests=cache is not None)) is not None]
+        round_results = extract_read(reads, extract, cache=cache, processes=processes, on_result=on_result, project=project, pool=pool, fresh=fresh).results
+        by_path = {read.path: result for read, result in zip(reads, round_results)}
+        index = ExportIndex()
+        for position, names in found:
+            result = by_path.get(files[position].path)
+            if result is None:
+                continue
+            results[position] = result
+            if result.exports:
+                index.add(files[position].path, result.exports, direct=True)
+            # `from .helpers import start` in a package's __init__.py: `from
+            # pkg import start` names it too (by name only: `import pkg` is
+            # no call of it).
+            index.add(files[position].path, names, direct=False)
+        extracted.extend(reads)
+    return extracted
+
+
+class ExportIndex:
+    """The exports of the files of a run by the module each file is, matched
+    to an import as Python finds modules (sources.python_imports): a relative
+    import by its package directory, an absolute one by the end of the path
+    (``from a.b import c`` names ``.../a/b.py`` wherever ``sys.path`` starts)."""
+
+    def __init__(self) -> None:
+        # the module's last part -> (its parts: the absolute path's; the names; exported by its own analysis)
+        self._by_last: dict[str, list[tuple[tuple[str, ...], frozenset[str], bool]]] = {}
+
+    def __bool__(self) -> bool:
+        return bool(self._by_last)
+
+    def add(self, path: str, names: Iterable[str], *, direct: bool) -> None:
+        parts = _module_parts(path)
+        names = frozenset(names)
+        if parts and names:
+            self._by_last.setdefault(parts[-1], []).append((parts, names, direct))
+
+    def launchers_imported(self, importer: str, imports: Iterable[tuple[str, str]]) -> set[str]:
+        """The exported names ``imports`` (of the file ``importer``) may bind:
+        ``from m import start``; ``from m import *`` and ``import a.m`` (then
+        ``m.start(...)``: what ``m`` exports itself, not what it re-exports),
+        and ``from a import m`` likewise."""
+        names: set[str] = set()
+        for module, name in imports:
+            level = len(module) - len(module.lstrip("."))
+            dotted = tuple(part for part in module[level:].split(".") if part)
+            if level:
+                base = _directory_parts(importer)
+                if level - 1 > len(base):
+                    continue
+                target, exact = base[: len(base) - (level - 1)] + dotted, True
+            else:
+                target, exact = dotted, False
+            for _, exported, direct in self._matches(target, exact):
+                if name == "*" or (not name and direct):
+                    names.update(exported)
+                elif name in exported:
+                    names.add(name)
+            if name and name != "*":
+                for _, exported, direct in self._matches(target + (name,), exact):
+                    if direct:
+                        names.update(exported)  # a module of the package
+        return names
+
+    def _matches(self, target: tuple[str, ...], exact: bool) -> list[tuple[tuple[str, ...], frozenset[str], bool]]:
+        if not target:
+            return []
+        return [entry for entry in self._by_last.get(target[-1], ()) if (entry[0] == target if exact else entry[0][-len(target) :] == target)]
+
+
+def _directory_parts(path: str) -> tuple[str, ...]:
+    return tuple(part for part in os.path.dirname(os.path.abspath(path)).split(os.sep) if part)
+
+
+def _module_parts(path: str) -> tuple[str, ...]:
+    """The module a Python file is, as the parts of its absolute path
+    (``/r/pkg/helpers.py`` -> ``r, pkg, helpers``; a package's ``__init__.py``
+    is its directory)."""
+    directory = _directory_parts(path)
+    name = os.path.basename(path)
+    stem = name[:-3] if name.endswith(".py") else name
+    return directory if stem == "__init__" else directory + (stem,)
+
+
+def _read_again(read: ReadFile, *, digests: bool) -> ReadFile | None:
+    """A dismissed file read as a candidate (its text and digests)."""
+    text = read.text  # (an editor's buffer, standard input)
+    if not text:
+        data, _ = read_bytes(read.path)
+        if data is None:
+            return None
+        text, _ = decode_source(read.path, data)
+        if text is None:
+            return None
+    again = ReadFile(read.path, text, read.kind, read.env, True, importer=True)
+    if digests:
+        from sglang_lint.cache import env_digest, text_digest
+
+        again.digest, again.env_key = text_digest(text), env_digest(read.env)
+    return again
+
+
+# Imports of a named file looked up by :func:`importing_launchers` (a module
+# with hundreds is no deployment script), and the named files it looks at: more
+# (pre-commit --all-files names every file) are a walk, whose launchers are
+# among the files of the run (:func:`extract_importers`).
+MAX_NAMED_IMPORTS = 64
+MAX_NAMED_FILES = 64
+
+
+def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> list[ReadFile]:
+    """``files`` (named one by one: pre-commit, an editor) with each Python file
+    the pre-check dismissed that imports a module of the project that may
+    launch (one whose text passes the pre-check) read again as an importer
+    (:func:`extract_importers`): such a file is judged without the rest of the
+    tree, so the module is looked up where the import points, not among the
+    exports of the files of the run. The Python source then decides, on the
+    parsed file, whether a statement can reach a launch."""
+    from sglang_lint.prefilter import python_may_run_a_launch
+    from sglang_lint.sources.python_imports import module_files
+
+    if len(files) > MAX_NAMED_FILES:
+        return list(files)
+    known: dict[tuple, object] = {}
+    verdicts: dict[str, bool] = {}
+
+    def may_launch_module(shown: str) -> bool:
+        if shown not in verdicts:
+            text, _ = project.read(shown)
+            verdicts[shown] = text is not None and python_may_run_a_launch(text)
+        return verdicts[shown]
+
+    chosen: list[ReadFile] = []
+    for read in files:
+        if read.candidate or read.kind is not FileKind.PYTHON or not read.imports:
+            chosen.append(read)
+            continue
+        launching = False
+        for module, name in imports_of(read)[:MAX_NAMED_IMPORTS]:
+            level = len(module) - len(module.lstrip("."))
+            dotted = module[level:]
+            candidates = module_files(read.path, dotted, level, project.roots, known)
+            if name and name != "*":  # (`from pkg import helpers`: a module too)
+                candidates = candidates + module_files(read.path, f"{dotted}.{name}" if dotted else name, level, project.roots, known)
+            if any(may_launch_module(path) for path in candidates if path != read.path):
+                launching = True
+                break
+        again = _read_again(read, digests=True) if launching else None
+        chosen.append(again if again is not None else read)
+    return chosen

@@ -363,7 +363,7 @@ def lint_paths(
             unreadable.append(note)
         if result is not None:
             results.append(result)
-    from sglang_lint.extraction import FileJob, WorkerPool, extract_read, read_context_files
+    from sglang_lint.extraction import FileJob, WorkerPool, extract_importers, extract_read, importing_launchers, read_context_files
 
     named = _named_files(paths, found) if options.context else set()
     cache = (extraction_cache if extraction_cache is not None else _open_cache(options)) if found else None
@@ -395,6 +395,10 @@ def lint_paths(
         cataloged: dict[int, object] = {}
         if named or (stdin_name is not None and results and options.context):
             first = [read for read in files if read.path in named]
+            # (a named file that only calls a launcher of another module)
+            first = importing_launchers(first, project)
+            again = {read.path: read for read in first if read.importer}
+            files = [again.get(read.path, read) for read in files]
             # (pre-commit --all-files names every file: in parallel as for a walk)
             extracted = extract_read(first, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, fresh=fresh)
             early = {r.path: r for r in extracted.results}
@@ -434,16 +438,23 @@ def lint_paths(
         extracted = extract_read(
             rest, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, started=started, fresh=fresh
         )
+        rest_results = iter(extracted.results)
+        file_results = [early[read.path] if read.path in early else next(rest_results) for read in files]
+        # The files that spell no launch but import a launcher of the files above.
+        importers = extract_importers(
+            files, file_results, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, fresh=fresh
+        )
     finally:
         if pool is not None:
             pool.close()  # before the analysis: the workers' memory is let go
-    fresh = iter(extracted.results)
-    results.extend(early[read.path] if read.path in early else next(fresh) for read in files)
+    results.extend(file_results)
     for read in files:
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
     probes: list[tuple[str, str | None]] = []
     lint = finish_run(results, options, configs, unreadable, cataloged, overlays, project, probes)
-    dependencies = _dependencies(results)
+    # A file read by the cross-file pre-check is no candidate of the run key:
+    # the findings are stale when its text changes.
+    dependencies = list(dict.fromkeys([*_dependencies(results), *((read.path, read.digest) for read in importers)]))
     if context:
         lint.context_files = context
         in_context = set(context)
@@ -456,6 +467,8 @@ def lint_paths(
         lint.pair_findings = [(p, d, codes) for p, d, codes in lint.pair_findings if not {p.launch.path, d.launch.path} <= in_context]
         lint.files_checked -= sum(read.path in in_context for read in files)
     lint.cache_hits, lint.cache_misses, lint.workers = extracted.cache_hits, extracted.cache_misses, extracted.workers
+    if cache is not None and importers:
+        lint.cache_hits, lint.cache_misses = cache.hits, cache.misses  # (the importers' lookups too)
     lint.project_run = project.run
     if cache is not None:
         memo_error = memo.save() if memo is not None else None
@@ -583,7 +596,8 @@ def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[st
         add("config", str(config.path), texts[id(config)])
     for read in files:
         config = configs.get(read.path, options.config)
-        add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)))
+        # (a dismissed Python file's imports: one that imports a launcher is analyzed)
+        add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)), read.imports)
     for note in notes:
         add("note", note.path, note.message, note.line, note.column)
     # The same files read as named or as context give different reports.
@@ -611,7 +625,9 @@ def _from_findings(hit, files, options: LintOptions, project: ProjectFiles) -> L
     lint = LintResult(version=version, files_checked=files_checked, config=options.config, from_findings_cache=True)
     lint.findings = findings
     wanted = {f.location.path for f in findings} | {r.location.path for f in findings for r in f.related}
-    lint.sources = {read.path: read.text.split("\n") for read in files if read.path in wanted}
+    # (a file the pre-check dismissed holds no text here: a finding in one the
+    # cross-file pre-check analyzed is read below)
+    lint.sources = {read.path: read.text.split("\n") for read in files if read.path in wanted and (read.text or read.candidate)}
     # (a launch in a sourced helper the run did not analyze: its lines for the snippets)
     _add_dependency_lines(lint, [(path, "") for path in sorted(wanted - set(lint.sources))], project)
     return lint

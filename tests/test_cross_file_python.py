@@ -916,11 +916,12 @@ EXPORTING = (
 
 
 def test_exports_are_the_launchers_that_take_what_a_caller_gives(tmp_path: Path, monkeypatch) -> None:
-    """A function whose launch reads a parameter (a word, a spread list), and a
-    class that launches (a deriving class sets its attributes), are exports; a
-    launcher of fixed words (its launches are found in this file already), a
-    helper that launches nothing, a class that launches nothing and a nested
-    function (not importable) are not."""
+    """A function with parameters that a launch was made in (run as a root:
+    a word, a spread list) and a class a method of which launched (a deriving
+    class sets its attributes) are exports; a launcher without parameters (a
+    caller gives it nothing: its launches are found in this file already), a
+    helper that launches nothing (`_config` builds words and returns), a class
+    that launches nothing and a nested function (not importable) are not."""
     write(tmp_path, {"helpers.py": EXPORTING})
     result = analyze(tmp_path, "helpers.py", monkeypatch)
     assert sorted(result.exports) == ["ServerFixture", "serve", "serve_extra"]
@@ -936,7 +937,7 @@ def test_exports_of_every_path_are_kept(tmp_path: Path, monkeypatch) -> None:
     write(tmp_path, {"helpers.py": source})
     result = analyze(tmp_path, "helpers.py", monkeypatch)
     assert len(result.servers) > 3  # (variants: serve_mode's launch forks on the role)
-    assert sorted(result.exports) == ["ServerFixture", "serve_extra", "serve_mode"]  # serve: called here, not a root
+    assert sorted(result.exports) == ["ServerFixture", "serve", "serve_extra", "serve_mode"]  # serve: called here, still a launcher
     _, (when_true, when_false) = decision("eq\0$ROLE\0decode", ("yes", "no"), result.servers[0].location)
     one, other = SourceResult("a.py", exports=["serve", "Base"]), SourceResult("a.py", exports=["Base", "serve_mode"])
     assert variants([({"k": when_true}, one), ({"k": when_false}, other)]).exports == ["serve", "Base", "serve_mode"]

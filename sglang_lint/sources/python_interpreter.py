@@ -22,7 +22,7 @@ import math
 import os
 import sys
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple, TypeVar
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -243,6 +243,7 @@ class PythonInterpreter:
         self.frames: list[Frame] = [Frame((), "<module>")]
         self.call_stack: list[tuple[str, Location, tuple[int, int]]] = []
         self.active_functions: list[Any] = []
+        self.launched_through: set[int] = set()  # the functions a launch was made in (their nodes' ids)
         self.executed: set[int] = set()  # id() of function nodes run at least once
         self.defined: list[PFunc] = []
         self.classes: list[PClass] = []
@@ -299,7 +300,7 @@ class PythonInterpreter:
             self.result.notes.append(Note(self.path, f"Python file cannot be parsed ({type(error).__name__}: {error}); it is not analyzed"))
             return self.result
         self._collect_comments()
-        if self.files is not None and not self._file_may_launch(tree):
+        if self.files is not None and not self.imports_a_launcher and not self._file_may_launch(tree):
             # Nothing in the file can reach a launch (issue 20): the pre-check
             # let it through on a word (a docstring's `launch_server`, a
             # definition's name), and running it would start nothing.
@@ -307,6 +308,7 @@ class PythonInterpreter:
         try:
             self._exec_block(tree.body, 0)
             self._run_uncalled(tree)
+            self.result.exports = self._exports()
         except _Budget:
             self.result.notes.append(
                 Note(
@@ -334,9 +336,11 @@ class PythonInterpreter:
 
     def _launched(self) -> None:
         """A launch was recorded: it exists on one way of the early returns of
-        the calls it was made in."""
+        the calls it was made in, and it was made through the functions
+        running (:meth:`_exports`)."""
         for frame in self.frames:
             self.launch_exits.update(frame.exit_keys)
+        self.launched_through.update(map(id, self.active_functions))
 
     def release(self) -> None:
         """Drop everything the run built. The interpreter refers to itself
@@ -1095,6 +1099,9 @@ class PythonInterpreter:
     relevant_branches: set[str] | None = None
     last_calls: frozenset[int] | set[int] = _NOTHING_SKIPPED  # calls whose callee is cut too
     _statement_reaches: Callable[..., bool] | None = None
+    # The file imports a name another file's analysis launched through
+    # (extraction.extract_importers): run it, whatever its syntax says.
+    imports_a_launcher = False
 
     def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
         bases = tuple(self._eval(base) for base in node.bases)
@@ -2778,51 +2785,46 @@ class PythonInterpreter:
         for cls in self.classes:
             if cls.ref in subclassed:
                 continue
-            self._as_root(lambda cls=cls: self._run_class(cls, called_names, reach), cls.name if self._top_level(cls.name, cls) else None)
+            self._as_root(lambda cls=cls: self._run_class(cls, called_names, reach))
         for func in list(self.defined):
             if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names or id(func.node) not in reach:
                 continue
-            self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""), self._exported_function(func))
+            self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""))
         for func in list(self.defined):
             if id(func.node) in self.executed or id(func.node) in methods or id(func.node) not in reach:
                 continue
-            self._as_root(lambda func=func: self._run_root(func, ""), self._exported_function(func))
+            self._as_root(lambda func=func: self._run_root(func, ""))
 
-    def _as_root(self, run: Callable[[], None], exported: str | None = None) -> None:
+    def _as_root(self, run: Callable[[], None]) -> None:
         """Run one root (a function, or a class's fixtures and tests, which
         share their instance). The branches it met matter to the launch
         variants (``Paths.launch``) only when one of its own launches holds a
         value a merge of branches made (``merged_launch``; a root's unknown
         parameters are no reason to fork): the roots are what different test
         runs call, and a branch of one (a benchmark's retry count) changes
-        nothing another launches.
-
-        ``exported``: the name the file's top level binds the root to (a
-        function or a class another module may import); it becomes one of the
-        result's ``exports`` when the root's launches take what a caller gives:
-        a function's when a word of one is one of its parameters, a class's
-        when it launches at all (a class deriving it sets the attributes)."""
+        nothing another launches."""
         met, servers, routers, notes = len(self.paths.met), len(self.result.servers), len(self.result.routers), len(self.result.notes)
         run()
         launches = [*self.result.servers[servers:], *self.result.routers[routers:]]
         if any(merged_launch(launch) for launch in launches) or not_followed(self.result.notes[notes:]):
             self.relevant_branches.update(self.paths.met[met:])
-        if exported is not None and launches and exported.removesuffix(".") not in self.result.exports:
-            if not exported.endswith(".") or any(_names_symbol(value, exported) for launch in launches for value in launch_values(launch)):
-                self.result.exports.append(exported.removesuffix("."))
 
-    def _top_level(self, name: str, value: PClass | PFunc) -> bool:
-        """Whether the analyzed file's top level binds ``name`` to ``value``
-        (what an import of the module gives another file)."""
-        bound = self.heap.get(self.module_scope, {}).get(name)
-        if isinstance(value, PClass):
-            return isinstance(bound, PClass) and bound.ref == value.ref
-        return isinstance(bound, PFunc) and bound.node is value.node and value.module is None
-
-    def _exported_function(self, func: PFunc) -> str | None:
-        """``name.`` for a function of the file's top level: the prefix of the
-        symbols its parameters are while it runs as a root (``start.tp``)."""
-        return f"{func.name}." if self._top_level(func.name, func) else None
+    def _exports(self) -> list[str]:
+        """The names the file's top level binds to what another module may call
+        to launch with its own values (SourceResult.exports): a function with
+        parameters, or a class, a method of which, that a launch of this run
+        was made through (a function without parameters launches what its
+        own file's analysis found already)."""
+        exports = []
+        for name, value in self.heap.get(self.module_scope, {}).items():
+            if isinstance(value, PFunc) and value.module is None and not isinstance(value.node, ast.Lambda):
+                arguments = value.node.args
+                if id(value.node) in self.launched_through and (arguments.posonlyargs or arguments.args or arguments.vararg or arguments.kwonlyargs or arguments.kwarg):
+                    exports.append(name)
+            elif isinstance(value, PClass) and isinstance(value.node, ast.ClassDef) and value.loc.path == self.result.path:
+                if any(id(statement) in self.launched_through for statement in value.node.body):
+                    exports.append(name)
+        return exports
 
     def _reaching_functions(self, tree: ast.Module) -> set[int]:
         """The functions of the file and of the modules read for it whose body
@@ -2834,7 +2836,11 @@ class PythonInterpreter:
         functions = list(function_references(tree))
         for module in self.modules.values():
             if module is not None:
-                scope = self.heap.get(module.scope, {})
+                # What the module's names bind: its imports too, not only the
+                # names defined so far (a module's names are defined when first
+                # looked up: a base class's `subprocess.Popen` was no launch
+                # while nothing had looked `subprocess` up).
+                scope = self._module_bindings(module)
                 for references in module.run_derived(functions_in):
                     for function in references:
                         bindings_of[id(function.node)] = scope
@@ -2865,7 +2871,18 @@ class PythonInterpreter:
         imports = self._imports_of.get(module.path)
         if imports is None:
             imports = self._imports_of[module.path] = _outline_import_bindings(module.tree, module.path)
-        return {**imports, **self.heap.get(module.scope, {})}
+        bindings = {**imports, **self.heap.get(module.scope, {})}
+        if self.imports_a_launcher:
+            # A function of the module not defined yet (not looked up: not
+            # parsed) is not in the reach fixpoint, which follows the bodies
+            # it has: judged by the module's own reach instead. A file that
+            # derives an imported fixture class (issue 20) runs the base's
+            # `setUpClass`, whose `start_server(...)` of its module was taken
+            # for no launch, and the launches cut as a tail.
+            for name, value in bindings.items():
+                if value is DEFINED_FUNCTION:
+                    bindings[name] = _DefinedIn(module.path, name)
+        return bindings
 
     def _launch_test(self, bindings: Mapping[str, Any], importer: str | None = None, configurations: bool = True) -> Callable[[FunctionRefs], bool]:
         """Whether what a body refers to (``refs``) names a launch itself: a
@@ -2926,6 +2943,9 @@ class PythonInterpreter:
         launch."""
         root, dot, rest = reference.partition(".")
         value = bindings.get(root)
+        if isinstance(value, _DefinedIn):
+            text, _ = self.files.read(value.path) if self.files is not None else (None, None)
+            return text is not None and value.name in self._module_reaching(value.path, text)[0]
         if value is DEFINED_FUNCTION or (isinstance(value, PFunc) and not dot):
             # A function whose body we see (SGLang's own `launch_server` in its
             # entry modules): its body decides, through the reach fixpoint;
@@ -3209,14 +3229,6 @@ class PythonInterpreter:
             self.skipped, self.last_calls = saved
 
 
-def _names_symbol(value: Value, prefix: str) -> bool:
-    """Whether ``value`` is, or holds, a symbol named with ``prefix`` (a
-    parameter of the function ``prefix`` names: ``start.tp``, ``start.cfg.tp``)."""
-    if value.kind is Kind.SYMBOL:
-        return value.name.startswith(prefix)
-    return value.kind is Kind.CONCAT and any(_names_symbol(part, prefix) for part in value.parts)
-
-
 _TEST_FIXTURES = {"setUpClass": 0, "setup_class": 0, "setUp": 1, "setup_method": 1}
 # The expectations that code raises (expects_failure): unittest.TestCase's
 # methods (assertRaisesRegexp is the alias Python < 3.12 keeps) and pytest's.
@@ -3234,6 +3246,15 @@ _UNHANDLED = object()
 _CASE_METHODS = frozenset({"lower", "upper", "casefold", "strip", "lstrip", "rstrip"})
 # What _import_bindings binds a module's own function names to.
 DEFINED_FUNCTION = object()
+
+
+class _DefinedIn(NamedTuple):
+    """A function another module defines and nothing has looked up yet (see
+    ``_module_bindings``)."""
+
+    path: str
+    name: str
+
 _HANDLER_TABLES: dict[type, tuple[dict, dict]] = {}
 
 

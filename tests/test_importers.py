@@ -1,0 +1,159 @@
+"""The cross-file pre-check (issue 20, part 1: "an import of a module that the
+tree knows to launch"): a Python file that spells no launch, but calls a
+function of another module of the project that launches with what it is given
+(or derives a class that launches), is analyzed. Before it, such a file was
+dismissed by the text pre-check and its deployment lost without a word.
+
+How it works (extraction.extract_importers): each analyzed module exports the
+names a launch was made through (SourceResult.exports); each dismissed Python
+file keeps what its imports name (prefilter.imported_names, also in the cache
+of dismissed files); a file importing an exported name is read and extracted,
+round after round (re-exports, wrappers of wrappers). A file named alone
+(pre-commit) is read when one of its imports points at a module whose text
+may launch (extraction.importing_launchers)."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from sglang_lint.cache import DismissedFiles
+from sglang_lint.pipeline import LintOptions, lint_paths
+from test_cross_file import write
+
+HELPERS = (
+    "import subprocess\n"
+    "import sys\n"
+    "\n"
+    "\n"
+    "def start(role, tp):\n"
+    '    return subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--model-path", "m",\n'
+    '                             "--disaggregation-mode", role, "--tp", str(tp), "--enable-unified-memory"])\n'
+    "\n"
+    "\n"
+    "def start_default():\n"
+    '    return subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--model-path", "m", "--tp", "8"])\n'
+)
+DEPLOY = 'from helpers import start\n\nstart("prefill", 8)\nstart("decode", 4)\n'
+
+
+def findings(root: Path, monkeypatch, *paths: str, **options) -> list[tuple[str, str, int]]:
+    monkeypatch.chdir(root)
+    result = lint_paths(list(paths) or ["."], LintOptions(**options))
+    return sorted((f.code, os.path.relpath(f.location.path), f.location.line) for f in result.findings)
+
+
+def test_a_file_that_only_calls_a_launcher_is_analyzed(tmp_path: Path, monkeypatch) -> None:
+    write(tmp_path, {"helpers.py": HELPERS, "deploy.py": DEPLOY})
+    assert findings(tmp_path, monkeypatch) == [("SGL001", "deploy.py", 4)]
+
+
+def test_import_forms(tmp_path: Path, monkeypatch) -> None:
+    """`import helpers` / `helpers.start(...)`, an alias, a relative import in
+    a package, and a star import."""
+    write(
+        tmp_path,
+        {
+            "helpers.py": HELPERS,
+            "a.py": 'import helpers\n\nhelpers.start("prefill", 8)\nhelpers.start("decode", 4)\n',
+            "b.py": 'from helpers import start as launch\n\nlaunch("prefill", 8)\nlaunch("decode", 2)\n',
+            "c.py": 'from helpers import *\n\nstart("prefill", 8)\nstart("decode", 1)\n',
+            "pkg/__init__.py": "",
+            "pkg/tools.py": HELPERS,
+            "pkg/run.py": 'from .tools import start\n\nstart("prefill", 2)\nstart("decode", 1)\n',
+        },
+    )
+    assert findings(tmp_path, monkeypatch) == [("SGL001", "a.py", 4), ("SGL001", "b.py", 4), ("SGL001", "c.py", 4), ("SGL001", os.path.join("pkg", "run.py"), 4)]
+
+
+def test_wrappers_of_wrappers_are_followed_round_by_round(tmp_path: Path, monkeypatch) -> None:
+    """A module that spells no launch wraps the helper (found in round 1, it
+    exports its own launcher); the script calls the wrapper (round 2)."""
+    wrapper = 'from helpers import start\n\n\ndef start_pd(prefill_tp, decode_tp):\n    start("prefill", prefill_tp)\n    start("decode", decode_tp)\n'
+    write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": wrapper, "run.py": "from wrapper import start_pd\n\nstart_pd(8, 4)\n"})
+    assert findings(tmp_path, monkeypatch) == [("SGL001", "run.py", 3)]
+
+
+def test_what_launches_nothing_from_a_caller_leaves_a_file_dismissed(tmp_path: Path, monkeypatch) -> None:
+    """A launcher without parameters (its launch is the helper's own, found
+    when the helper is analyzed) and names that launch nothing do not make a
+    file read."""
+    write(tmp_path, {"helpers.py": HELPERS + "\n\ndef port():\n    return 30000\n", "other.py": "from helpers import start_default, port\n\nstart_default()\nprint(port())\n"})
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["."], LintOptions())
+    assert {server.launch.path for deployment in result.deployments for server in deployment.servers} == {"helpers.py"}
+
+
+def test_a_file_named_alone_reads_what_it_imports(tmp_path: Path, monkeypatch) -> None:
+    """pre-commit hands over the changed file only: its import is looked up
+    where it points."""
+    write(tmp_path, {"helpers.py": HELPERS, "deploy.py": DEPLOY, "unrelated.py": "import os\nprint(os.getcwd())\n"})
+    assert findings(tmp_path, monkeypatch, "deploy.py") == [("SGL001", "deploy.py", 4)]
+    assert findings(tmp_path, monkeypatch, "unrelated.py") == []
+
+
+def _touch_later(path: Path, text: str) -> None:
+    # A new stat for the caches' stamps, whatever the file system's clock.
+    before = path.stat()
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+
+
+def test_warm_runs_follow_the_importer_and_its_imports(tmp_path: Path, monkeypatch) -> None:
+    """With the caches (per-file results, dismissed files with their imports,
+    findings): an edit of the importer's values, of its imports, and of the
+    helper each give the findings a cold run gives."""
+    project = tmp_path / "project"
+    write(project, {"helpers.py": HELPERS, "deploy.py": DEPLOY})
+    cache = dict(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=True)
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "deploy.py", 4)]
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "deploy.py", 4)]
+    _touch_later(project / "deploy.py", DEPLOY.replace('"decode", 4', '"decode", 8'))
+    assert findings(project, monkeypatch, **cache) == []
+    _touch_later(project / "deploy.py", DEPLOY)
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "deploy.py", 4)]
+    _touch_later(project / "deploy.py", DEPLOY.replace("from helpers import start", "from os import path as start"))
+    assert findings(project, monkeypatch, **cache) == []
+    _touch_later(project / "deploy.py", DEPLOY)
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "deploy.py", 4)]
+    # The helper no longer launches with its caller's values.
+    _touch_later(project / "helpers.py", HELPERS.replace("str(tp)", '"8"').replace('"--disaggregation-mode", role', '"--disaggregation-mode", "prefill"'))
+    assert findings(project, monkeypatch, **cache) == []
+
+
+def test_a_dismissed_file_keeps_its_imports(tmp_path: Path) -> None:
+    path = tmp_path / "deploy.py"
+    path.write_text(DEPLOY)
+    info = path.stat()
+    dismissed = DismissedFiles(tmp_path / "cache", "fingerprint")
+    dismissed.dismiss(str(path), info, "", "python", "helpers\x1fstart")
+    assert dismissed.save() is None
+    again = DismissedFiles(tmp_path / "cache", "fingerprint").entry(str(path), info, "")
+    assert again is not None and (again.kind, again.imports) == ("python", "helpers\x1fstart")
+    time.sleep(0.01)
+    path.write_text(DEPLOY + "\n")
+    assert DismissedFiles(tmp_path / "cache", "fingerprint").entry(str(path), path.stat(), "") is None
+
+
+def test_importers_extracted_by_worker_processes_agree_with_one_process(tmp_path: Path, monkeypatch) -> None:
+    """Enough importers for a pool of workers (8 files each): the same findings."""
+    files = {"helpers.py": HELPERS}
+    for number in range(24):
+        files[f"deploy_{number:02d}.py"] = DEPLOY.replace('"decode", 4', f'"decode", {(2, 8, 4)[number % 3]}')
+    write(tmp_path, files)
+    serial = findings(tmp_path, monkeypatch, jobs=1)
+    assert serial == findings(tmp_path, monkeypatch, jobs=2)
+    assert len(serial) == 16 and {code for code, _, _ in serial} == {"SGL001"}  # decode tp 2 and 4 differ from the prefill's 8
+
+
+def test_every_file_named_finds_the_importer_among_them(tmp_path: Path, monkeypatch) -> None:
+    """pre-commit --all-files names every file: past MAX_NAMED_FILES the
+    imports of each are not looked up one by one; the launcher is among the
+    named files, and its importers are found as in a walk."""
+    from sglang_lint import extraction
+
+    files = {"helpers.py": HELPERS, "deploy.py": DEPLOY}
+    files.update({f"mod_{number:03d}.py": f"import os\n\nVALUE = {number}\n" for number in range(extraction.MAX_NAMED_FILES)})
+    write(tmp_path, files)
+    assert findings(tmp_path, monkeypatch, *sorted(files)) == [("SGL001", "deploy.py", 4)]
