@@ -191,13 +191,16 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, projec
             display,
             "not a file sglang-lint reads (*.sh, *.bash, *.py, *.yaml, *.yml, *.md, or a shell or Python shebang); skipped",
         )
-    if cache is None or not stdin.filename:
+    if not stdin.filename:
         return extract(display, text, kind, env, project), note
-    from sglang_lint.extraction import FileJob, classify_text, extract_read
+    from sglang_lint.extraction import FileJob, classify_text, extract_read, importing_launchers
 
     read = classify_text(FileJob(display, env), text, kind, digests=True)
     if not read.candidate:
-        return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
+        # (an editor's buffer that only calls a launcher of the project)
+        read = importing_launchers([read], project)[0]
+        if not read.candidate:
+            return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
     # Looked up and stored under the key any file of a run is (extract_read).
     return extract_read([read], extract, cache=cache, processes=1, project=project).results[0], note
 

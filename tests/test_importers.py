@@ -157,3 +157,20 @@ def test_every_file_named_finds_the_importer_among_them(tmp_path: Path, monkeypa
     files.update({f"mod_{number:03d}.py": f"import os\n\nVALUE = {number}\n" for number in range(extraction.MAX_NAMED_FILES)})
     write(tmp_path, files)
     assert findings(tmp_path, monkeypatch, *sorted(files)) == [("SGL001", "deploy.py", 4)]
+
+
+def test_standard_input_that_only_calls_a_launcher(tmp_path: Path, monkeypatch, capsys) -> None:
+    """An editor piping its buffer (`--stdin-filename deploy.py -`), with and
+    without the cache."""
+    import io
+    import sys
+
+    from sglang_lint.cli import main
+
+    write(tmp_path, {"helpers.py": HELPERS})
+    monkeypatch.chdir(tmp_path)
+    for cache in ([], ["--no-cache"]):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(DEPLOY.encode())))
+        code = main(["check", "--output-format", "concise", *cache, "--stdin-filename", "deploy.py", "-"])
+        out = capsys.readouterr().out
+        assert code == 1 and out.startswith("deploy.py:4:17: SGL001 "), out
