@@ -458,18 +458,7 @@ def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, Proje
 MAX_IMPORT_ROUNDS = 4
 
 
-def extract_importers(
-    files: Sequence[ReadFile],
-    results: list[SourceResult],
-    extract: Extract,
-    *,
-    cache=None,
-    processes: int | None = None,
-    on_result: Callable[[SourceResult], None] | None = None,
-    project: ProjectFiles | None = None,
-    pool: WorkerPool | None = None,
-    fresh=None,
-) -> list[ReadFile]:
+def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], extract_all: Callable[[list[ReadFile]], list[SourceResult]], *, digests: bool) -> list[ReadFile]:
     """The cross-file pre-check (issue 20): a Python file the pre-check
     dismissed (it spells no launch) that imports a name another file of the run
     exports (SourceResult.exports: a function a launch was made through, a
@@ -478,8 +467,10 @@ def extract_importers(
     after round, for files importing what those export or re-export by name.
     An import is matched to the files it may name as Python would find them
     (:class:`ExportIndex`); the Python source then resolves it itself and
-    runs the file only if a statement can reach a launch. Returns the files
-    extracted so (read again: with their texts' digests)."""
+    runs the file only if a statement can reach a launch. ``extract_all``
+    extracts files as the run's others were (:func:`extract_read` with its
+    cache and workers); ``digests``: give the files read again their cache
+    keys. Returns the files extracted so (read again)."""
     index = ExportIndex()
     for read, result in zip(files, results):
         if result.exports:
@@ -499,8 +490,8 @@ def extract_importers(
         if not found:
             break
         done.update(position for position, _ in found)
-        reads = [again for position, _ in found if (again := _read_again(files[position], digests=cache is not None)) is not None]
-        round_results = extract_read(reads, extract, cache=cache, processes=processes, on_result=on_result, project=project, pool=pool, fresh=fresh).results
+        reads = [again for position, _ in found if (again := _read_again(files[position], digests=digests)) is not None]
+        round_results = extract_all(reads)
         by_path = {read.path: result for read, result in zip(reads, round_results)}
         index = ExportIndex()
         for position, names in found:

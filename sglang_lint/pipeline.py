@@ -445,7 +445,10 @@ def lint_paths(
         file_results = [early[read.path] if read.path in early else next(rest_results) for read in files]
         # The files that spell no launch but import a launcher of the files above.
         importers = extract_importers(
-            files, file_results, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, fresh=fresh
+            files,
+            file_results,
+            lambda reads: extract_read(reads, extract, cache=cache, processes=options.jobs, on_result=cataloger(options, cataloged, overlays), project=project, pool=pool, fresh=fresh).results,
+            digests=cache is not None,
         )
     finally:
         if pool is not None:
