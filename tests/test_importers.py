@@ -174,3 +174,27 @@ def test_standard_input_that_only_calls_a_launcher(tmp_path: Path, monkeypatch, 
         code = main(["check", "--output-format", "concise", *cache, "--stdin-filename", "deploy.py", "-"])
         out = capsys.readouterr().out
         assert code == 1 and out.startswith("deploy.py:4:17: SGL001 "), out
+
+
+def test_a_fixture_class_whose_launch_goes_through_a_helper_of_its_module(tmp_path: Path, monkeypatch) -> None:
+    """A test module that spells a marker itself (`...ServerBase`, so it passes
+    the text pre-check) deriving a base class whose `setUpClass` launches
+    through a function of the base's module that nothing had looked up yet:
+    that function was no launch to the reach analysis (only the parsed
+    definitions of another module join it), so no class ran (the first), or
+    only the first (the next found the function defined, outside the reach
+    computed before). Every class runs now."""
+    import shutil
+
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "python-imported-helper"
+    project = tmp_path / "project"
+    shutil.copytree(fixture, project)
+    for name in ("deploy/pd_helpers.py", "deploy/__init__.py", "tests/test_pd_layouts.py"):
+        path = project / name
+        path.write_text(path.read_text().replace("PDFixture", "PDServerBase"))
+    found = findings(project, monkeypatch)
+    assert ("SGL001", os.path.join("tests", "test_pd_layouts.py"), 12) in found
+    # (the test module passes the text pre-check by the marker)
+    from sglang_lint.prefilter import python_may_run_a_launch
+
+    assert python_may_run_a_launch((project / "tests" / "test_pd_layouts.py").read_text())

@@ -2859,28 +2859,34 @@ class PythonInterpreter:
             # A statement of another module's function (a helper a root calls)
             # is judged by what that module's names bind, not the file's.
             refs = statement_references(statement)
-            return not refs.names.isdisjoint(names) or launches(refs, analyzed if module is None else self._module_bindings(module))
+            return not refs.names.isdisjoint(names) or launches(refs, analyzed if module is None else self._module_bindings(module, resolve=True))
 
         self._statement_reaches = reaches
         return reached
 
-    def _module_bindings(self, module: Module) -> Mapping[str, Any]:
+    def _module_bindings(self, module: Module, resolve: bool = False) -> Mapping[str, Any]:
         """What the names of another module bind, for judging its statements:
         the names defined so far (they are defined when first looked up), over
-        what its imports bind."""
+        what its imports bind.
+
+        ``resolve`` (and in a file read because it imports a launcher): a
+        function of the module not defined yet (not looked up: not parsed) is
+        judged by the module's own reach (:meth:`_module_reaching`), not left
+        to the reach fixpoint, which follows only the bodies parsed. A test
+        class deriving an imported fixture class runs the base's
+        `setUpClass`, whose `start_server(...)` of its own module was taken
+        for no launch: the class was not run, or its launches were cut as a
+        tail (issue 20). Not for every module's every function: judging them
+        so cost SGLang's tree 40% more time."""
         imports = self._imports_of.get(module.path)
         if imports is None:
             imports = self._imports_of[module.path] = _outline_import_bindings(module.tree, module.path)
         bindings = {**imports, **self.heap.get(module.scope, {})}
-        if self.imports_a_launcher:
-            # A function of the module not defined yet (not looked up: not
-            # parsed) is not in the reach fixpoint, which follows the bodies
-            # it has: judged by the module's own reach instead. A file that
-            # derives an imported fixture class (issue 20) runs the base's
-            # `setUpClass`, whose `start_server(...)` of its module was taken
-            # for no launch, and the launches cut as a tail.
+        if resolve or self.imports_a_launcher:
             for name, value in bindings.items():
-                if value is DEFINED_FUNCTION:
+                # (and one defined since the reach was computed: a root that
+                # ran before looked it up)
+                if value is DEFINED_FUNCTION or (isinstance(value, PFunc) and value.module is not None and value.module.path == module.path and not value.bound):
                     bindings[name] = _DefinedIn(module.path, name)
         return bindings
 
@@ -3114,7 +3120,7 @@ class PythonInterpreter:
                     seen.add(name)
                     if name not in called_names or name in _TEST_FIXTURES:
                         ordered.append(value)
-        if not any(id(f.node) in reach for f in ordered):
+        if not any(id(f.node) in reach or self._inherited_may_launch(f) for f in ordered):
             return  # nothing a test runner would call reaches a launch
         # The fixtures set up what the tests read; other methods run when they can launch.
         ordered = [f for f in ordered if f.name in _TEST_FIXTURES or id(f.node) in reach]
@@ -3156,6 +3162,15 @@ class PythonInterpreter:
                     self.call_stack.pop()
         finally:
             self.scope = saved
+
+    def _inherited_may_launch(self, func: PFunc) -> bool:
+        """Whether a method of another module's class (a fixture's
+        `setUpClass`) has a statement that can reach a launch, its module's
+        functions not parsed yet judged by the module's reach
+        (:meth:`_module_bindings`)."""
+        if func.module is None or self._statement_reaches is None or isinstance(func.node, ast.Lambda):
+            return False
+        return any(self._statement_reaches(statement, func.module) for statement in func.node.body)
 
     def _note_unread_fixture(self, cls: PClass) -> None:
         """Never drop a deployment silently: a test class deriving a server
