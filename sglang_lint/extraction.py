@@ -15,6 +15,7 @@ dependencies changed is extracted again.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Callable, Iterable, Mapping, Sequence
 
@@ -140,8 +141,12 @@ class ReadFile(Struct):
     # A Python file the pre-check dismissed: what its imports name
     # (:func:`imports_text`), for the cross-file pre-check (:func:`extract_importers`).
     imports: str = ""
-    # Read again because it imports a launcher: extracted past the text pre-check.
-    importer: bool = False
+    # Read again by the cross-file pre-check, extracted past the text
+    # pre-check: it imports a name a launch was made through ("launcher",
+    # :func:`extract_importers`; its statements are run whatever their syntax
+    # says) or, named alone, a module whose text may launch ("module",
+    # :func:`importing_launchers`; the Python source's own check decides).
+    importer: str = ""
 
 
 # Between a module and a name, and between two imports, in ``ReadFile.imports``
@@ -430,15 +435,15 @@ def _extract_started(
     return done
 
 
-def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, project: ProjectFiles | None, importer: bool) -> SourceResult:
-    """``extract`` of one file; an importer of a launcher (see
-    :func:`extract_importers`) past the text pre-check its source applies."""
+def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, project: ProjectFiles | None, importer: str) -> SourceResult:
+    """``extract`` of one file; an importer (``ReadFile.importer``) past the
+    text pre-check its source applies."""
     if importer:
-        return extract(path, text, kind, env, project, precheck=False)  # type: ignore[call-arg]
+        return extract(path, text, kind, env, project, precheck=False, launcher_imported=importer == "launcher")  # type: ignore[call-arg]
     return extract(path, text, kind, env, project)
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool, bool]) -> tuple[SourceResult, bool, bytes | None]:
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool, str]) -> tuple[SourceResult, bool, bytes | None]:
     from sglang_lint.sources import extract
 
     path, text, kind, env, project, encode, importer = item
@@ -490,7 +495,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
         if not found:
             break
         done.update(position for position, _ in found)
-        reads = [again for position, _ in found if (again := _read_again(files[position], digests=digests)) is not None]
+        reads = [again for position, _ in found if (again := _read_again(files[position], "launcher", digests=digests)) is not None]
         round_results = extract_all(reads)
         by_path = {read.path: result for read, result in zip(reads, round_results)}
         index = ExportIndex()
@@ -575,8 +580,9 @@ def _module_parts(path: str) -> tuple[str, ...]:
     return directory if stem == "__init__" else directory + (stem,)
 
 
-def _read_again(read: ReadFile, *, digests: bool) -> ReadFile | None:
-    """A dismissed file read as a candidate (its text and digests)."""
+def _read_again(read: ReadFile, importer: str, *, digests: bool) -> ReadFile | None:
+    """A dismissed file read as a candidate (its text and digests): an
+    ``importer`` (see ``ReadFile.importer``)."""
     text = read.text  # (an editor's buffer, standard input)
     if not text:
         data, _ = read_bytes(read.path)
@@ -585,7 +591,7 @@ def _read_again(read: ReadFile, *, digests: bool) -> ReadFile | None:
         text, _ = decode_source(read.path, data)
         if text is None:
             return None
-    again = ReadFile(read.path, text, read.kind, read.env, True, importer=True)
+    again = ReadFile(read.path, text, read.kind, read.env, True, importer=importer)
     if digests:
         from sglang_lint.cache import env_digest, text_digest
 
@@ -603,41 +609,130 @@ MAX_NAMED_FILES = 64
 
 def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> list[ReadFile]:
     """``files`` (named one by one: pre-commit, an editor) with each Python file
-    the pre-check dismissed that imports a module of the project that may
-    launch (one whose text passes the pre-check) read again as an importer
-    (:func:`extract_importers`): such a file is judged without the rest of the
-    tree, so the module is looked up where the import points, not among the
-    exports of the files of the run. The Python source then decides, on the
-    parsed file, whether a statement can reach a launch."""
-    from sglang_lint.prefilter import python_may_run_a_launch
+    the pre-check dismissed that imports a definition of the project that may
+    launch read again as an importer ("module"): such a file is judged without
+    the rest of the tree, so the module is looked up where the import points,
+    not among the exports of the files of the run. What may launch is told
+    from the module's text (:func:`launching_definitions`); the Python source
+    then decides, on the parsed file, whether a statement can reach a launch.
+    (Any import of a module whose text may launch was too many: 11 of 20 of
+    SGLang's scheduler modules import one, 0.1 -> 0.9 s.)"""
     from sglang_lint.sources.python_imports import module_files
 
     if len(files) > MAX_NAMED_FILES:
         return list(files)
-    known: dict[tuple, object] = {}
-    verdicts: dict[str, bool] = {}
+    from sglang_lint.sources.project import run_cache
 
-    def may_launch_module(shown: str) -> bool:
-        if shown not in verdicts:
+    # (the run's: the listing of the tree is made once for these and the analyses)
+    known = run_cache(project)
+    if known is None:
+        known = {}
+    definitions: dict[str, frozenset[str]] = {}
+
+    def launching(shown: str) -> frozenset[str]:
+        if shown not in definitions:
             text, _ = project.read(shown)
-            verdicts[shown] = text is not None and python_may_run_a_launch(text)
-        return verdicts[shown]
+            definitions[shown] = launching_definitions(text) if text is not None else frozenset()
+        return definitions[shown]
 
     chosen: list[ReadFile] = []
     for read in files:
         if read.candidate or read.kind is not FileKind.PYTHON or not read.imports:
             chosen.append(read)
             continue
-        launching = False
+        found = False
         for module, name in imports_of(read)[:MAX_NAMED_IMPORTS]:
             level = len(module) - len(module.lstrip("."))
             dotted = module[level:]
-            candidates = module_files(read.path, dotted, level, project.roots, known)
-            if name and name != "*":  # (`from pkg import helpers`: a module too)
-                candidates = candidates + module_files(read.path, f"{dotted}.{name}" if dotted else name, level, project.roots, known)
-            if any(may_launch_module(path) for path in candidates if path != read.path):
-                launching = True
+            if not level and dotted.split(".")[0] in sys.stdlib_module_names:
+                continue
+            for path in module_files(read.path, dotted, level, project.roots, known):
+                names = launching(path) if path != read.path else frozenset()
+                if name in names or (name in ("", "*") and names):
+                    found = True
+            if not found and name and name != "*":  # (`from pkg import helpers`: a module)
+                found = any(launching(path) for path in module_files(read.path, f"{dotted}.{name}" if dotted else name, level, project.roots, known) if path != read.path)
+            if found:
                 break
-        again = _read_again(read, digests=True) if launching else None
+        again = _read_again(read, "module", digests=True) if found else None
         chosen.append(again if again is not None else read)
     return chosen
+
+
+# What a definition's text spells when it may launch: an entry (as the
+# pre-check knows them), a process started (the pre-check's runner words alone,
+# `exec`, `system`, are in every module: `executor`, `filesystem`), a fixture.
+_LAUNCH_WORDS = (
+    "launch_server",
+    "popen_launch",
+    "popen_with_error_check",
+    "ServerArgs(",
+    "LLMConfig",
+    "build_pd_openai_app",
+    "SGLangServer",
+    "Engine(",
+    "sglang serve",
+    "dynamo.sglang",
+    "sglang_router",
+    "sglang-router",
+    "launch_router",
+    "subprocess",
+    "Popen",
+    "os.system",
+    "os.exec",
+    "os.spawn",
+    "execv",
+    "spawnv",
+    "create_subprocess",
+    "ServerBase",
+    "server_fixtures",
+)
+
+
+def launching_definitions(text: str) -> frozenset[str]:
+    """The top-level functions and classes of a module's ``text`` that may
+    launch, told from the text: the module passes the pre-check, and the
+    definition's text (to the next top-level ``def`` or ``class``) spells a
+    launch (:data:`_LAUNCH_WORDS`), calls another such definition or derives
+    one. Generous (a word in a docstring counts); the names the pre-check
+    itself knows (``ServerArgs``, ``Engine``, ``launch_server``, ...) are left
+    out: a file that launches through them spells them."""
+    from sglang_lint import prefilter
+
+    if not prefilter.python_may_run_a_launch(text):
+        return frozenset()
+    bodies: dict[str, str] = {}
+    name, start = None, 0
+    for match in _TOP_LEVEL.finditer(text):
+        if name is not None:
+            bodies[name] = text[start : match.start()]
+        name, start = match.group(1), match.start()
+    if name is not None:
+        bodies[name] = text[start:]
+    launching = {name for name, body in bodies.items() if any(word in body for word in _LAUNCH_WORDS)}
+    # What each other definition calls, and the bases of a class.
+    uses = {name: set(_CALLED.findall(body)) | set(_WORD.findall(_bases(body))) for name, body in bodies.items() if name not in launching}
+    grew = True
+    while grew:
+        grew = False
+        for name, used in uses.items():
+            if name not in launching and not used.isdisjoint(launching):
+                launching.add(name)
+                grew = True
+    return frozenset(launching - _PRECHECK_NAMES)
+
+
+def _bases(definition: str) -> str:
+    """The text between a ``class`` header's parentheses ("" for a function)."""
+    if not definition.startswith("class"):
+        return ""
+    header = definition[: definition.find(":") if ":" in definition else len(definition)]
+    return header[header.find("(") + 1 :] if "(" in header else ""
+
+
+# A top-level definition and its name (a decorator's lines fall in the
+# definition before: more text for it, never less for any).
+_TOP_LEVEL = re.compile(r"^(?:async[ \t]+)?(?:def|class)[ \t]+(\w+)", re.MULTILINE)
+_CALLED = re.compile(r"(\w+)[ \t]*\(")
+_WORD = re.compile(r"\w+")
+_PRECHECK_NAMES = frozenset({"ServerArgs", "Engine", "launch_server", "popen_launch_server", "popen_launch_pd_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app", "SGLangServer"})

@@ -198,3 +198,41 @@ def test_a_fixture_class_whose_launch_goes_through_a_helper_of_its_module(tmp_pa
     from sglang_lint.prefilter import python_may_run_a_launch
 
     assert python_may_run_a_launch((project / "tests" / "test_pd_layouts.py").read_text())
+
+
+def test_named_files_are_judged_by_the_python_source_s_own_check(tmp_path: Path, monkeypatch) -> None:
+    """A file named alone is read when an import points at a module whose
+    text may launch, and then judged by what its statements can reach: a
+    test module deriving the helper's fixture class launches; one that only
+    takes a constant of that module does not (nothing is run)."""
+    import shutil
+
+    fixture = Path(__file__).resolve().parent.parent / "fixtures" / "python-imported-helper"
+    project = tmp_path / "project"
+    shutil.copytree(fixture, project)
+    (project / "scripts" / "show_model.py").write_text("from deploy.pd_helpers import MODEL\n\nprint(MODEL)\n")
+    assert findings(project, monkeypatch, "tests/test_pd_layouts.py") == [("SGL001", os.path.join("tests", "test_pd_layouts.py"), 12)]
+    monkeypatch.chdir(project)
+    result = lint_paths(["scripts/show_model.py"], LintOptions())
+    assert result.findings == [] and result.deployments == []
+
+
+def test_launching_definitions_are_told_from_the_text() -> None:
+    """What a named file's import must name to be read: a definition that
+    starts a process or names an entry, calls or derives one that does; not
+    one whose text only mentions an executor or a file system, nor one the
+    pre-check's own markers name (a file launching through them spells them)."""
+    from sglang_lint.extraction import launching_definitions
+
+    text = (
+        "import subprocess\nfrom concurrent.futures import ThreadPoolExecutor\n\nSGLANG = 'sglang'\n\n\n"
+        "def start(role, tp):\n    return subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', str(tp)])\n\n\n"
+        "def start_pd(tp):\n    start('prefill', tp)\n    start('decode', tp)\n\n\n"
+        "class Fixture:\n    @classmethod\n    def setUpClass(cls):\n        cls.p = start_pd(cls.tp)\n\n\n"
+        "class Derived(Fixture):\n    tp = 2\n\n\n"
+        "def pool() -> ThreadPoolExecutor:\n    # the filesystem's executor\n    return ThreadPoolExecutor()\n\n\n"
+        "def annotated() -> Fixture:\n    return None\n\n\n"
+        "def launch_server(args):\n    subprocess.run(args)\n"
+    )
+    assert launching_definitions(text) == {"start", "start_pd", "Fixture", "Derived"}
+    assert launching_definitions("import subprocess\n\ndef run(cmd):\n    subprocess.run(cmd)\n") == frozenset()  # (no SGLang: the pre-check)

@@ -38,7 +38,9 @@ def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:
     return getattr(importlib.import_module(where[0]), where[1])
 
 
-def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, precheck: bool = True) -> SourceResult:
+def extract(
+    path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, precheck: bool = True, launcher_imported: bool = False
+) -> SourceResult:
     """Run one source on one file; an internal error becomes a note, never an
     exception, so one odd file never loses the others' results. ``env``: the
     config's values for environment variables the file reads. ``project``: where
@@ -48,7 +50,9 @@ def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None 
     A file without a marker of an SGLang launch (prefilter.may_launch) is not
     parsed: its result is empty, its lines not even split; unless not
     ``precheck``: a Python file that imports a launcher of the project
-    (extraction.extract_importers), whose launches are made by calls the
+    (extraction.extract_importers, ``launcher_imported``: a name another
+    file's launch was made through) or a module that may launch
+    (extraction.importing_launchers), whose launches are made by calls the
     source follows."""
     if precheck and not may_launch(kind.value, text, env):
         return SourceResult(path=path)
@@ -61,7 +65,7 @@ def extract(path: str, text: str, kind: FileKind, env: Mapping[str, str] | None 
         from sglang_lint.sources.project import ProjectFiles
 
         reader = (project if project is not None else ProjectFiles((os.path.realpath(os.getcwd()),))).reader()
-        result = source(path, text, env, files=reader) if precheck else source(path, text, env, files=reader, precheck=False)
+        result = source(path, text, env, files=reader) if precheck else source(path, text, env, files=reader, precheck=False, launcher_imported=launcher_imported)
         result.dependencies = reader.dependencies
         return _lines_when_needed(result)
     except RecursionError:

@@ -63,12 +63,14 @@ from sglang_lint.sources.python_launches import LaunchInterpreter
 MAX_PYTHON_CHARS = 1024 * 1024
 
 
-def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, files=None, precheck: bool = True) -> SourceResult:
+def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, files=None, precheck: bool = True, launcher_imported: bool = False) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
     that cannot launch SGLang (see :func:`prefilter.python_may_run_a_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours. (Not ``precheck``: the
-    file imports a launcher of the project, extraction.extract_importers; what
-    it runs decides.)"""
+    file imports a launcher of the project, or a module that may launch;
+    ``launcher_imported``: a name another file's launch was made through,
+    extraction.extract_importers: its statements run whatever their syntax
+    says.)"""
     if precheck and not python_may_run_a_launch(text):
         return SourceResult(path=path, lines=text.split("\n"))
     if len(text) > MAX_PYTHON_CHARS:
@@ -88,7 +90,7 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
         # One run per path through the branches that make a difference
         # (paths.py); the file is parsed once.
         analyzer = LaunchInterpreter(path, text, env, paths, trees[0] if trees else None, files)
-        analyzer.imports_a_launcher = not precheck
+        analyzer.imports_a_launcher = launcher_imported
         try:
             result = analyzer.run()
         except Fork as fork:
