@@ -161,8 +161,9 @@ def imports_text(data: bytes) -> str:
     return _IMPORT_SEPARATOR.join(module + _NAME_SEPARATOR + name for module, name in imported_names(data))
 
 
-def imports_of(read: ReadFile) -> list[tuple[str, str]]:
-    """The ``(module, name)`` pairs of :func:`imports_text`."""
+def imports_of(read) -> list[tuple[str, str]]:
+    """The ``(module, name)`` pairs of :func:`imports_text` (of a ReadFile, or
+    anything with its ``imports``)."""
     return [tuple(item.split(_NAME_SEPARATOR, 1)) for item in read.imports.split(_IMPORT_SEPARATOR)] if read.imports else []  # type: ignore[misc]
 
 
@@ -540,15 +541,10 @@ class ExportIndex:
         and ``from a import m`` likewise."""
         names: set[str] = set()
         for module, name in imports:
-            level = len(module) - len(module.lstrip("."))
-            dotted = tuple(part for part in module[level:].split(".") if part)
-            if level:
-                base = _directory_parts(importer)
-                if level - 1 > len(base):
-                    continue
-                target, exact = base[: len(base) - (level - 1)] + dotted, True
-            else:
-                target, exact = dotted, False
+            found = _import_target(importer, module)
+            if found is None:
+                continue
+            target, exact = found
             for _, exported, direct in self._matches(target, exact):
                 if name == "*" or (not name and direct):
                     names.update(exported)
@@ -560,10 +556,47 @@ class ExportIndex:
                         names.update(exported)  # a module of the package
         return names
 
+    def last_parts(self) -> set[str]:
+        """The last names of the modules that export (see :func:`import_last_parts`)."""
+        return set(self._by_last)
+
     def _matches(self, target: tuple[str, ...], exact: bool) -> list[tuple[tuple[str, ...], frozenset[str], bool]]:
         if not target:
             return []
         return [entry for entry in self._by_last.get(target[-1], ()) if (entry[0] == target if exact else entry[0][-len(target) :] == target)]
+
+
+def _import_target(importer: str, module: str) -> tuple[tuple[str, ...], bool] | None:
+    """The module parts an import of ``module`` (dots and all) from the file
+    ``importer`` names, and whether they are exact (a relative import: from
+    the file system's root) or a path's end (an absolute one); None past the
+    root."""
+    level = len(module) - len(module.lstrip("."))
+    dotted = tuple(part for part in module[level:].split(".") if part)
+    if not level:
+        return dotted, False
+    base = _directory_parts(importer)
+    if level - 1 > len(base):
+        return None
+    return base[: len(base) - (level - 1)] + dotted, True
+
+
+def import_last_parts(importer: str, imports: Iterable[tuple[str, str]]) -> set[str]:
+    """The last names of the modules ``imports`` may name (the module, and
+    for ``from a import m`` the submodule ``m``): an :class:`ExportIndex` can
+    match an import only through one of them (the editor's index keeps which
+    files import which, and on an edit looks at those only)."""
+    parts: set[str] = set()
+    for module, name in imports:
+        found = _import_target(importer, module)
+        if found is None:
+            continue
+        target = found[0]
+        if target:
+            parts.add(target[-1])
+        if name and name != "*":
+            parts.add(name)
+    return parts
 
 
 def _directory_parts(path: str) -> tuple[str, ...]:
@@ -580,17 +613,24 @@ def _module_parts(path: str) -> tuple[str, ...]:
     return directory if stem == "__init__" else directory + (stem,)
 
 
+def read_text_again(read: ReadFile) -> str | None:
+    """The text of a file the pre-check dismissed on its bytes (its buffer's
+    text when it has one), or None when it cannot be read now."""
+    if read.text:
+        return read.text
+    data, _ = read_bytes(read.path)
+    if data is None:
+        return None
+    text, _ = decode_source(read.path, data)
+    return text
+
+
 def _read_again(read: ReadFile, importer: str, *, digests: bool) -> ReadFile | None:
     """A dismissed file read as a candidate (its text and digests): an
     ``importer`` (see ``ReadFile.importer``)."""
-    text = read.text  # (an editor's buffer, standard input)
-    if not text:
-        data, _ = read_bytes(read.path)
-        if data is None:
-            return None
-        text, _ = decode_source(read.path, data)
-        if text is None:
-            return None
+    text = read_text_again(read)  # (an editor's buffer, standard input: its text)
+    if text is None:
+        return None
     again = ReadFile(read.path, text, read.kind, read.env, True, importer=importer)
     if digests:
         from sglang_lint.cache import env_digest, text_digest

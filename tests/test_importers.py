@@ -236,3 +236,25 @@ def test_launching_definitions_are_told_from_the_text() -> None:
     )
     assert launching_definitions(text) == {"start", "start_pd", "Fixture", "Derived"}
     assert launching_definitions("import subprocess\n\ndef run(cmd):\n    subprocess.run(cmd)\n") == frozenset()  # (no SGLang: the pre-check)
+
+
+def test_the_editor_s_workspace_index_reads_importers_and_follows_edits(tmp_path: Path) -> None:
+    """The language server's index (workspace.WorkspaceLinter): an importer of
+    a launcher of the workspace is analyzed at the scan; an edit of the helper
+    that makes it launch nothing a caller gives reads the importer as
+    dismissed again; an edit of an importer's buffer is judged at once."""
+    from sglang_lint.workspace import WorkspaceLinter
+
+    write(tmp_path, {"helpers.py": HELPERS, "deploy.py": DEPLOY, "other.py": "import os\n"})
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    deploy, helpers = str(tmp_path / "deploy.py"), str(tmp_path / "helpers.py")
+
+    def codes(outcome) -> list[str]:
+        return sorted(finding.code for finding in outcome.findings.get(deploy, []))
+
+    assert codes(linter.run({})) == ["SGL001"]
+    assert codes(linter.update({deploy: DEPLOY.replace('"decode", 4', '"decode", 8')}, {deploy})) == []
+    assert codes(linter.update({deploy: DEPLOY}, {deploy})) == ["SGL001"]
+    fixed = HELPERS.replace("str(tp)", '"8"').replace('"--disaggregation-mode", role', '"--disaggregation-mode", "prefill"')
+    assert codes(linter.update({deploy: DEPLOY, helpers: fixed}, {helpers})) == []
+    assert codes(linter.update({deploy: DEPLOY}, {helpers})) == ["SGL001"]  # (closed: the disk's helper again)
