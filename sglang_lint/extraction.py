@@ -24,7 +24,7 @@ from msgspec.structs import replace
 
 from sglang_lint.files import FileKind, binary_note, classify, decode_source, has_wide_bom, read_bytes, source_kind
 from sglang_lint.model import Note, SourceResult
-from sglang_lint.prefilter import imported_names, may_launch, may_launch_bytes
+from sglang_lint.prefilter import imported_names, may_launch, may_launch_bytes, python_may_run_a_launch
 from sglang_lint.sources.project import ProjectFiles
 
 # Bytes enough for a shebang line (a file named without a suffix).
@@ -657,12 +657,11 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
     then decides, on the parsed file, whether a statement can reach a launch.
     (Any import of a module whose text may launch was too many: 11 of 20 of
     SGLang's scheduler modules import one, 0.1 -> 0.9 s.)"""
+    from sglang_lint.sources.project import run_cache
     from sglang_lint.sources.python_imports import module_files
 
     if len(files) > MAX_NAMED_FILES:
         return list(files)
-    from sglang_lint.sources.project import run_cache
-
     # (the run's: the listing of the tree is made once for these and the analyses)
     known = run_cache(project)
     if known is None:
@@ -690,6 +689,7 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
                 names = launching(path) if path != read.path else frozenset()
                 if name in names or (name in ("", "*") and names):
                     found = True
+                    break  # (the other files the import may name need not be read)
             if not found and name and name != "*":  # (`from pkg import helpers`: a module)
                 found = any(launching(path) for path in module_files(read.path, f"{dotted}.{name}" if dotted else name, level, project.roots, known) if path != read.path)
             if found:
@@ -737,9 +737,7 @@ def launching_definitions(text: str) -> frozenset[str]:
     one. Generous (a word in a docstring counts); the names the pre-check
     itself knows (``ServerArgs``, ``Engine``, ``launch_server``, ...) are left
     out: a file that launches through them spells them."""
-    from sglang_lint import prefilter
-
-    if not prefilter.python_may_run_a_launch(text):
+    if not python_may_run_a_launch(text):
         return frozenset()
     bodies: dict[str, str] = {}
     name, start = None, 0

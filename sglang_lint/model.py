@@ -610,7 +610,7 @@ class SourceResult(Struct, array_like=True):
     # The names this module's top level binds to functions and classes whose
     # launches take what a caller gives (a parameter, a deriving class's
     # attributes): a file that imports one and launches nothing by its own
-    # text is analyzed too (issue 20, pipeline._importers_of_launchers).
+    # text is analyzed too (issue 20, extraction.extract_importers).
     exports: list[str] = []
 
 
