@@ -231,12 +231,14 @@ def _classified(job: FileJob, text: str, kind: FileKind, digests: bool, started:
     return read
 
 
-def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None, started: Started | None = None) -> tuple[list[ReadFile], list[Note]]:
+def read_context_files(
+    jobs: Sequence[FileJob], *, digests: bool, dismissed=None, started: Started | None = None, stats: Mapping[str, os.stat_result] = {}
+) -> tuple[list[ReadFile], list[Note]]:
     """:func:`read_files` for the files read as a deployment context: a file
     ``dismissed`` (a cache.DismissedFiles) knows the prefilter dismissed, unchanged
     since, is not read again; each file dismissed now is remembered with the
     ``stat`` taken before it was read (a change while it is read makes the next
-    run read it again)."""
+    run read it again): the one in ``stats`` (the walk's), else taken here."""
     if dismissed is None:
         return read_files(jobs, digests=digests, started=started)
     from sglang_lint.cache import env_digest
@@ -244,10 +246,12 @@ def read_context_files(jobs: Sequence[FileJob], *, digests: bool, dismissed=None
     files: list[ReadFile] = []
     notes: list[Note] = []
     for job in jobs:
-        try:
-            info = os.stat(job.path)
-        except OSError:
-            info = None
+        info = stats.get(job.path)
+        if info is None:
+            try:
+                info = os.stat(job.path)
+            except OSError:
+                info = None
         env_key = env_digest(job.env)
         known = dismissed.entry(job.path, info, env_key) if info is not None and job.text is None else None
         if known is not None:

@@ -680,6 +680,8 @@ class _Walker:
         self.files: list[str] = []
         self.notes: list[Note] = []
         self.seen: set[object] = set()
+        # The stat of each file taken, as shown (discover's ``stats``).
+        self.stats: dict[str, os.stat_result] = {}
 
     def add(self, display: str, info: os.stat_result) -> None:
         identity = _file_identity(display, info)
@@ -687,9 +689,7 @@ class _Walker:
             return
         self.seen.add(identity)
         self.files.append(display)
-
-    def excluded(self, abspath: str, walk_root: str, is_dir: bool) -> bool:
-        return _excluded(abspath, self.exclusions(os.path.dirname(abspath)), walk_root, is_dir)
+        self.stats[display] = info
 
     # -- explicit arguments -------------------------------------------------------
     def explicit(self, given: str, cwd: str, force_exclude: bool) -> None:
@@ -754,14 +754,17 @@ class _Walker:
         return rules
 
     def walk(self, abspath: str, display: str, rules: _Rules, walk_root: str, active: set, recursive: bool = True) -> None:
-        if self.respect_gitignore:
-            rules = rules.with_entry(abspath, _compile(_read_ignore_file(os.path.join(abspath, ".gitignore"))))
         try:
             with os.scandir(abspath) as iterator:
                 entries = sorted(iterator, key=lambda e: e.name)
         except OSError as error:
             self.notes.append(_os_error(display, error, "cannot read directory"))
             return
+        # (looked for in the listing: a warm run over SGLang's tree tried to
+        # open 620 .gitignore files that were not there)
+        if self.respect_gitignore and any(entry.name == ".gitignore" for entry in entries):
+            rules = rules.with_entry(abspath, _compile(_read_ignore_file(os.path.join(abspath, ".gitignore"))))
+        exclusions = self.exclusions(abspath)  # (those of the directory the entries are in)
         for entry in entries:
             child_abs = os.path.join(abspath, entry.name)
             child_display = os.path.join(display, entry.name) if display != "." else entry.name
@@ -773,14 +776,14 @@ class _Walker:
             if stat.S_ISDIR(info.st_mode):
                 if not recursive or (is_link and not self.follow_symlinks):
                     continue
-                if rules.ignored(child_abs, True) or self.excluded(child_abs, walk_root, True):
+                if rules.ignored(child_abs, True) or _excluded(child_abs, exclusions, walk_root, True):
                     continue
                 identity = (info.st_dev, info.st_ino)
                 if identity in active:
                     continue  # a symlink loop (only reachable with follow_symlinks)
                 self.walk(child_abs, child_display, rules, walk_root, active | {identity})
             elif stat.S_ISREG(info.st_mode):
-                if rules.ignored(child_abs, False) or self.excluded(child_abs, walk_root, False):
+                if rules.ignored(child_abs, False) or _excluded(child_abs, exclusions, walk_root, False):
                     continue
                 kind = classify(entry.name, b"" if _suffix(entry.name) else _head(child_abs))
                 if kind is not None:
@@ -797,9 +800,12 @@ def discover(
     exclude_root: str | os.PathLike[str] | None = None,
     force_exclude: bool = False,
     exclusions: Callable[[str], ExcludeSet] | None = None,
+    stats: dict[str, os.stat_result] | None = None,
 ) -> tuple[list[str], list[Note]]:
     """The files to analyze under ``paths`` (files and directories), and Notes about
-    the paths that could not be used.
+    the paths that could not be used. ``stats``: filled with the stat of each
+    file returned (followed through a symlink), taken while walking, so that
+    the reader need not take it again.
 
     - Explicit files are always taken when their kind is known (by suffix, or by a
       shell/Python shebang whatever the suffix); otherwise they get a Note. They are
@@ -833,6 +839,8 @@ def discover(
     walker = _Walker(exclusions, respect_gitignore, follow_symlinks)
     for given in paths:
         walker.explicit(os.fspath(given), cwd, force_exclude)
+    if stats is not None:
+        stats.update(walker.stats)
     return walker.files, walker.notes
 
 
