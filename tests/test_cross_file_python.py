@@ -18,6 +18,7 @@ from sglang_lint.pipeline import LintOptions, lint_paths
 from sglang_lint.prefilter import may_launch, python_may_run_a_launch
 from sglang_lint.sources import extract
 from sglang_lint.sources.project import ProjectFiles, text_digest
+from sglang_lint.sources.python_interpreter import MAX_NONLAUNCHING_CALL_STEPS
 from test_cross_file import argv, write
 
 LAUNCHER = (
@@ -946,3 +947,62 @@ def test_exports_of_every_path_are_kept(tmp_path: Path, monkeypatch) -> None:
 def test_a_module_that_launches_nothing_exports_nothing(tmp_path: Path, monkeypatch) -> None:
     write(tmp_path, {"helpers.py": "import subprocess\n\n\ndef run(cmd):\n    return subprocess.run(cmd)\n# sglang\n"})
     assert analyze(tmp_path, "helpers.py", monkeypatch).exports == []
+
+
+# A body of straight-line statements longer than a call of a function that
+# cannot launch may run (each statement is a step).
+_LONG_BODY = "".join(f"    filler_{index} = {index}\n" for index in range(MAX_NONLAUNCHING_CALL_STEPS + 20))
+_LAUNCH = 'subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", str({})])\n'
+
+
+def _tp_words(root: Path, monkeypatch) -> list[str]:
+    result = analyze(root, "run.py", monkeypatch)
+    return [" ".join(token.value.text if token.value.is_known else f"<{token.value.reason}>" for token in launch.args[-1:]) for launch in result.servers]
+
+
+def test_a_long_call_that_cannot_launch_is_given_up_and_its_result_unknown(tmp_path, monkeypatch) -> None:
+    """A function of another module that can neither launch nor build a
+    configuration runs at most MAX_NONLAUNCHING_CALL_STEPS steps (issue 20:
+    such calls were 69% of the steps run on SGLang's tree, a test kit building
+    memory pools); past them its result is unknown, and says why; a short one
+    gives its value. A second call of the long one is not run at all."""
+    helpers = "def short_tp():\n    return 8\n\n\ndef long_tp():\n" + _LONG_BODY + "    return 8\n"
+    run = "import subprocess\nfrom helpers import long_tp, short_tp\n\n" + _LAUNCH.format("short_tp()") + _LAUNCH.format("long_tp()") + _LAUNCH.format("long_tp()")
+    write(tmp_path, {"helpers.py": helpers, "run.py": run})
+    assert _tp_words(tmp_path, monkeypatch) == ["8", *["<the result of long_tp(), which cannot start a server and is too long to follow>"] * 2]
+
+
+@pytest.mark.parametrize("long", [False, True])
+def test_what_a_call_given_up_on_changed_is_unknown_not_undone(tmp_path, monkeypatch, long) -> None:
+    """`configure(config)` set `config.tp = 8` and then ran past the bound: the
+    caller's 4 is not what it is now (undoing the call's changes left it 4, a
+    wrong value for SGL001 to compare), nor 8 (it may change it again): it is
+    unknown. A call within the bound keeps what it changed."""
+    helpers = "def configure(config):\n    config.tp = 8\n" + (_LONG_BODY if long else "")
+    run = (
+        "import subprocess\nfrom helpers import configure\n\n\nclass Config:\n    pass\n\n\n"
+        "config = Config()\nconfig.tp = 4\nif config.tp:\n    configure(config)\n" + _LAUNCH.format("config.tp")
+    )
+    write(tmp_path, {"helpers.py": helpers, "run.py": run})
+    assert _tp_words(tmp_path, monkeypatch) == (["<the result of configure(), which cannot start a server and is too long to follow>"] if long else ["8"])
+
+
+@pytest.mark.parametrize("handed", ["self", "function"])
+def test_a_long_call_handed_the_files_code_runs_to_the_end(tmp_path, monkeypatch, handed) -> None:
+    """A base fixture's method that calls back into the test class (an
+    override of `server_args`), or a helper handed a function of the file,
+    may launch or build a configuration through it after any number of steps:
+    it is not bounded."""
+    long_body = _LONG_BODY.replace("    ", "        ")
+    if handed == "self":
+        base = "class Base:\n    def start(self):\n" + long_body + "        return self.server_args()\n"
+        test = "class TestBuild(Base):\n    def server_args(self):\n        return ServerArgs(model_path='m', tp_size=2)\n\n    def test_build(self):\n        self.start()\n"
+    else:
+        base = "def start(make):\n" + _LONG_BODY + "    return make()\n\n\nclass Base:\n    pass\n"
+        test = "def make():\n    return ServerArgs(model_path='m', tp_size=2)\n\n\nclass TestBuild(Base):\n    def test_build(self):\n        start(make)\n"
+    files = {"base.py": base, "test_run.py": "from sglang.srt.server_args import ServerArgs\nfrom base import Base, start\n\n\n" + test}
+    if handed == "self":
+        files["test_run.py"] = files["test_run.py"].replace("from base import Base, start", "from base import Base")
+    write(tmp_path, files)
+    result = analyze(tmp_path, "test_run.py", monkeypatch)
+    assert [[(keyword.name, keyword.value.text) for keyword in server.keywords] for server in result.servers] == [[("model_path", "m"), ("tp_size", "2")]]
