@@ -680,8 +680,6 @@ class _Walker:
         self.files: list[str] = []
         self.notes: list[Note] = []
         self.seen: set[object] = set()
-        # The stat of each file taken, as shown (discover's ``stats``).
-        self.stats: dict[str, os.stat_result] = {}
 
     def add(self, display: str, info: os.stat_result) -> None:
         identity = _file_identity(display, info)
@@ -689,7 +687,6 @@ class _Walker:
             return
         self.seen.add(identity)
         self.files.append(display)
-        self.stats[display] = info
 
     # -- explicit arguments -------------------------------------------------------
     def explicit(self, given: str, cwd: str, force_exclude: bool) -> None:
@@ -800,12 +797,9 @@ def discover(
     exclude_root: str | os.PathLike[str] | None = None,
     force_exclude: bool = False,
     exclusions: Callable[[str], ExcludeSet] | None = None,
-    stats: dict[str, os.stat_result] | None = None,
 ) -> tuple[list[str], list[Note]]:
     """The files to analyze under ``paths`` (files and directories), and Notes about
-    the paths that could not be used. ``stats``: filled with the stat of each
-    file returned (followed through a symlink), taken while walking, so that
-    the reader need not take it again.
+    the paths that could not be used.
 
     - Explicit files are always taken when their kind is known (by suffix, or by a
       shell/Python shebang whatever the suffix); otherwise they get a Note. They are
@@ -839,8 +833,6 @@ def discover(
     walker = _Walker(exclusions, respect_gitignore, follow_symlinks)
     for given in paths:
         walker.explicit(os.fspath(given), cwd, force_exclude)
-    if stats is not None:
-        stats.update(walker.stats)
     return walker.files, walker.notes
 
 

@@ -223,10 +223,6 @@ class RunFiles(Struct):
     notes: list[Note]
     # The --stdin-filename is excluded and --force-exclude given: standard input is not analyzed.
     stdin_excluded: bool = False
-    # The stat of each of ``files`` taken by the walk (files.discover): the
-    # record of dismissed files is checked against it, not a second stat
-    # (a warm run over SGLang's tree took 4,780 of them).
-    stats: dict[str, os.stat_result] = {}
 
     def configs(self) -> dict[str, Config]:
         """The config that governs each file."""
@@ -243,9 +239,8 @@ def discover_run(paths: Iterable[str], options: LintOptions, stdin_name: str | N
     if options.config is None:
         options = replace(options, config=resolver.for_directory(discovery_start(roots)))
     exclusions = _exclusions(resolver, options)
-    stats: dict[str, os.stat_result] = {}
     found, notes = (
-        discover(paths, respect_gitignore=options.respect_gitignore, force_exclude=options.force_exclude, exclusions=exclusions, stats=stats)
+        discover(paths, respect_gitignore=options.respect_gitignore, force_exclude=options.force_exclude, exclusions=exclusions)
         if paths
         else ([], [])
     )
@@ -254,7 +249,7 @@ def discover_run(paths: Iterable[str], options: LintOptions, stdin_name: str | N
         stdin_real = os.path.realpath(stdin_name)
         found = [f for f in found if os.path.realpath(f) != stdin_real]
         stdin_excluded = options.force_exclude and excluded_path(os.path.abspath(stdin_name), exclusions)
-    return RunFiles(options, resolver, exclusions, roots, found, notes, stdin_excluded, stats)
+    return RunFiles(options, resolver, exclusions, roots, found, notes, stdin_excluded)
 
 
 class PreparedRun(Struct):
@@ -392,11 +387,7 @@ def lint_paths(
         # (their context decides what else is read) or standard input is.
         started = pool.starter(project, encode=cache is not None) if pool is not None and not named and stdin is None else None
         files, read_notes = read_context_files(
-            [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found],
-            digests=cache is not None,
-            dismissed=dismissed,
-            started=started,
-            stats=prepared.run.stats,
+            [FileJob(str(f), configs[str(f)].env_map or None, texts.get(str(f))) for f in found], digests=cache is not None, dismissed=dismissed, started=started
         )
         unreadable.extend(read_notes)
         # The files named one by one are extracted first: the ones that launch a

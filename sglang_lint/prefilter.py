@@ -104,6 +104,11 @@ SERVE_WORDS = ('"serve"', "'serve'")
 # these in the file itself (an alias still imports the name: `import subprocess
 # as sp`, `from os import system`).
 RUNNER_MARKERS = ("subprocess", "system", "popen", "Popen", "spawn", "exec")
+# The words of a text that starts a process, precise enough to tell a module
+# that may start what its caller hands it (`subprocess.Popen(cmd)`) from one
+# that cannot: RUNNER_MARKERS' `system` and `exec` are in every module
+# (`filesystem`, `executor`).
+PROCESS_MARKERS = ("subprocess", "Popen", "os.system", "os.exec", "os.spawn", "execv", "spawnv", "create_subprocess")
 
 
 # Markers that are a whole name where they launch: Ray Serve's ``LLMConfig``

@@ -1006,3 +1006,4 @@ def test_a_long_call_handed_the_files_code_runs_to_the_end(tmp_path, monkeypatch
     write(tmp_path, files)
     result = analyze(tmp_path, "test_run.py", monkeypatch)
     assert [[(keyword.name, keyword.value.text) for keyword in server.keywords] for server in result.servers] == [[("model_path", "m"), ("tp_size", "2")]]
+

@@ -248,20 +248,6 @@ def test_directory_symlinks_are_not_followed(in_tmp: Path, tmp_path_factory: pyt
     assert names(found) == ["proj/out/secret.sh", "proj/run.sh"]
 
 
-def test_discover_hands_back_the_stat_it_took(in_tmp: Path) -> None:
-    """The walk's stat of each file (a symlink's target's) is what the reader
-    checks the record of dismissed files against, not a second stat
-    (pipeline.RunFiles.stats)."""
-    write(in_tmp, "a/run.sh")
-    write(in_tmp, "b.py", "x = 1\n")
-    (in_tmp / "link.sh").symlink_to(in_tmp / "a" / "run.sh")
-    stats: dict = {}
-    found, _ = discover([".", "b.py"], stats=stats)
-    assert sorted(stats) == sorted(found) == ["a/run.sh", "b.py"]  # (the link is the same file, listed once)
-    for path in found:
-        assert (stats[path].st_ino, stats[path].st_size, stats[path].st_mtime_ns) == (os.stat(path).st_ino, os.stat(path).st_size, os.stat(path).st_mtime_ns)
-
-
 def test_only_listed_gitignore_files_are_read(in_tmp: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A directory's .gitignore is read when its listing holds one; a warm run
     over SGLang's tree (620 directories, 2 .gitignore files) tried to open one

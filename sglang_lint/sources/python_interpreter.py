@@ -28,6 +28,7 @@ from msgspec import Struct
 from msgspec.structs import replace
 
 from sglang_lint import interrupt
+from sglang_lint.prefilter import PROCESS_MARKERS
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
 from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
@@ -192,6 +193,9 @@ class Module:
         # Top-level statements (the outline's units) run so far, by index: a
         # module's statements run when a name they bind is first looked up (_define).
         self.done: set[int] = set()
+        # Whether its text spells a launch, and a way to start a process
+        # (PythonInterpreter._may_launch_when_called), read once.
+        self.launch_words: tuple[bool, bool] | None = None
 
     def run_derived(self, function: Callable[[ast.stmt], T]) -> Iterator[T]:
         """``function`` of each top-level statement that has run, in order
@@ -2413,7 +2417,7 @@ class PythonInterpreter:
         return None
 
     def _call_function(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue], node, has_spread: bool = False) -> PyValue:
-        if node is not None and not self.bounded_call and func.module is not None and not self._may_reach_launch(func) and not self._may_call_back(func, args, kwargs):
+        if node is not None and not self.bounded_call and func.module is not None and not self._may_launch_when_called(func, args, kwargs):
             return self._call_bounded(func, args, kwargs, node, has_spread)
         loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
         self.executed.add(id(func.node))
@@ -2469,9 +2473,8 @@ class PythonInterpreter:
             self.frames.pop()
 
     def _call_bounded(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue], node, has_spread: bool) -> PyValue:
-        """A call of another module's function that cannot reach a launch
-        (:meth:`_may_reach_launch`) and is handed none of the analyzed file's
-        code (:meth:`_may_call_back`) runs for its value and what it changes,
+        """A call of another module's function that cannot launch
+        (:meth:`_may_launch_when_called`) runs for its value and what it changes,
         at most MAX_NONLAUNCHING_CALL_STEPS steps (the calls it makes count,
         the definitions of the modules it reads do not); past them its result
         and what it changed so far are unknown (:meth:`_forget_changes`), and
@@ -2501,6 +2504,23 @@ class PythonInterpreter:
         finally:
             self.bounded_call = False
             self.step_limit = limit
+
+    def _may_launch_when_called(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue]) -> bool:
+        """Whether a call of another module's function may launch: it is
+        handed the analyzed file's code (:meth:`_may_call_back`), or its
+        module spells a launch or a way to start a process (a generic
+        `subprocess.Popen(cmd)` helper starts what its caller hands it) and
+        the function can reach one (:meth:`_may_reach_launch`). The reach of a
+        module that spells neither is not computed: computing it for every
+        module whose functions run parsed all of theirs, 5 MB more of each
+        worker on SGLang's tree."""
+        if self._may_call_back(func, args, kwargs):
+            return True
+        module = func.module
+        if module.launch_words is None:
+            module.launch_words = (self._text_may_launch(module.text), any(word in module.text for word in PROCESS_MARKERS))
+        spells_launch, starts_process = module.launch_words
+        return (spells_launch or starts_process) and self._may_reach_launch(func)
 
     def _may_call_back(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue]) -> bool:
         """Whether a call of another module's function may run the analyzed
