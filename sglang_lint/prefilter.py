@@ -193,6 +193,13 @@ def _python_may_run_a_launch(text: str) -> bool:
     return _spells_ray_sglang(text) or python_may_inherit_a_launch(text)
 
 
+def python_spells_a_command(text: str) -> bool:
+    """Whether a Python file writes out an SGLang command (`python -m
+    sglang.launch_server`, `sglang serve`, the router's): one it may hand to
+    a helper that runs whatever command it is given."""
+    return "sglang.launch_server" in text or any(marker in text for marker in COMMAND_ENTRY_MARKERS) or ("sglang" in text and any(word in text for word in SERVE_WORDS))
+
+
 def _spells_ray_sglang(text: str) -> bool:
     """Ray Serve LLM's SGLang server named without ``LLMConfig`` in the file (a
     config built elsewhere, started through ``SGLangServer``)."""

@@ -1007,3 +1007,12 @@ def test_a_long_call_handed_the_files_code_runs_to_the_end(tmp_path, monkeypatch
     result = analyze(tmp_path, "test_run.py", monkeypatch)
     assert [[(keyword.name, keyword.value.text) for keyword in server.keywords] for server in result.servers] == [[("model_path", "m"), ("tp_size", "2")]]
 
+
+def test_a_long_generic_process_helper_runs_to_its_launch(tmp_path, monkeypatch) -> None:
+    """A helper that starts whatever command its caller hands it spells no
+    SGLang launch itself (`subprocess.Popen(cmd)`), but its module starts a
+    process: it runs to the end, however long, and the launch is found."""
+    helpers = "import subprocess\n\n\ndef start(cmd):\n" + _LONG_BODY + "    return subprocess.Popen(cmd)\n"
+    run = 'from helpers import start\n\nstart(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "4"])\n'
+    write(tmp_path, {"helpers.py": helpers, "run.py": run})
+    assert _tp_words(tmp_path, monkeypatch) == ["4"]

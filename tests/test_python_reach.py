@@ -17,7 +17,7 @@ import textwrap
 import pytest
 
 from sglang_lint.sources.python import analyze_python
-from sglang_lint.sources.python_reach import function_references, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_reach import function_references, hands_on_a_command, reaching_functions, statement_references, tail_statements
 
 LAUNCH_NAMES = {"Popen", "popen_launch_server"}
 
@@ -548,3 +548,36 @@ def test_what_a_fixed_command_is_given_is_still_a_reference() -> None:
     tree = ast.parse('def probe():\n    return subprocess.run(["nvidia-smi"], env=make_env())\n')
     (refs,) = function_references(tree)
     assert "make_env" in refs.names and "subprocess.run" not in refs.dotted
+
+
+_STDLIB = {"subprocess": "subprocess", "sp": "subprocess", "os": "os", "asyncio": "asyncio", "Popen": "subprocess.Popen", "run": "subprocess.run"}
+
+
+@pytest.mark.parametrize(
+    "source, hands_on",
+    [
+        ("def start(cmd):\n    return subprocess.Popen(cmd)\n", True),
+        ("def start(cmd, env):\n    sp.Popen(cmd, env=env)\n", True),
+        ("def start(cmd):\n    return Popen(cmd)\n", True),  # `from subprocess import Popen`
+        ("def start(*args):\n    run(['python3', '-m', 'sglang.launch_server', *args])\n", True),
+        ("def start(module, args):\n    cmd = [sys.executable, '-m', module]\n    cmd.extend(args)\n    subprocess.Popen(cmd)\n", True),
+        ("def start(args):\n    cmd = []\n    cmd += args\n    subprocess.Popen(cmd)\n", True),
+        ("def start(command):\n    os.system(f'nohup {command} &')\n", True),
+        ("async def start(cmd):\n    await asyncio.create_subprocess_exec(*cmd)\n", True),
+        ("def start(args):\n    subprocess.Popen(args=args)\n", True),
+        # The program is written out and runs no other command.
+        ("def kill(pid):\n    subprocess.run(['kill', str(pid)])\n", False),
+        ("def gpus(index):\n    return subprocess.check_output(['nvidia-smi', '-i', str(index)])\n", False),
+        # Nothing the caller hands reaches the command.
+        ("def start(tp):\n    print(tp)\n    subprocess.Popen(['sleep', '1'])\n", False),
+        ("def start():\n    subprocess.Popen(CMD)\n", False),
+        # Not a process call (a method of the caller's, an unbound `run`).
+        ("def start(cmd):\n    self.run(cmd)\n", False),
+        ("def start(cmd):\n    pool.run(cmd)\n", False),
+    ],
+)
+def test_a_function_hands_on_the_command_its_caller_gives(source: str, hands_on: bool) -> None:
+    """python_reach.hands_on_a_command: what makes a generic process helper
+    (a module that spells no SGLang launch) launch what its caller hands it."""
+    function = ast.parse(source).body[0]
+    assert hands_on_a_command(function, _STDLIB.get) is hands_on

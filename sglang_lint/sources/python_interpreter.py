@@ -33,7 +33,7 @@ from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_
 from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
-from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, per_tree, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, hands_on_a_command, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -193,9 +193,9 @@ class Module:
         # Top-level statements (the outline's units) run so far, by index: a
         # module's statements run when a name they bind is first looked up (_define).
         self.done: set[int] = set()
-        # Whether its text spells a launch, and a way to start a process
-        # (PythonInterpreter._may_launch_when_called), read once.
-        self.launch_words: tuple[bool, bool] | None = None
+        # Whether it may launch through its names, from its text
+        # (PythonInterpreter._module_may_launch), read once.
+        self.may_launch: bool | None = None
 
     def run_derived(self, function: Callable[[ast.stmt], T]) -> Iterator[T]:
         """``function`` of each top-level statement that has run, in order
@@ -1126,6 +1126,9 @@ class PythonInterpreter:
         return frame.scopes
 
     _class_being_defined: PClass | None = None
+    # Whether the analyzed file writes out a command it may hand to a helper
+    # (_module_may_launch), once it is asked.
+    _hands_commands: bool | None = None
     # The statements of the root being run that come after its last launch
     # (python_reach.tail_statements), and how a statement is judged.
     skipped: frozenset[int] | set[int] = _NOTHING_SKIPPED
@@ -2517,10 +2520,9 @@ class PythonInterpreter:
         if self._may_call_back(func, args, kwargs):
             return True
         module = func.module
-        if module.launch_words is None:
-            module.launch_words = (self._text_may_launch(module.text), any(word in module.text for word in PROCESS_MARKERS))
-        spells_launch, starts_process = module.launch_words
-        return (spells_launch or starts_process) and self._may_reach_launch(func)
+        if module.may_launch is None:
+            module.may_launch = self._module_may_launch(module.text)
+        return module.may_launch and self._may_reach_launch(func)
 
     def _may_call_back(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue]) -> bool:
         """Whether a call of another module's function may run the analyzed
@@ -3112,7 +3114,7 @@ class PythonInterpreter:
             found = self._module_text(value.module, value.level, value.importer)
             if found is not None:
                 shown, text = found
-                if self._text_may_launch(text):
+                if self._module_may_launch(text):
                     reaching, defined = self._module_reaching(shown, text)
                     if value.name in defined:
                         return value.name in reaching
@@ -3132,7 +3134,7 @@ class PythonInterpreter:
         """Whether ``name``, which the module ``shown`` binds by an import of
         its own top level, may launch where it comes from; None when the
         module does not import it (a definition, or nothing)."""
-        key = ("passed on", shown, name)
+        key = ("passed on", shown, name, self._handing_commands())
         known = self.files.recall(key)
         if known is not None:
             return bool(known)
@@ -3163,12 +3165,12 @@ class PythonInterpreter:
         launches nothing)."""
         if self.files is None:
             return False
-        key = ("may launch", os.path.dirname(importer or self.result.path), module, level)
+        key = ("may launch", os.path.dirname(importer or self.result.path), module, level, self._handing_commands())
         known = self.files.recall(key)
         if known is None:
             self.files.begin(key)
             found = self._module_text(module, level, importer)
-            known = self.files.conclude(key, found is not None and self._text_may_launch(found[1]) and bool(self._module_reaching(*found)[0]))
+            known = self.files.conclude(key, found is not None and self._module_may_launch(found[1]) and bool(self._module_reaching(*found)[0]))
         return bool(known)
 
     def _module_text(self, module: str, level: int, importer: str | None) -> tuple[str, str] | None:
@@ -3187,7 +3189,7 @@ class PythonInterpreter:
         or a base that may), and all the names its ``def``/``class``
         statements define; from the syntax and its own imports, once per
         file's analysis (a cycle of imports counts as reaching)."""
-        key = ("reaching", shown)
+        key = ("reaching", shown, self._handing_commands())
         known = self.files.recall(key)
         if known is not None:
             return known  # type: ignore[return-value]
@@ -3208,19 +3210,33 @@ class PythonInterpreter:
         # linted itself: it makes none of its names a launch for the files that
         # import them (issue 20: SGLang's model files reached it through
         # `get_exec()` and were interpreted until their nesting overflowed).
-        launches = self._launch_test(_outline_import_bindings(parsed, shown), shown, configurations=False)
+        bindings = _outline_import_bindings(parsed, shown)
+        if self._text_may_launch(text):
+            launches = self._launch_test(bindings, shown, configurations=False)
+        else:
+            # (a module that only starts processes: with what its callers hand
+            # it, _module_may_launch)
+            def qualname_of(name: str) -> str | None:
+                value = bindings.get(name)
+                return value.qualname if isinstance(value, PExternal) else None
+
+            def launches(refs: FunctionRefs) -> bool:
+                return refs.node is not None and hands_on_a_command(refs.node, qualname_of)
+
         # A function of that module that sets its globals (SGLang's
         # `get_platform()` caching its answer) launches nothing for the
         # importer: only the analyzed file's roots share state that way.
         functions = [function for index in units for functions in parsed.derived(index, functions_in) for function in functions]
-        _, names = reaching_functions(functions, launches, globals_reach=False)
+        reached, names = reaching_functions(functions, launches, globals_reach=False)
         # A top-level statement's names reach when it does: a function or class
-        # that can launch, an import of a module that may, an assignment of one
-        # (`start = functools.partial(launch, ...)`); a constant does not.
+        # that can launch (one of its functions is reached), an import of a
+        # module that may, an assignment of one (`start =
+        # functools.partial(launch, ...)`); a constant does not.
         reaching: set[str] = set()
-        for refs, statement_names in bound:
-            if statement_names and (not refs.names.isdisjoint(names) or launches(refs)):
-                reaching |= statement_names
+        for index in units:
+            for (refs, statement_names), inner in zip(parsed.derived(index, _references_and_names), parsed.derived(index, functions_in)):
+                if statement_names and (not refs.names.isdisjoint(names) or launches(refs) or any(id(function.node) in reached for function in inner)):
+                    reaching.update(statement_names)
         return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
@@ -3229,6 +3245,32 @@ class PythonInterpreter:
         may start a server, or (``configurations``) build a server's
         configuration that rules check on its own (``ServerArgs(...)``). The
         interpreter knows no launch: every call may."""
+        return True
+
+    def _module_may_launch(self, text: str) -> bool:
+        """Whether a module of the project with this text may launch through
+        its names: it spells a launch (:meth:`_text_may_launch`), or, when the
+        analyzed file writes out an SGLang command (:meth:`_spells_a_command`),
+        a way to start a process: a generic `start(cmd)` helper around
+        `subprocess.Popen` runs what its caller hands it (a script calling one
+        with SGLang's command was "No SGLang launches found"; which of its
+        functions do is :func:`python_reach.hands_on_a_command`'s to say). Not
+        for every file: SGLang's tree has such helpers, and its files that
+        write out no command spent 21% more time running their callers."""
+        return self._text_may_launch(text) or (self._handing_commands() and any(word in text for word in PROCESS_MARKERS))
+
+    def _handing_commands(self) -> bool:
+        """Whether the analyzed file writes out a command it may hand to a
+        helper (:meth:`_module_may_launch`); part of the key of every
+        conclusion about modules that rests on it (they are shared by the
+        files of a run)."""
+        if self._hands_commands is None:
+            self._hands_commands = self._spells_a_command(self._analyzed[0])
+        return self._hands_commands
+
+    def _spells_a_command(self, text: str) -> bool:
+        """Hook: whether the analyzed file's text writes out a command that
+        launches (the interpreter knows no launch: any may)."""
         return True
 
     def _text_may_launch(self, text: str) -> bool:

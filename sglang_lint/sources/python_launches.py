@@ -35,7 +35,7 @@ import functools
 from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
-from sglang_lint.prefilter import python_may_run_a_launch
+from sglang_lint.prefilter import python_may_run_a_launch, python_spells_a_command
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import SGLANG_ENVS, PythonInterpreter, expr_text
 from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS
@@ -238,6 +238,9 @@ class LaunchInterpreter(PythonInterpreter):
 
     def _text_may_launch(self, text: str) -> bool:
         return python_may_run_a_launch(text)
+
+    def _spells_a_command(self, text: str) -> bool:
+        return python_spells_a_command(text)
 
     def _recognised_name(self, name: str) -> bool:
         return name in _ENTRY_CALLS

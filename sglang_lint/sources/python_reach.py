@@ -338,3 +338,92 @@ def _cut(block: list[ast.stmt], reaches: Callable[[ast.AST], bool], skipped: set
             if type(value) is ast.Call:
                 last_calls.add(id(value))
         return
+
+
+# The calls that run a command, by qualified name (the module's import
+# bindings resolve `sp.Popen`, `from subprocess import run`).
+PROCESS_CALLS = frozenset(
+    {
+        *(f"subprocess.{name}" for name in ("Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")),
+        *(f"os.{name}" for name in ("system", "popen", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp")),
+        "asyncio.create_subprocess_exec",
+        "asyncio.create_subprocess_shell",
+    }
+)
+
+
+def hands_on_a_command(function: ast.AST, qualname_of: Callable[[str], str | None]) -> bool:
+    """Whether a function runs a command made of what its caller hands it: a
+    call of :data:`PROCESS_CALLS` (``qualname_of`` resolves a name through the
+    module's imports: ``"sp"`` -> ``"subprocess"``) whose command is, or is
+    built from, a parameter (``subprocess.Popen(cmd)``, ``cmd = [python, "-m",
+    module, *args]``), and does not begin with a program written out that runs
+    no other command (``["nvidia-smi", ...]``). A module that spells no SGLang
+    launch launches through such a function only: its callers hand it the
+    launch (a generic `start(cmd)` helper)."""
+    arguments = function.args  # type: ignore[attr-defined]
+    tainted = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg) if a is not None}
+    if not tainted:
+        return False
+    nodes = list(_walk_body(function))
+    # What is built from a parameter, in two passes (an assignment may come
+    # before the one it reads in a loop).
+    for _ in range(2):
+        for node in nodes:
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value is not None and _mentions(node.value, tainted):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    tainted.update(name.id for name in ast.walk(target) if isinstance(name, ast.Name))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("append", "extend", "insert", "__iadd__") and isinstance(node.func.value, ast.Name):
+                if any(_mentions(argument, tainted) for argument in node.args):
+                    tainted.add(node.func.value.id)
+    for node in nodes:
+        if not isinstance(node, ast.Call):
+            continue
+        dotted = _dotted(node.func)
+        if dotted is None:
+            continue
+        root, _, rest = dotted.partition(".")
+        qualname = qualname_of(root)
+        if qualname is None or (f"{qualname}.{rest}" if rest else qualname) not in PROCESS_CALLS:
+            continue
+        command = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("args", "cmd", "command", "path", "file")), None)
+        if command is not None and _mentions(command, tainted) and not _fixed_program(command):
+            return True
+    return False
+
+
+# Programs that run another command or a Python module (`python3 -m
+# sglang.launch_server`): a command beginning with one written out is still the
+# caller's to make.
+_RUNNERS = ("python", "sglang", "bash", "sh", "env", "srun", "mpirun", "torchrun", "numactl", "taskset", "nohup", "timeout", "docker", "apptainer", "singularity", "uv", "conda")
+
+
+def _fixed_program(command: ast.AST) -> bool:
+    """A command list written with its program first, one that runs no other
+    command (``["nvidia-smi", "-L"]``, ``["kill", str(pid)]``)."""
+    if isinstance(command, (ast.List, ast.Tuple)) and command.elts:
+        first = command.elts[0]
+        if isinstance(first, ast.Constant) and isinstance(first.value, str):
+            program = first.value.rsplit("/", 1)[-1]
+            return not program.startswith(_RUNNERS)
+    return False
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(child, ast.Name) and child.id in names for child in ast.walk(node))
+
+
+def _dotted(node: ast.AST) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _walk_body(function: ast.AST) -> Iterable[ast.AST]:
+    for statement in function.body:  # type: ignore[attr-defined]
+        yield from ast.walk(statement)
