@@ -989,3 +989,30 @@ def test_what_none_tests_of_the_environment_decide(condition, expected):
     )
     assert "{" + ", ".join(sorted({_value(s, "tp_size") for s in servers})) + "}" == expected if expected.startswith("{") else [_value(s, "tp_size") for s in servers] == [expected]
 
+
+
+def test_a_root_takes_unknown_star_args_and_keyword_args():
+    """A function nothing in the file calls runs with the arguments a caller
+    would give: unknown parameters, and unknown `*args` / `**kwargs` too
+    (they were empty: `Engine(model_path=m, tp_size=4, **overrides)` launched
+    with every other option at its default, and SGLang's own `Engine.__init__`
+    became a deployment of defaults)."""
+    source = textwrap.dedent(
+        """
+        import subprocess
+        import sglang
+
+
+        def serve(**overrides):
+            return sglang.Engine(model_path="m", tp_size=4, **overrides)
+
+
+        def serve_args(*extra):
+            subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "4", *extra])
+        """
+    )
+    engine, command = _launches(source).servers
+    spread = engine.keywords[-1]  # (a mapping we cannot see: it may set any field)
+    assert spread.name is None and not spread.value.is_known and "what a caller passes serve() in **overrides" in spread.value.reason
+    last = command.args[-1].value
+    assert not last.is_known and "what a caller passes serve_args() in *extra" in last.reason

@@ -2433,7 +2433,7 @@ class PythonInterpreter:
         positional = list(args)
         if func.bound is not None:
             positional.insert(0, func.bound)
-        self._bind_parameters(func, scope, positional, dict(kwargs), has_spread)
+        self._bind_parameters(func, scope, positional, dict(kwargs), has_spread, root=node is None)
         ref = self._new_ref(scope)
         frame = Frame((ref, *func.scopes), func.name, owner=func.owner, receiver=func.bound, fork_depth=len(self.forks))
         self.frames.append(frame)
@@ -2568,7 +2568,12 @@ class PythonInterpreter:
             elif isinstance(now, DictContents):
                 self.heap[ref] = DictContents((), why)
 
-    def _bind_parameters(self, func: PFunc, scope: dict, positional: list[PyValue], kwargs: dict[str, PyValue], has_spread: bool) -> None:
+    def _bind_parameters(self, func: PFunc, scope: dict, positional: list[PyValue], kwargs: dict[str, PyValue], has_spread: bool, root: bool = False) -> None:
+        """Bind a call's arguments to ``func``'s parameters in ``scope``.
+        ``root``: a function run as a test runner or another module would call
+        it, with unknown arguments: its ``*args`` and ``**kwargs`` hold what we
+        cannot see (they were empty, and `def serve(**overrides):
+        Engine(model_path=m, **overrides)` launched with every default)."""
         arguments = func.node.args
         params = [*arguments.posonlyargs, *arguments.args]
         defaults = [None] * (len(params) - len(arguments.defaults)) + list(arguments.defaults)
@@ -2589,6 +2594,8 @@ class PythonInterpreter:
                 scope[name] = PUnknown(Value.symbol(f"{func.name}.{name}"), self._loc(param))
         if arguments.vararg is not None:
             rest = positional[len(params):]
+            if root:
+                rest = [*rest, PSpread(Value.unknown(f"what a caller passes {func.name}() in *{arguments.vararg.arg}"), self._loc(arguments.vararg))]
             scope[arguments.vararg.arg] = PList(self._new_ref(tuple(rest)), self._loc(arguments.vararg), "tuple")
         for param, default in zip(arguments.kwonlyargs, arguments.kw_defaults):
             if param.arg in kwargs:
@@ -2600,7 +2607,8 @@ class PythonInterpreter:
         if arguments.kwarg is not None:
             loc = self._loc(arguments.kwarg)
             entries = tuple((PStr((known_seg(k, loc),), loc), v) for k, v in kwargs.items())
-            scope[arguments.kwarg.arg] = PDict(self._new_ref(DictContents(entries, Value.unknown("**kwargs") if has_spread else None)), loc)
+            opened = Value.unknown("**kwargs") if has_spread else Value.unknown(f"what a caller passes {func.name}() in **{arguments.kwarg.arg}") if root else None
+            scope[arguments.kwarg.arg] = PDict(self._new_ref(DictContents(entries, opened)), loc)
 
     def _call_builtin(self, name: str, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location, spreads: list[PyValue] = ()) -> PyValue:
         first = args[0] if args else None
