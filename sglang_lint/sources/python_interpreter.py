@@ -739,8 +739,9 @@ class PythonInterpreter:
             if self.steps > MAX_STEPS:
                 raise _Budget()
             if len(self.result.servers) + len(self.result.routers) != self.bounded_launches:
-                # (a configuration it built: `ServerArgs(...)` makes no launch
-                # of a function for its callers, but is reported; it runs on)
+                # (the bounded call made a launch or a configuration, through
+                # the file's code it reached some way _may_call_back does not
+                # see: what it made is reported, so it runs on)
                 self.step_limit = self.bounded_limit
                 return
             raise _CallBudget()
@@ -2505,6 +2506,10 @@ class PythonInterpreter:
             self._keep_changes(level)
             return value
         finally:
+            if self.journal and self.journal[-1] is level:
+                # (another exception: a RecursionError a caller's frame
+                # handles goes on with the run, which must not log into this)
+                self._keep_changes(level)
             self.bounded_call = False
             self.step_limit = limit
 
@@ -3196,7 +3201,9 @@ class PythonInterpreter:
         reach a launch (a function that does, a class with a method that does
         or a base that may), and all the names its ``def``/``class``
         statements define; from the syntax and its own imports, once per
-        file's analysis (a cycle of imports counts as reaching)."""
+        file's analysis (a cycle of imports counts as reaching). A module that
+        spells no launch reaches one only through a function that runs the
+        command its caller hands it (python_reach.hands_on_a_command)."""
         key = ("reaching", shown, self._handing_commands())
         known = self.files.recall(key)
         if known is not None:
