@@ -582,6 +582,8 @@ def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[st
     directory (paths are shown relative to it)."""
     import hashlib
 
+    from sglang_lint.extraction import scanned_imports
+
     key = hashlib.blake2b(digest_size=20)
 
     def add(*parts: object) -> None:
@@ -604,7 +606,7 @@ def _run_key(files, notes: list[Note], options: LintOptions, configs: Mapping[st
     for read in files:
         config = configs.get(read.path, options.config)
         # (a dismissed Python file's imports: one that imports a launcher is analyzed)
-        add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)), read.imports)
+        add("file", read.path, read.kind.value, read.candidate, read.digest, read.env_key, texts.get(id(config)), scanned_imports(read))
     for note in notes:
         add("note", note.path, note.message, note.line, note.column)
     # The same files read as named or as context give different reports.

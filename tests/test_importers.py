@@ -258,3 +258,24 @@ def test_the_editor_s_workspace_index_reads_importers_and_follows_edits(tmp_path
     fixed = HELPERS.replace("str(tp)", '"8"').replace('"--disaggregation-mode", role', '"--disaggregation-mode", "prefill"')
     assert codes(linter.update({deploy: DEPLOY, helpers: fixed}, {helpers})) == []
     assert codes(linter.update({deploy: DEPLOY}, {helpers})) == ["SGL001"]  # (closed: the disk's helper again)
+
+
+def test_imports_read_before_any_file_that_may_launch_are_scanned_when_needed(tmp_path: Path, monkeypatch) -> None:
+    """Without a cache, the imports of the Python files dismissed before the
+    first file that may launch are not scanned as they are read (a tree where
+    nothing launches has nothing to import: perf.py's standard-library tree);
+    an importer read first (`a_deploy.py` sorts before `helpers.py`) is still
+    found, its imports scanned from the file when the helper's exports ask."""
+    from sglang_lint import extraction
+
+    write(tmp_path, {"a_deploy.py": DEPLOY, "helpers.py": HELPERS, "z_notes.py": "import os\n\nprint(os.sep)\n"})
+    scanned: list[str] = []
+    original = extraction.imports_text
+    monkeypatch.setattr(extraction, "imports_text", lambda data: (scanned.append(data[:4].decode()), original(data))[1])
+    assert findings(tmp_path, monkeypatch, cache=False) == [("SGL001", "a_deploy.py", 4)]
+    # z_notes.py as it was read (after helpers.py, the first file that may
+    # launch), then a_deploy.py when the helper's exports asked (read again)
+    assert scanned == ["impo", "from"]
+    scanned.clear()
+    write(tmp_path, {"helpers.py": "print('nothing starts here')\n"})
+    assert findings(tmp_path, monkeypatch, cache=False) == [] and scanned == []

@@ -301,3 +301,13 @@ def test_a_run_with_a_launch_creates_no_dataclass(tmp_path) -> None:
     watched = ("dataclasses", "pkgutil", "sglang_lint.sources.shell", "sglang_lint.sources.python")
     loaded = _modules_loaded_by_a_check(["--no-cache", str(tmp_path)], watched)
     assert loaded == ["sglang_lint.sources.python", "sglang_lint.sources.shell"]
+
+
+def test_the_byte_gate_holds_a_part_of_every_marker() -> None:
+    """prefilter._PYTHON_BYTE_GATE is a handful of anchors, each a part of some
+    markers: a file python_may_run_a_launch accepts must hold one (else its
+    launch would be dismissed on its bytes, never decoded)."""
+    from sglang_lint.prefilter import _PYTHON_BYTE_GATE, PYTHON_GATE_MARKERS
+
+    for marker in PYTHON_GATE_MARKERS:
+        assert any(anchor in marker.encode("ascii") for anchor in _PYTHON_BYTE_GATE), marker
