@@ -187,7 +187,10 @@ _VERDICTS: dict[tuple[int, int], bool] = {}
 def _python_may_run_a_launch(text: str) -> bool:
     if any(marker in text and _used(text, marker) for marker in CALL_ENTRY_MARKERS) or _spells_engine(text):
         return True
-    if "sglang" in text and any(marker in text for marker in RUNNER_MARKERS):
+    # A command needs a way to run it: one the file spells, or a helper it
+    # imports (`run_detached(["sglang", "serve", ...])`, the helper's module
+    # starts the process).
+    if "sglang" in text and (any(marker in text for marker in RUNNER_MARKERS) or "import" in text):
         if any(marker in text for marker in COMMAND_ENTRY_MARKERS) or any(word in text for word in SERVE_WORDS):
             return True
     return _spells_ray_sglang(text) or python_may_inherit_a_launch(text)

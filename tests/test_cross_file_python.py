@@ -1016,3 +1016,14 @@ def test_a_long_generic_process_helper_runs_to_its_launch(tmp_path, monkeypatch)
     run = 'from helpers import start\n\nstart(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "4"])\n'
     write(tmp_path, {"helpers.py": helpers, "run.py": run})
     assert _tp_words(tmp_path, monkeypatch) == ["4"]
+
+
+def test_a_command_handed_to_an_imported_helper_passes_the_pre_check(tmp_path, monkeypatch) -> None:
+    """`run(["sglang", "serve", ...])` through a helper the file imports: the
+    file spells the command and no way to run it (the helper's module does),
+    and was dismissed before it was parsed."""
+    helpers = "import subprocess\n\n\ndef run(cmd):\n    return subprocess.Popen(cmd)\n"
+    run = 'from helpers import run\n\nrun(["sglang", "serve", "--model-path", "m", "--tp", "4"])\n'
+    assert python_may_run_a_launch(run) and not python_may_run_a_launch(run.replace("from helpers import run\n", ""))
+    write(tmp_path, {"helpers.py": helpers, "run.py": run})
+    assert _tp_words(tmp_path, monkeypatch) == ["4"]
