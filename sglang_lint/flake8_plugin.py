@@ -200,7 +200,7 @@ def _analysis() -> Iterator[None]:
     What an analysis keeps is this package's modules and option tables (the
     first), the results (the on-disk cache's, the analyses'), and the syntax
     trees of the modules the file imported (``python_interpreter.PARSED``, up
-    to 768 KB of source: the next launching file imports mostly the same
+    to 640 KB of source: the next launching file imports mostly the same
     ones). Left among flake8's objects, every full collection of flake8's own
     work walked them (on SGLang's tree about as much CPU time as the analyses
     themselves); dropped after each file, every file parsed its imports again

@@ -3777,8 +3777,10 @@ def _import_bindings(body: Iterable[ast.stmt | str], importer: str) -> dict[str,
 # definitions run (python_outline), so the same bound holds many more modules.
 # 768 KB (issue 20): the process tree's peak on that tree 251 -> 241-245 MB
 # (target 250), the wall time within the noise of this machine (0.77-1.07
-# of 1 MB's, run by run).
-PARSED_CHARS = 3 * 1024 * 1024 // 4
+# of 1 MB's, run by run). 640 KB (2026-12-06, with the cross-file pre-check
+# and generic process helpers read: 245-249 MB at 768 KB): 239-243 MB, for
+# 1-3% more CPU time (modules parsed again), side by side.
+PARSED_CHARS = 640 * 1024
 
 
 class ParsedModules:
