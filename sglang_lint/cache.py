@@ -632,11 +632,6 @@ class DismissedFiles:
     def _stamp(info: os.stat_result) -> tuple[int, int, int, int]:
         return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino)
 
-    def kind(self, path: str, info: os.stat_result, env_key: str) -> str | None:
-        """The kind of a file dismissed before and unchanged since, else None."""
-        entry = self.entry(path, info, env_key)
-        return entry.kind if entry is not None else None
-
     def entry(self, path: str, info: os.stat_result, env_key: str) -> "_Dismissed | None":
         """The record of a file dismissed before and unchanged since (its kind
         and, for Python, its imports), else None."""

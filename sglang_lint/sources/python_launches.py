@@ -38,7 +38,7 @@ from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaun
 from sglang_lint.prefilter import python_may_run_a_launch, python_spells_a_command
 from sglang_lint.sources.paths import Paths
 from sglang_lint.sources.python_interpreter import SGLANG_ENVS, PythonInterpreter, expr_text
-from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS
+from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS, is_process_runner
 from sglang_lint.sources.python_values import (
     DictContents,
     PClass,
@@ -73,14 +73,14 @@ from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word, spread_word
 # What a call must name for :meth:`LaunchInterpreter._call_external` to read it
 # as a launch (issue 20, python_reach: a function that refers to none of them,
 # directly or through another function, starts nothing and is not run as a
-# root). The process runners by their qualified name (``asyncio.run`` is no
+# root). The process runners by their qualified name
+# (python_reach.is_process_runner: ``asyncio.run`` is no
 # ``subprocess.run``); SGLang's and Ray's entries by their own name, however
 # they were imported (a project's ``from serving import launch_server``).
 # What a file that reads its own command line into a ServerArgs spells
 # (SGLang 0.5.23 launch_server.py: `prepare_server_args(sys.argv[1:])`;
 # server_args.py: `ServerArgs.from_cli_args(args)`).
 _COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepare_server_args(", "from_cli_args(")
-_PROCESS_RUNNERS = frozenset({*SUBPROCESS_RUNNERS, *SHELL_STRING_RUNNERS, "asyncio.create_subprocess_exec", "os.posix_spawn", "os.posix_spawnp"})
 # A call that builds a configuration without starting it: a launch only where a
 # launcher is handed it, a unit test's configuration otherwise (issue 20, item 4).
 _CONFIGURATION_CALLS = frozenset({"ServerArgs"})
@@ -719,7 +719,7 @@ def _is_launch_qualname(qualname: str, configurations: bool) -> bool:
     """LaunchInterpreter._is_launch_qualname, once per name: the reach tests of
     every run of a file ask it for the same names (~1,400 a run of SGLang's
     PD fixture)."""
-    if qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec")):
+    if is_process_runner(qualname):
         return True
     last = qualname.rsplit(".", 1)[-1]
     if qualname.startswith("sglang.multimodal_gen.") and last != "popen_with_error_check":

@@ -191,6 +191,14 @@ _ANNOTATED = (ast.AnnAssign, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef)
 SUBPROCESS_RUNNERS = frozenset({"subprocess.Popen", "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output"})
 SHELL_STRING_RUNNERS = frozenset({"os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput", "asyncio.create_subprocess_shell"})
 _PROCESS_CALLS = SUBPROCESS_RUNNERS | SHELL_STRING_RUNNERS | {"asyncio.create_subprocess_exec"}
+# ... and every way to start a process: the os.spawn*/os.exec* families too.
+_PROCESS_RUNNERS = _PROCESS_CALLS | {"os.posix_spawn", "os.posix_spawnp"}
+
+
+def is_process_runner(qualname: str) -> bool:
+    """Whether a call of ``qualname`` starts a process (the recognisers' and
+    :func:`hands_on_a_command`'s one list)."""
+    return qualname in _PROCESS_RUNNERS or qualname.startswith(("os.spawn", "os.exec"))
 
 
 def _runs_a_fixed_command(call: ast.Call) -> bool:
@@ -340,21 +348,9 @@ def _cut(block: list[ast.stmt], reaches: Callable[[ast.AST], bool], skipped: set
         return
 
 
-# The calls that run a command, by qualified name (the module's import
-# bindings resolve `sp.Popen`, `from subprocess import run`).
-PROCESS_CALLS = frozenset(
-    {
-        *(f"subprocess.{name}" for name in ("Popen", "run", "call", "check_call", "check_output", "getoutput", "getstatusoutput")),
-        *(f"os.{name}" for name in ("system", "popen", "execv", "execve", "execvp", "execvpe", "execl", "execle", "execlp", "execlpe", "spawnv", "spawnve", "spawnvp", "spawnvpe", "spawnl", "spawnlp", "posix_spawn", "posix_spawnp")),
-        "asyncio.create_subprocess_exec",
-        "asyncio.create_subprocess_shell",
-    }
-)
-
-
 def hands_on_a_command(function: ast.AST, qualname_of: Callable[[str], str | None]) -> bool:
     """Whether a function runs a command made of what its caller hands it: a
-    call of :data:`PROCESS_CALLS` (``qualname_of`` resolves a name through the
+    call that starts a process (:func:`is_process_runner`; ``qualname_of`` resolves a name through the
     module's imports: ``"sp"`` -> ``"subprocess"``) whose command is, or is
     built from, a parameter (``subprocess.Popen(cmd)``, ``cmd = [python, "-m",
     module, *args]``), and does not begin with a program written out that runs
@@ -385,7 +381,7 @@ def hands_on_a_command(function: ast.AST, qualname_of: Callable[[str], str | Non
             continue
         root, _, rest = dotted.partition(".")
         qualname = qualname_of(root)
-        if qualname is None or (f"{qualname}.{rest}" if rest else qualname) not in PROCESS_CALLS:
+        if qualname is None or not is_process_runner(f"{qualname}.{rest}" if rest else qualname):
             continue
         command = node.args[0] if node.args else next((k.value for k in node.keywords if k.arg in ("args", "cmd", "command", "path", "file")), None)
         if command is not None and _mentions(command, tainted) and not _fixed_program(command):
@@ -412,16 +408,6 @@ def _fixed_program(command: ast.AST) -> bool:
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
     return any(isinstance(child, ast.Name) and child.id in names for child in ast.walk(node))
-
-
-def _dotted(node: ast.AST) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    return ".".join([node.id, *reversed(parts)])
 
 
 def _walk_body(function: ast.AST) -> Iterable[ast.AST]:
