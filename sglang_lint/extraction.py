@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, MutableMapping, Sequence
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -676,53 +676,90 @@ MAX_NAMED_FILES = 64
 def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> list[ReadFile]:
     """``files`` (named one by one: pre-commit, an editor) with each Python file
     the pre-check dismissed that imports a definition of the project that may
-    launch read again as an importer ("module"): such a file is judged without
-    the rest of the tree, so the module is looked up where the import points,
-    not among the exports of the files of the run. What may launch is told
-    from the module's text (:func:`launching_definitions`); the Python source
-    then decides, on the parsed file, whether a statement can reach a launch.
-    (Any import of a module whose text may launch was too many: 11 of 20 of
-    SGLang's scheduler modules import one, 0.1 -> 0.9 s.)"""
+    launch (:func:`imports_a_launching_definition`) read again as an importer
+    ("module"): such a file is judged without the rest of the tree, so the
+    module is looked up where the import points, not among the exports of the
+    files of the run. The Python source then decides, on the parsed file,
+    whether a statement can reach a launch."""
     from sglang_lint.sources.project import run_cache
-    from sglang_lint.sources.python_imports import module_files
 
     if len(files) > MAX_NAMED_FILES:
         return list(files)
     # (the run's: the listing of the tree is made once for these and the analyses)
-    known = run_cache(project)
-    if known is None:
-        known = {}
-    definitions: dict[str, frozenset[str]] = {}
-
-    def launching(shown: str) -> frozenset[str]:
-        if shown not in definitions:
-            text, _ = project.read(shown)
-            definitions[shown] = launching_definitions(text) if text is not None else frozenset()
-        return definitions[shown]
-
+    cache = run_cache(project)
+    known = cache.lasting if cache is not None else {}
     chosen: list[ReadFile] = []
     for read in files:
         if read.candidate or read.kind is not FileKind.PYTHON or not scanned_imports(read):
             chosen.append(read)
             continue
-        found = False
-        for module, name in imports_of(read)[:MAX_NAMED_IMPORTS]:
-            level = len(module) - len(module.lstrip("."))
-            dotted = module[level:]
-            if not level and dotted.split(".")[0] in sys.stdlib_module_names:
-                continue
-            for path in module_files(read.path, dotted, level, project.roots, known):
-                names = launching(path) if path != read.path else frozenset()
-                if name in names or (name in ("", "*") and names):
-                    found = True
-                    break  # (the other files the import may name need not be read)
-            if not found and name and name != "*":  # (`from pkg import helpers`: a module)
-                found = any(launching(path) for path in module_files(read.path, f"{dotted}.{name}" if dotted else name, level, project.roots, known) if path != read.path)
-            if found:
-                break
+        found = imports_a_launching_definition(read.path, imports_of(read), project, known)
         again = _read_again(read, "module", digests=True) if found else None
         chosen.append(again if again is not None else read)
     return chosen
+
+
+def imports_a_launching_definition(path: str, imports: Sequence[tuple[str, str]], project: ProjectFiles, known: MutableMapping[tuple, Any], *, stable: bool = False) -> bool:
+    """Whether the Python file ``path``, with these ``(module, name)``
+    imports (:func:`imports_of`, the first :data:`MAX_NAMED_IMPORTS`), imports
+    a definition of the project that may launch, told from its module's text
+    (:func:`launching_definitions`), or a module (``import pkg.helpers``,
+    ``from pkg import helpers``) that has one. (Any import of a module whose
+    text may launch was too many: 11 of 20 of SGLang's scheduler modules
+    import one, 0.1 -> 0.9 s.)
+
+    ``known``: where what holds while no file is created or deleted is kept
+    (RunCache.lasting): where each import's modules lie, and each module's
+    launching definitions with the stat they were read at; the flake8 plugin
+    asks this of every file it is handed, and on SGLang's tree they import
+    the same few hundred modules. ``stable``: no file changes while ``known``
+    is kept (one flake8 run), so what a module may launch is told once,
+    without its stat."""
+    from sglang_lint.sources.python_imports import module_candidates
+
+    here = os.path.abspath(path)
+    directory = os.path.dirname(here)
+    for module, name in imports[:MAX_NAMED_IMPORTS]:
+        level = len(module) - len(module.lstrip("."))
+        dotted = module[level:]
+        if not level and dotted.split(".")[0] in sys.stdlib_module_names:
+            continue
+        for found in module_candidates(directory, dotted, level, project.roots, known):
+            names = _launching_definitions_of(found, project, known, stable) if found != here else frozenset()
+            if name in names or (name in ("", "*") and names):
+                return True  # (the other files the import may name need not be read)
+        if name and name != "*":  # (`from pkg import helpers`: a module)
+            submodule = f"{dotted}.{name}" if dotted else name
+            if any(_launching_definitions_of(found, project, known, stable) for found in module_candidates(directory, submodule, level, project.roots, known) if found != here):
+                return True
+    return False
+
+
+def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> frozenset[str]:
+    """:func:`launching_definitions` of the module at ``absolute`` as it reads
+    now: kept in ``known`` with the file's stat, and told again when the stat
+    differs (a file edited since, in an editor's session; unless ``stable``);
+    an unsaved buffer (``project.texts``) is told from its text each time."""
+    if absolute in project.texts:
+        return launching_definitions(project.texts[absolute])
+    key = ("launching", absolute)
+    kept = known.get(key)
+    if stable and kept is not None:
+        return kept[1]
+    signature: tuple[int, ...] | None = None
+    if not stable:
+        try:
+            stat = os.stat(absolute)
+            signature = (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
+        except (OSError, ValueError):
+            pass
+        if kept is not None and signature is not None and kept[0] == signature:
+            return kept[1]
+    text, _ = project.read(absolute)
+    names = launching_definitions(text) if text is not None else frozenset()
+    if stable or signature is not None:
+        known[key] = (signature, names)
+    return names
 
 
 # What a definition's text spells when it may launch: an entry (as the

@@ -12,9 +12,13 @@ adapter over :mod:`sglang_lint.pipeline` (design.md, "Interfaces"):
 * Cost for the common case: a file is first checked with
   :func:`sglang_lint.prefilter.python_may_run_a_launch`, the CLI's check (issue 20:
   a launch entry the file spells, or the import of a server fixture class); when it
-  finds none, ``run()`` returns without importing anything. This module imports only the
-  prefilter at import time; the analyzer (tree-sitter, PyYAML, option tables) is
-  imported inside ``run()`` by the first file that passes the check.
+  finds none, the CLI's check of a file named alone follows
+  (:meth:`SglangLintChecker._imports_a_launcher`: does the file import a
+  definition of the project that may launch?), with what each module may launch
+  told once per flake8 run; a file that imports the standard library alone returns
+  without importing anything. This module imports only the prefilter at import
+  time; the analyzer (tree-sitter, PyYAML, option tables) is imported inside
+  ``run()`` by the first file that needs it.
 * Cost for a file that passes it (SGLang's own tree: 143 of 4,719 files): the
   analysis runs in the process flake8 gives it (no pool of ours), with the CLI's
   threshold of the cycle collector, and keeps nothing flake8's collector must
@@ -56,7 +60,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from sglang_lint import __version__
-from sglang_lint.prefilter import python_may_run_a_launch
+from sglang_lint.prefilter import imported_names, python_may_run_a_launch
 
 INTERNAL_ERROR_CODE = "SGL900"
 # flake8 prints the message on one line; an exception text may be long.
@@ -134,18 +138,39 @@ class SglangLintChecker:
         cls.disable_noqa = bool(getattr(options, "disable_noqa", False))
         cls.use_cache = not getattr(options, "sglang_no_cache", False)
         _ran("")  # a new flake8 run follows no earlier one (files may have changed since)
+        _SELECTION.clear()
 
     # -- checking -----------------------------------------------------------------
     def run(self) -> Iterator[Result]:
         try:
             text = "".join(self.lines)
-            if not python_may_run_a_launch(text):
+            if not python_may_run_a_launch(text) and not self._imports_a_launcher(text):
                 return
             with _analysis():
                 results = self._check(text)
         except Exception as error:  # noqa: BLE001 - RecursionError, MemoryError too: never crash flake8
             results = [(1, 0, _internal_error_message(error), type(self))]
         yield from results
+
+    def _imports_a_launcher(self, text: str) -> bool:
+        """The CLI's pre-check of a file named alone (``sglang-lint check
+        FILE``, extraction.importing_launchers): a file that spells no launch
+        but imports a definition of the project that may launch (``from
+        helpers import start_pd`` beside a ``helpers.py`` that runs
+        ``sglang.launch_server``) is analyzed, and the Python source decides
+        whether a statement reaches a launch. Without it, flake8 was silent
+        where the CLI found the mismatch (issue 24). What the project's modules
+        may launch is told once per flake8 run (:data:`_SELECTION`): the files
+        do not change while flake8 runs."""
+        if self.filename in ("stdin", "-") or b"import" not in (data := text.encode("utf-8", "surrogatepass")):
+            return False
+        # (a file importing the standard library alone loads no analyzer)
+        imports = imported_names(data)
+        if all(module.split(".")[0] in sys.stdlib_module_names for module, _ in imports):
+            return False
+        from sglang_lint.extraction import imports_a_launching_definition
+
+        return imports_a_launching_definition(self.filename, imports, _selection_project(self.filename), _SELECTION, stable=True)
 
     def _check(self, text: str) -> list[Result]:
         from sglang_lint import pipeline
@@ -238,6 +263,39 @@ def _analysis() -> Iterator[None]:
 # deleted: within one flake8 run (parse_options starts each afresh), in one
 # working directory (the paths are as shown).
 _PREVIOUS_RUN: tuple[str, str] = ("", "")
+
+
+# What the cross-file pre-check (SglangLintChecker._imports_a_launcher) has
+# learnt in this flake8 run: where each import's modules lie, what each module
+# may launch, and the project (its roots) of each directory. Emptied by
+# parse_options: a new flake8 run reads the files as they are then.
+_SELECTION: dict[tuple, Any] = {}
+
+
+def _selection_project(filename: str) -> Any:
+    """Where the modules ``filename`` imports are looked for: the project
+    its config makes (the directory of the root config file, else the working
+    directory, and the file's own directory when outside it), as the CLI's run
+    over that file would; a config that cannot be read counts as none (the
+    file's analysis, if it comes to one, reports it)."""
+    directory = os.path.dirname(os.path.abspath(filename))
+    key = ("project", directory, os.getcwd())
+    project = _SELECTION.get(key)
+    if project is None:
+        from sglang_lint.config import ConfigError, discovery_start
+        from sglang_lint.pipeline import LintOptions, project_files
+
+        resolver = _SELECTION.get(("resolver",))
+        if resolver is None:
+            from sglang_lint.config import ConfigResolver
+
+            resolver = _SELECTION[("resolver",)] = ConfigResolver(None)
+        try:
+            config = resolver.for_directory(discovery_start([filename]))
+        except (ConfigError, OSError, ValueError):
+            config = None
+        project = _SELECTION[key] = project_files(LintOptions(config=config), [filename])
+    return project
 
 
 def _follow() -> str:

@@ -499,6 +499,58 @@ def test_flake8_reports_what_the_cli_reports_at_the_same_column(tmp_path, monkey
     assert expected.help and expected.notes and "help:" not in found[0][4]
 
 
+IMPORTER_HELPERS = textwrap.dedent(
+    """\
+    import subprocess
+    import sys
+
+
+    def start(role, tp):
+        return subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--model-path", "m",
+                                 "--disaggregation-mode", role, "--tp", str(tp), "--enable-unified-memory"])
+    """
+)
+
+
+def test_flake8_follows_a_launch_through_an_imported_helper(tmp_path, monkeypatch) -> None:
+    """A file that spells no launch and calls a helper of the project that
+    launches with what it is given is analyzed, as `sglang-lint check FILE`
+    analyzes it (extraction.importing_launchers); flake8 was silent on it. A
+    file importing only what launches nothing, or only the standard library,
+    stays dismissed."""
+    write(
+        tmp_path,
+        **{
+            "ops/__init__.py": "",
+            "ops/helpers.py": IMPORTER_HELPERS,
+            "deploy.py": 'from ops.helpers import start\n\nstart("prefill", 8)\nstart("decode", 4)\n',
+            "matched.py": 'from ops import helpers\n\nhelpers.start("prefill", 8)\nhelpers.start("decode", 8)\n',
+            "unrelated.py": "from ops import __name__ as name\nimport os\n\nprint(name, os.getcwd())\n",
+        },
+    )
+    found = rows(run_flake8(tmp_path, "deploy.py", "matched.py", "unrelated.py"))
+    assert [r[:4] for r in found] == [("deploy.py", 4, 17, "SGL001")]  # start("decode", 4)
+    monkeypatch.chdir(tmp_path)
+    [cli] = lint_paths(["deploy.py"], LintOptions(cache=False)).findings
+    assert (cli.location.line, cli.location.column, cli.code) == found[0][1:4]
+
+
+def test_flake8_matches_the_cli_on_a_fixture_launching_through_imported_helpers(monkeypatch) -> None:
+    """fixtures/python-imported-helper: the scripts and the test module launch
+    through `deploy.pd_helpers`; flake8 on each file reports what the CLI
+    reports on the fixture (the matching test over all fixtures skips it: its
+    findings point into the helper too)."""
+    case = FIXTURES / "python-imported-helper"
+    monkeypatch.chdir(ROOT)
+    relative = case.relative_to(ROOT)
+    cli = lint_paths([str(relative)], LintOptions())
+    expected = sorted((os.path.normpath(f.location.path), f.location.line, f.location.column, f.code) for f in cli.findings)
+    assert len(expected) == 2
+    py_files = sorted(os.path.normpath(p.relative_to(ROOT)) for p in case.rglob("*.py"))
+    found = rows(run_flake8(ROOT, "--sglang-no-cache", *py_files))
+    assert sorted((os.path.normpath(r[0]), r[1], r[2], r[3]) for r in found) == expected
+
+
 def test_flake8_noqa_on_the_reported_line(tmp_path) -> None:
     comments = {"none": "", "sgl001": "# noqa: SGL001", "sgl002": "# noqa: SGL002", "e501": "# noqa: E501"}
     names = write(tmp_path, **{f"{name}.py": with_comment(PD, PD_LINE, c) for name, c in comments.items()})

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from sglang_lint.cache import DismissedFiles
 from sglang_lint.pipeline import LintOptions, lint_paths
+from sglang_lint.sources.project import ProjectFiles
 from test_cross_file import write
 
 HELPERS = (
@@ -279,3 +280,59 @@ def test_imports_read_before_any_file_that_may_launch_are_scanned_when_needed(tm
     scanned.clear()
     write(tmp_path, {"helpers.py": "print('nothing starts here')\n"})
     assert findings(tmp_path, monkeypatch, cache=False) == [] and scanned == []
+
+
+def test_the_candidates_of_an_import_are_the_files_python_imports_would_rank(tmp_path: Path, monkeypatch) -> None:
+    """python_imports.module_candidates (the named-file pre-check's lookup,
+    unranked) gives the files module_files gives, for relative and absolute
+    imports, modules and packages, from a directory that holds the first part
+    of the module and from one that does not."""
+    from sglang_lint.sources.python_imports import module_candidates, module_files
+
+    write(
+        tmp_path,
+        {
+            "src/app/__init__.py": "",
+            "src/app/helpers.py": "",
+            "src/app/sub/__init__.py": "",
+            "src/app/sub/tools.py": "",
+            "src/app/run.py": "",
+            "scripts/app/helpers.py": "",  # a second app.helpers, nearer to scripts/
+            "scripts/deploy.py": "",
+            "scripts/helpers.py": "",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    roots = (os.path.realpath(tmp_path),)
+    known: dict = {}
+    for importer in ("src/app/run.py", "scripts/deploy.py", "src/app/sub/tools.py"):
+        directory = os.path.dirname(os.path.abspath(importer))
+        for module, level in (("app.helpers", 0), ("app", 0), ("app.sub", 0), ("helpers", 0), ("sub.tools", 0), ("helpers", 1), ("sub", 1), ("", 1), ("app", 2), ("missing.x", 0)):
+            expected = {os.path.abspath(path) for path in module_files(importer, module, level, roots, {})}
+            assert set(module_candidates(directory, module, level, roots, known)) == expected, (importer, module, level)
+    assert {os.path.relpath(p) for p in module_candidates(os.path.abspath("scripts"), "app.helpers", 0, roots, known)} == {
+        os.path.join("scripts", "app", "helpers.py"),
+        os.path.join("src", "app", "helpers.py"),
+    }
+
+
+def test_what_a_module_may_launch_is_told_again_when_it_changes(tmp_path: Path, monkeypatch) -> None:
+    """The named-file pre-check keeps what each module may launch with its
+    stat (RunCache.lasting lives as long as an editor's session): an edit
+    that makes the helper launch is seen; with ``stable`` (one flake8 run,
+    files do not change) the first answer holds without a stat."""
+    from sglang_lint.extraction import imports_a_launching_definition
+
+    write(tmp_path, {"helpers.py": "def start(role, tp):\n    return None\n", "deploy.py": DEPLOY})
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    imports = [("helpers", "start")]
+    known: dict = {}
+    assert not imports_a_launching_definition("deploy.py", imports, project, known)
+    _touch_later(tmp_path / "helpers.py", HELPERS)
+    assert imports_a_launching_definition("deploy.py", imports, project, known)
+    stable: dict = {}
+    assert imports_a_launching_definition("deploy.py", imports, project, stable, stable=True)
+    _touch_later(tmp_path / "helpers.py", "def start(role, tp):\n    return None\n")
+    assert imports_a_launching_definition("deploy.py", imports, project, stable, stable=True)  # (kept)
+    assert not imports_a_launching_definition("deploy.py", imports, project, known)

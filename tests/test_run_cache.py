@@ -92,6 +92,22 @@ def test_a_new_run_starts_afresh(tmp_path) -> None:
     assert run_cache(ProjectFiles(roots)) is None  # no run named: nothing shared
 
 
+def test_a_run_that_follows_another_is_handed_its_lasting_facts_not_a_copy(tmp_path) -> None:
+    """What holds while no file is created or deleted (where modules lie) goes
+    to the following run as it is; the conclusions stay the previous run's,
+    checked before use. Copying the lasting facts from run to run cost the
+    flake8 plugin (a run a file) a time growing with every file before it."""
+    roots = (os.path.realpath(tmp_path),)
+    first = run_cache(ProjectFiles(roots, run="first"))
+    first.lasting[("module files", "d", "m", 0)] = ["m.py"]
+    first[("memo", "k")] = ("v", ())
+    second = run_cache(ProjectFiles(roots, run="second", follows="first"))
+    assert second.lasting is first.lasting
+    assert ("memo", "k") not in second and second.previous is first
+    third = run_cache(ProjectFiles(roots, run="third"))  # follows nothing: starts afresh
+    assert third.lasting == {}
+
+
 def test_a_file_changed_between_runs_is_read_again(tmp_path, monkeypatch) -> None:
     write(tmp_path, PROJECT)
     monkeypatch.chdir(tmp_path)

@@ -974,7 +974,7 @@ class PythonInterpreter:
         """Where the facts about the project's files are kept for the run
         (where modules lie, real paths): the analyses' shared cache, else
         this analysis's own."""
-        return self.module_files if self.files.shared is None else self.files.shared
+        return self.module_files if self.files.shared is None else self.files.shared.lasting
 
     def _files_of_module(self, module: str, level: int, importer: str) -> list[str]:
         """The files (as shown) that may hold ``module`` imported from
