@@ -11,9 +11,11 @@ Two trees, two questions.
 ``--tree sglang`` (the default): the source of a released SGLang wheel (issue 24:
 "the flake8 plugin on big trees ... its overhead on the SGLang tree is <= 3%, with no
 false finding"). It is the default because it is the tree that tests the plugin:
-SGLang's 4,700 Python files name SGLang everywhere, and about 140 of them pass the
-plugin's pre-check (``prefilter.python_may_run_a_launch``) and are analyzed, each
-with its deployment context, in every flake8 worker. A tree of code that launches
+SGLang's 4,700 Python files name SGLang everywhere; about 150 of them spell a
+launch (``prefilter.python_may_run_a_launch``) and about 140 more import a
+definition of the tree that may launch (the named-file cross-file pre-check,
+``SglangLintChecker._imports_a_launcher``), and those are analyzed, each with its
+deployment context, in every flake8 worker. A tree of code that launches
 nothing (the standard library below) only times the pre-check. The wheel is found,
 or downloaded once, and unpacked by ``sglang_tree.py`` (``find_wheel``/``unpack``:
 ``--wheel FILE``, else ``~/.cache/sglang-lint-bench``, else ``pip download``); when
@@ -492,21 +494,35 @@ def findings_of(output: str) -> list[tuple[str, int, int, str, str]]:
     return found
 
 
-def pre_check_passes(tree: Path) -> tuple[int, int]:
-    """(Python files of ``tree``, those the plugin's pre-check lets through):
-    the files it analyzes. Read as flake8 reads them."""
+def pre_check_passes(tree: Path) -> tuple[int, int, int]:
+    """(Python files of ``tree``, those that spell a launch, those that import
+    a definition of the project that may launch): the files the plugin
+    analyzes, told by the plugin's own checks (``prefilter.python_may_run_a_launch``,
+    then ``SglangLintChecker._imports_a_launcher``). Read as flake8 reads them,
+    named as `flake8 .` in the tree names them."""
+    from sglang_lint import flake8_plugin
     from sglang_lint.prefilter import python_may_run_a_launch
 
-    total = passed = 0
-    for path in tree.rglob("*.py"):
-        try:
-            with tokenize.open(path) as handle:
-                text = handle.read()
-        except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
-            continue
-        total += 1
-        passed += python_may_run_a_launch(text)
-    return total, passed
+    total = spelled = importing = 0
+    here = os.getcwd()
+    os.chdir(tree)
+    try:
+        flake8_plugin._SELECTION.clear()
+        for path in sorted(Path(".").rglob("*.py")):
+            try:
+                with tokenize.open(path) as handle:
+                    text = handle.read()
+            except (OSError, SyntaxError, UnicodeDecodeError, LookupError):
+                continue
+            total += 1
+            if python_may_run_a_launch(text):
+                spelled += 1
+            else:
+                importing += flake8_plugin.SglangLintChecker(None, [text], os.path.join(".", str(path)))._imports_a_launcher(text)
+    finally:
+        flake8_plugin._SELECTION.clear()
+        os.chdir(here)
+    return total, spelled, importing
 
 
 def _range(values: list[float]) -> str:
@@ -534,9 +550,12 @@ def sglang_benchmark(args: argparse.Namespace) -> int:
         names = loaded_checkers(mode, command, tree)
         if (ENTRY_POINT_NAME in names) != (mode == "with"):
             raise BenchError(f"flake8 {mode} the plugin loads the checkers {names}")
-    total, passed = pre_check_passes(tree)
+    total, spelled, importing = pre_check_passes(tree)
     print(f"flake8 {flake8.__version__} on Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
-    print(f"tree:   {tree} ({total} Python files; {passed} pass the plugin's pre-check and are analyzed)")
+    print(
+        f"tree:   {tree} ({total} Python files; {spelled} spell a launch and {importing} import a definition of the tree"
+        " that may launch: the plugin analyzes them)"
+    )
     print(f"both:   flake8 {' '.join(command[2:])}   (the SGL plugin loaded in \"with\" only)")
     print(f"runs:   {args.warmup} untimed and {runs} timed round(s) of without / with, cold / with, warm, in turn")
     # The plugin's on-disk cache goes to a directory of its own (not into the

@@ -126,6 +126,15 @@ class _CallBudget(Exception):
     """Raised when a call that cannot launch ran past :data:`MAX_NONLAUNCHING_CALL_STEPS`."""
 
 
+class _BoundedCall(NamedTuple):
+    """A call that cannot launch, running under its bound (_call_bounded):
+    the step limit outside it, and the launches recorded when it started (one
+    made meanwhile lifts the bound, _step)."""
+
+    outer_limit: int
+    launches: int
+
+
 class _Stop(Exception):
     """Raised past the expression depth bound."""
 
@@ -266,8 +275,8 @@ class PythonInterpreter:
         # The step past which _step gives up: MAX_STEPS, or sooner while a call
         # that cannot launch runs (_call_bounded).
         self.step_limit = MAX_STEPS
-        self.bounded_call = False
-        self.bounded_limit, self.bounded_launches = MAX_STEPS, 0
+        # The call of another module's function running under that bound.
+        self.bounded: _BoundedCall | None = None
         # The functions (their nodes' ids) a call of which ran too long and
         # cannot launch: later calls are not run.
         self.too_long: set[int] = set()
@@ -738,11 +747,12 @@ class PythonInterpreter:
         if self.steps > self.step_limit:
             if self.steps > MAX_STEPS:
                 raise _Budget()
-            if len(self.result.servers) + len(self.result.routers) != self.bounded_launches:
+            bounded = self.bounded
+            if bounded is None or len(self.result.servers) + len(self.result.routers) != bounded.launches:
                 # (the bounded call made a launch or a configuration, through
                 # the file's code it reached some way _may_call_back does not
                 # see: what it made is reported, so it runs on)
-                self.step_limit = self.bounded_limit
+                self.step_limit = bounded.outer_limit if bounded is not None else MAX_STEPS
                 return
             raise _CallBudget()
         if not self.steps & 0x3FF and interrupt.REQUESTED.is_set():
@@ -2421,7 +2431,7 @@ class PythonInterpreter:
         return None
 
     def _call_function(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue], node, has_spread: bool = False) -> PyValue:
-        if node is not None and not self.bounded_call and func.module is not None and not self._may_launch_when_called(func, args, kwargs):
+        if node is not None and self.bounded is None and func.module is not None and not self._may_launch_when_called(func, args, kwargs):
             return self._call_bounded(func, args, kwargs, node, has_spread)
         loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
         self.executed.add(id(func.node))
@@ -2491,10 +2501,8 @@ class PythonInterpreter:
             return unknown
         level = _Level(self.next_ref)
         self.journal.append(level)
-        self.bounded_call = True
         limit, self.step_limit = self.step_limit, min(self.step_limit, self.steps + MAX_NONLAUNCHING_CALL_STEPS)
-        self.bounded_limit = limit
-        self.bounded_launches = len(self.result.servers) + len(self.result.routers)
+        self.bounded = _BoundedCall(limit, len(self.result.servers) + len(self.result.routers))
         try:
             value = self._call_function(func, args, kwargs, node, has_spread)
         except _CallBudget:
@@ -2510,7 +2518,7 @@ class PythonInterpreter:
                 # (another exception: a RecursionError a caller's frame
                 # handles goes on with the run, which must not log into this)
                 self._keep_changes(level)
-            self.bounded_call = False
+            self.bounded = None
             self.step_limit = limit
 
     def _may_launch_when_called(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue]) -> bool:
