@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from typing import Any, Callable, Iterable, Mapping, MutableMapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, MutableMapping, NamedTuple, Sequence
 
 from msgspec import Struct
 from msgspec.structs import replace
@@ -300,10 +300,15 @@ def classify_text(job: FileJob, text: str, kind: FileKind, digests: bool, scan: 
     return read
 
 
-def result_key(env_key: str, project: ProjectFiles | None) -> str:
-    """The cache key of a result's settings: the config's env, and whether the
-    installed sglang package is followed (toggling it changes the launches)."""
-    return env_key if project is None or project.follow_installed else env_key + "/follow-installed=false"
+def result_key(env_key: str, project: ProjectFiles | None, importer: str = "") -> str:
+    """The cache key of a result's settings: the config's env, whether the
+    installed sglang package is followed (toggling it changes the launches),
+    and how an importer the pre-check dismissed was read past it
+    (``ReadFile.importer``: a "launcher" runs its statements, a "module" is
+    judged by the Python source's own check, so their results differ; a walk
+    of the tree and the same file named alone read it each its way)."""
+    key = env_key if project is None or project.follow_installed else env_key + "/follow-installed=false"
+    return f"{key}/importer={importer}" if importer else key
 
 
 def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None, project: ProjectFiles | None = None) -> Extracted:
@@ -349,7 +354,7 @@ def extract_read(
             results.append(SourceResult(path=read.path))
             continue
         if cache is not None:
-            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project), fresh)
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), fresh)
             if cached is not None:
                 results.append(cached)
                 continue
@@ -367,7 +372,7 @@ def extract_read(
     for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
-            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project), result, encoded)
+            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), result, encoded)
     extracted = Extracted([r for r in results if r is not None], [], workers=workers if workers > 1 else 0)
     if cache is not None:
         extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses
@@ -693,20 +698,26 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
         if read.candidate or read.kind is not FileKind.PYTHON or not scanned_imports(read):
             chosen.append(read)
             continue
-        found = imports_a_launching_definition(read.path, imports_of(read), project, known)
-        again = _read_again(read, "module", digests=True) if found else None
+        kind = imports_a_launching_definition(read.path, imports_of(read), project, known)
+        again = _read_again(read, kind, digests=True) if kind else None
         chosen.append(again if again is not None else read)
     return chosen
 
 
-def imports_a_launching_definition(path: str, imports: Sequence[tuple[str, str]], project: ProjectFiles, known: MutableMapping[tuple, Any], *, stable: bool = False) -> bool:
+def imports_a_launching_definition(
+    path: str, imports: Sequence[tuple[str, str]], project: ProjectFiles, known: MutableMapping[tuple, Any], *, stable: bool = False
+) -> str:
     """Whether the Python file ``path``, with these ``(module, name)``
     imports (:func:`imports_of`, the first :data:`MAX_NAMED_IMPORTS`), imports
     a definition of the project that may launch, told from its module's text
     (:func:`launching_definitions`), or a module (``import pkg.helpers``,
-    ``from pkg import helpers``) that has one. (Any import of a module whose
-    text may launch was too many: 11 of 20 of SGLang's scheduler modules
-    import one, 0.1 -> 0.9 s.)
+    ``from pkg import helpers``) that has one: "module" when a module it
+    imports spells the launch itself (the Python source's own check then
+    decides what reaches it), "launcher" when only through a wrapper module
+    (its statements are run, as a walk of the tree runs them: the Python
+    source's module reach does not follow a module that spells no launch),
+    "" when neither. (Any import of a module whose text may launch was too
+    many: 11 of 20 of SGLang's scheduler modules import one, 0.1 -> 0.9 s.)
 
     ``known``: where what holds while no file is created or deleted is kept
     (RunCache.lasting): where each import's modules lie, and each module's
@@ -715,51 +726,135 @@ def imports_a_launching_definition(path: str, imports: Sequence[tuple[str, str]]
     the same few hundred modules. ``stable``: no file changes while ``known``
     is kept (one flake8 run), so what a module may launch is told once,
     without its stat."""
-    from sglang_lint.sources.python_imports import module_candidates
-
     here = os.path.abspath(path)
     directory = os.path.dirname(here)
+    kind = ""
     for module, name in imports[:MAX_NAMED_IMPORTS]:
-        level = len(module) - len(module.lstrip("."))
-        dotted = module[level:]
-        if not level and dotted.split(".")[0] in sys.stdlib_module_names:
-            continue
-        for found in module_candidates(directory, dotted, level, project.roots, known):
-            names = _launching_definitions_of(found, project, known, stable) if found != here else frozenset()
-            if name in names or (name in ("", "*") and names):
-                return True  # (the other files the import may name need not be read)
-        if name and name != "*":  # (`from pkg import helpers`: a module)
-            submodule = f"{dotted}.{name}" if dotted else name
-            if any(_launching_definitions_of(found, project, known, stable) for found in module_candidates(directory, submodule, level, project.roots, known) if found != here):
-                return True
-    return False
+        for found, taken in _import_targets(directory, module, name, project, known):
+            if found == here:
+                continue
+            launching = _launching_definitions_of(found, project, known, stable)
+            if taken in launching.direct or (taken in ("", "*") and launching.direct):
+                return "module"  # (the other files the import may name need not be read)
+            if taken in launching.names or (taken in ("", "*") and launching.names):
+                kind = "launcher"
+    return kind
 
 
-def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> frozenset[str]:
-    """:func:`launching_definitions` of the module at ``absolute`` as it reads
-    now: kept in ``known`` with the file's stat, and told again when the stat
-    differs (a file edited since, in an editor's session; unless ``stable``);
-    an unsaved buffer (``project.texts``) is told from its text each time."""
+class Launching(NamedTuple):
+    """The definitions of a module that may launch (:func:`launching_definitions`):
+    all of them, and those whose module spells the launch itself (not only
+    through a definition it imports: a wrapper's, which the Python source's
+    own check does not see, python_interpreter's module reach)."""
+
+    names: frozenset[str]
+    direct: frozenset[str]
+
+
+def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> Launching:
+    """What the module at ``absolute`` may launch through, as it reads now:
+    the definitions that spell a launch (:func:`launching_definitions`), and
+    those that call or derive one its imports take from a module of the
+    project that spells it (a wrapper: ``from helpers import start`` and
+    ``def start_pd(): start(...)``; a package's ``__init__.py`` passing
+    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by a
+    walk of the tree (extract_importers' rounds), and what a module may
+    launch rests on its imports' own text alone, never on the order modules
+    are asked in (a chain followed to a depth, or around an import cycle,
+    gave each module what the first file to ask had reached). Before, a
+    script calling a wrapper was found by a walk, never when named alone or
+    by flake8.
+
+    Kept in ``known`` with the file's stat and what its imports gave, and
+    told again when either differs (a file edited since, in an editor's
+    session; not when ``stable``); an unsaved buffer (``project.texts``) is
+    told from its text each time."""
+    key = ("launching", absolute)
+    kept = known.get(key) if absolute not in project.texts else None
+    if stable and kept is not None:
+        return kept[1]
+    signature = None if stable or absolute in project.texts else _signature(absolute)
+    if (
+        kept is not None
+        and signature is not None
+        and kept[0] == signature
+        and all(_spelled_definitions_of(path, project, known, stable) == names for path, names in kept[2])
+    ):
+        return kept[1]
+    text = _module_text(absolute, project)
+    direct = _spelled_definitions_of(absolute, project, known, stable)
+    imported: set[str] = set()
+    passed_on: set[str] = set()  # (`from .helpers import start` in a package's __init__.py)
+    through: list[tuple[str, frozenset[str]]] = []
+    if text is not None and "import" in text:
+        directory = os.path.dirname(absolute)
+        for module, name in imported_names(text.encode("utf-8", "surrogatepass"))[:MAX_NAMED_IMPORTS]:
+            for found, taken in _import_targets(directory, module, name, project, known):
+                if found == absolute:
+                    continue
+                names = _spelled_definitions_of(found, project, known, stable)
+                through.append((found, names))
+                if taken in ("", "*"):
+                    imported.update(names)  # (`helpers.start(...)`: the call names `start`)
+                elif taken in names:
+                    imported.add(taken)
+                    passed_on.add(taken)
+    launching = Launching((launching_definitions(text, frozenset(imported)) if imported and text is not None else direct) | passed_on, direct | passed_on)
+    if stable or signature is not None:
+        known[key] = (signature, launching, tuple(through))
+    return launching
+
+
+def _spelled_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> frozenset[str]:
+    """:func:`launching_definitions` of the module at ``absolute`` (the
+    definitions that spell a launch, or call or derive one of its own that
+    does), kept in ``known`` as :func:`_launching_definitions_of` keeps its
+    answers."""
     if absolute in project.texts:
         return launching_definitions(project.texts[absolute])
-    key = ("launching", absolute)
+    key = ("spelled launching", absolute)
     kept = known.get(key)
     if stable and kept is not None:
         return kept[1]
-    signature: tuple[int, ...] | None = None
-    if not stable:
-        try:
-            stat = os.stat(absolute)
-            signature = (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
-        except (OSError, ValueError):
-            pass
-        if kept is not None and signature is not None and kept[0] == signature:
-            return kept[1]
-    text, _ = project.read(absolute)
+    signature = None if stable else _signature(absolute)
+    if kept is not None and signature is not None and kept[0] == signature:
+        return kept[1]
+    text = _module_text(absolute, project)
     names = launching_definitions(text) if text is not None else frozenset()
     if stable or signature is not None:
         known[key] = (signature, names)
     return names
+
+
+def _import_targets(directory: str, module: str, name: str, project: ProjectFiles, known: MutableMapping[tuple, Any]) -> list[tuple[str, str]]:
+    """The files (absolute) an import ``(module, name)`` of a file of
+    ``directory`` may take from the project (:func:`imported_names`' pairs),
+    each with the name it takes there ("" for the module itself: ``import
+    pkg.helpers``; also ``from pkg import helpers``, which may take a
+    module); none for the standard library."""
+    from sglang_lint.sources.python_imports import module_candidates
+
+    level = len(module) - len(module.lstrip("."))
+    dotted = module[level:]
+    if not level and dotted.split(".")[0] in sys.stdlib_module_names:
+        return []
+    targets = [(found, name) for found in module_candidates(directory, dotted, level, project.roots, known)]
+    if name and name != "*":
+        targets += [(found, "") for found in module_candidates(directory, f"{dotted}.{name}" if dotted else name, level, project.roots, known)]
+    return targets
+
+
+def _signature(absolute: str) -> tuple[int, ...] | None:
+    """The stat a kept answer about a file holds for; None when there is none."""
+    try:
+        stat = os.stat(absolute)
+    except (OSError, ValueError):
+        return None
+    return (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
+
+
+def _module_text(absolute: str, project: ProjectFiles) -> str | None:
+    return project.texts.get(absolute) if absolute in project.texts else project.read(absolute)[0]
 
 
 # What a definition's text spells when it may launch: an entry (as the
@@ -785,15 +880,18 @@ _LAUNCH_WORDS = (
 )
 
 
-def launching_definitions(text: str) -> frozenset[str]:
+def launching_definitions(text: str, imported: frozenset[str] = frozenset()) -> frozenset[str]:
     """The top-level functions and classes of a module's ``text`` that may
     launch, told from the text: the module passes the pre-check, and the
     definition's text (to the next top-level ``def`` or ``class``) spells a
     launch (:data:`_LAUNCH_WORDS`), calls another such definition or derives
-    one. Generous (a word in a docstring counts); the names the pre-check
-    itself knows (``ServerArgs``, ``Engine``, ``launch_server``, ...) are left
-    out: a file that launches through them spells them."""
-    if not python_may_run_a_launch(text):
+    one; or it calls or derives one of ``imported``, the names of launching
+    definitions of other modules (a wrapper module of a helper, which spells
+    no launch itself). Generous (a word in a docstring counts); the names the
+    pre-check itself knows (``ServerArgs``, ``Engine``, ``launch_server``,
+    ...) are left out: a file that launches through them spells them."""
+    spells = python_may_run_a_launch(text)
+    if not spells and not imported:
         return frozenset()
     bodies: dict[str, str] = {}
     name, start = None, 0
@@ -803,14 +901,14 @@ def launching_definitions(text: str) -> frozenset[str]:
         name, start = match.group(1), match.start()
     if name is not None:
         bodies[name] = text[start:]
-    launching = {name for name, body in bodies.items() if any(word in body for word in _LAUNCH_WORDS)}
+    launching = {name for name, body in bodies.items() if any(word in body for word in _LAUNCH_WORDS)} if spells else set()
     # What each other definition calls, and the bases of a class.
     uses = {name: set(_CALLED.findall(body)) | set(_WORD.findall(_bases(body))) for name, body in bodies.items() if name not in launching}
     grew = True
     while grew:
         grew = False
         for name, used in uses.items():
-            if name not in launching and not used.isdisjoint(launching):
+            if name not in launching and (not used.isdisjoint(launching) or not used.isdisjoint(imported)):
                 launching.add(name)
                 grew = True
     return frozenset(launching - _PRECHECK_NAMES)

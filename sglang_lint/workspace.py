@@ -424,7 +424,7 @@ class WorkspaceLinter:
                 return _Entry(SourceResult(path=shown), None, notes, stat, imports=read.imports)
             read.text = again
         digest, env_key = text_digest(read.text), env_digest(env)
-        key = result_key(env_key, prepared.project)
+        key = result_key(env_key, prepared.project, "" if read.candidate else "launcher")
         result = self.cache.get(shown, read.text, digest, read.kind.value, key, fresh)
         if result is None:
             if read.candidate:

@@ -336,3 +336,46 @@ def test_what_a_module_may_launch_is_told_again_when_it_changes(tmp_path: Path, 
     _touch_later(tmp_path / "helpers.py", "def start(role, tp):\n    return None\n")
     assert imports_a_launching_definition("deploy.py", imports, project, stable, stable=True)  # (kept)
     assert not imports_a_launching_definition("deploy.py", imports, project, known)
+
+
+WRAPPER = 'from helpers import start\n\n\ndef start_pd(prefill_tp, decode_tp):\n    start("prefill", prefill_tp)\n    start("decode", decode_tp)\n'
+
+
+def test_a_file_named_alone_follows_a_wrapper_of_the_helper(tmp_path: Path, monkeypatch) -> None:
+    """run.py calls a wrapper module that spells no launch and calls the
+    helper that does: named alone (pre-commit, an editor), run.py was "All
+    checks passed!" while a walk of the tree found the mismatch; now the
+    wrapper's imports are followed (one wrapper deep) and run.py's statements
+    are run, as the walk runs them."""
+    write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "run.py": "from wrapper import start_pd\n\nstart_pd(8, 4)\n"})
+    assert findings(tmp_path, monkeypatch, "run.py") == [("SGL001", "run.py", 3)]
+    # A package passing the helper on; a constant of the wrapper. (One wrapper
+    # deep, as the Python source's module reach and a walk of the tree: what
+    # a module may launch rests on its imports' own text.)
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "from helpers import start\n",
+            "run3.py": 'from pkg import start\n\nstart("prefill", 4)\nstart("decode", 2)\n',
+            "constant.py": "from wrapper import WRAPPED\n\nprint(WRAPPED)\n",
+        },
+    )
+    (tmp_path / "wrapper.py").write_text(WRAPPER + "\nWRAPPED = 1\n")
+    assert findings(tmp_path, monkeypatch, "run3.py") == [("SGL001", "run3.py", 4)]
+    assert findings(tmp_path, monkeypatch, "constant.py") == []
+
+
+def test_a_named_run_then_a_walk_each_read_an_importer_their_way(tmp_path: Path, monkeypatch) -> None:
+    """The cache keeps an importer's result with how it was read past the
+    pre-check (extraction.result_key): a "module" result (judged by the
+    Python source's own check) never answers a "launcher" read (its
+    statements run). Before, a pre-commit run over run.py alone (then judged
+    "module": nothing reached) hid the mismatch from the next walk of the tree."""
+    from sglang_lint.extraction import result_key
+
+    assert len({result_key("env", None), result_key("env", None, "module"), result_key("env", None, "launcher")}) == 3
+    project = tmp_path / "project"
+    write(project, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "run.py": "from wrapper import start_pd\n\nstart_pd(8, 4)\n"})
+    cache = dict(cache=True, cache_dir=str(tmp_path / "cache"))
+    assert findings(project, monkeypatch, "run.py", **cache) == [("SGL001", "run.py", 3)]
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "run.py", 3)]
