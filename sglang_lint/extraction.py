@@ -757,13 +757,13 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
     those that call or derive one its imports take from a module of the
     project that spells it (a wrapper: ``from helpers import start`` and
     ``def start_pd(): start(...)``; a package's ``__init__.py`` passing
-    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by a
-    walk of the tree (extract_importers' rounds), and what a module may
-    launch rests on its imports' own text alone, never on the order modules
-    are asked in (a chain followed to a depth, or around an import cycle,
-    gave each module what the first file to ask had reached). Before, a
-    script calling a wrapper was found by a walk, never when named alone or
-    by flake8.
+    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by
+    neither a walk of the tree nor the Python source's module reach, and what
+    a module may launch rests on its imports' own text alone, never on the
+    order modules are asked in (a chain followed to a depth, or around an
+    import cycle, gave each module what the first file to ask had reached).
+    Before, a script calling a wrapper was found by a walk, never when named
+    alone or by flake8.
 
     Kept in ``known`` with the file's stat and what its imports gave, and
     told again when either differs (a file edited since, in an editor's
@@ -773,46 +773,46 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
     kept = known.get(key) if absolute not in project.texts else None
     if stable and kept is not None:
         return kept[1]
-    signature = None if stable or absolute in project.texts else _signature(absolute)
-    if (
-        kept is not None
-        and signature is not None
-        and kept[0] == signature
-        and all(_spelled_definitions_of(path, project, known, stable) == names for path, names in kept[2])
-    ):
+    facts = _module_facts(absolute, project, known, stable)
+    # (a fact read again, its file's stat changed, is another object)
+    if kept is not None and kept[0] is facts and all(_module_facts(path, project, known, stable) is then for path, then in kept[2]):
         return kept[1]
-    text = _module_text(absolute, project)
-    direct = _spelled_definitions_of(absolute, project, known, stable)
+    direct, imports = facts
     imported: set[str] = set()
     passed_on: set[str] = set()  # (`from .helpers import start` in a package's __init__.py)
-    through: list[tuple[str, frozenset[str]]] = []
-    if text is not None and "import" in text:
-        directory = os.path.dirname(absolute)
-        for module, name in imported_names(text.encode("utf-8", "surrogatepass"))[:MAX_NAMED_IMPORTS]:
-            for found, taken in _import_targets(directory, module, name, project, known):
-                if found == absolute:
-                    continue
-                names = _spelled_definitions_of(found, project, known, stable)
-                through.append((found, names))
-                if taken in ("", "*"):
-                    imported.update(names)  # (`helpers.start(...)`: the call names `start`)
-                elif taken in names:
-                    imported.add(taken)
-                    passed_on.add(taken)
-    launching = Launching((launching_definitions(text, frozenset(imported)) if imported and text is not None else direct) | passed_on, direct | passed_on)
-    if stable or signature is not None:
-        known[key] = (signature, launching, tuple(through))
+    through: list[tuple[str, tuple]] = []
+    directory = os.path.dirname(absolute)
+    for module, name in imports:
+        for found, taken in _import_targets(directory, module, name, project, known):
+            if found == absolute:
+                continue
+            their = _module_facts(found, project, known, stable)
+            through.append((found, their))
+            names = their[0]
+            if taken in ("", "*"):
+                imported.update(names)  # (`helpers.start(...)`: the call names `start`)
+            elif taken in names:
+                imported.add(taken)
+                passed_on.add(taken)
+    names = direct
+    if imported:
+        text = _module_text(absolute, project)  # (read again: a wrapper is rare)
+        names = launching_definitions(text, frozenset(imported)) if text is not None else direct
+    launching = Launching(names | passed_on, direct | passed_on)
+    if absolute not in project.texts:
+        known[key] = (facts, launching, tuple(through))
     return launching
 
 
-def _spelled_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> frozenset[str]:
-    """:func:`launching_definitions` of the module at ``absolute`` (the
-    definitions that spell a launch, or call or derive one of its own that
-    does), kept in ``known`` as :func:`_launching_definitions_of` keeps its
-    answers."""
+def _module_facts(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    """What the module at ``absolute`` tells from its own text, read once:
+    :func:`launching_definitions` (the definitions that spell a launch, or
+    call or derive one of its own that does) and its first
+    :data:`MAX_NAMED_IMPORTS` imports (:func:`imported_names`); kept in
+    ``known`` with the file's stat (without it when ``stable``)."""
     if absolute in project.texts:
-        return launching_definitions(project.texts[absolute])
-    key = ("spelled launching", absolute)
+        return _facts_of(project.texts[absolute])
+    key = ("module facts", absolute)
     kept = known.get(key)
     if stable and kept is not None:
         return kept[1]
@@ -820,10 +820,15 @@ def _spelled_definitions_of(absolute: str, project: ProjectFiles, known: Mutable
     if kept is not None and signature is not None and kept[0] == signature:
         return kept[1]
     text = _module_text(absolute, project)
-    names = launching_definitions(text) if text is not None else frozenset()
+    facts = _facts_of(text) if text is not None else (frozenset(), ())
     if stable or signature is not None:
-        known[key] = (signature, names)
-    return names
+        known[key] = (signature, facts)
+    return facts
+
+
+def _facts_of(text: str) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
+    imports = imported_names(text.encode("utf-8", "surrogatepass"))[:MAX_NAMED_IMPORTS] if "import" in text else ()
+    return launching_definitions(text), tuple(imports)
 
 
 def _import_targets(directory: str, module: str, name: str, project: ProjectFiles, known: MutableMapping[tuple, Any]) -> list[tuple[str, str]]:
@@ -832,15 +837,21 @@ def _import_targets(directory: str, module: str, name: str, project: ProjectFile
     each with the name it takes there ("" for the module itself: ``import
     pkg.helpers``; also ``from pkg import helpers``, which may take a
     module); none for the standard library."""
+    key = ("import targets", directory, module, name, project.roots)
+    targets = known.get(key)
+    if targets is not None:
+        return targets
     from sglang_lint.sources.python_imports import module_candidates
 
     level = len(module) - len(module.lstrip("."))
     dotted = module[level:]
     if not level and dotted.split(".")[0] in sys.stdlib_module_names:
-        return []
-    targets = [(found, name) for found in module_candidates(directory, dotted, level, project.roots, known)]
-    if name and name != "*":
-        targets += [(found, "") for found in module_candidates(directory, f"{dotted}.{name}" if dotted else name, level, project.roots, known)]
+        targets = []
+    else:
+        targets = [(found, name) for found in module_candidates(directory, dotted, level, project.roots, known)]
+        if name and name != "*":
+            targets += [(found, "") for found in module_candidates(directory, f"{dotted}.{name}" if dotted else name, level, project.roots, known)]
+    known[key] = targets
     return targets
 
 

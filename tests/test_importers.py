@@ -379,3 +379,23 @@ def test_a_named_run_then_a_walk_each_read_an_importer_their_way(tmp_path: Path,
     cache = dict(cache=True, cache_dir=str(tmp_path / "cache"))
     assert findings(project, monkeypatch, "run.py", **cache) == [("SGL001", "run.py", 3)]
     assert findings(project, monkeypatch, **cache) == [("SGL001", "run.py", 3)]
+
+
+def test_what_a_wrapper_may_launch_is_told_again_when_it_or_its_helper_changes(tmp_path: Path, monkeypatch) -> None:
+    """A wrapper's answer rests on its own text and on what its imports spell:
+    an edit of its body (imports and spelled launches unchanged) or of the
+    helper is seen by the next question of a long session (an editor)."""
+    from sglang_lint.extraction import imports_a_launching_definition
+
+    write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "run.py": "from wrapper import start_pd\n\nstart_pd(8, 4)\n"})
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    imports = [("wrapper", "start_pd")]
+    known: dict = {}
+    assert imports_a_launching_definition("run.py", imports, project, known) == "launcher"
+    _touch_later(tmp_path / "wrapper.py", WRAPPER.replace('start("prefill", prefill_tp)\n    start("decode", decode_tp)', "return prefill_tp, decode_tp"))
+    assert imports_a_launching_definition("run.py", imports, project, known) == ""
+    _touch_later(tmp_path / "wrapper.py", WRAPPER)
+    assert imports_a_launching_definition("run.py", imports, project, known) == "launcher"
+    _touch_later(tmp_path / "helpers.py", "def start(role, tp):\n    return None\n")
+    assert imports_a_launching_definition("run.py", imports, project, known) == ""
