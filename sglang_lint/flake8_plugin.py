@@ -170,7 +170,7 @@ class SglangLintChecker:
             return False
         from sglang_lint.extraction import imports_a_launching_definition
 
-        return imports_a_launching_definition(self.filename, imports, _selection_project(self.filename), _SELECTION, stable=True)
+        return bool(imports_a_launching_definition(self.filename, imports, _selection_project(self.filename), _SELECTION, stable=True))
 
     def _check(self, text: str) -> list[Result]:
         from sglang_lint import pipeline
