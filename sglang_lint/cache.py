@@ -127,11 +127,14 @@ class ExtractionCache:
             self._loaded = self._load()
         return self._loaded
 
-    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None) -> SourceResult | None:
+    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None, slot: str | None = None) -> SourceResult | None:
         """The result stored for ``path`` with this digest, kind and env, whose
         dependencies ``fresh`` finds unchanged (without ``fresh``, an entry with
-        dependencies is a miss: they cannot be checked)."""
-        raw = self._entries.get(path)
+        dependencies is a miss: they cannot be checked). ``slot``: where the
+        entry is kept, when not under ``path`` (an importer read past the
+        pre-check, extraction.cache_slot)."""
+        slot = slot or path
+        raw = self._entries.get(slot)
         if raw is not None:
             try:
                 entry = _ENTRY_DECODER.decode(raw)
@@ -140,7 +143,7 @@ class ExtractionCache:
             if entry is not None and entry[:3] == (digest, kind, env_key) and _unchanged(entry[3], fresh):
                 result = decode_result_json(path, text, entry[4])
                 if result is not None:
-                    self._used[path] = raw
+                    self._used[slot] = raw
                     self.hits += 1
                     return result
         self.misses += 1
@@ -170,11 +173,11 @@ class ExtractionCache:
         if raw is not None:
             self._used.setdefault(path, raw)
 
-    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: bytes | None = None) -> None:
+    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: bytes | None = None, slot: str | None = None) -> None:
         """Remember ``result``; ``encoded``: its encode_result_json(), when a
-        worker process made it already."""
+        worker process made it already; ``slot``: as for :meth:`get`."""
         data = msgspec.Raw(encoded if encoded is not None else encode_result_json(result))
-        self._used[path] = msgspec.Raw(_ENCODER.encode((digest, kind, env_key, result.dependencies, data)))
+        self._used[slot or path] = msgspec.Raw(_ENCODER.encode((digest, kind, env_key, result.dependencies, data)))
         self._dirty = True
 
     # -- storage --------------------------------------------------------------------
@@ -567,25 +570,26 @@ class MemoryExtractionCache:
     def is_empty(self) -> bool:
         return not self._entries and (self.disk is None or self.disk.is_empty())
 
-    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None) -> SourceResult | None:
-        entry = self._entries.get(path)
+    def get(self, path: str, text: str, digest: str, kind: str, env_key: str, fresh: Fresh | None = None, slot: str | None = None) -> SourceResult | None:
+        slot = slot or path
+        entry = self._entries.get(slot)
         if entry is not None and entry[:3] == (digest, kind, env_key) and _unchanged(entry[3].dependencies, fresh):
             self.hits += 1
             if self.disk is not None:
-                self.disk.keep(path)
+                self.disk.keep(slot)
             return entry[3]
-        result = self.disk.get(path, text, digest, kind, env_key, fresh) if self.disk is not None else None
+        result = self.disk.get(path, text, digest, kind, env_key, fresh, slot) if self.disk is not None else None
         if result is None:
             self.misses += 1
             return None
         self.hits += 1
-        self._entries[path] = (digest, kind, env_key, result)
+        self._entries[slot] = (digest, kind, env_key, result)
         return result
 
-    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: str | None = None) -> None:
-        self._entries[path] = (digest, kind, env_key, result)
+    def put(self, path: str, digest: str, kind: str, env_key: str, result: SourceResult, encoded: str | None = None, slot: str | None = None) -> None:
+        self._entries[slot or path] = (digest, kind, env_key, result)
         if self.disk is not None:
-            self.disk.put(path, digest, kind, env_key, result, encoded)
+            self.disk.put(path, digest, kind, env_key, result, encoded, slot)
 
     def forget(self, keep: set[str]) -> None:
         """Drop the entries of files no longer analyzed (deleted, renamed)."""

@@ -311,6 +311,17 @@ def result_key(env_key: str, project: ProjectFiles | None, importer: str = "") -
     return f"{key}/importer={importer}" if importer else key
 
 
+def cache_slot(read: ReadFile) -> str:
+    """Where a file's result is kept in the cache: under its path, and an
+    importer's (read past the pre-check, ``ReadFile.importer``) beside it, one
+    slot each way it is read. One slot per path made a file read both ways
+    (flake8 reads it named alone, "module"; as the context of a file beside
+    it, a walk's round reads it "launcher") put each result over the other,
+    and neither was ever answered warm (issue 24: 6 of SGLang's files analyzed
+    again by every flake8 run)."""
+    return f"{read.path}\x00{read.importer}" if read.importer else read.path
+
+
 def extract_files(jobs: Sequence[FileJob], extract: Extract, *, cache=None, processes: int | None = None, project: ProjectFiles | None = None) -> Extracted:
     """SourceResults of ``jobs`` (in their order) and the notes of the files
     that could not be read. ``extract`` runs one source on one file (never
@@ -354,7 +365,7 @@ def extract_read(
             results.append(SourceResult(path=read.path))
             continue
         if cache is not None:
-            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), fresh)
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), fresh, cache_slot(read))
             if cached is not None:
                 results.append(cached)
                 continue
@@ -372,7 +383,7 @@ def extract_read(
     for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
-            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), result, encoded)
+            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), result, encoded, cache_slot(read))
     extracted = Extracted([r for r in results if r is not None], [], workers=workers if workers > 1 else 0)
     if cache is not None:
         extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses

@@ -785,6 +785,32 @@ def test_a_file_checked_before_is_answered_from_the_disk_cache(tmp_path, monkeyp
     assert analyzed == [str(tmp_path / "pd.py")]
 
 
+def test_a_file_read_two_ways_is_answered_from_the_cache_both_ways(tmp_path, monkeypatch) -> None:
+    """deploy.py spells no launch and calls helpers.start: flake8 reads it
+    named alone (judged by the Python source's own check, "module") and as the
+    context of pd.py beside it (a walk's round over pd.py's context, where
+    helpers.py exports `start`: "launcher"). Both results
+    are kept (extraction.cache_slot); with one slot a path, each put its result
+    over the other and the next flake8 run analyzed the file again, every run
+    (6 of SGLang's files)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SGLANG_LINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(SglangLintChecker, "use_cache", True)
+    write(tmp_path, **{"helpers.py": IMPORTER_HELPERS, "deploy.py": 'from helpers import start\n\nstart("prefill", 8)\nstart("decode", 4)\n', "pd.py": PD})
+
+    def flake8_run() -> tuple[list, int]:
+        monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)  # a new process
+        flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=False))
+        found = [(name, codes(check((tmp_path / name).read_text(), name))) for name in ("deploy.py", "pd.py")]
+        made = flake8_plugin._analyses_made()
+        flake8_plugin._save_cache()  # what the process does when it ends
+        return found, made
+
+    first, made = flake8_run()
+    assert first == [("deploy.py", ["SGL001"]), ("pd.py", ["SGL001"])] and made == 4  # deploy.py twice
+    assert flake8_run() == (first, 0)
+
+
 def test_flake8_processes_write_the_cache_and_the_next_run_reads_it(tmp_path) -> None:
     """Real flake8 runs: the first writes .sglang-lint-cache at the project
     root (when its process ends), the second analyzes nothing and reports
