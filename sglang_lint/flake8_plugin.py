@@ -194,8 +194,16 @@ class SglangLintChecker:
         options = pipeline.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin, jobs=1)
         named = pipeline.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
         try:
+            # (the files do not change while flake8 runs: what each reads as is
+            # kept for the run, _SELECTION; no report shows their lines)
             result = pipeline.lint_paths(
-                [], options, stdin=named, extraction_cache=_context_cache(None if on_stdin else self.filename, self.use_cache), follows=_follow()
+                [],
+                options,
+                stdin=named,
+                extraction_cache=_context_cache(None if on_stdin else self.filename, self.use_cache),
+                follows=_follow(),
+                stable_digests=_SELECTION.setdefault(("digests",), {}),
+                dependency_lines=False,
             )
         except (ConfigError, UnknownVersionError) as error:  # parse_options refuses unknown versions; a caller may not
             return [(1, 0, f"{INTERNAL_ERROR_CODE} {sanitize(str(error))}", type(self))]

@@ -166,7 +166,7 @@ class StdinFile(Struct):
         return display_name(self.filename) if self.filename else STDIN
 
 
-def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, cache=None) -> tuple[SourceResult | None, Note | None]:
+def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, cache=None, fresh=None) -> tuple[SourceResult | None, Note | None]:
     """Decode standard input as files are decoded; its kind comes from the name
     (suffix, else shebang), and without a name it is read as a shell script.
     ``cache``: the caller's extraction cache (the flake8 plugin's), which a
@@ -202,7 +202,7 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, projec
         if not read.candidate:
             return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
     # Looked up and stored under the key any file of a run is (extract_read).
-    return extract_read([read], extract, cache=cache, processes=1, project=project).results[0], note
+    return extract_read([read], extract, cache=cache, processes=1, project=project, fresh=fresh).results[0], note
 
 
 class RunFiles(Struct):
@@ -334,6 +334,8 @@ def lint_paths(
     overlays: Mapping[str, str] | None = None,
     extraction_cache=None,
     follows: str = "",
+    stable_digests: dict[str, str] | None = None,
+    dependency_lines: bool = True,
 ) -> LintResult:
     """Analyze the files under ``paths``. Raises config.ConfigError for a bad
     config file or a manifest entry that names no file.
@@ -350,7 +352,13 @@ def lint_paths(
     on-disk one (the language server keeps one in memory); no findings cache.
     ``follows``: the ``project_run`` of an earlier result of this process whose
     conclusions about the project's files this run keeps where the texts they
-    read are the same (ProjectFiles.follows: the flake8 plugin, a run a file)."""
+    read are the same (ProjectFiles.follows: the flake8 plugin, a run a file).
+    ``stable_digests``: the digests of the files read, kept by the caller for
+    as long as no file changes (one flake8 run): a cached result is checked
+    against its dependencies without reading them again (a flake8 run warm
+    read and hashed the ~100 modules each launching file rests on, for each
+    file). ``dependency_lines``: keep the lines of the files the analyzed ones
+    read (the report's snippets; the flake8 plugin shows none)."""
     paths = [p for p in paths if p != STDIN]
     stdin_name = stdin.filename if stdin is not None and stdin.filename else None
     prepared = prepare_run(paths, options or LintOptions(), overlays=overlays, stdin=stdin, follows=follows)
@@ -360,8 +368,9 @@ def lint_paths(
         stdin = None  # ruff's --force-exclude: an excluded name is not analyzed
     results: list[SourceResult] = []
     unreadable: list[Note] = list(prepared.run.notes)
+    stable_fresh = _stable_freshness(project, stable_digests) if stable_digests is not None else None
     if stdin is not None:
-        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project, extraction_cache)
+        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project, extraction_cache, stable_fresh)
         if note is not None:
             unreadable.append(note)
         if result is not None:
@@ -381,7 +390,7 @@ def lint_paths(
         # one recorded with its digest is not read again to check a cached
         # result (SGLang's tree: 693 modules read each warm run, issue 20).
         memo = _digest_memo(cache, project) if cache is not None else None
-        fresh = memo.freshness(project) if memo is not None else None
+        fresh = memo.freshness(project) if memo is not None else stable_fresh
         # A cold walk (a pool started for it) hands each file to the workers
         # as soon as it is read and pre-checked; not when files are named
         # (their context decides what else is read) or standard input is.
@@ -458,7 +467,7 @@ def lint_paths(
         read.text = ""  # each result holds its lines now: the texts are garbage (memory, issue 7)
         read.imports = ""  # (the cross-file pre-check is done: ~2.4 MB on SGLang's tree)
     probes: list[tuple[str, str | None]] = []
-    lint = finish_run(results, options, configs, unreadable, cataloged, overlays, project, probes)
+    lint = finish_run(results, options, configs, unreadable, cataloged, overlays, project, probes, dependency_lines=dependency_lines)
     # A file read by the cross-file pre-check is no candidate of the run key:
     # the findings are stale when its text changes.
     dependencies = list(dict.fromkeys([*_dependencies(results), *((read.path, read.digest) for read in importers)]))
@@ -675,6 +684,20 @@ def _dismissed_files(cache):
     from sglang_lint.cache import DismissedFiles, ExtractionCache
 
     return DismissedFiles(cache.directory, cache.fingerprint) if isinstance(cache, ExtractionCache) else None
+
+
+def _stable_freshness(project: ProjectFiles, digests: dict[str, str]):
+    """:meth:`ProjectFiles.freshness` with each file's digest kept in
+    ``digests`` (by absolute path) for as long as the caller keeps it."""
+
+    def digest_of(path: str) -> str:
+        absolute = os.path.abspath(path)
+        known = digests.get(absolute)
+        if known is None:
+            known = digests[absolute] = project.digest(path)
+        return known
+
+    return project.freshness(digest_of)
 
 
 def _digest_memo(cache, project: ProjectFiles):
