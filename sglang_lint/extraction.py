@@ -693,10 +693,11 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
     """``files`` (named one by one: pre-commit, an editor) with each Python file
     the pre-check dismissed that imports a definition of the project that may
     launch (:func:`imports_a_launching_definition`) read again as an importer
-    ("module"): such a file is judged without the rest of the tree, so the
-    module is looked up where the import points, not among the exports of the
-    files of the run. The Python source then decides, on the parsed file,
-    whether a statement can reach a launch."""
+    ("module", or "launcher" through a wrapper): such a file is judged without
+    the rest of the tree, so the module is looked up where the import points,
+    not among the exports of the files of the run. The Python source then
+    decides, on the parsed file, whether a statement can reach a launch (a
+    "launcher" runs its statements)."""
     from sglang_lint.sources.project import run_cache
 
     if len(files) > MAX_NAMED_FILES:
