@@ -487,6 +487,12 @@ def lint_paths(
         lint.cache_hits, lint.cache_misses = cache.hits, cache.misses  # (the importers' lookups too)
     lint.project_run = project.run
     if cache is not None:
+        if memo is not None and fresh is not None and lint.cache_misses:
+            # A run that analyzed files records the digests (and stats) of what
+            # their results rest on: the next run judges them by their stat.
+            # Left to it, the first warm run read and hashed them all (SGLang's
+            # tree: ~700 modules, 0.35-0.5 s against 0.26 s for the runs after).
+            fresh(dependencies)
         memo_error = memo.save() if memo is not None else None
         lint.cache_error = cache.save() or dismissed_error or memo_error
     if findings_cache is not None and run_key is not None:

@@ -698,12 +698,11 @@ def test_a_warm_run_judges_unchanged_dependencies_by_their_stat(tmp_path, monkey
     monkeypatch.setattr(cache_module.DigestMemo, "SETTLED_SECONDS", 0.0)
     base, common = _pd_test_project(tmp_path, monkeypatch)
     options = LintOptions(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=reuse_findings)
-    assert lint_paths(["tests/test_pd.py"], options).findings == []
     read = _dependency_digests(monkeypatch)
-    lint_paths(["tests/test_pd.py"], options)  # checks them by reading, and records their stat
+    assert lint_paths(["tests/test_pd.py"], options).findings == []  # analyzes, and records their stat
     assert sorted(read) == [os.path.join("lib", "server_fixtures", "base.py"), os.path.join("tests", "common.py")]
     read.clear()
-    again = lint_paths(["tests/test_pd.py"], options)
+    again = lint_paths(["tests/test_pd.py"], options)  # the first warm run: from their stat already
     assert read == [] and again.findings == []
     assert again.from_findings_cache if reuse_findings else (again.cache_hits, again.cache_misses) == (1, 0)
     base.write_text(PY_BASE.format(flags="'--enable-unified-memory'"))
