@@ -390,7 +390,7 @@ class DigestMemo:
         if not project.disk or absolute in project.texts:
             return project.digest(shown)  # an unsaved buffer: its text decides
         try:
-            before = _stat_key(os.stat(absolute))
+            before = stat_key(os.stat(absolute))
         except (OSError, ValueError):
             return project.digest(shown)
         entries = self._loaded()
@@ -405,7 +405,7 @@ class DigestMemo:
         except (OSError, ValueError):
             return digest
         settled = time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > self.SETTLED_SECONDS * 1e9
-        if _stat_key(info) == before and stat.S_ISREG(info.st_mode) and settled:
+        if stat_key(info) == before and stat.S_ISREG(info.st_mode) and settled:
             entries[absolute] = (*before, digest)
             self._used.add(absolute)
             self._dirty = True
@@ -425,7 +425,9 @@ class DigestMemo:
         return error
 
 
-def _stat_key(info: os.stat_result) -> tuple[int, int, int, int, int]:
+def stat_key(info: os.stat_result) -> tuple[int, int, int, int, int]:
+    """What a kept answer about a file holds for: its size, times, inode and
+    device (a change of any is a change of the file, as git's index takes it)."""
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
 
 

@@ -868,12 +868,14 @@ def _import_targets(directory: str, module: str, name: str, project: ProjectFile
 
 
 def _signature(absolute: str) -> tuple[int, ...] | None:
-    """The stat a kept answer about a file holds for; None when there is none."""
+    """The stat a kept answer about a file holds for (cache.stat_key); None
+    when there is none."""
+    from sglang_lint.cache import stat_key
+
     try:
-        stat = os.stat(absolute)
+        return stat_key(os.stat(absolute))
     except (OSError, ValueError):
         return None
-    return (stat.st_mtime_ns, stat.st_ctime_ns, stat.st_size, stat.st_ino)
 
 
 def _module_text(absolute: str, project: ProjectFiles) -> str | None:

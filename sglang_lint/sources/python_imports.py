@@ -56,18 +56,7 @@ def module_files(importer: str, module: str, level: int, roots: tuple[str, ...],
     if not parts:
         return []
     found = list(_in_directory(directory, parts))
-    tail = os.sep + os.path.join(*parts)
-    ranked: list[tuple[int, str]] = []
-    listing = known.get(("listing", roots))
-    if listing is None:
-        listing = known[("listing", roots)] = _listing(roots)
-    for path in listing.get(parts[-1], ()):
-        if path.endswith(tail + ".py"):
-            ranked.append((-_shared(path, directory, known), path))
-    for path in listing.get(parts[-1] + os.sep, ()):
-        if path.endswith(tail + os.sep + "__init__.py"):
-            ranked.append((-_shared(path, directory, known), path))
-    for _, path in sorted(ranked):
+    for _, path in sorted((-_shared(path, directory, known), path) for path in _listed(module, parts, roots, known)):
         if path not in found:
             found.append(path)
     return [display_name(path) for path in found]
@@ -101,6 +90,14 @@ def module_candidates(directory: str, module: str, level: int, roots: tuple[str,
         local = tuple(_in_directory(directory, parts))
     if level or not parts:
         return local
+    listed = _listed(module, parts, roots, known)
+    return local + tuple(path for path in listed if path not in local) if local else listed
+
+
+def _listed(module: str, parts: list[str], roots: tuple[str, ...], known: MutableMapping[tuple, Any]) -> tuple[str, ...]:
+    """The files of the project's listing whose path ends as the absolute
+    import of ``module`` (``parts``, its names) would find it, kept in
+    ``known`` with the listing."""
     key = ("listed module", roots, module)
     listed = known.get(key)
     if listed is None:
@@ -111,7 +108,7 @@ def module_candidates(directory: str, module: str, level: int, roots: tuple[str,
         listed = known[key] = tuple(path for path in listing.get(parts[-1], ()) if path.endswith(tail + ".py")) + tuple(
             path for path in listing.get(parts[-1] + os.sep, ()) if path.endswith(tail + os.sep + "__init__.py")
         )
-    return local + tuple(path for path in listed if path not in local) if local else listed
+    return listed
 
 
 def _in_directory(directory: str, parts: list[str]) -> list[str]:
