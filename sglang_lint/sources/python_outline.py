@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+_UNSET = object()
 
 
 class ModuleOutline:
@@ -55,7 +56,7 @@ class ModuleOutline:
         self._statements = statements
         self._whole: list[ast.stmt] | None = None  # the whole module's statements, once a split failed
         self._unparsable: set[int] = set()  # units whose text is not valid Python
-        self._derived: dict[tuple[int, Callable[[ast.stmt], Any]], Any] = {}
+        self._derived: dict[tuple[int, Callable[[Any], Any]], Any] = {}
         # The text's lines and whether they are ASCII (positions: columns are
         # UTF-8 bytes in the tree, characters in a finding), for every run.
         self._lines: list[str] | None = None
@@ -101,6 +102,20 @@ class ModuleOutline:
         known = self._derived.get(key)
         if known is None:
             known = self._derived[key] = [function(statement) for statement in self.statements(index)]
+        return known
+
+    def of_top_level(self, function: Callable[["ModuleOutline"], T]) -> T:
+        """``function`` of what :meth:`top_level` yields, computed once and
+        kept with the outline. A definition parsed since yields what its
+        header said (its name), so the answer holds however much is parsed;
+        unless a unit's text alone was not valid Python (the whole module's
+        parse then deals its statements, which may bind more): computed anew."""
+        if self._whole is not None:
+            return function(self)
+        key = (-1, function)
+        known = self._derived.get(key, _UNSET)
+        if known is _UNSET:
+            known = self._derived[key] = function(self)
         return known
 
     def unparsable(self, index: int) -> bool:
