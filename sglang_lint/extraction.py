@@ -111,11 +111,14 @@ class Started(dict):
         from concurrent.futures.process import BrokenProcessPool
 
         try:
-            self[read.path] = self.pool.executor.submit(_extract_job, (read.path, read.text, read.kind, read.env, self.project, self.encode, read.importer))
+            self[read.path] = self.pool.executor.submit(_extract_job, (read.path, read.text, read.kind, read.env, self.project, self.encode, read.importer, read.launching))
         except (BrokenProcessPool, RuntimeError, OSError):
             self.broken = True  # the files left are extracted without it
 
 Extract = Callable[[str, str, FileKind, "Mapping[str, str] | None", "ProjectFiles | None"], SourceResult]
+# What modules that spell no launch launch through: (path, names) pairs, sorted
+# (ReadFile.launching).
+LaunchingNames = tuple[tuple[str, tuple[str, ...]], ...]
 
 
 class FileJob(Struct, frozen=True):
@@ -148,6 +151,10 @@ class ReadFile(Struct):
     # says) or, named alone, a module whose text may launch ("module",
     # :func:`importing_launchers`; the Python source's own check decides).
     importer: str = ""
+    # A "launcher" of a later round: the names the files of the run that spell
+    # no launch were found to launch through (their exports), by path; its
+    # analysis follows a call of one (:func:`extract_importers`).
+    launching: LaunchingNames = ()
 
 
 # Between a module and a name, and between two imports, in ``ReadFile.imports``
@@ -300,15 +307,24 @@ def classify_text(job: FileJob, text: str, kind: FileKind, digests: bool, scan: 
     return read
 
 
-def result_key(env_key: str, project: ProjectFiles | None, importer: str = "") -> str:
+def result_key(env_key: str, project: ProjectFiles | None, importer: str = "", launching: LaunchingNames = ()) -> str:
     """The cache key of a result's settings: the config's env, whether the
     installed sglang package is followed (toggling it changes the launches),
     and how an importer the pre-check dismissed was read past it
     (``ReadFile.importer``: a "launcher" runs its statements, a "module" is
     judged by the Python source's own check, so their results differ; a walk
-    of the tree and the same file named alone read it each its way)."""
+    of the tree and the same file named alone read it each its way); and what
+    the modules of the run that spell no launch launch through
+    (``ReadFile.launching``): a module the analysis did not read may have
+    become one since (its own import of a launcher)."""
     key = env_key if project is None or project.follow_installed else env_key + "/follow-installed=false"
-    return f"{key}/importer={importer}" if importer else key
+    if importer:
+        key = f"{key}/importer={importer}"
+    if launching:
+        from sglang_lint.cache import text_digest
+
+        key += "/launching=" + text_digest(repr(launching))
+    return key
 
 
 def cache_slot(read: ReadFile) -> str:
@@ -365,7 +381,7 @@ def extract_read(
             results.append(SourceResult(path=read.path))
             continue
         if cache is not None:
-            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), fresh, cache_slot(read))
+            cached = cache.get(read.path, read.text, read.digest, read.kind.value, result_key(read.env_key, project, read.importer, read.launching), fresh, cache_slot(read))
             if cached is not None:
                 results.append(cached)
                 continue
@@ -379,11 +395,11 @@ def extract_read(
     elif workers > 1:
         done = _extract_in_pool([read for _, read in pending], extract, workers, encode=cache is not None, on_result=on_result, project=project, pool=pool)
     else:
-        done = [(_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer), None) for _, read in pending]
+        done = [(_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer, read.launching), None) for _, read in pending]
     for (index, read), (result, encoded) in zip(pending, done):
         results[index] = result
         if cache is not None:
-            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project, read.importer), result, encoded, cache_slot(read))
+            cache.put(read.path, read.digest, read.kind.value, result_key(read.env_key, project, read.importer, read.launching), result, encoded, cache_slot(read))
     extracted = Extracted([r for r in results if r is not None], [], workers=workers if workers > 1 else 0)
     if cache is not None:
         extracted.cache_hits, extracted.cache_misses = cache.hits, cache.misses
@@ -424,7 +440,7 @@ def _extract_in_pool(
 
         for kind in {read.kind for read in pending}:
             _source(kind)
-    items = [(read.path, read.text, read.kind, read.env, project, encode, read.importer) for read in pending]
+    items = [(read.path, read.text, read.kind, read.env, project, encode, read.importer, read.launching) for read in pending]
     # Small chunks, in the files' order: a few analyses are long (a tree's PD
     # test fixtures), and chunks of a tenth of the files left one worker
     # finishing such a chunk alone (SGLang's tree: 8.5 s -> 7.9 s on two
@@ -445,8 +461,8 @@ def _extract_in_pool(
         # A worker killed, or no fork at all (a process limit): the files
         # left are extracted here. (A file's own error never gets here: an
         # extraction turns it into a note.)
-        for path, text, kind, env, project, _, importer in items[len(done) :]:
-            done.append((_extract_one(extract, path, text, kind, env, project, importer), None))
+        for path, text, kind, env, project, _, importer, launching in items[len(done) :]:
+            done.append((_extract_one(extract, path, text, kind, env, project, importer, launching), None))
     return done
 
 
@@ -474,23 +490,26 @@ def _extract_started(
                 if on_result is not None:
                     on_result(result)
                 continue
-        done.append((_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer), None))
+        done.append((_extract_one(extract, read.path, read.text, read.kind, read.env, project, read.importer, read.launching), None))
     return done
 
 
-def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, project: ProjectFiles | None, importer: str) -> SourceResult:
+def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, project: ProjectFiles | None, importer: str, launching: LaunchingNames = ()) -> SourceResult:
     """``extract`` of one file; an importer (``ReadFile.importer``) past the
-    text pre-check its source applies."""
+    text pre-check its source applies, with what the modules of the run that
+    spell no launch launch through (``ReadFile.launching``)."""
+    if launching:
+        return extract(path, text, kind, env, project, precheck=False, launcher_imported=importer == "launcher", launching=dict(launching))  # type: ignore[call-arg]
     if importer:
         return extract(path, text, kind, env, project, precheck=False, launcher_imported=importer == "launcher")  # type: ignore[call-arg]
     return extract(path, text, kind, env, project)
 
 
-def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool, str]) -> tuple[SourceResult, bool, bytes | None]:
+def _extract_job(item: tuple[str, str, FileKind, Mapping[str, str] | None, ProjectFiles | None, bool, str, LaunchingNames]) -> tuple[SourceResult, bool, bytes | None]:
     from sglang_lint.sources import extract
 
-    path, text, kind, env, project, encode, importer = item
-    result = _extract_one(extract, path, text, kind, env, project, importer)
+    path, text, kind, env, project, encode, importer, launching = item
+    result = _extract_one(extract, path, text, kind, env, project, importer, launching)
     encoded = None
     if encode:
         from sglang_lint.cache import encode_result_json
@@ -515,7 +534,11 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
     after round, for files importing what those export or re-export by name.
     An import is matched to the files it may name as Python would find them
     (:class:`ExportIndex`); the Python source then resolves it itself and
-    runs the file only if a statement can reach a launch. ``extract_all``
+    runs the file only if a statement can reach a launch; a call of a name a
+    file of an earlier round exports (a file that spells no launch: a wrapper
+    of a launcher) it follows as it follows one of a module that spells a
+    launch (``ReadFile.launching``), so a wrapper of that wrapper launches
+    too. ``extract_all``
     extracts files as the run's others were (:func:`extract_read` with its
     cache and workers); ``digests``: give the files read again their cache
     keys. Returns the files extracted so (read again)."""
@@ -525,6 +548,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
             index.add(read.path, result.exports, direct=True)
     done: set[int] = set()
     extracted: list[ReadFile] = []
+    launching: dict[str, tuple[str, ...]] = {}
     for _ in range(MAX_IMPORT_ROUNDS):
         if not index:
             break
@@ -538,7 +562,8 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
         if not found:
             break
         done.update(position for position, _ in found)
-        reads = [again for position, _ in found if (again := _read_again(files[position], "launcher", digests=digests)) is not None]
+        handed = tuple(sorted(launching.items()))
+        reads = [again for position, _ in found if (again := _read_again(files[position], "launcher", digests=digests, launching=handed)) is not None]
         round_results = extract_all(reads)
         by_path = {read.path: result for read, result in zip(reads, round_results)}
         index = ExportIndex()
@@ -549,6 +574,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
             results[position] = result
             if result.exports:
                 index.add(files[position].path, result.exports, direct=True)
+                launching[files[position].path] = tuple(sorted(result.exports))
             # `from .helpers import start` in a package's __init__.py: `from
             # pkg import start` names it too (by name only: `import pkg` is
             # no call of it).
@@ -667,13 +693,13 @@ def read_text_again(read: ReadFile) -> str | None:
     return text
 
 
-def _read_again(read: ReadFile, importer: str, *, digests: bool) -> ReadFile | None:
+def _read_again(read: ReadFile, importer: str, *, digests: bool, launching: LaunchingNames = ()) -> ReadFile | None:
     """A dismissed file read as a candidate (its text and digests): an
-    ``importer`` (see ``ReadFile.importer``)."""
+    ``importer`` (see ``ReadFile.importer`` and ``ReadFile.launching``)."""
     text = read_text_again(read)  # (an editor's buffer, standard input: its text)
     if text is None:
         return None
-    again = ReadFile(read.path, text, read.kind, read.env, True, importer=importer)
+    again = ReadFile(read.path, text, read.kind, read.env, True, importer=importer, launching=launching)
     if digests:
         from sglang_lint.cache import env_digest, text_digest
 

@@ -79,6 +79,9 @@ class _Entry(Struct):
     # names a launcher of the workspace (the cross-file pre-check, issue 20).
     imports: str = ""
     importer: bool = False
+    # What the modules that spell no launch were found to launch through
+    # when it was read as an importer (extraction.ReadFile.launching).
+    launching: tuple = ()
 
     def read_paths(self) -> tuple[frozenset[str], frozenset[str]]:
         if self.reads is None:
@@ -254,7 +257,7 @@ class WorkspaceLinter:
             absolute = os.path.abspath(shown)
             stat = None if absolute in buffers else _stat(absolute)
             old = self._entries.get(shown)
-            entry = self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh, importer=old is not None and old.importer)
+            entry = self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh, importer=old is not None and old.importer, launching=old.launching if old is not None else ())
             # The cross-file pre-check again when what a file exports or
             # imports changed (not on an ordinary edit of a launcher).
             before = (old.result.exports if old is not None and old.result is not None else [], old.imports if old is not None else "")
@@ -402,11 +405,12 @@ class WorkspaceLinter:
         assert self._prepared is not None
         return replace(project_files(self._prepared.run.options, self._prepared.run.roots, buffers), follows=follows)
 
-    def _read(self, prepared: PreparedRun, shown: str, text: str | None, stat, fresh, importer: bool = False) -> _Entry:
+    def _read(self, prepared: PreparedRun, shown: str, text: str | None, stat, fresh, importer: bool = False, launching: tuple = ()) -> _Entry:
         """Read, pre-check and extract one file (its cached result when its text
         and dependencies are unchanged), and catalog it. ``importer``: a file
         the pre-check dismisses that imports a launcher of the workspace
-        (:meth:`_promote_importers`), extracted past it."""
+        (:meth:`_promote_importers`), extracted past it, following a call of
+        what an earlier round found to launch (``launching``)."""
         from sglang_lint.cache import env_digest, text_digest
         from sglang_lint.extraction import FileJob, read_files, read_text_again, result_key
 
@@ -424,15 +428,16 @@ class WorkspaceLinter:
                 return _Entry(SourceResult(path=shown), None, notes, stat, imports=read.imports)
             read.text = again
         digest, env_key = text_digest(read.text), env_digest(env)
-        key = result_key(env_key, prepared.project, "" if read.candidate else "launcher")
+        launching = () if read.candidate else launching
+        key = result_key(env_key, prepared.project, "" if read.candidate else "launcher", launching)
         result = self.cache.get(shown, read.text, digest, read.kind.value, key, fresh)
         if result is None:
             if read.candidate:
                 result = extract(shown, read.text, read.kind, env, prepared.project)
             else:
-                result = extract(shown, read.text, read.kind, env, prepared.project, precheck=False, launcher_imported=True)
+                result = extract(shown, read.text, read.kind, env, prepared.project, precheck=False, launcher_imported=True, launching=dict(launching) or None)
             self.cache.put(shown, digest, read.kind.value, key, result)
-        return _Entry(result, self._catalog(prepared, result), notes, stat, imports=read.imports, importer=not read.candidate)
+        return _Entry(result, self._catalog(prepared, result), notes, stat, imports=read.imports, importer=not read.candidate, launching=launching)
 
     def _promote_importers(self, prepared: PreparedRun, fresh) -> None:
         """The cross-file pre-check over the index (extraction.extract_importers):
@@ -454,6 +459,7 @@ class WorkspaceLinter:
             if entry.result is not None and entry.result.exports and not entry.importer:
                 index.add(shown, entry.result.exports, direct=True)
         wanted: set[str] = set()
+        launching: dict[str, tuple[str, ...]] = {}
         for _ in range(MAX_IMPORT_ROUNDS):
             found: dict[str, set[str]] = {}
             for part in index.last_parts():
@@ -468,13 +474,15 @@ class WorkspaceLinter:
                 break
             wanted |= found.keys()
             index = ExportIndex()
+            handed = tuple(sorted(launching.items()))
             for shown, names in found.items():
                 entry = self._entries[shown]
-                if not entry.importer:
+                if not entry.importer or entry.launching != handed:
                     absolute = os.path.abspath(shown)
-                    entry = self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh, importer=True)
+                    entry = self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh, importer=True, launching=handed)
                 if entry.result is not None and entry.result.exports:
                     index.add(shown, entry.result.exports, direct=True)
+                    launching[shown] = tuple(sorted(entry.result.exports))
                 index.add(shown, names, direct=False)
         for shown, entry in list(self._entries.items()):
             if entry.importer and shown not in wanted:
@@ -536,7 +544,7 @@ class WorkspaceLinter:
             if absolute in exclude:
                 continue
             if not dependencies.isdisjoint(changed):
-                self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh, importer=entry.importer)
+                self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh, importer=entry.importer, launching=entry.launching)
             elif entry.cataloged is not None:
                 self._entries[shown] = replace(entry, cataloged=self._catalog(prepared, entry.result), reads=None)
             else:

@@ -399,3 +399,66 @@ def test_what_a_wrapper_may_launch_is_told_again_when_it_or_its_helper_changes(t
     assert imports_a_launching_definition("run.py", imports, project, known) == "launcher"
     _touch_later(tmp_path / "helpers.py", "def start(role, tp):\n    return None\n")
     assert imports_a_launching_definition("run.py", imports, project, known) == ""
+
+
+OUTER = "from wrapper import start_pd\n\n\ndef everything(prefill_tp, decode_tp):\n    start_pd(prefill_tp, decode_tp)\n"
+
+
+def test_a_walk_follows_a_wrapper_of_a_wrapper(tmp_path: Path, monkeypatch) -> None:
+    """run2.py -> outer.everything -> wrapper.start_pd -> helpers.start: the
+    two middle modules spell no launch. Round 1 finds the wrapper (it imports
+    the helper) and its export; round 2 reads outer.py, whose call of the
+    wrapper's export ran as a call of a module that cannot launch (its text
+    spells none): nothing exported, run2.py never read, "All checks passed!".
+    A round's files now follow a call of what an earlier round exported
+    (ReadFile.launching); the same with worker processes and warm."""
+    files = {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "outer.py": OUTER, "run2.py": "from outer import everything\n\neverything(8, 4)\n"}
+    write(tmp_path / "one", files)
+    assert findings(tmp_path / "one", monkeypatch, jobs=1) == [("SGL001", "run2.py", 3)]
+    write(tmp_path / "two", files)
+    assert findings(tmp_path / "two", monkeypatch, jobs=2) == [("SGL001", "run2.py", 3)]
+    project = tmp_path / "cached"
+    write(project, files)
+    cache = dict(cache=True, cache_dir=str(tmp_path / "cache"), reuse_findings=True)
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "run2.py", 3)]
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "run2.py", 3)]
+    # The helper no longer launches with what it is given: nothing left.
+    _touch_later(project / "helpers.py", "def start(role, tp):\n    return None\n")
+    assert findings(project, monkeypatch, **cache) == []
+    _touch_later(project / "helpers.py", HELPERS)
+    assert findings(project, monkeypatch, **cache) == [("SGL001", "run2.py", 3)]
+
+
+def test_what_earlier_rounds_found_to_launch_is_part_of_a_results_key() -> None:
+    """A result read with what modules of the run launch through is kept
+    under a key of its own: the same file read without (a round before the
+    wrapper was found) or with other names is analyzed again."""
+    from sglang_lint.extraction import result_key
+
+    keys = {
+        result_key("env", None, "launcher"),
+        result_key("env", None, "launcher", (("wrapper.py", ("start_pd",)),)),
+        result_key("env", None, "launcher", (("wrapper.py", ("start_pd", "start_all")),)),
+    }
+    assert len(keys) == 3
+
+
+def test_the_editor_s_workspace_index_follows_a_wrapper_of_a_wrapper(tmp_path: Path) -> None:
+    """The language server's index reads importers round after round as a
+    walk does (workspace.WorkspaceLinter._promote_importers), handing each
+    round what the earlier ones found to launch: run2.py's mismatch is
+    found, an edit of the middle wrapper that launches nothing clears it,
+    and the wrapper back brings it back."""
+    from sglang_lint.workspace import WorkspaceLinter
+
+    write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "outer.py": OUTER, "run2.py": "from outer import everything\n\neverything(8, 4)\n"})
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    run2, outer = str(tmp_path / "run2.py"), str(tmp_path / "outer.py")
+
+    def codes(outcome) -> list[str]:
+        return sorted(finding.code for finding in outcome.findings.get(run2, []))
+
+    assert codes(linter.run({})) == ["SGL001"]
+    idle = OUTER.replace("start_pd(prefill_tp, decode_tp)", "return prefill_tp, decode_tp")
+    assert codes(linter.update({outer: idle}, {outer})) == []
+    assert codes(linter.update({outer: OUTER}, {outer})) == ["SGL001"]

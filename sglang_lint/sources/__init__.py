@@ -5,7 +5,7 @@ module reads which kind; ``extract`` runs the right one and never raises."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from sglang_lint.files import FileKind
 from sglang_lint.model import Note, SourceResult, gives_nothing
@@ -39,7 +39,14 @@ def source_for(kind: FileKind) -> Callable[..., SourceResult] | None:
 
 
 def extract(
-    path: str, text: str, kind: FileKind, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, precheck: bool = True, launcher_imported: bool = False
+    path: str,
+    text: str,
+    kind: FileKind,
+    env: Mapping[str, str] | None = None,
+    project: ProjectFiles | None = None,
+    precheck: bool = True,
+    launcher_imported: bool = False,
+    launching: Mapping[str, Sequence[str]] | None = None,
 ) -> SourceResult:
     """Run one source on one file; an internal error becomes a note, never an
     exception, so one odd file never loses the others' results. ``env``: the
@@ -53,7 +60,8 @@ def extract(
     (extraction.extract_importers, ``launcher_imported``: a name another
     file's launch was made through) or a module that may launch
     (extraction.importing_launchers), whose launches are made by calls the
-    source follows."""
+    source follows; ``launching``: the names modules of the run that spell no
+    launch were found to launch through (a wrapper of a wrapper)."""
     if precheck and not may_launch(kind.value, text, env):
         return SourceResult(path=path)
     source = source_for(kind)
@@ -65,7 +73,7 @@ def extract(
         from sglang_lint.sources.project import ProjectFiles
 
         reader = (project if project is not None else ProjectFiles((os.path.realpath(os.getcwd()),))).reader()
-        result = source(path, text, env, files=reader) if precheck else source(path, text, env, files=reader, precheck=False, launcher_imported=launcher_imported)
+        result = source(path, text, env, files=reader) if precheck else source(path, text, env, files=reader, precheck=False, launcher_imported=launcher_imported, launching=launching)
         result.dependencies = reader.dependencies
         return _lines_when_needed(result)
     except RecursionError:

@@ -51,7 +51,7 @@ rest is in modules that each import only those after them:
 from __future__ import annotations
 
 import ast
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from sglang_lint.model import Note, SourceResult
 from sglang_lint.prefilter import python_may_run_a_launch
@@ -63,14 +63,17 @@ from sglang_lint.sources.python_launches import LaunchInterpreter
 MAX_PYTHON_CHARS = 1024 * 1024
 
 
-def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, files=None, precheck: bool = True, launcher_imported: bool = False) -> SourceResult:
+def analyze_python(
+    path: str, text: str, env: Mapping[str, str] | None = None, files=None, precheck: bool = True, launcher_imported: bool = False, launching: Mapping[str, Iterable[str]] | None = None
+) -> SourceResult:
     """Extract the launches of one Python file. Never raises for any text. A file
     that cannot launch SGLang (see :func:`prefilter.python_may_run_a_launch`) is not even parsed: its
     syntax is flake8's and ruff's business, not ours. (Not ``precheck``: the
     file imports a launcher of the project, or a module that may launch;
     ``launcher_imported``: a name another file's launch was made through,
     extraction.extract_importers: its statements run whatever their syntax
-    says.)"""
+    says; ``launching``: the names modules of the run that spell no launch
+    were found to launch through, by path, LaunchInterpreter.launching.)"""
     if precheck and not python_may_run_a_launch(text):
         return SourceResult(path=path, lines=text.split("\n"))
     if len(text) > MAX_PYTHON_CHARS:
@@ -91,6 +94,8 @@ def analyze_python(path: str, text: str, env: Mapping[str, str] | None = None, f
         # (paths.py); the file is parsed once.
         analyzer = LaunchInterpreter(path, text, env, paths, trees[0] if trees else None, files)
         analyzer.imports_a_launcher = launcher_imported
+        if launching:
+            analyzer.set_launching(launching)
         try:
             result = analyzer.run()
         except Fork as fork:

@@ -1151,6 +1151,31 @@ class PythonInterpreter:
     # The file imports a name another file's analysis launched through
     # (extraction.extract_importers): run it, whatever its syntax says.
     imports_a_launcher = False
+    # The names modules of the run that spell no launch were found to launch
+    # through, by the real path of the module (extraction.extract_importers:
+    # what the files an earlier round read exported): a call of one is
+    # followed as a call of a module that spells a launch is. Without them a
+    # wrapper of a wrapper (`outer.everything` -> `wrapper.start_pd` ->
+    # `helpers.start`) ran as a call that cannot launch, and the files
+    # calling it were silent (issue 20).
+    launching: Mapping[str, frozenset[str]] = {}
+    _launching_key: frozenset = frozenset()
+
+    def set_launching(self, launching: Mapping[str, Iterable[str]]) -> None:
+        """Say which names of which modules launch (:attr:`launching`; paths
+        as shown, or absolute)."""
+        self.launching = {os.path.realpath(path): frozenset(names) for path, names in launching.items() if names}
+        # Part of the key of every conclusion about modules: they are shared
+        # by the files of a run, and those of an earlier round were drawn
+        # without these.
+        self._launching_key = frozenset(self.launching.items())
+
+    def _launching_names(self, shown: str) -> frozenset[str]:
+        """The names of the module ``shown`` another file's analysis found to
+        launch through (:attr:`launching`)."""
+        if not self.launching:
+            return frozenset()
+        return self.launching.get(os.path.realpath(shown), frozenset())
 
     def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
         bases = tuple(self._eval(base) for base in node.bases)
@@ -2545,7 +2570,7 @@ class PythonInterpreter:
             return True
         module = func.module
         if module.may_launch is None:
-            module.may_launch = self._module_may_launch(module.text)
+            module.may_launch = self._module_may_launch(module.text) or bool(self._launching_names(module.path))
         return module.may_launch and self._may_reach_launch(func)
 
     def _may_call_back(self, func: PFunc, args: list[PyValue], kwargs: dict[str, PyValue]) -> bool:
@@ -3146,7 +3171,7 @@ class PythonInterpreter:
             found = self._module_text(value.module, value.level, value.importer)
             if found is not None:
                 shown, text = found
-                if self._module_may_launch(text):
+                if self._module_may_launch(text) or self._launching_names(shown):
                     reaching, defined = self._module_reaching(shown, text)
                     if value.name in defined:
                         return value.name in reaching
@@ -3166,7 +3191,7 @@ class PythonInterpreter:
         """Whether ``name``, which the module ``shown`` binds by an import of
         its own top level, may launch where it comes from; None when the
         module does not import it (a definition, or nothing)."""
-        key = ("passed on", shown, name, self._handing_commands())
+        key = ("passed on", shown, name, self._handing_commands(), self._launching_key)
         known = self.files.recall(key)
         if known is not None:
             return bool(known)
@@ -3197,12 +3222,13 @@ class PythonInterpreter:
         launches nothing)."""
         if self.files is None:
             return False
-        key = ("may launch", os.path.dirname(importer or self.result.path), module, level, self._handing_commands())
+        key = ("may launch", os.path.dirname(importer or self.result.path), module, level, self._handing_commands(), self._launching_key)
         known = self.files.recall(key)
         if known is None:
             self.files.begin(key)
             found = self._module_text(module, level, importer)
-            known = self.files.conclude(key, found is not None and self._module_may_launch(found[1]) and bool(self._module_reaching(*found)[0]))
+            may_launch = found is not None and (self._module_may_launch(found[1]) or bool(self._launching_names(found[0])))
+            known = self.files.conclude(key, may_launch and bool(self._module_reaching(*found)[0]))
         return bool(known)
 
     def _module_text(self, module: str, level: int, importer: str | None) -> tuple[str, str] | None:
@@ -3223,7 +3249,7 @@ class PythonInterpreter:
         file's analysis (a cycle of imports counts as reaching). A module that
         spells no launch reaches one only through a function that runs the
         command its caller hands it (python_reach.hands_on_a_command)."""
-        key = ("reaching", shown, self._handing_commands())
+        key = ("reaching", shown, self._handing_commands(), self._launching_key)
         known = self.files.recall(key)
         if known is not None:
             return known  # type: ignore[return-value]
@@ -3271,6 +3297,7 @@ class PythonInterpreter:
             for (refs, statement_names), inner in zip(parsed.derived(index, _references_and_names), parsed.derived(index, functions_in)):
                 if statement_names and (not refs.names.isdisjoint(names) or launches(refs) or any(id(function.node) in reached for function in inner)):
                     reaching.update(statement_names)
+        reaching.update(self._launching_names(shown) & defined)
         return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
