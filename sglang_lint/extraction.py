@@ -795,8 +795,9 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
     those that call or derive one its imports take from a module of the
     project that spells it (a wrapper: ``from helpers import start`` and
     ``def start_pd(): start(...)``; a package's ``__init__.py`` passing
-    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by
-    neither a walk of the tree nor the Python source's module reach, and what
+    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by a
+    walk of the tree (the rounds of :func:`extract_importers`, from what the
+    files analyzed export), not here, where what
     a module may launch rests on its imports' own text alone, never on the
     order modules are asked in (a chain followed to a depth, or around an
     import cycle, gave each module what the first file to ask had reached).
