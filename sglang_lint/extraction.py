@@ -736,8 +736,8 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
         if read.candidate or read.kind is not FileKind.PYTHON or not scanned_imports(read):
             chosen.append(read)
             continue
-        kind = imports_a_launching_definition(read.path, imports_of(read), project, known)
-        again = _read_again(read, kind, digests=True) if kind else None
+        kind, wrappers = launching_imports(read.path, imports_of(read), project, known)
+        again = _read_again(read, kind, digests=True, launching=wrappers) if kind else None
         chosen.append(again if again is not None else read)
     return chosen
 
@@ -764,83 +764,138 @@ def imports_a_launching_definition(
     the same few hundred modules. ``stable``: no file changes while ``known``
     is kept (one flake8 run), so what a module may launch is told once,
     without its stat."""
+    return launching_imports(path, imports, project, known, stable=stable, kind_only=True)[0]
+
+
+def launching_imports(
+    path: str, imports: Sequence[tuple[str, str]], project: ProjectFiles, known: MutableMapping[tuple, Any], *, stable: bool = False, kind_only: bool = False
+) -> tuple[str, LaunchingNames]:
+    """:func:`imports_a_launching_definition`'s kind, and the wrapper modules
+    (absolute paths, each with the names it launches through) the file's
+    imports rest on: what the Python source is handed to follow a call of
+    one (``ReadFile.launching``: its module reach does not follow a module
+    that spells no launch). ``kind_only``: a "module" answers at once."""
     here = os.path.abspath(path)
     directory = os.path.dirname(here)
     kind = ""
+    wrappers: dict[str, frozenset[str]] = {}
     for module, name in imports[:MAX_NAMED_IMPORTS]:
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == here:
                 continue
             launching = _launching_definitions_of(found, project, known, stable)
-            if taken in launching.direct or (taken in ("", "*") and launching.direct):
-                return "module"  # (the other files the import may name need not be read)
-            if taken in launching.names or (taken in ("", "*") and launching.names):
+            whole = taken in ("", "*")
+            if taken in launching.direct or (whole and launching.direct):
+                if kind_only:
+                    return "module", ()  # (the other files the import may name need not be read)
+                kind = "module"
+            elif (taken in launching.names or (whole and launching.names)) and not kind:
                 kind = "launcher"
-    return kind
+            if taken in launching.names or (whole and launching.names):
+                for wrapper, names in launching.wrappers:
+                    wrappers[wrapper] = wrappers.get(wrapper, frozenset()) | names
+    return kind, tuple(sorted((wrapper, tuple(sorted(names))) for wrapper, names in wrappers.items()))
+
+
+# How many wrappers deep a file named alone is followed: a wrapper of the
+# helper, a wrapper of that wrapper, ... as the rounds of a walk
+# (:data:`MAX_IMPORT_ROUNDS`: the helper's own file is the first) follow them.
+MAX_WRAPPER_DEPTH = MAX_IMPORT_ROUNDS - 1
 
 
 class Launching(NamedTuple):
     """The definitions of a module that may launch (:func:`launching_definitions`):
     all of them, and those whose module spells the launch itself (not only
     through a definition it imports: a wrapper's, which the Python source's
-    own check does not see, python_interpreter's module reach)."""
+    own check does not see, python_interpreter's module reach; and those it
+    passes on, as a package's ``__init__.py`` does); the wrapper modules
+    they rest on, this one among them when it is one (absolute path, the
+    names it launches through); and those its own text spells (not passed
+    on): a class of a module importing one of those that derives or calls
+    it may launch, of one importing any other only a function calling it
+    (launching_definitions' ``functions_only``)."""
 
     names: frozenset[str]
     direct: frozenset[str]
+    wrappers: tuple[tuple[str, frozenset[str]], ...] = ()
+    spelled: frozenset[str] = frozenset()
 
 
-def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> Launching:
+def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int = MAX_WRAPPER_DEPTH) -> Launching:
     """What the module at ``absolute`` may launch through, as it reads now:
     the definitions that spell a launch (:func:`launching_definitions`), and
     those that call or derive one its imports take from a module of the
-    project that spells it (a wrapper: ``from helpers import start`` and
-    ``def start_pd(): start(...)``; a package's ``__init__.py`` passing
-    ``start`` on). One wrapper deep: a wrapper of a wrapper is found by a
-    walk of the tree (the rounds of :func:`extract_importers`, from what the
-    files analyzed export), not here, where what
-    a module may launch rests on its imports' own text alone, never on the
-    order modules are asked in (a chain followed to a depth, or around an
-    import cycle, gave each module what the first file to ask had reached).
-    Before, a script calling a wrapper was found by a walk, never when named
-    alone or by flake8.
+    project that does (a wrapper: ``from helpers import start`` and ``def
+    start_pd(): start(...)``; a package's ``__init__.py`` passing ``start``
+    on), to ``depth`` wrappers deep: an import's module is judged the same
+    way one level less deep, its own text's definitions alone at the last.
+    A pure function of the texts and the depth: never of the order modules
+    are asked in (a chain followed with a memo of whatever was reached
+    first, or around an import cycle, gave each module what the first file
+    to ask had reached); an import cycle ends with the depth. Before, a
+    script calling a wrapper was found by a walk, never when named alone or
+    by flake8; then, one wrapper deep, a wrapper of a wrapper.
 
     Kept in ``known`` with the file's stat and what its imports gave, and
     told again when either differs (a file edited since, in an editor's
     session; not when ``stable``); an unsaved buffer (``project.texts``) is
     told from its text each time."""
-    key = ("launching", absolute)
+    key = ("launching", absolute, depth)
     kept = known.get(key) if absolute not in project.texts else None
     if stable and kept is not None:
         return kept[1]
     facts = _module_facts(absolute, project, known, stable)
     # (a fact read again, its file's stat changed, is another object)
-    if kept is not None and kept[0] is facts and all(_module_facts(path, project, known, stable) is then for path, then in kept[2]):
+    if kept is not None and kept[0] is facts and all(_imported_launching(path, project, known, stable, depth) == then for path, then in kept[2]):
         return kept[1]
     direct, imports = facts
     imported: set[str] = set()
+    wrapped: set[str] = set()  # (names of wrappers: functions calling them count, launching_definitions)
     passed_on: set[str] = set()  # (`from .helpers import start` in a package's __init__.py)
-    through: list[tuple[str, tuple]] = []
+    through: list[tuple[str, Launching]] = []
+    wrappers: dict[str, frozenset[str]] = {}
     directory = os.path.dirname(absolute)
     for module, name in imports:
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == absolute:
                 continue
-            their = _module_facts(found, project, known, stable)
-            through.append((found, their))
-            names = their[0]
+            theirs = _imported_launching(found, project, known, stable, depth)
+            through.append((found, theirs))
+            names = theirs.names
             if taken in ("", "*"):
-                imported.update(names)  # (`helpers.start(...)`: the call names `start`)
+                imported.update(theirs.spelled)  # (`helpers.start(...)`: the call names `start`)
+                wrapped.update(names - theirs.spelled)
             elif taken in names:
-                imported.add(taken)
+                (imported if taken in theirs.spelled else wrapped).add(taken)
                 passed_on.add(taken)
+            else:
+                continue
+            for wrapper, its_names in theirs.wrappers:
+                wrappers[wrapper] = wrappers.get(wrapper, frozenset()) | its_names
     names = direct
-    if imported:
+    if imported or wrapped:
         text = _module_text(absolute, project)  # (read again: a wrapper is rare)
-        names = launching_definitions(text, frozenset(imported)) if text is not None else direct
-    launching = Launching(names | passed_on, direct | passed_on)
+        if text is not None:
+            names = launching_definitions(text, frozenset(imported)) if imported else direct
+            if wrapped:
+                names |= launching_definitions(text, frozenset(wrapped), functions_only=True)
+    through_wrappers = names - direct
+    if through_wrappers:
+        wrappers[absolute] = wrappers.get(absolute, frozenset()) | through_wrappers
+    launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct)
     if absolute not in project.texts:
         known[key] = (facts, launching, tuple(through))
     return launching
+
+
+def _imported_launching(found: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int) -> Launching:
+    """What the module at ``found`` launches through as a module importing it
+    at ``depth`` sees it: judged one level less deep, or, at the last level,
+    from its own text's definitions alone."""
+    if depth > 1:
+        return _launching_definitions_of(found, project, known, stable, depth - 1)
+    direct = _module_facts(found, project, known, stable)[0]
+    return Launching(direct, direct, (), direct)
 
 
 def _module_facts(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:
@@ -932,7 +987,7 @@ _LAUNCH_WORDS = (
 )
 
 
-def launching_definitions(text: str, imported: frozenset[str] = frozenset()) -> frozenset[str]:
+def launching_definitions(text: str, imported: frozenset[str] = frozenset(), *, functions_only: bool = False) -> frozenset[str]:
     """The top-level functions and classes of a module's ``text`` that may
     launch, told from the text: the module passes the pre-check, and the
     definition's text (to the next top-level ``def`` or ``class``) spells a
@@ -941,7 +996,14 @@ def launching_definitions(text: str, imported: frozenset[str] = frozenset()) -> 
     definitions of other modules (a wrapper module of a helper, which spells
     no launch itself). Generous (a word in a docstring counts); the names the
     pre-check itself knows (``ServerArgs``, ``Engine``, ``launch_server``,
-    ...) are left out: a file that launches through them spells them."""
+    ...) are left out: a file that launches through them spells them.
+
+    ``functions_only``: only functions that call one of ``imported`` (or a
+    function of the module that does) count, not classes nor what a class
+    derives: ``imported`` are a wrapper's names (a wrapper of a wrapper is a
+    function calling a function; classes deriving classes through the
+    re-exports of packages, each found by a word in a comment, made 46 of
+    SGLang's diffusion pipelines "launchers")."""
     spells = python_may_run_a_launch(text)
     if not spells and not imported:
         return frozenset()
@@ -953,9 +1015,14 @@ def launching_definitions(text: str, imported: frozenset[str] = frozenset()) -> 
         name, start = match.group(1), match.start()
     if name is not None:
         bodies[name] = text[start:]
+    if functions_only:
+        # (a decorator's lines fall in the definition before: a body starts
+        # with its own header)
+        bodies = {name: body for name, body in bodies.items() if not body.startswith("class")}
+        spells = False
     launching = {name for name, body in bodies.items() if any(word in body for word in _LAUNCH_WORDS)} if spells else set()
     # What each other definition calls, and the bases of a class.
-    uses = {name: set(_CALLED.findall(body)) | set(_WORD.findall(_bases(body))) for name, body in bodies.items() if name not in launching}
+    uses = {name: set(_CALLED.findall(body)) | (set() if functions_only else set(_WORD.findall(_bases(body)))) for name, body in bodies.items() if name not in launching}
     grew = True
     while grew:
         grew = False

@@ -277,7 +277,7 @@ def test_a_file_follows_the_run_of_the_file_before_it(tmp_path, monkeypatch) -> 
     monkeypatch.setattr(FileReader, "conclude", lambda self, key, value: drawn.append(key) or conclude(self, key, value))
     flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=True))
     # (the key also holds whether the file writes out a command it may hand on)
-    reaching = ("reaching", "helpers.py", True)
+    reaching = ("reaching", "helpers.py", True, frozenset())  # (no module of the run found to launch through a wrapper)
     check(first, "a.py")
     assert reaching in drawn
     drawn.clear()

@@ -18,7 +18,6 @@ import os
 import time
 from pathlib import Path
 
-import pytest
 
 from sglang_lint.cache import DismissedFiles
 from sglang_lint.pipeline import LintOptions, lint_paths
@@ -347,13 +346,12 @@ def test_a_file_named_alone_follows_a_wrapper_of_the_helper(tmp_path: Path, monk
     """run.py calls a wrapper module that spells no launch and calls the
     helper that does: named alone (pre-commit, an editor), run.py was "All
     checks passed!" while a walk of the tree found the mismatch; now the
-    wrapper's imports are followed (one wrapper deep) and run.py's statements
-    are run, as the walk runs them."""
+    wrapper's imports are followed and run.py's statements are run, as the
+    walk runs them (deeper wrappers: test_a_file_named_alone_follows_a_wrapper_of_a_wrapper)."""
     write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "run.py": "from wrapper import start_pd\n\nstart_pd(8, 4)\n"})
     assert findings(tmp_path, monkeypatch, "run.py") == [("SGL001", "run.py", 3)]
-    # A package passing the helper on; a constant of the wrapper. (One wrapper
-    # deep: what a module may launch rests on its imports' own text; a walk
-    # follows deeper, from what the files it analyzed export.)
+    # A package passing the helper on; a constant of the wrapper (what a
+    # module may launch rests on its own and its imports' texts).
     write(
         tmp_path,
         {
@@ -466,10 +464,93 @@ def test_the_editor_s_workspace_index_follows_a_wrapper_of_a_wrapper(tmp_path: P
     assert codes(linter.update({outer: OUTER}, {outer})) == ["SGL001"]
 
 
-@pytest.mark.xfail(strict=True, reason="a known gap (issue 20): named alone, a wrapper of a wrapper is not followed (README, cross-file pre-check)")
 def test_a_file_named_alone_follows_a_wrapper_of_a_wrapper(tmp_path: Path, monkeypatch) -> None:
     """What a walk finds (test_a_walk_follows_a_wrapper_of_a_wrapper), named
     alone (pre-commit): the named-file pre-check tells what a module may
-    launch from its own and its imports' texts, one wrapper deep."""
-    write(tmp_path, {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "outer.py": OUTER, "run2.py": "from outer import everything\n\neverything(8, 4)\n"})
-    assert findings(tmp_path, monkeypatch, "run2.py") == [("SGL001", "run2.py", 3)]
+    launch from its own and its imports' texts, to MAX_WRAPPER_DEPTH
+    wrappers deep, and hands the analysis the wrappers it found
+    (ReadFile.launching); one wrapper deeper than that is not followed,
+    as a walk's rounds are bounded too. Warm, and after an edit of the
+    middle wrapper, the same as cold."""
+    from sglang_lint.extraction import MAX_WRAPPER_DEPTH
+
+    assert MAX_WRAPPER_DEPTH == 3
+    chain = {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "outer.py": OUTER}
+    # wrapper -> outer -> outer2 -> outer3: each calls the one before.
+    for depth in (2, 3):
+        previous = "outer" if depth == 2 else "outer2"
+        chain[f"outer{depth}.py"] = f"from {previous} import everything as inner\n\n\ndef everything(prefill_tp, decode_tp):\n    inner(prefill_tp, decode_tp)\n"
+    runs = {f"run_{name}.py": f"from {name} import {'start_pd' if name == 'wrapper' else 'everything'} as go\n\ngo(8, 4)\n" for name in ("wrapper", "outer", "outer2", "outer3")}
+    write(tmp_path, {**chain, **runs})
+    for name, found in (("wrapper", True), ("outer", True), ("outer2", True), ("outer3", False)):
+        assert findings(tmp_path, monkeypatch, f"run_{name}.py") == ([("SGL001", f"run_{name}.py", 3)] if found else []), name
+    # A walk's rounds reach as deep (the helper's file is the first round).
+    assert findings(tmp_path, monkeypatch) == [("SGL001", f"run_{name}.py", 3) for name in ("outer", "outer2", "wrapper")]
+    cache = dict(cache=True, cache_dir=str(tmp_path / "cache"))
+    assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == [("SGL001", "run_outer.py", 3)]
+    assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == [("SGL001", "run_outer.py", 3)]
+    _touch_later(tmp_path / "wrapper.py", WRAPPER.replace('start("prefill", prefill_tp)\n    start("decode", decode_tp)', "return prefill_tp, decode_tp"))
+    assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == []
+    _touch_later(tmp_path / "wrapper.py", WRAPPER)
+    assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == [("SGL001", "run_outer.py", 3)]
+
+
+def test_what_a_module_launches_through_does_not_depend_on_who_asked_first(tmp_path: Path, monkeypatch) -> None:
+    """The named-file pre-check's answer for a module rests on the texts and
+    the depth alone: asked about the outer wrapper first, or about the
+    script first, it is the same; and an import cycle ends."""
+    from sglang_lint.extraction import launching_imports
+
+    write(
+        tmp_path,
+        {
+            "helpers.py": HELPERS,
+            "wrapper.py": WRAPPER,
+            "outer.py": OUTER,
+            "a.py": "from b import g\nfrom wrapper import start_pd\n\n\ndef f(x):\n    g(x)\n    start_pd(x, x)\n",
+            "b.py": "from a import f\n\n\ndef g(x):\n    f(x)\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    questions = [("run.py", [("outer", "everything")]), ("c.py", [("b", "g")]), ("d.py", [("a", "f")])]
+    answers = []
+    for order in (questions, list(reversed(questions))):
+        known: dict = {}
+        answers.append({path: launching_imports(path, imports, project, known) for path, imports in order})
+    assert answers[0] == answers[1]
+    kind, wrappers = answers[0]["run.py"]
+    assert kind == "launcher"
+    assert {os.path.realpath(path): names for path, names in wrappers} == {os.path.realpath(tmp_path / "outer.py"): ("everything",), os.path.realpath(tmp_path / "wrapper.py"): ("start_pd",)}
+    assert answers[0]["c.py"][0] == "launcher"  # b.g -> a.f -> wrapper.start_pd
+
+
+def test_past_one_wrapper_only_functions_calling_a_wrapper_count(tmp_path: Path, monkeypatch) -> None:
+    """A wrapper's names, or names a package passes on, make a function that
+    calls them a launcher for a file named alone, not a class that calls or
+    derives them (launching_definitions' ``functions_only``): classes
+    deriving classes through packages' re-exports, each "launching" by a
+    word in a comment, made 46 of SGLang's diffusion pipelines launchers to
+    read (and a module spelling a launch itself is judged as before)."""
+    from sglang_lint.extraction import launching_definitions, launching_imports
+
+    text = "from wrapper import start_pd\n\n\ndef go(tp):\n    start_pd(tp, tp)\n\n\ndef again(tp):\n    go(tp)\n\n\nclass Base(Fixture):\n    def up(self):\n        start_pd(1, 1)\n"
+    assert launching_definitions(text, frozenset({"start_pd", "Fixture"}), functions_only=True) == {"go", "again"}
+    assert launching_definitions(text, frozenset({"start_pd", "Fixture"})) == {"go", "again", "Base"}
+    write(
+        tmp_path,
+        {
+            "helpers.py": HELPERS,
+            "stages/__init__.py": "from stages.validate import Stage\n",
+            "stages/validate.py": "# run with `python -m sglang.launch_server` first\nclass Stage:\n    pass\n",
+            "pipeline.py": "from stages import Stage\n\n\nclass Pipeline:\n    def build(self):\n        return Stage()\n",
+            "flux.py": "from pipeline import Pipeline\n\n\nclass Flux(Pipeline):\n    pass\n",
+            "wrapper.py": WRAPPER,
+            "tools/__init__.py": "from wrapper import start_pd\n",
+            "deploy.py": "from tools import start_pd\n\n\ndef both(tp):\n    start_pd(tp, tp)\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    project = ProjectFiles((os.path.realpath(tmp_path),))
+    assert launching_imports("flux.py", [("pipeline", "Pipeline")], project, {})[0] == ""
+    assert launching_imports("run.py", [("deploy", "both")], project, {})[0] == "launcher"
