@@ -715,7 +715,7 @@ MAX_NAMED_IMPORTS = 64
 MAX_NAMED_FILES = 64
 
 
-def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> list[ReadFile]:
+def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles, *, stable: bool = False) -> list[ReadFile]:
     """``files`` (named one by one: pre-commit, an editor) with each Python file
     the pre-check dismissed that imports a definition of the project that may
     launch (:func:`imports_a_launching_definition`) read again as an importer
@@ -723,7 +723,8 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
     the rest of the tree, so the module is looked up where the import points,
     not among the exports of the files of the run. The Python source then
     decides, on the parsed file, whether a statement can reach a launch (a
-    "launcher" runs its statements)."""
+    "launcher" runs its statements). ``stable``: no file changes during the
+    run's process (a flake8 run, :func:`imports_a_launching_definition`)."""
     from sglang_lint.sources.project import run_cache
 
     if len(files) > MAX_NAMED_FILES:
@@ -736,7 +737,7 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles) -> lis
         if read.candidate or read.kind is not FileKind.PYTHON or not scanned_imports(read):
             chosen.append(read)
             continue
-        kind, wrappers = launching_imports(read.path, imports_of(read), project, known)
+        kind, wrappers = launching_imports(read.path, imports_of(read), project, known, stable=stable)
         again = _read_again(read, kind, digests=True, launching=wrappers) if kind else None
         chosen.append(again if again is not None else read)
     return chosen
@@ -779,11 +780,12 @@ def launching_imports(
     directory = os.path.dirname(here)
     kind = ""
     wrappers: dict[str, frozenset[str]] = {}
+    checked: dict[tuple[str, int], Launching] = {}
     for module, name in imports[:MAX_NAMED_IMPORTS]:
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == here:
                 continue
-            launching = _launching_definitions_of(found, project, known, stable)
+            launching = _launching_definitions_of(found, project, known, stable, checked=checked)
             whole = taken in ("", "*")
             if taken in launching.direct or (whole and launching.direct):
                 if kind_only:
@@ -821,7 +823,9 @@ class Launching(NamedTuple):
     spelled: frozenset[str] = frozenset()
 
 
-def _launching_definitions_of(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int = MAX_WRAPPER_DEPTH) -> Launching:
+def _launching_definitions_of(
+    absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int = MAX_WRAPPER_DEPTH, checked: dict[tuple[str, int], Launching] | None = None
+) -> Launching:
     """What the module at ``absolute`` may launch through, as it reads now:
     the definitions that spell a launch (:func:`launching_definitions`), and
     those that call or derive one its imports take from a module of the
@@ -839,14 +843,25 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
     Kept in ``known`` with the file's stat and what its imports gave, and
     told again when either differs (a file edited since, in an editor's
     session; not when ``stable``); an unsaved buffer (``project.texts``) is
-    told from its text each time."""
+    told from its text each time. ``checked``: the answers told or checked
+    for the question being answered (one file's imports), each module at
+    each depth once: checking a kept answer checks its imports' and theirs,
+    and without it a module imported by many along the chains was checked
+    once for each (a flake8 run over SGLang's tree: +19% of its time)."""
+    if checked is None:
+        checked = {}
+    told = checked.get((absolute, depth))
+    if told is not None:
+        return told
     key = ("launching", absolute, depth)
     kept = known.get(key) if absolute not in project.texts else None
     if stable and kept is not None:
+        checked[(absolute, depth)] = kept[1]
         return kept[1]
     facts = _module_facts(absolute, project, known, stable)
     # (a fact read again, its file's stat changed, is another object)
-    if kept is not None and kept[0] is facts and all(_imported_launching(path, project, known, stable, depth) == then for path, then in kept[2]):
+    if kept is not None and kept[0] is facts and all(_imported_launching(path, project, known, stable, depth, checked) == then for path, then in kept[2]):
+        checked[(absolute, depth)] = kept[1]
         return kept[1]
     direct, imports = facts
     imported: set[str] = set()
@@ -859,7 +874,7 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == absolute:
                 continue
-            theirs = _imported_launching(found, project, known, stable, depth)
+            theirs = _imported_launching(found, project, known, stable, depth, checked)
             through.append((found, theirs))
             names = theirs.names
             if taken in ("", "*"):
@@ -885,15 +900,16 @@ def _launching_definitions_of(absolute: str, project: ProjectFiles, known: Mutab
     launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct)
     if absolute not in project.texts:
         known[key] = (facts, launching, tuple(through))
+    checked[(absolute, depth)] = launching
     return launching
 
 
-def _imported_launching(found: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int) -> Launching:
+def _imported_launching(found: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int, checked: dict[tuple[str, int], Launching]) -> Launching:
     """What the module at ``found`` launches through as a module importing it
     at ``depth`` sees it: judged one level less deep, or, at the last level,
     from its own text's definitions alone."""
     if depth > 1:
-        return _launching_definitions_of(found, project, known, stable, depth - 1)
+        return _launching_definitions_of(found, project, known, stable, depth - 1, checked)
     direct = _module_facts(found, project, known, stable)[0]
     return Launching(direct, direct, (), direct)
 

@@ -166,13 +166,17 @@ class StdinFile(Struct):
         return display_name(self.filename) if self.filename else STDIN
 
 
-def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, cache=None, fresh=None) -> tuple[SourceResult | None, Note | None]:
+def _stdin_result(
+    stdin: StdinFile, env: Mapping[str, str] | None = None, project: ProjectFiles | None = None, cache=None, fresh=None, stable: bool = False
+) -> tuple[SourceResult | None, Note | None]:
     """Decode standard input as files are decoded; its kind comes from the name
     (suffix, else shebang), and without a name it is read as a shell script.
     ``cache``: the caller's extraction cache (the flake8 plugin's), which a
     named standard input is looked up in and stored to like any file, keyed by
     its text: flake8 hands every file in as standard input, and re-running it
-    over unchanged files analyzed each one again (issue 24)."""
+    over unchanged files analyzed each one again (issue 24). ``stable``: no
+    file changes while the process runs (a flake8 run: what the modules it
+    imports launch through is told once for all its files)."""
     display = stdin.display
     if stdin.text is not None:
         text, note = stdin.text, None
@@ -198,7 +202,7 @@ def _stdin_result(stdin: StdinFile, env: Mapping[str, str] | None = None, projec
     read = classify_text(FileJob(display, env), text, kind, digests=True)
     if not read.candidate:
         # (an editor's buffer that only calls a launcher of the project)
-        read = importing_launchers([read], project)[0]
+        read = importing_launchers([read], project, stable=stable)[0]
         if not read.candidate:
             return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
     # Looked up and stored under the key any file of a run is (extract_read).
@@ -370,7 +374,7 @@ def lint_paths(
     unreadable: list[Note] = list(prepared.run.notes)
     stable_fresh = _stable_freshness(project, stable_digests) if stable_digests is not None else None
     if stdin is not None:
-        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project, extraction_cache, stable_fresh)
+        result, note = _stdin_result(stdin, configs[stdin.display].env_map, project, extraction_cache, stable_fresh, stable=stable_digests is not None)
         if note is not None:
             unreadable.append(note)
         if result is not None:

@@ -237,7 +237,7 @@ class PythonInterpreter:
         self.files = files
         self.modules: dict[str, Module | None] = {}
         self.module_scopes: dict[int, Module] = {}  # a module's globals' ref -> the module
-        self._imports_of: dict[str, dict[str, PyValue]] = {}  # a module's path -> what its imports bind
+        self._imports_of: dict[str, Mapping[str, PyValue]] = {}  # a module's path -> what its imports bind
         self.module_files: dict[tuple, list[str]] = {}  # ("module files", importer's directory, module, level) -> its files, without a run's cache
         self.module: Module | None = None
         self.loading = 0
@@ -1153,8 +1153,10 @@ class PythonInterpreter:
     imports_a_launcher = False
     # The names modules of the run that spell no launch were found to launch
     # through, by the real path of the module (extraction.extract_importers:
-    # what the files an earlier round read exported): a call of one is
-    # followed as a call of a module that spells a launch is. Without them a
+    # what the files an earlier round read exported; a named file's, from the
+    # texts, extraction.launching_imports): such a module is judged as one
+    # that spells a launch (what reaches one, :meth:`_module_reaching`), and
+    # a call of its function followed as a call of such a module's. Without them a
     # wrapper of a wrapper (`outer.everything` -> `wrapper.start_pd` ->
     # `helpers.start`) ran as a call that cannot launch, and the files
     # calling it were silent (issue 20).
@@ -3271,7 +3273,12 @@ class PythonInterpreter:
         # import them (issue 20: SGLang's model files reached it through
         # `get_exec()` and were interpreted until their nesting overflowed).
         bindings = _outline_import_bindings(parsed, shown)
-        if self._text_may_launch(text):
+        # A module another analysis found to launch through (a wrapper of a
+        # helper, self.launching) is judged as one that spells a launch: by
+        # what its functions call, not by the names it was found with (a
+        # named file's come from the texts, generous: a class of a model
+        # file "launched" through a word in a comment of its base's module).
+        if self._text_may_launch(text) or self._launching_names(shown):
             launches = self._launch_test(bindings, shown, configurations=False)
         else:
             # (a module that only starts processes: with what its callers hand
@@ -3297,7 +3304,6 @@ class PythonInterpreter:
             for (refs, statement_names), inner in zip(parsed.derived(index, _references_and_names), parsed.derived(index, functions_in)):
                 if statement_names and (not refs.names.isdisjoint(names) or launches(refs) or any(id(function.node) in reached for function in inner)):
                     reaching.update(statement_names)
-        reaching.update(self._launching_names(shown) & defined)
         return self.files.conclude(key, (frozenset(reaching), defined))  # type: ignore[return-value]
 
     def _is_launch_qualname(self, qualname: str, configurations: bool = True) -> bool:
