@@ -151,9 +151,13 @@ class ReadFile(Struct):
     # says) or, named alone, a module whose text may launch ("module",
     # :func:`importing_launchers`; the Python source's own check decides).
     importer: str = ""
-    # A "launcher" of a later round: the names the files of the run that spell
-    # no launch were found to launch through (their exports), by path; its
-    # analysis follows a call of one (:func:`extract_importers`).
+    # The modules that spell no launch found to launch through wrappers, with
+    # the names: for a walk's later round, what the files of earlier rounds
+    # exported (:func:`extract_importers`); for a file named alone, the
+    # wrappers its imports rest on, told from the texts
+    # (:func:`launching_imports`). Its analysis judges such a module by what
+    # its functions call, as one that spells a launch (python_interpreter's
+    # LaunchInterpreter.launching).
     launching: LaunchingNames = ()
 
 
@@ -563,7 +567,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
             break
         done.update(position for position, _ in found)
         handed = tuple(sorted(launching.items()))
-        reads = [again for position, _ in found if (again := _read_again(files[position], "launcher", digests=digests, launching=handed)) is not None]
+        reads = [again for position, _ in found if (again := read_again(files[position], "launcher", digests=digests, launching=handed)) is not None]
         round_results = extract_all(reads)
         by_path = {read.path: result for read, result in zip(reads, round_results)}
         index = ExportIndex()
@@ -693,9 +697,10 @@ def read_text_again(read: ReadFile) -> str | None:
     return text
 
 
-def _read_again(read: ReadFile, importer: str, *, digests: bool, launching: LaunchingNames = ()) -> ReadFile | None:
+def read_again(read: ReadFile, importer: str, *, digests: bool, launching: LaunchingNames = ()) -> ReadFile | None:
     """A dismissed file read as a candidate (its text and digests): an
-    ``importer`` (see ``ReadFile.importer`` and ``ReadFile.launching``)."""
+    ``importer`` (see ``ReadFile.importer`` and ``ReadFile.launching``); None
+    when it cannot be read again."""
     text = read_text_again(read)  # (an editor's buffer, standard input: its text)
     if text is None:
         return None
@@ -738,7 +743,7 @@ def importing_launchers(files: Sequence[ReadFile], project: ProjectFiles, *, sta
             chosen.append(read)
             continue
         kind, wrappers = launching_imports(read.path, imports_of(read), project, known, stable=stable)
-        again = _read_again(read, kind, digests=True, launching=wrappers) if kind else None
+        again = read_again(read, kind, digests=True, launching=wrappers) if kind else None
         chosen.append(again if again is not None else read)
     return chosen
 

@@ -89,6 +89,9 @@ class SglangLintChecker:
         # a tree plugin (run once per file, not once per line).
         self.lines = lines
         self.filename = filename
+        # What the file's imports were judged to be (:meth:`_imports_a_launcher`)
+        # when it spells no launch: handed to the analysis.
+        self._judged: tuple[str, tuple] | None = None
 
     # -- options ------------------------------------------------------------------
     @classmethod
@@ -168,9 +171,15 @@ class SglangLintChecker:
         imports = imported_names(data)
         if all(module.split(".")[0] in sys.stdlib_module_names for module, _ in imports):
             return False
-        from sglang_lint.extraction import imports_a_launching_definition
+        from sglang_lint.extraction import imports_a_launching_definition, launching_imports
 
-        return bool(imports_a_launching_definition(self.filename, imports, _selection_project(self.filename), _SELECTION, stable=True))
+        project = _selection_project(self.filename)
+        if not imports_a_launching_definition(self.filename, imports, project, _SELECTION, stable=True):
+            return False
+        # Handed to the analysis (pipeline.StdinFile.judged), which judged it
+        # again with a memo of its own: ~1 s more of each flake8 worker.
+        self._judged = launching_imports(self.filename, imports, project, _SELECTION, stable=True)
+        return True
 
     def _check(self, text: str) -> list[Result]:
         from sglang_lint import pipeline
@@ -192,7 +201,7 @@ class SglangLintChecker:
         # the worker again and fought flake8's for the same CPUs.
         on_stdin = self.filename in ("stdin", "-")
         options = pipeline.LintOptions(target_version=self.target_version, ignore_noqa=self.disable_noqa, context=not on_stdin, jobs=1)
-        named = pipeline.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON)
+        named = pipeline.StdinFile(None, filename=None if on_stdin else self.filename, text=text, kind=FileKind.PYTHON, judged=self._judged)
         try:
             # (the files do not change while flake8 runs: what each reads as is
             # kept for the run, _SELECTION; no report shows their lines)

@@ -160,6 +160,11 @@ class StdinFile(Struct):
     # The decoded text, when the caller decoded it (``data`` is then unused).
     text: str | None = None
     kind: FileKind | None = None
+    # How the caller judged the imports of a file that spells no launch
+    # (extraction.launching_imports: the importer kind, "" for none, and the
+    # wrappers its imports rest on), not judged again: the flake8 plugin
+    # judges every file it is handed, with what it keeps for the run.
+    judged: tuple[str, tuple] | None = None
 
     @property
     def display(self) -> str:
@@ -197,10 +202,13 @@ def _stdin_result(
         )
     if not stdin.filename:
         return extract(display, text, kind, env, project), note
-    from sglang_lint.extraction import FileJob, classify_text, extract_read, importing_launchers
+    from sglang_lint.extraction import FileJob, classify_text, extract_read, importing_launchers, read_again
 
     read = classify_text(FileJob(display, env), text, kind, digests=True)
-    if not read.candidate:
+    if not read.candidate and stdin.judged is not None:
+        importer, wrappers = stdin.judged
+        read = (read_again(read, importer, digests=True, launching=wrappers) or read) if importer else read
+    elif not read.candidate:
         # (an editor's buffer that only calls a launcher of the project)
         read = importing_launchers([read], project, stable=stable)[0]
         if not read.candidate:

@@ -288,6 +288,30 @@ def test_a_file_follows_the_run_of_the_file_before_it(tmp_path, monkeypatch) -> 
     assert reaching in drawn
 
 
+def test_a_file_calling_a_wrapper_is_judged_once_and_found(tmp_path, monkeypatch) -> None:
+    """The plugin judges the imports of a file that spells no launch
+    (_imports_a_launcher) and hands its judgement to the analysis
+    (pipeline.StdinFile.judged): the analysis judged them again with a memo
+    of its own (~1 s more of each flake8 worker on SGLang's tree). A wrapper
+    of a wrapper of the helper is followed, as by the CLI."""
+    from sglang_lint import extraction
+
+    helpers = "import subprocess\nimport sys\n\n\ndef start(role, tp):\n    return subprocess.Popen([sys.executable, '-m', 'sglang.launch_server', '--model-path', 'm', '--disaggregation-mode', role, '--tp', str(tp), '--enable-unified-memory'])\n"
+    wrapper = "from helpers import start\n\n\ndef start_pd(prefill_tp, decode_tp):\n    start('prefill', prefill_tp)\n    start('decode', decode_tp)\n"
+    outer = "from wrapper import start_pd\n\n\ndef everything(prefill_tp, decode_tp):\n    start_pd(prefill_tp, decode_tp)\n"
+    run2 = "from outer import everything\n\neverything(8, 4)\n"
+    write(tmp_path, **{"helpers.py": helpers, "wrapper.py": wrapper, "outer.py": outer, "run2.py": run2})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)
+    monkeypatch.setattr(flake8_plugin, "_PREVIOUS_RUN", ("", ""))
+    judged_again: list[str] = []
+    real = extraction.importing_launchers
+    monkeypatch.setattr(extraction, "importing_launchers", lambda files, *args, **kwargs: judged_again.extend(read.path for read in files) or real(files, *args, **kwargs))
+    flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=True))
+    assert [result[2].split()[0] for result in check(run2, "run2.py")] == ["SGL001"]
+    assert judged_again == []
+
+
 def test_positions_of_findings_located_elsewhere() -> None:
     here = os.path.normpath("deploy/pd.py")
 

@@ -1164,20 +1164,24 @@ class PythonInterpreter:
     _launching_key: frozenset = frozenset()
 
     def set_launching(self, launching: Mapping[str, Iterable[str]]) -> None:
-        """Say which names of which modules launch (:attr:`launching`; paths
-        as shown, or absolute)."""
+        """Say which modules launch, through which names (:attr:`launching`;
+        paths as shown, or absolute)."""
         self.launching = {os.path.realpath(path): frozenset(names) for path, names in launching.items() if names}
         # Part of the key of every conclusion about modules: they are shared
         # by the files of a run, and those of an earlier round were drawn
         # without these.
         self._launching_key = frozenset(self.launching.items())
+        self._real_paths: dict[str, str] = {}
 
     def _launching_names(self, shown: str) -> frozenset[str]:
         """The names of the module ``shown`` another file's analysis found to
         launch through (:attr:`launching`)."""
         if not self.launching:
             return frozenset()
-        return self.launching.get(os.path.realpath(shown), frozenset())
+        real = self._real_paths.get(shown)
+        if real is None:
+            real = self._real_paths[shown] = os.path.realpath(shown)
+        return self.launching.get(real, frozenset())
 
     def _stmt_ClassDef(self, node: ast.ClassDef, depth: int) -> None:
         bases = tuple(self._eval(base) for base in node.bases)
