@@ -904,7 +904,9 @@ def _launching_definitions_of(
         wrappers[absolute] = wrappers.get(absolute, frozenset()) | through_wrappers
     launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct)
     if absolute not in project.texts:
-        known[key] = (facts, launching, tuple(through))
+        # (``stable``: never checked again; what it rested on is not kept,
+        # flake8's collector walks all that a flake8 run keeps)
+        known[key] = (None, launching, ()) if stable else (facts, launching, tuple(through))
     checked[(absolute, depth)] = launching
     return launching
 
