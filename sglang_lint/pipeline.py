@@ -205,12 +205,13 @@ def _stdin_result(
     from sglang_lint.extraction import FileJob, classify_text, extract_read, importing_launchers, read_again
 
     read = classify_text(FileJob(display, env), text, kind, digests=True)
-    if not read.candidate and stdin.judged is not None:
-        importer, wrappers = stdin.judged
-        read = (read_again(read, importer, digests=True, launching=wrappers) or read) if importer else read
-    elif not read.candidate:
+    if not read.candidate:
         # (an editor's buffer that only calls a launcher of the project)
-        read = importing_launchers([read], project, stable=stable)[0]
+        if stdin.judged is None:
+            read = importing_launchers([read], project, stable=stable)[0]
+        elif stdin.judged[0]:
+            importer, wrappers = stdin.judged
+            read = read_again(read, importer, digests=True, launching=wrappers) or read
         if not read.candidate:
             return extract(display, text, kind, env, project), note  # (dismissed, with its lines)
     # Looked up and stored under the key any file of a run is (extract_read).
