@@ -792,16 +792,23 @@ def launching_imports(
                 continue
             launching = _launching_definitions_of(found, project, known, stable, checked=checked)
             whole = taken in ("", "*")
+            if not (taken in launching.names or (whole and launching.names)):
+                continue  # (what a module spells itself is among its names)
             if taken in launching.direct or (whole and launching.direct):
                 if kind_only:
                     return "module", ()  # (the other files the import may name need not be read)
                 kind = "module"
-            elif (taken in launching.names or (whole and launching.names)) and not kind:
+            elif not kind:
                 kind = "launcher"
-            if taken in launching.names or (whole and launching.names):
-                for wrapper, names in launching.wrappers:
-                    wrappers[wrapper] = wrappers.get(wrapper, frozenset()) | names
+            _add_wrappers(wrappers, launching.wrappers)
     return kind, tuple(sorted((wrapper, tuple(sorted(names))) for wrapper, names in wrappers.items()))
+
+
+def _add_wrappers(into: dict[str, frozenset[str]], wrappers: Iterable[tuple[str, frozenset[str]]]) -> None:
+    """Merge ``wrappers`` (Launching.wrappers) into ``into``: a module's names
+    from every chain that reaches it."""
+    for wrapper, names in wrappers:
+        into[wrapper] = into.get(wrapper, frozenset()) | names
 
 
 # How many wrappers deep a file named alone is followed: a wrapper of the
@@ -890,8 +897,7 @@ def _launching_definitions_of(
                 passed_on.add(taken)
             else:
                 continue
-            for wrapper, its_names in theirs.wrappers:
-                wrappers[wrapper] = wrappers.get(wrapper, frozenset()) | its_names
+            _add_wrappers(wrappers, theirs.wrappers)
     names = direct
     if imported or wrapped:
         text = _module_text(absolute, project)  # (read again: a wrapper is rare)
@@ -899,9 +905,8 @@ def _launching_definitions_of(
             names = launching_definitions(text, frozenset(imported)) if imported else direct
             if wrapped:
                 names |= launching_definitions(text, frozenset(wrapped), functions_only=True)
-    through_wrappers = names - direct
-    if through_wrappers:
-        wrappers[absolute] = wrappers.get(absolute, frozenset()) | through_wrappers
+    if names - direct:
+        _add_wrappers(wrappers, [(absolute, names - direct)])
     launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct)
     if absolute not in project.texts:
         # (``stable``: never checked again; what it rested on is not kept,
