@@ -1027,3 +1027,19 @@ def test_a_command_handed_to_an_imported_helper_passes_the_pre_check(tmp_path, m
     assert python_may_run_a_launch(run) and not python_may_run_a_launch(run.replace("from helpers import run\n", ""))
     write(tmp_path, {"helpers.py": helpers, "run.py": run})
     assert _tp_words(tmp_path, monkeypatch) == ["4"]
+
+
+def test_a_call_that_built_a_configuration_bounds_the_calls_it_makes_after(tmp_path, monkeypatch) -> None:
+    """A call of another module's function that cannot launch runs on past its
+    bound once it built a configuration (what it made is reported); the calls
+    it makes from then on that cannot launch are bounded each, as the file's
+    own are. SGLang's test kit (`build_fixture`) builds a ServerArgs and then
+    memory pools whose constructors ran to their end: 37,000 steps, 12% of the
+    tree's time (issue 20)."""
+    sizes = "def long_tp():\n" + _LONG_BODY + "    return 8\n"
+    helpers = "from sglang.srt.server_args import ServerArgs\nfrom sizes import long_tp\n\n\ndef build():\n    ServerArgs(model_path='m', tp_size=2)\n    return long_tp()\n"
+    run = "import subprocess\nfrom helpers import build\n\n" + _LAUNCH.format("build()")
+    write(tmp_path, {"sizes.py": sizes, "helpers.py": helpers, "run.py": run})
+    result = analyze(tmp_path, "run.py", monkeypatch)
+    assert [[(keyword.name, keyword.value.text) for keyword in server.keywords] for server in result.servers if server.keywords] == [[("model_path", "m"), ("tp_size", "2")]]
+    assert _tp_words(tmp_path, monkeypatch)[-1] == "<the result of long_tp(), which cannot start a server and is too long to follow>"
