@@ -554,15 +554,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
     extracted: list[ReadFile] = []
     launching: dict[str, tuple[str, ...]] = {}
     for _ in range(MAX_IMPORT_ROUNDS):
-        if not index:
-            break
-        found: list[tuple[int, set[str]]] = []
-        for position, read in enumerate(files):
-            if read.candidate or position in done or not scanned_imports(read):
-                continue
-            names = index.launchers_imported(read.path, imports_of(read))
-            if names:
-                found.append((position, names))
+        found = _importing(files, done, index)
         if not found:
             break
         done.update(position for position, _ in found)
@@ -584,7 +576,69 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
             # no call of it).
             index.add(files[position].path, names, direct=False)
         extracted.extend(reads)
+    else:
+        # The rounds are spent and the last one's files export: a file
+        # importing one of those launches through more wrappers than are
+        # followed. Said where it imports it, never dropped silently; read
+        # again, so that the run's findings are checked against its text.
+        for position, _ in _importing(files, done, index):
+            again = read_again(files[position], "", digests=digests)
+            if again is not None:
+                results[position] = SourceResult(path=again.path, notes=[_wrappers_too_deep(files[position], again.text, index)])
+                extracted.append(again)
     return extracted
+
+
+def _importing(files: Sequence[ReadFile], done: set[int], index: ExportIndex) -> list[tuple[int, set[str]]]:
+    """The positions of the dismissed Python files not read again yet that
+    import a name ``index`` holds, with those names."""
+    if not index:
+        return []
+    found: list[tuple[int, set[str]]] = []
+    for position, read in enumerate(files):
+        if read.candidate or position in done or not scanned_imports(read):
+            continue
+        names = index.launchers_imported(read.path, imports_of(read))
+        if names:
+            found.append((position, names))
+    return found
+
+
+def _wrappers_too_deep(read: ReadFile, text: str, index: ExportIndex) -> Note:
+    """The note of a file (``text``: read again) whose import of a wrapper is
+    past the last round (:func:`extract_importers`), at that import."""
+    imports = [(module, name) for module, name in imports_of(read) if index.launchers_imported(read.path, [(module, name)])]
+    module, name = imports[0] if imports else ("", "")
+    line, column = _import_position(text, module, name)
+    what = f"`{name}` from {module}" if name and name != "*" else module
+    return Note(
+        read.path,
+        f"launch not analyzed: {what} may launch through a chain of more than {MAX_WRAPPER_DEPTH} wrapper modules; "
+        f"sglang-lint follows wrappers (functions calling a launcher of another module) {MAX_WRAPPER_DEPTH} modules deep",
+        line,
+        column,
+    )
+
+
+def _import_position(text: str, module: str, name: str) -> tuple[int, int]:
+    """Where ``text`` imports ``name`` from ``module`` (as imports_of gives
+    them: ``name`` "" for ``import module``); (1, 1) when no statement of it
+    says (or it is not valid Python)."""
+    import ast
+
+    from sglang_lint.sources.python_outline import parse_python
+
+    try:
+        tree = parse_python(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return 1, 1
+    level = len(module) - len(module.lstrip("."))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == level and (node.module or "") == module[level:] and any(alias.name == name for alias in node.names):
+            return node.lineno, node.col_offset + 1
+        if isinstance(node, ast.Import) and not name and any(alias.name == module for alias in node.names):
+            return node.lineno, node.col_offset + 1
+    return 1, 1
 
 
 class ExportIndex:

@@ -484,8 +484,9 @@ def test_a_file_named_alone_follows_a_wrapper_of_a_wrapper(tmp_path: Path, monke
     write(tmp_path, {**chain, **runs})
     for name, found in (("wrapper", True), ("outer", True), ("outer2", True), ("outer3", False)):
         assert findings(tmp_path, monkeypatch, f"run_{name}.py") == ([("SGL001", f"run_{name}.py", 3)] if found else []), name
-    # A walk's rounds reach as deep (the helper's file is the first round).
-    assert findings(tmp_path, monkeypatch) == [("SGL001", f"run_{name}.py", 3) for name in ("outer", "outer2", "wrapper")]
+    # A walk's rounds reach as deep (the helper's file is the first round),
+    # and say where they stop (test_a_walk_says_where_its_rounds_stop).
+    assert findings(tmp_path, monkeypatch) == [*[("SGL001", f"run_{name}.py", 3) for name in ("outer", "outer2", "wrapper")], ("SGL900", "run_outer3.py", 1)]
     cache = dict(cache=True, cache_dir=str(tmp_path / "cache"))
     assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == [("SGL001", "run_outer.py", 3)]
     assert findings(tmp_path, monkeypatch, "run_outer.py", **cache) == [("SGL001", "run_outer.py", 3)]
@@ -623,3 +624,61 @@ def test_a_flake8_run_keeps_no_more_than_the_answers(tmp_path: Path, monkeypatch
     kept = [value for key, value in stable.items() if key[0] == "launching"]
     assert kept and all(value[0] is None and value[2] == () for value in kept)
     assert any(value[2] for key, value in checked.items() if key[0] == "launching")  # (checked again outside flake8)
+
+
+def _deep_chain(root: Path, script: str) -> None:
+    """helpers <- wrapper <- outer <- outer2 <- outer3 <- ``script`` (run.py):
+    each module calls the one before; the script imports outer3, one module
+    of wrappers deeper than a walk's rounds follow."""
+    chain = {"helpers.py": HELPERS, "wrapper.py": WRAPPER, "outer.py": OUTER}
+    for depth in (2, 3):
+        previous = "outer" if depth == 2 else "outer2"
+        chain[f"outer{depth}.py"] = f"from {previous} import everything as inner\n\n\ndef everything(prefill_tp, decode_tp):\n    inner(prefill_tp, decode_tp)\n"
+    write(root, {**chain, "run.py": script})
+
+
+def test_a_walk_says_where_its_rounds_stop(tmp_path: Path, monkeypatch) -> None:
+    """A file importing a wrapper of the last round a walk follows
+    (MAX_IMPORT_ROUNDS) was "All checks passed!": its launch was dropped
+    silently. It gets a note (SGL900) at the import, naming what it imports
+    and how deep the walk follows; one that imports something else from
+    that module, or nothing of it, gets none."""
+    from sglang_lint.extraction import MAX_WRAPPER_DEPTH
+
+    script = '"""Both roles, one call."""\nimport os\ntry:\n    from outer3 import everything as go\nexcept ImportError:\n    go = None\n\ngo(8, 4)\n'
+    _deep_chain(tmp_path, script)
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["."], LintOptions())
+    notes = [(f.code, f.location.path, f.location.line, f.location.column, f.message) for f in result.findings if f.location.path == "run.py"]
+    assert [f.notes for f in result.findings if f.location.path == "run.py"] == [(f"sglang-lint follows wrappers (functions calling a launcher of another module) {MAX_WRAPPER_DEPTH} modules deep",)]
+    assert notes == [
+        (
+            "SGL900",
+            "run.py",
+            4,
+            5,
+            f"launch not analyzed: `everything` from outer3 may launch through a chain of more than {MAX_WRAPPER_DEPTH} wrapper modules",
+        )
+    ]
+    # `import outer3` then `outer3.everything(...)`: at that import.
+    (tmp_path / "run.py").write_text("import sys\nimport outer3\n\nouter3.everything(8, 4)\n")
+    assert [(f.code, f.location.line, f.message.split(" may ")[0]) for f in lint_paths(["."], LintOptions()).findings if f.location.path == "run.py"] == [
+        ("SGL900", 2, "launch not analyzed: outer3")
+    ]
+    (tmp_path / "run.py").write_text("from outer3 import unrelated\n\nunrelated()\n")
+    assert [f for f in findings(tmp_path, monkeypatch) if f[1] == "run.py"] == []
+
+
+def test_a_walk_past_its_rounds_is_checked_again_when_the_file_changes(tmp_path: Path, monkeypatch) -> None:
+    """The note's file is one the run's findings rest on: warm, a line
+    added above the import moves the note (the findings cache checks its
+    text), and a script that no longer imports the wrapper has none."""
+    script = "from outer3 import everything\n\neverything(8, 4)\n"
+    _deep_chain(tmp_path, script)
+    cache = dict(cache=True, cache_dir=str(tmp_path / "cache"))
+    assert findings(tmp_path, monkeypatch, **cache) == [("SGL900", "run.py", 1)]
+    assert findings(tmp_path, monkeypatch, **cache) == [("SGL900", "run.py", 1)]
+    _touch_later(tmp_path / "run.py", "# deploy both roles\n" + script)
+    assert findings(tmp_path, monkeypatch, **cache) == [("SGL900", "run.py", 2)]
+    _touch_later(tmp_path / "run.py", "print('nothing to launch')\n")
+    assert findings(tmp_path, monkeypatch, **cache) == []
