@@ -584,7 +584,7 @@ def extract_importers(files: Sequence[ReadFile], results: list[SourceResult], ex
         for position, _ in _importing(files, done, index):
             again = read_again(files[position], "", digests=digests)
             if again is not None:
-                results[position] = SourceResult(path=again.path, notes=[_wrappers_too_deep(files[position], again.text, index)])
+                results[position] = SourceResult(path=again.path, notes=[wrappers_too_deep(again.path, imports_of(files[position]), again.text, index)])
                 extracted.append(again)
     return extracted
 
@@ -604,15 +604,17 @@ def _importing(files: Sequence[ReadFile], done: set[int], index: ExportIndex) ->
     return found
 
 
-def _wrappers_too_deep(read: ReadFile, text: str, index: ExportIndex) -> Note:
-    """The note of a file (``text``: read again) whose import of a wrapper is
-    past the last round (:func:`extract_importers`), at that import."""
-    imports = [(module, name) for module, name in imports_of(read) if index.launchers_imported(read.path, [(module, name)])]
-    module, name = imports[0] if imports else ("", "")
+def wrappers_too_deep(path: str, imports: Iterable[tuple[str, str]], text: str, index: ExportIndex) -> Note:
+    """The note of the file ``path`` (its ``imports``, :func:`imports_of`, and
+    ``text``) that imports what the last round of the cross-file pre-check
+    exported (``index``): at that import, naming it (:func:`extract_importers`,
+    and the language server's index)."""
+    matching = [(module, name) for module, name in imports if index.launchers_imported(path, [(module, name)])]
+    module, name = matching[0] if matching else ("", "")
     line, column = _import_position(text, module, name)
     what = f"`{name}` from {module}" if name and name != "*" else module
     return Note(
-        read.path,
+        path,
         f"launch not analyzed: {what} may launch through a chain of more than {MAX_WRAPPER_DEPTH} wrapper modules; "
         f"sglang-lint follows wrappers (functions calling a launcher of another module) {MAX_WRAPPER_DEPTH} modules deep",
         line,

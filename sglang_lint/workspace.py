@@ -22,7 +22,7 @@ from msgspec.structs import replace
 
 from sglang_lint import interrupt
 from sglang_lint.config import Config, ConfigError
-from sglang_lint.files import FileKind, is_inside, source_kind
+from sglang_lint.files import FileKind, decode_source, is_inside, read_bytes, source_kind
 from sglang_lint.model import Finding, Note, SourceResult, gives_nothing
 from sglang_lint.pipeline import LintOptions, LintResult, PreparedRun, cataloger, extract, finish_run, lint_paths, prepare_run
 
@@ -82,6 +82,9 @@ class _Entry(Struct):
     # What the modules that spell no launch were found to launch through
     # when it was read as an importer (extraction.ReadFile.launching).
     launching: tuple = ()
+    # An importer past the last round (extraction.wrappers_too_deep): its
+    # result is that note, not an analysis.
+    past_rounds: bool = False
 
     def read_paths(self) -> tuple[frozenset[str], frozenset[str]]:
         if self.reads is None:
@@ -257,11 +260,14 @@ class WorkspaceLinter:
             absolute = os.path.abspath(shown)
             stat = None if absolute in buffers else _stat(absolute)
             old = self._entries.get(shown)
-            entry = self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh, importer=old is not None and old.importer, launching=old.launching if old is not None else ())
+            past_rounds = old is not None and old.past_rounds
+            importer = old is not None and old.importer and not past_rounds
+            entry = self._entries[shown] = self._read(prepared, shown, buffers.get(absolute), stat, fresh, importer=importer, launching=old.launching if old is not None else ())
             # The cross-file pre-check again when what a file exports or
-            # imports changed (not on an ordinary edit of a launcher).
+            # imports changed (not on an ordinary edit of a launcher), or
+            # for a file past its last round (its note is at the import).
             before = (old.result.exports if old is not None and old.result is not None else [], old.imports if old is not None else "")
-            if before != (entry.result.exports if entry.result is not None else [], entry.imports):
+            if past_rounds or before != (entry.result.exports if entry.result is not None else [], entry.imports):
                 imports_changed = True
         if imports_changed:
             self._importing = None
@@ -460,16 +466,21 @@ class WorkspaceLinter:
                 index.add(shown, entry.result.exports, direct=True)
         wanted: set[str] = set()
         launching: dict[str, tuple[str, ...]] = {}
-        for _ in range(MAX_IMPORT_ROUNDS):
+
+        def importing(index: ExportIndex) -> dict[str, set[str]]:
             found: dict[str, set[str]] = {}
             for part in index.last_parts():
-                for shown in self._importing.get(part, ()):
+                for shown in self._importing.get(part, ()):  # type: ignore[union-attr]
                     entry = self._entries.get(shown)
                     if shown in wanted or shown in found or entry is None or not entry.imports:
                         continue
                     names = index.launchers_imported(shown, imports_of(entry))
                     if names:
                         found[shown] = names
+            return found
+
+        for _ in range(MAX_IMPORT_ROUNDS):
+            found = importing(index)
             if not found:
                 break
             wanted |= found.keys()
@@ -477,17 +488,36 @@ class WorkspaceLinter:
             handed = tuple(sorted(launching.items()))
             for shown, names in found.items():
                 entry = self._entries[shown]
-                if not entry.importer or entry.launching != handed:
+                if not entry.importer or entry.past_rounds or entry.launching != handed:
                     absolute = os.path.abspath(shown)
                     entry = self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh, importer=True, launching=handed)
                 if entry.result is not None and entry.result.exports:
                     index.add(shown, entry.result.exports, direct=True)
                     launching[shown] = tuple(sorted(entry.result.exports))
                 index.add(shown, names, direct=False)
+        else:
+            # Past the last round: said at the import, as a walk says it.
+            for shown in importing(index):
+                wanted.add(shown)
+                self._entries[shown] = self._past_rounds(shown, self._entries[shown], index)
         for shown, entry in list(self._entries.items()):
             if entry.importer and shown not in wanted:
                 absolute = os.path.abspath(shown)
                 self._entries[shown] = self._read(prepared, shown, self._buffers.get(absolute), entry.stat, fresh)
+
+    def _past_rounds(self, shown: str, entry: _Entry, index) -> _Entry:
+        """The entry of a file importing what the last round of importers
+        exports: the note that says its launch is not analyzed
+        (extraction.wrappers_too_deep), at the import in its text now."""
+        from sglang_lint.extraction import imports_of, wrappers_too_deep
+
+        absolute = os.path.abspath(shown)
+        text = self._buffers.get(absolute)
+        if text is None:
+            data, _ = read_bytes(absolute)
+            text = decode_source(absolute, data)[0] if data is not None else ""
+        note = wrappers_too_deep(shown, imports_of(entry), text, index)
+        return _Entry(SourceResult(path=shown), None, [note], entry.stat, imports=entry.imports, importer=True, past_rounds=True)
 
     def _catalog(self, prepared: PreparedRun, result: SourceResult) -> object | None:
         """The catalog stage of one result (None for one that gives it nothing)."""

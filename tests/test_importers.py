@@ -682,3 +682,28 @@ def test_a_walk_past_its_rounds_is_checked_again_when_the_file_changes(tmp_path:
     assert findings(tmp_path, monkeypatch, **cache) == [("SGL900", "run.py", 2)]
     _touch_later(tmp_path / "run.py", "print('nothing to launch')\n")
     assert findings(tmp_path, monkeypatch, **cache) == []
+
+
+def test_the_editor_s_workspace_index_says_where_its_rounds_stop(tmp_path: Path) -> None:
+    """The language server's index stops where a walk does
+    (test_a_walk_says_where_its_rounds_stop) and says so at the import: the
+    note follows an edit that moves the import, goes when the script no
+    longer imports the wrapper, and the mismatch is found when a chain
+    shortened to what is followed (outer3 calling the helper's wrapper
+    itself)."""
+    from sglang_lint.workspace import WorkspaceLinter
+
+    script = "from outer3 import everything\n\neverything(8, 4)\n"
+    _deep_chain(tmp_path, script)
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    run, outer3 = str(tmp_path / "run.py"), str(tmp_path / "outer3.py")
+
+    def found(outcome) -> list[tuple[str, int]]:
+        return sorted((finding.code, finding.location.line) for finding in outcome.findings.get(run, []))
+
+    assert found(linter.run({})) == [("SGL900", 1)]
+    moved = "# both roles\n" + script
+    assert found(linter.update({run: moved}, {run})) == [("SGL900", 2)]
+    shorter = OUTER  # (outer3 calls the helper's wrapper itself)
+    assert found(linter.update({run: moved, outer3: shorter}, {outer3})) == [("SGL001", 4)]
+    assert found(linter.update({run: "print(1)\n", outer3: shorter}, {run})) == []
