@@ -612,7 +612,7 @@ def wrappers_too_deep(path: str, imports: Iterable[tuple[str, str]], text: str, 
     matching = [(module, name) for module, name in imports if index.launchers_imported(path, [(module, name)])]
     module, name = matching[0] if matching else ("", "")
     line, column = _import_position(text, module, name)
-    what = f"`{name}` from {module}" if name and name != "*" else module
+    what = f"`{name}` from {module}" if name and name != "*" else module or "an import of this file"
     return Note(
         path,
         f"launch not analyzed: {what} may launch through a chain of more than {MAX_WRAPPER_DEPTH} wrapper modules; "

@@ -707,3 +707,18 @@ def test_the_editor_s_workspace_index_says_where_its_rounds_stop(tmp_path: Path)
     shorter = OUTER  # (outer3 calls the helper's wrapper itself)
     assert found(linter.update({run: moved, outer3: shorter}, {outer3})) == [("SGL001", 4)]
     assert found(linter.update({run: "print(1)\n", outer3: shorter}, {run})) == []
+
+
+def test_where_a_note_past_the_rounds_points() -> None:
+    """The import a note past the last round points at, for each form
+    imports_of gives (a relative import, a star import, `import a.b`), and
+    the file's first line when its text no longer says (not valid Python)."""
+    from sglang_lint.extraction import _import_position
+
+    text = "import os\nfrom . import helpers\nfrom ..pkg.outer import *\nimport pkg.outer3\nif True:\n    from .m import start as go\n"
+    assert _import_position(text, ".", "helpers") == (2, 1)
+    assert _import_position(text, "..pkg.outer", "*") == (3, 1)
+    assert _import_position(text, "pkg.outer3", "") == (4, 1)
+    assert _import_position(text, ".m", "start") == (6, 5)
+    assert _import_position(text, "m", "start") == (1, 1)  # (absolute: another module)
+    assert _import_position("from .m import (start\n", ".m", "start") == (1, 1)
