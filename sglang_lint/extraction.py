@@ -744,12 +744,19 @@ def _module_parts(path: str) -> tuple[str, ...]:
 def read_text_again(read: ReadFile) -> str | None:
     """The text of a file the pre-check dismissed on its bytes (its buffer's
     text when it has one), or None when it cannot be read now."""
-    if read.text:
-        return read.text
-    data, _ = read_bytes(read.path)
+    return text_now(read.path, read.text or None)
+
+
+def text_now(path: str, buffer: str | None) -> str | None:
+    """The text of ``path``: ``buffer`` (an editor's, standard input's) when
+    there is one, else its bytes decoded as a file's are; None when it cannot
+    be read or decoded now."""
+    if buffer:
+        return buffer
+    data, _ = read_bytes(path)
     if data is None:
         return None
-    text, _ = decode_source(read.path, data)
+    text, _ = decode_source(path, data)
     return text
 
 

@@ -22,7 +22,7 @@ from msgspec.structs import replace
 
 from sglang_lint import interrupt
 from sglang_lint.config import Config, ConfigError
-from sglang_lint.files import FileKind, decode_source, is_inside, read_bytes, source_kind
+from sglang_lint.files import FileKind, is_inside, source_kind
 from sglang_lint.model import Finding, Note, SourceResult, gives_nothing
 from sglang_lint.pipeline import LintOptions, LintResult, PreparedRun, cataloger, extract, finish_run, lint_paths, prepare_run
 
@@ -509,13 +509,12 @@ class WorkspaceLinter:
         """The entry of a file importing what the last round of importers
         exports: the note that says its launch is not analyzed
         (extraction.wrappers_too_deep), at the import in its text now."""
-        from sglang_lint.extraction import imports_of, wrappers_too_deep
+        from sglang_lint.extraction import imports_of, text_now, wrappers_too_deep
 
         absolute = os.path.abspath(shown)
-        text = self._buffers.get(absolute)
-        if text is None:
-            data, _ = read_bytes(absolute)
-            text = decode_source(absolute, data)[0] if data is not None else ""
+        # (a file changed behind the editor's back may no longer decode: the
+        # note then goes to its first line)
+        text = text_now(absolute, self._buffers.get(absolute)) or ""
         note = wrappers_too_deep(shown, imports_of(entry), text, index)
         return _Entry(SourceResult(path=shown), None, [note], entry.stat, imports=entry.imports, importer=True, past_rounds=True)
 

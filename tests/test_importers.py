@@ -722,3 +722,21 @@ def test_where_a_note_past_the_rounds_points() -> None:
     assert _import_position(text, ".m", "start") == (6, 5)
     assert _import_position(text, "m", "start") == (1, 1)  # (absolute: another module)
     assert _import_position("from .m import (start\n", ".m", "start") == (1, 1)
+
+
+def test_the_editor_s_note_past_the_rounds_survives_a_file_it_cannot_decode(tmp_path: Path) -> None:
+    """The note past the last round reads the importing file again from disk:
+    changed behind the editor's back into bytes that are not UTF-8, it
+    cannot be decoded, and the note goes to the file's first line (the
+    language server's update raised TypeError on it)."""
+    from sglang_lint.workspace import WorkspaceLinter
+
+    _deep_chain(tmp_path, "from outer3 import everything\n\neverything(8, 4)\n")
+    linter = WorkspaceLinter([str(tmp_path)], LintOptions(cache=False, reuse_findings=False, jobs=1))
+    run, outer3 = str(tmp_path / "run.py"), str(tmp_path / "outer3.py")
+    assert [(f.code, f.location.line) for f in linter.run({}).findings.get(run, [])] == [("SGL900", 1)]
+    (tmp_path / "run.py").write_bytes(b"# \xff\nfrom outer3 import everything\n")
+    # (outer3 imports one more module: the rounds are run again)
+    more = "import os\n" + (tmp_path / "outer3.py").read_text()
+    outcome = linter.update({outer3: more}, {outer3})
+    assert [(f.code, f.location.line) for f in outcome.findings.get(run, [])] == [("SGL900", 1)]
