@@ -563,7 +563,9 @@ class VersionHint(Struct, frozen=True, gc=False, array_like=True):
     image (``kind`` "image": ``lmsysorg/sglang:v0.5.14-cu130``, an srt-slurm
     ``lmsysorg+sglang+v0.5.5.post2.sqsh``) for the launches on ``lines``, or an
     install pin (``kind`` "pin": ``pip install sglang==0.5.9``, a requirements
-    line) for the whole file.
+    line) for the whole file, or the version of the SGLang package the project
+    holds (``kind`` "package": a checkout's, a fork's, an unpacked wheel's
+    ``sglang/version.py``), whose launches run it.
 
     ``text``: as written; ``release``: the release it names (``"0.5.14"``,
     ``"0.5.5.post2"``), "" when it names none (``latest``, a nightly, an image
@@ -578,6 +580,8 @@ class VersionHint(Struct, frozen=True, gc=False, array_like=True):
 
     def describe(self) -> str:
         """``image lmsysorg/sglang:v0.5.14-cu130 at d.yaml:91``."""
+        if self.kind == "package":
+            return f"SGLang package, version {self.text} at {self.location.short()}"
         what = "image" if self.kind == "image" else "pin"
         return f"{what} {self.text} at {self.location.short()}"
 

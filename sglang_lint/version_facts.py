@@ -306,3 +306,45 @@ def _line_of(lines: list[str], path: str, needle: str, key: bool = False) -> Loc
         if (stripped.startswith(needle) and stripped[len(needle) :].lstrip().startswith("=")) if key else needle in line:
             return Location(path, number, len(line) - len(stripped) + 1 if key else line.find(needle) + 1)
     return Location(path, 1, 1)
+
+
+# -- SGLang's own package -------------------------------------------------------------
+
+# A version SGLang's package declares: a release, or a development build of one
+# (a fork's or a checkout's ``0.5.11.dev3+g1a2b3c4``, which setuptools-scm writes
+# before the next tag; the local label after ``+`` names no other release).
+_PACKAGE_VERSION = re.compile(_RELEASE.pattern + r"(?:\.dev\d+)?")
+
+
+def package_version(text: str, path: str) -> VersionHint | None:
+    """The version an SGLang package's ``version.py`` or ``_version.py`` states
+    at its top level, read with Python's parser, never run: ``__version__ =
+    "0.5.6"`` (``version.py`` up to 0.5.6), ``__version__ = version =
+    '0.5.10.post1'`` (the ``_version.py`` setuptools-scm generates into wheels
+    from 0.5.7 and built checkouts). None when it computes it (the later ``version.py``: importing
+    ``_version``, else the installed metadata, else ``"0.0.0.dev0"``, all
+    inside ``try``), or states one that names no release."""
+    import ast
+
+    try:
+        tree = ast.parse(text, path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    found: VersionHint | None = None
+    for statement in tree.body:
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        else:
+            continue
+        if not any(isinstance(target, ast.Name) and target.id == "__version__" for target in targets):
+            continue
+        # (the last assignment is the one that holds when the module is imported)
+        found = None
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            version = value.value.strip()
+            release = version.removeprefix("v").partition("+")[0]
+            if _PACKAGE_VERSION.fullmatch(release) and not release.startswith("0.0.0"):
+                found = VersionHint("package", version, release, Location(path, value.lineno, value.col_offset + 1))
+    return found

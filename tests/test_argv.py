@@ -873,6 +873,19 @@ def test_config_true_in_054_always_adds_the_bare_flag():
     assert kinds(result) == ["invalid-value"]  # --model-path expected one argument
 
 
+@pytest.mark.parametrize(("version", "merger"), [("0.5.7", "0.5.4"), ("0.5.8", "0.5.9")])
+def test_config_merger_generation_of_the_releases_between(version, merger):
+    # 0.5.7 server_args.py:4983-4990 still builds the always-empty boolean list;
+    # 0.5.8 server_args.py:5264 hands the merger the parser (0.5.9's behaviour).
+    table = OptionTable(version, table_059().options)
+    reader = config_reader({"c.yaml": "model-path: true\n"})
+    result = parse_server_args(tokens("--config", "c.yaml"), table, read_config=reader)
+    if merger == "0.5.4":
+        assert kinds(result) == ["invalid-value"]  # a bare --model-path
+    else:
+        assert result.problems == [] and text(result, "model_path") == "true"
+
+
 def test_config_lists_become_several_values():
     reader = config_reader({"c.yaml": "cuda-graph-bs: [1, 2, 4]\nlora-paths: []\n"})
     result = parse_server_args(tokens("--config", "c.yaml"), table_0523(), read_config=reader)

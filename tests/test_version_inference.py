@@ -30,6 +30,7 @@ from sglang_lint.version_facts import (
     image_hints,
     image_release,
     install_pins,
+    package_version,
     pyproject_pins,
     requirement_release,
     requirements_pins,
@@ -182,16 +183,133 @@ def test_pyproject_pins() -> None:
     assert pyproject_pins("[project\n", "pyproject.toml") == []  # not TOML: no pin, no crash
 
 
+# -- SGLang's own package ----------------------------------------------------------------
+
+
+def test_package_version_as_each_release_states_it() -> None:
+    # sglang-0.4.10 and 0.5.6 wheels, sglang/version.py: a literal
+    hint = package_version('__version__ = "0.5.6"\n', "sglang/version.py")
+    assert (hint.kind, hint.text, hint.release, hint.location.line, hint.location.column) == ("package", "0.5.6", "0.5.6", 1, 15)
+    # sglang-0.5.10.post1 wheel, sglang/_version.py:22 (setuptools-scm / vcs-versioning)
+    generated = "version: str\n__version__: str\n\n__version__ = version = '0.5.10.post1'\n__version_tuple__ = version_tuple = (0, 5, 10, 'post1')\n"
+    hint = package_version(generated, "sglang/_version.py")
+    assert (hint.release, hint.location.line) == ("0.5.10.post1", 4)
+    assert hint.describe() == "SGLang package, version 0.5.10.post1 at sglang/_version.py:4"
+    # a checkout built between tags: a development build; the local label is no release
+    assert package_version("__version__ = version = '0.5.11.dev3+g1a2b3c4'\n", "_version.py").release == "0.5.11.dev3"
+    assert package_version('__version__: str = "v0.5.9"\n', "version.py").release == "0.5.9"
+    # the last assignment at the top level is what importing it gives
+    assert package_version('__version__ = "0.5.4"\n__version__ = "0.5.9"\n', "version.py").release == "0.5.9"
+    assert package_version('__version__ = "0.5.9"\n__version__ = compute()\n', "version.py") is None
+
+
+def test_package_version_never_guesses() -> None:
+    # 0.5.10.post1 sglang/version.py: computed inside try (from _version, the
+    # installed metadata, or the fallback "0.0.0.dev0"): no version stated
+    computed = (
+        "try:\n    from sglang._version import __version__\n"
+        "except ImportError:\n    __version__ = '0.0.0.dev0'\n"
+    )
+    assert package_version(computed, "version.py") is None
+    assert package_version('__version__ = "0.0.0.dev0"\n', "version.py") is None  # the fallback
+    assert package_version('__version__ = "0.1.dev1+gabc"\n', "_version.py") is None  # no tag reached
+    assert package_version('VERSION = "0.5.9"\n', "version.py") is None
+    assert package_version('__version__ = ("0.5.9")[0]\n', "version.py") is None
+    assert package_version("__version__ = '0.5.9\n", "version.py") is None  # a syntax error: none, no crash
+    assert package_version("x = (" * 300 + ")" * 300 + "\n", "version.py") is None  # too deep to parse: none
+
+
+def _checkout(tmp_path: Path, version_file: str, text: str, extra: dict[str, str] | None = None) -> Path:
+    """SGLang's repository layout: python/sglang/ (the package), test/, docs/."""
+    launch = "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --cuda-graph-max-bs 32 --port 30000 &\n"
+    files = {
+        "python/pyproject.toml": '[project]\nname = "sglang"\ndynamic = ["version"]\n',
+        "python/sglang/launch_server.py": '"""python -m sglang.launch_server"""\n',
+        f"python/sglang/{version_file}": text,
+        "test/srt/run_server.sh": launch,
+        "docs/runbook.md": f"# Serve\n\n```bash\n{launch}```\n",
+        **(extra or {}),
+    }
+    return _project(tmp_path, files)
+
+
+def test_a_checkouts_tests_and_docs_run_its_own_sglang(tmp_path: Path, monkeypatch) -> None:
+    _checkout(tmp_path, "_version.py", "__version__ = version = '0.5.19'\n")
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["test", "docs"], LintOptions(cache=False))
+    why = "from the project's SGLang package, version 0.5.19 at python/sglang/_version.py:1"
+    assert _versions(result) == {
+        (os.path.join("test", "srt", "run_server.sh"), 1): ("0.5.19", why),
+        (os.path.join("docs", "runbook.md"), 4): ("0.5.19", why),
+    }
+    assert result.findings == []  # --cuda-graph-max-bs is 0.5.19's own option
+    # judged with the newest release, the same spelling is ambiguous
+    assert {f.code for f in lint_paths(["test", "docs"], LintOptions(cache=False, target_version=default_version())).findings} == {"SGL201"}
+
+
+def test_a_file_of_the_package_runs_the_package(tmp_path: Path, monkeypatch) -> None:
+    # an unpacked wheel: sglang/ at the top, its version in version.py (0.4, 0.5.4-0.5.6)
+    _project(
+        tmp_path,
+        {
+            "sglang/launch_server.py": '"""python -m sglang.launch_server"""\n',
+            "sglang/version.py": '__version__ = "0.5.9"\n',
+            "sglang/test/kits/kit.sh": "python3 -m sglang.launch_server --model-path m --enable-nan-detection --port 30000 &\n",
+        },
+    )
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["sglang/test"], LintOptions(cache=False))
+    assert _versions(result) == {
+        (os.path.join("sglang", "test", "kits", "kit.sh"), 1): ("0.5.9", "from the project's SGLang package, version 0.5.9 at sglang/version.py:1")
+    }
+    assert result.findings == []  # --enable-nan-detection is gone from 0.5.13 on
+
+
+def test_a_nearer_pin_wins_over_the_checkout(tmp_path: Path, monkeypatch) -> None:
+    # benchmark/x/requirements.txt pins what that benchmark installs
+    _checkout(tmp_path, "version.py", '__version__ = "0.5.19"\n', {"test/srt/requirements.txt": "sglang==0.5.17\n"})
+    monkeypatch.chdir(tmp_path)
+    assert _versions(lint_paths(["test"], LintOptions(cache=False))) == {
+        (os.path.join("test", "srt", "run_server.sh"), 1): ("0.5.17", "from the project's pin sglang==0.5.17 at test/srt/requirements.txt:1")
+    }
+
+
+def test_no_version_stated_or_no_sglang_package_judges_with_the_newest(tmp_path: Path, monkeypatch) -> None:
+    # a checkout never built: version.py computes the version, no _version.py
+    _checkout(tmp_path, "version.py", "try:\n    from sglang._version import __version__\nexcept ImportError:\n    __version__ = '0.0.0.dev0'\n")
+    monkeypatch.chdir(tmp_path)
+    assert _versions(lint_paths(["test"], LintOptions(cache=False))) == {(os.path.join("test", "srt", "run_server.sh"), 1): (default_version(), "")}
+    # a project's own package that happens to be named sglang (no launch_server.py)
+    other = tmp_path / "other"
+    _project(other, {"sglang/version.py": '__version__ = "1.2.0"\n', "sglang/deploy/run.sh": "python3 -m sglang.launch_server --port 30000 &\n"})
+    monkeypatch.chdir(other)
+    assert _versions(lint_paths(["sglang/deploy"], LintOptions(cache=False))) == {(os.path.join("sglang", "deploy", "run.sh"), 1): (default_version(), "")}
+
+
+def test_a_warm_run_sees_the_checkout_move_to_another_release(tmp_path: Path, monkeypatch) -> None:
+    _checkout(tmp_path, "_version.py", "__version__ = version = '0.5.19'\n")
+    monkeypatch.chdir(tmp_path)
+    assert lint_paths(["test"], LintOptions()).findings == []
+    (tmp_path / "python" / "sglang" / "_version.py").write_text("__version__ = version = '0.5.21'\n", encoding="utf-8")
+    warm = lint_paths(["test"], LintOptions())
+    assert [(f.code, f.location.line) for f in warm.findings] == [("SGL201", 1)]
+    assert any("from the project's SGLang package, version 0.5.21" in note for note in warm.findings[0].notes)
+
+
 # -- releases without a table -------------------------------------------------------------
 
 
 def test_table_for_release() -> None:
     versions = known_versions()
     assert table_for_release("0.5.14") == ("0.5.14", "")
-    assert table_for_release("0.5.12") == ("0.5.11", "no table for 0.5.12: the nearest lower one")
+    assert table_for_release("0.5.12") == ("0.5.12", "")
     assert table_for_release("0.5.9.post1") == ("0.5.9", "0.5.9.post1 with 0.5.9's table")
     assert table_for_release("0.5.14rc0") == ("0.5.13", "no table for 0.5.14rc0: the nearest lower one")
-    assert table_for_release("0.5.5.post2") == ("0.5.4", "no table for 0.5.5.post2: the nearest lower one")
+    assert table_for_release("0.5.5.post2") == ("0.5.5", "0.5.5.post2 with 0.5.5's table")
+    # A development build (a fork's or checkout's package, setuptools-scm) comes
+    # before its release, unless it is one of a post-release.
+    assert table_for_release("0.5.11.dev3") == ("0.5.10", "no table for 0.5.11.dev3: the nearest lower one")
+    assert table_for_release("0.5.10.post2.dev3") == ("0.5.10", "0.5.10.post2.dev3 with 0.5.10's table")
     assert table_for_release("0.4.6") == (versions[0], "0.4.6 is older than every table: the oldest one")
     assert table_for_release("9.0.0") == (versions[-1], "9.0.0 is newer than every table: the newest one")
     assert table_for_release("nightly") == (versions[-1], "'nightly' is not a release number: the newest table")
@@ -384,10 +502,12 @@ def test_fixture_servers_are_judged_by_their_own_release() -> None:
         "compose-latest": {default_version()},
         "docker-v0.5.9": {"0.5.9"},
         "pip-pin": {"0.5.9"},
-        "between-tables": {"0.5.11"},
+        "between-tables": {"0.5.12"},
         "project-pin": {"0.5.17"},
+        "own-sglang-checkout": {"0.5.18"},
+        "own-sglang-wheel": {"0.5.9"},
     }
-    assert all(why.endswith("(no table for 0.5.12: the nearest lower one)") for why in whys["between-tables"])
+    assert all(why.endswith("(no table for 0.5.13rc0: the nearest lower one)") for why in whys["between-tables"])
     # The same files judged with one explicit release (it wins over every image
     # and pin): what each deployment's own release allowed is reported, what it
     # refused is not.
@@ -397,9 +517,14 @@ def test_fixture_servers_are_judged_by_their_own_release() -> None:
         ("SGL201", "compose-latest"),
         ("SGL201", "compose-v0.5.19"),
         ("SGL201", "compose-v0.5.19"),
+        ("SGL201", "own-sglang-checkout"),
+        ("SGL201", "own-sglang-checkout"),
+        ("SGL201", "own-sglang-checkout"),
+        ("SGL201", "own-sglang-checkout"),
         ("SGL201", "pip-pin"),
         ("SGL201", "pip-pin"),
         ("SGL202", "between-tables"),
+        ("SGL202", "own-sglang-wheel"),
     ]
     assert not any("judged as" in note for f in explicit.findings for note in f.notes)
 
@@ -414,11 +539,11 @@ def test_topology_shows_the_release_per_server(capsys) -> None:
     code = main(["topology", "--no-cache", "--format", "json", str(FIXTURE / "between-tables")])
     servers = json.loads(capsys.readouterr().out)["deployments"][0]["servers"]
     assert code == 0
-    assert [s["sglang_version"] for s in servers] == ["0.5.11", "0.5.11"]
+    assert [s["sglang_version"] for s in servers] == ["0.5.12", "0.5.12"]
     for server, line in zip(servers, (11, 32)):
         why = server["sglang_version_from"]
-        assert why.startswith("from image lmsysorg/sglang:v0.5.12-cu129 at ")
-        assert why.endswith(f"pd.yaml:{line} (no table for 0.5.12: the nearest lower one)")
+        assert why.startswith("from image lmsysorg/sglang:v0.5.13rc0-cu129 at ")
+        assert why.endswith(f"pd.yaml:{line} (no table for 0.5.13rc0: the nearest lower one)")
 
 
 def test_tables_cover_the_releases_the_fixture_names() -> None:
@@ -427,7 +552,7 @@ def test_tables_cover_the_releases_the_fixture_names() -> None:
     assert "--cuda-graph-max-bs" in load_table("0.5.19").by_name
     assert "--cuda-graph-max-bs" not in load_table(default_version()).by_name
     assert "--enable-mfu-metrics" not in load_table("0.5.9").by_name and "--enable-hisparse" not in load_table("0.5.9").by_name
-    assert "--enable-nan-detection" in load_table("0.5.11").by_name and "--enable-nan-detection" not in load_table("0.5.13").by_name
+    assert "--enable-nan-detection" in load_table("0.5.12").by_name and "--enable-nan-detection" not in load_table("0.5.13").by_name
 
 
 def test_show_settings_says_whether_versions_are_inferred(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -50,3 +50,26 @@ def test_a_server_argparse_would_reject_still_gets_the_other_rules() -> None:
     result = lint_texts({"run.sh": script}, LintOptions())
     codes = sorted(f.code for f in result.findings)
     assert "SGL201" in codes and "SGL003" in codes
+
+
+@pytest.mark.parametrize(("version", "found"), [("0.5.4", False), ("0.5.6", False), ("0.5.7", True), ("0.5.8", True), ("0.5.23", True)])
+def test_pp_mismatch_is_checked_from_0_5_7(version: str, found: bool) -> None:
+    """SGLang refuses a decode --pp-size that is neither 1 nor the prefill's from
+    0.5.7 (disaggregation/common/conn.py:346-351, CommonKVReceiver.__init__);
+    0.5.6 and before ignore the decode's pp for the transfer (decode.py:239-240)."""
+    script = (
+        "python -m sglang.launch_server --disaggregation-mode prefill --pp-size 4 --port 30000 &\n"
+        "python -m sglang.launch_server --disaggregation-mode decode --pp-size 2 --port 30001 &\n"
+    )
+    result = lint_texts({"run.sh": script}, LintOptions(target_version=version))
+    assert [(f.code, f.location.line) for f in result.findings] == ([("SGL007", 2)] if found else [])
+
+
+def test_mamba_ssm_dtype_choices_are_a_plugins_from_0_5_5_to_0_5_10() -> None:
+    """add_mamba_ssm_dtype_choices exists in 0.5.5-0.5.10 (0.5.5 server_args.py:207-208);
+    0.5.4 (server_args.py:2659) and 0.5.11 on spell the choices inline."""
+    from sglang_lint.catalog.option_values import choices_extensible
+    from sglang_lint.catalog.tables import load_table
+
+    extensible = {version: choices_extensible(load_table(version).by_dest["mamba_ssm_dtype"], version) for version in ("0.5.4", "0.5.5", "0.5.10", "0.5.11")}
+    assert extensible == {"0.5.4": False, "0.5.5": True, "0.5.10": True, "0.5.11": False}

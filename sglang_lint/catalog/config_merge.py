@@ -131,16 +131,19 @@ class _ConfigOutcome(Struct):
 def _config_generation(version: str) -> str:
     """Which ConfigArgumentMerger a release has (all read keys verbatim as --{key}):
 
-    - "0.5.4": ``srt/server_args_config_parser.py``; every ``true`` adds ``--key``,
-      ``false`` omits it (its list of boolean actions reads an attribute argparse
-      actions do not have, so it is always empty); no key checks; no dicts.
-    - "0.5.9": same file grown a parser: ``true`` adds ``--key`` only for store_true
-      dests (else ``--key true``); a key whose dest has another action is refused
-      ("Unsupported config option"); dicts become JSON from 0.5.14.
+    - "0.5.4" (0.5.4-0.5.7): ``srt/server_args_config_parser.py``; every ``true``
+      adds ``--key``, ``false`` omits it (its list of boolean actions reads an
+      attribute argparse actions do not have, so it is always empty: 0.5.7
+      server_args.py:4983-4990); no key checks; no dicts.
+    - "0.5.9" (0.5.8-0.5.22): same file grown a parser (0.5.8 server_args.py:5264
+      hands it the parser; the file is the same in 0.5.8-0.5.13): ``true`` adds
+      ``--key`` only for store_true dests (else ``--key true``); a key whose
+      dest has another action is refused ("Unsupported config option"); dicts
+      become JSON from 0.5.14.
     - "0.5.23": ``srt/utils/server_args_config_parser.py`` L17-66: keys may name any
       long spelling, and every action taking one value is supported.
     """
-    if not version_at_least(version, (0, 5, 9)):
+    if not version_at_least(version, (0, 5, 8)):
         return "0.5.4"
     if not version_at_least(version, (0, 5, 23)):
         return "0.5.9"

@@ -203,19 +203,20 @@ PLUGIN_CHOICES = frozenset(
         "linear_attn_verify_backend",
     }
 )
-# MAMBA_SSM_DTYPE_CHOICES had an adder up to 0.5.10 (server_args.py).
-PLUGIN_CHOICES_UNTIL = {"mamba_ssm_dtype": (0, 5, 10)}
+# MAMBA_SSM_DTYPE_CHOICES had an adder from 0.5.5 (server_args.py:207-208) up to
+# 0.5.10; 0.5.4 (server_args.py:2659) and 0.5.11 on spell the choices inline.
+PLUGIN_CHOICES_DURING = {"mamba_ssm_dtype": ((0, 5, 5), (0, 5, 10))}
 
 
 def choices_extensible(option: Option, version: str) -> bool:
     """Whether a value outside the table's ``choices`` may be a plugin's."""
     if option.dest in PLUGIN_CHOICES:
         return True
-    until = PLUGIN_CHOICES_UNTIL.get(option.dest)
-    if until is None:
+    during = PLUGIN_CHOICES_DURING.get(option.dest)
+    if during is None:
         return False
     try:
-        return version_key(version) <= until
+        return during[0] <= version_key(version) <= during[1]
     except ValueError:
         return False
 

@@ -40,7 +40,7 @@ among them ``--config`` and argparse's own ``--help``: abbreviation ambiguity is
 decided against all of them.
 
 ``data/diffusion-<version>.json`` (same format) lists the options of the diffusion
-server ``sglang serve`` hands a diffusion model to (0.5.9 on; see
+server ``sglang serve`` hands a diffusion model to (0.5.5 on; see
 :mod:`sglang_lint.catalog.argv`).
 """
 

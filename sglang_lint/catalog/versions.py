@@ -16,7 +16,14 @@ Precedence, first that applies:
    one before the launch, else the first after it;
 5. the project's pin: the nearest ``requirements*.txt`` / ``pyproject.toml``
    pinning ``sglang==X``, from the file's directory up to the project root (a
-   directory with ``.git`` or a ``pyproject.toml``);
+   directory with ``.git`` or a ``pyproject.toml``), or the project's own
+   SGLang, whichever is nearer (a pin first in one directory): a directory on
+   the way that is SGLang's package (``sglang/`` with its ``launch_server.py``:
+   an unpacked wheel, a vendored copy, a file of the package itself) or holds
+   it where SGLang's repository does (``python/sglang/``: a checkout's or a
+   fork's tests, docs and benchmarks), whose ``version.py`` or generated
+   ``_version.py`` states the version (:func:`version_facts.package_version`):
+   those launches run that SGLang;
 6. the run's version (the newest release with a table).
 
 A release without a table of its own is judged with the nearest lower table
@@ -37,7 +44,7 @@ from msgspec import Struct
 from sglang_lint.catalog.tables import known_versions, run_version, version_key
 from sglang_lint.files import read_sglang_config
 from sglang_lint.model import ServerLaunch, SourceResult, VersionHint
-from sglang_lint.version_facts import pyproject_pins, requirements_pins
+from sglang_lint.version_facts import package_version, pyproject_pins, requirements_pins
 
 if TYPE_CHECKING:
     from sglang_lint.options import LintOptions
@@ -61,17 +68,22 @@ def table_for_release(release: str) -> tuple[str, str]:
     """The table that judges ``release`` (``"0.5.14"``, ``"0.5.5.post2"``), and
     "" or why it is not the release's own: ``("0.5.11", "no table for 0.5.12:
     the nearest lower one")``. A post-release is judged with its release's
-    table, a pre-release (``rc``) with the one before it."""
+    table, a pre-release (``rc``, or a development build ``.devN`` of the
+    release, as a checkout's package states it) with the one before it; a
+    development build of a post-release (``0.5.10.post2.dev3``) comes after
+    the release."""
     versions = known_versions()
-    number, _, suffix = release.partition("rc")
+    number, dev, _ = release.partition(".dev")
+    number, _, suffix = number.partition("rc")
     number, _, post = number.partition(".post")
+    before = bool(suffix) or (bool(dev) and not post)
     try:
         key = version_key(number)
     except ValueError:  # a hint a source built by hand: never a crash
         return versions[-1], f"{release!r} is not a release number: the newest table"
-    if not suffix and number in versions:
+    if not before and number in versions:
         return number, "" if not post else f"{release} with {number}'s table"
-    lower = [v for v in versions if version_key(v) < key or (version_key(v) == key and not suffix)]
+    lower = [v for v in versions if version_key(v) < key or (version_key(v) == key and not before)]
     if not lower:
         return versions[0], f"{release} is older than every table: the oldest one"
     if lower[-1] == versions[-1] and key > version_key(versions[-1]):
@@ -168,4 +180,34 @@ class VersionPolicy:
             shown = os.path.normpath(os.path.join(shown_directory, name))
             pins = pyproject_pins(text, shown) if name == "pyproject.toml" else requirements_pins(text, shown)
             found = pins[0] if pins else None
+        if found is None:
+            found = self._own_sglang(directory, shown_directory, read)
         return found, tuple(read), "pyproject.toml" in names or ".git" in names
+
+    def _own_sglang(self, directory: str, shown_directory: str, read: list[tuple[str, str | None]]) -> VersionHint | None:
+        """The version of the SGLang package ``directory`` is, or holds where
+        SGLang's repository does (``python/sglang``), told by its
+        ``version.py`` (a literal up to 0.5.6), else the ``_version.py``
+        setuptools-scm generates (wheels from 0.5.7, built checkouts); None when
+        neither states one (a checkout never built: the newest table judges)
+        or the directory is no SGLang package (no ``launch_server.py``: a
+        project's own package named ``sglang``). The files read, or looked for,
+        are appended to ``read``."""
+        places = [os.path.join("python", "sglang")]
+        if os.path.basename(directory) == "sglang":
+            places.insert(0, "")
+        for place in places:
+            package = os.path.join(directory, place) if place else directory
+            marker = os.path.join(package, "launch_server.py")
+            text = read_sglang_config(marker)
+            read.append((marker, None if text is None else self._digest(text)))
+            if text is None:
+                continue
+            for name in ("version.py", "_version.py"):
+                path = os.path.join(package, name)
+                text = read_sglang_config(path)
+                read.append((path, None if text is None else self._digest(text)))
+                hint = package_version(text, os.path.normpath(os.path.join(shown_directory, place, name))) if text is not None else None
+                if hint is not None:
+                    return hint
+        return None

@@ -105,8 +105,8 @@ Pass the same `--page-size` to every prefill and every decode server of the
 deployment (set it explicitly on both sides rather than relying on the default).
 
 ## Versions
-The check is in `common/conn.py` from 0.5.9 (0.5.23: line 1321). In 0.5.4 nothing
-checks it and the KV pages are copied with the wrong layout. The rule applies to
+The check is in `common/conn.py` from 0.5.8 (0.5.8: line 277; 0.5.23: line 1321).
+In 0.5.4-0.5.7 nothing checks it and the KV pages are copied with the wrong layout. The rule applies to
 every version.
 """
 
@@ -225,7 +225,7 @@ every version.
 _FAILURE = (
     "the decode rejects the prefill's KV pages at the first request: \"Page size mismatch: prefill server has "
     "page_size=..., but decode server has page_size=...\" (sglang/srt/disaggregation/common/conn.py:1321 in 0.5.23)",
-    "checked from sglang 0.5.9; 0.5.4 copies the pages with the wrong layout instead",
+    "checked from sglang 0.5.8; 0.5.4-0.5.7 copy the pages with the wrong layout instead",
 )
 
 

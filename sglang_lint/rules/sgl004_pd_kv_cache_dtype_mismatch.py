@@ -120,7 +120,7 @@ For the warning, write the FP8 dtype on both sides (or `auto` on both): then the
 pair does not depend on what the checkpoint declares.
 
 ## Versions
-The check exists from 0.5.10 (0.5.23: `common/conn.py:1331`). In 0.5.4 and 0.5.9
+The check exists from 0.5.10 (0.5.23: `common/conn.py:1331`). In 0.5.4-0.5.9
 nothing checks it and the KV bytes are copied into a cache of another dtype. The
 rewrites listed above were read from 0.5.23; they only widen what the rule
 accepts. A DeepSeek-V4 NPU deployment that relies on the device being detected
@@ -279,4 +279,4 @@ _FAILURE = (
     "server has kv_cache_dtype=..., but decode server has kv_cache_dtype=...\" "
     "(sglang/srt/disaggregation/common/conn.py:1331 in 0.5.23)"
 )
-_CHECKED_FROM = "checked from sglang 0.5.10; 0.5.4 and 0.5.9 copy the KV bytes into a cache of another dtype"
+_CHECKED_FROM = "checked from sglang 0.5.10; 0.5.4-0.5.9 copy the KV bytes into a cache of another dtype"

@@ -22,7 +22,7 @@ def _number(text: str) -> Iterable[str]:
 
 def _has_check(version: str) -> bool:
     try:
-        return version_key(version) >= (0, 5, 9)
+        return version_key(version) >= (0, 5, 7)
     except ValueError:
         return True
 
@@ -56,8 +56,10 @@ python -m sglang.launch_server --disaggregation-mode decode --pp-size 2 --port 3
 Give the decode the prefill's `--pp-size`, or `--pp-size 1` (the default).
 
 ## Versions
-The check exists from 0.5.9 (0.5.23: `common/conn.py:1516`); the rule is silent
-for 0.5.4, which has no such check.
+The check exists from 0.5.7 (`disaggregation/common/conn.py:346-351`; 0.5.23:
+line 1516); the rule is silent for 0.5.4-0.5.6, whose decode ignores its own
+`--pp-size` for the transfer (0.5.6 `disaggregation/decode.py:239-240`: "pp is not
+supported on the decode side yet").
 """
 
     invalid = [
@@ -122,6 +124,6 @@ for 0.5.4, which has no such check.
                 side_note(decode, d, "pp"),
                 "the decode fails when it first connects to the prefill: \"Decode pp size (N) should be equal to "
                 "prefill pp size (M) or 1\" (sglang/srt/disaggregation/common/conn.py:1516 in 0.5.23)",
-                "checked from sglang 0.5.9",
+                "checked from sglang 0.5.7",
             ),
         )

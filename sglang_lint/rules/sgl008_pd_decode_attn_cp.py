@@ -57,7 +57,7 @@ parallelism) for the decode side instead where your version supports it.
 
 ## Versions
 `--attn-cp-size` exists from 0.5.9; the decode's check from 0.5.10 (0.5.23:
-`common/conn.py:1493`). The rule is silent for 0.5.4 and 0.5.9.
+`common/conn.py:1493`). The rule is silent for 0.5.4-0.5.9.
 """
 
     invalid = [
