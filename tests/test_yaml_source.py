@@ -756,3 +756,168 @@ def test_every_document_is_read_whatever_ids_the_previous_documents_nodes_had() 
         'services:\n  router:\n    image: lmsysorg/sglang\n    entrypoint:\n      - "python3"\n      - "-m"\n      - "sglang.launch_server"\n      - "--page-size=16"\n    command:\n    environment:\n      - TP=8\n---\nkind: Pod\nspec:\n  containers:\n    - name: c\n      command: [sh, -c]\n      args:\n        - |-\n            python \\\n              -m \\\n              sglang.launch_server \\\n              --tp=${TP:-8} \\\n              --load-balance-method=round_robin \\\n              --model=m\n---\napiVersion: v1\nkind: Pod\nspec:\n  containers:\n    - name: sglang\n      image: lmsysorg/sglang\n      command:\n        - "python3"\n      args:\n        - "-m"\n        - "sglang.launch_server"\n        - "--model-path"\n        - "m"\n        - "--tp=${TP:-8}"\n        - "--load-balance-method=round_robin"\n        - "--model=m"\n      env:\n        - name: TP\n          value: "8"\n        - name: ROLE\n          value: decode\n'
     )
     assert {len(analyze_yaml("deploy.yaml", text).servers) for _ in range(1000)} == {3}
+
+
+# -- RoleBasedGroup role templates (sglang_lint/sources/rbg_templates.py) -------------
+
+RBG_V1ALPHA2 = """\
+apiVersion: workloads.x-k8s.io/v1alpha2
+kind: RoleBasedGroup
+metadata:
+  name: qwen-pd
+spec:
+  roleTemplates:
+    - name: sglang-base
+      template:
+        spec:
+          containers:
+            - name: sglang
+              image: lmsysorg/sglang:v0.5.19-cu129
+              env:
+                - name: MODEL_PATH
+                  value: /models/Qwen3-8B
+                - name: PAGE
+                  value: "32"
+  roles:
+    - name: prefill
+      standalonePattern:
+        templateRef:
+          name: sglang-base
+          patch:
+            spec:
+              containers:
+                - name: sglang
+                  command: [python3, -m, sglang.launch_server]
+                  args: [--model-path, $(MODEL_PATH), --disaggregation-mode, prefill, --page-size, $(PAGE),
+                         --cuda-graph-max-bs, "16", --port, "30000"]
+    - name: decode
+      standalonePattern:
+        templateRef:
+          name: sglang-base
+          patch:
+            spec:
+              containers:
+                - name: sglang
+                  env:
+                    - name: PAGE
+                      value: "64"
+                  command: [python3, -m, sglang.launch_server]
+                  args: [--model-path, $(MODEL_PATH), --disaggregation-mode, decode, --page-size, $(PAGE),
+                         --cuda-graph-max-bs, "16", --port, "30001"]
+"""
+
+
+def test_rbg_patch_container_takes_the_templates_image_and_env():
+    # rbg api/workloads/v1alpha2/helper.go GetResolvedTemplate: the referenced
+    # roleTemplate with templateRef.patch applied as a strategic merge patch.
+    servers, result = _servers(RBG_V1ALPHA2)
+    by_role = {s.role: s for s in servers}
+    assert _value(by_role["prefill"], "model_path") == "/models/Qwen3-8B"  # the template's env
+    assert {s.settings.version for s in servers} == {"0.5.19"}  # the template's image
+    # the decode's own PAGE replaces the template's: a real page-size mismatch;
+    # --cuda-graph-max-bs is 0.5.19's option (ambiguous from 0.5.20 on)
+    assert (_value(by_role["prefill"], "page_size"), _value(by_role["decode"], "page_size")) == ("32", "64")
+    # (reported where the decode's value is written: its own env entry)
+    assert sorted((f.code, f.location.line) for f in result.findings) == [("SGL003", 40)]
+
+
+def test_rbg_v1alpha1_template_patch_and_leader_worker_patches():
+    text = """\
+    apiVersion: workloads.x-k8s.io/v1alpha1
+    kind: RoleBasedGroup
+    spec:
+      roleTemplates:
+        - name: base
+          template:
+            spec:
+              containers:
+                - name: sglang
+                  image: lmsysorg/sglang:v0.5.14-cu129
+                  command: [python3, -m, sglang.launch_server]
+                  env:
+                    - {name: TP, value: "4"}
+      roles:
+        - name: prefill
+          templateRef: {name: base}
+          templatePatch:
+            spec:
+              containers:
+                - name: sglang
+                  args: [--disaggregation-mode, prefill, --tp-size, $(TP), --port, "30000"]
+        - name: decode
+          template:
+            spec:
+              containers:
+                - name: sglang
+                  image: lmsysorg/sglang:v0.5.19
+                  env:
+                    - {name: TP, value: "8"}
+          leaderWorkerSet:
+            size: 2
+            patchLeaderTemplate:
+              spec:
+                containers:
+                  - name: sglang
+                    command: [python3, -m, sglang.launch_server, --disaggregation-mode, decode, --tp-size, $(TP), --port, "30001"]
+    """
+    servers, _ = _servers(text)
+    by_role = {s.role: s for s in servers}
+    # args alone in the patch: the template's command runs them
+    assert (_value(by_role["prefill"], "tp_size"), by_role["prefill"].settings.version) == ("4", "0.5.14")
+    # the leader patch over the role's inline template
+    assert (_value(by_role["decode"], "tp_size"), by_role["decode"].settings.version) == ("8", "0.5.19")
+    # the template's own command (no args) is a launch of its own, as before
+    assert len(servers) == 3
+
+
+def test_rbg_patch_bases_by_shape():
+    import yaml
+
+    from sglang_lint.sources.rbg_templates import patch_bases
+
+    def field(node, *path):
+        for key in path:
+            node = node.value[key] if isinstance(key, int) else dict((k.value, v) for k, v in node.value)[key]
+        return node
+
+    document = yaml.compose(textwrap.dedent(RBG_V1ALPHA2))
+    bases = patch_bases(document)
+    template_container = field(document, "spec", "roleTemplates", 0, "template", "spec", "containers", 0)
+    patch_containers = [field(document, "spec", "roles", i, "standalonePattern", "templateRef", "patch", "spec", "containers", 0) for i in (0, 1)]
+    assert bases == {id(container): (template_container,) for container in patch_containers}
+    # another kind, a role naming a template that does not exist, no spec: nothing
+    assert patch_bases(yaml.compose(textwrap.dedent(RBG_V1ALPHA2).replace("kind: RoleBasedGroup", "kind: Deployment"))) == {}
+    assert patch_bases(yaml.compose(textwrap.dedent(RBG_V1ALPHA2).replace("name: sglang-base\n          patch", "name: nowhere\n          patch"))) == {}
+    assert patch_bases(yaml.compose("kind: RoleBasedGroup\nspec: 3\n")) == {}
+    assert patch_bases(yaml.compose("- kind: RoleBasedGroup\n")) == {}
+
+
+def test_rbg_odd_shapes_are_read_without_error():
+    # an alias of the template's container as the patch, a templateRef that is a
+    # string, roles that are not mappings, a patch that is a list
+    text = """\
+    apiVersion: workloads.x-k8s.io/v1alpha2
+    kind: RoleBasedGroup
+    spec:
+      roleTemplates:
+        - name: base
+          template:
+            spec:
+              containers:
+                - &engine
+                  name: sglang
+                  image: lmsysorg/sglang:v0.5.14
+                  command: [python3, -m, sglang.launch_server, --disaggregation-mode, prefill, --port, "30000"]
+      roles:
+        - name: a
+          standalonePattern:
+            templateRef: {name: base, patch: {spec: {containers: [*engine]}}}
+        - name: b
+          standalonePattern: {templateRef: base}
+        - just-a-string
+        - name: c
+          leaderWorkerPattern: {templateRef: {name: base, patch: [1, 2]}, leaderTemplatePatch: 3}
+    """
+    servers, result = _servers(text)
+    assert [(s.role, s.settings.version) for s in servers] == [("prefill", "0.5.14")]
+    assert result.findings == []

@@ -21,7 +21,10 @@ Launches:
   literal ``value`` is known text; ``valueFrom`` (the downward API, a ConfigMap,
   a Secret) and a variable the manifest does not define (an operator such as
   LeaderWorkerSet injects ``LWS_GROUP_SIZE``) are symbols named ``$(VAR)``;
-  ``$$(VAR)`` is the literal text ``$(VAR)``.
+  ``$$(VAR)`` is the literal text ``$(VAR)``. A RoleBasedGroup role's patch
+  container is read merged onto the role template's container of its name, as
+  the operator merges them (:mod:`rbg_templates`): the template's image,
+  ``env`` entries and the ``command``/``args`` the patch leaves out are its.
 - Compose: every service's ``entrypoint`` + ``command`` (lists, or strings split
   like compose does, with shell quoting rules).
 - Any other string value (under a key or in a list; more than one word) that
@@ -62,7 +65,7 @@ from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
-from sglang_lint.sources import srt_slurm
+from sglang_lint.sources import rbg_templates, srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_words import Seg, Word
 from sglang_lint.version_facts import version_from_image
@@ -122,6 +125,9 @@ class YamlAnalyzer:
         # command strings).
         self.services: set[int] = set()
         self.read_words: set[int] = set()
+        # A RoleBasedGroup role's patch containers, each with the containers of
+        # the templates it is merged onto (rbg_templates).
+        self.patch_bases: dict[int, tuple[MappingNode, ...]] = {}
         self.nodes_seen = 0
         self.noted_depth = False
         # The first template placeholder read as a value: (line, column, text).
@@ -153,6 +159,7 @@ class YamlAnalyzer:
                 # alive; an earlier document's nodes are freed and their ids reused.
                 self.read_words.clear()
                 self.services.clear()
+                self.patch_bases = rbg_templates.patch_bases(document)
                 # An srt-slurm recipe is read by its own module (issue 18).
                 if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
                     self._walk(document, 0, set(), False)
@@ -272,9 +279,24 @@ class YamlAnalyzer:
     # -- Kubernetes -------------------------------------------------------------------
     def _container(self, container: MappingNode) -> None:
         """A container, or any mapping shaped like one (``_argv_lists``): its argv
-        is ``command`` + ``args`` as the kubelet builds it."""
+        is ``command`` + ``args`` as the kubelet builds it. A RoleBasedGroup
+        role's patch container is read merged onto the template containers of
+        its name (rbg_templates): what it leaves out of ``command``, ``args`` and
+        ``image`` is theirs, and their ``env`` comes first, its own entries
+        replacing those of the same name."""
         fields = _fields(container)
-        env = self._env(fields.get("env"))
+        env_items: list[Node] = []
+        bases = self.patch_bases.get(id(container), ())
+        if bases:
+            merged: dict[str, Node] = {}
+            for layer in (*bases, container):
+                layer_fields = _fields(layer)
+                merged.update((key, layer_fields[key]) for key in _MERGED_FIELDS if key in layer_fields)
+                env_items = rbg_templates.merge_env(env_items, layer_fields.get("env"))
+            fields = {**fields, **merged}
+        else:
+            env_items = list(fields["env"].value) if isinstance(fields.get("env"), SequenceNode) else []
+        env = self._env(env_items)
         self._image(fields.get("image"), container)
         words: list[Word] = []
         for part in (fields.get("command"), fields.get("args")):
@@ -287,13 +309,12 @@ class YamlAnalyzer:
                     words.append(self._k8s_word(word, env))
         self._launch(words, self._command_loc(container, ("command", "args")), env)
 
-    def _env(self, node: Node | None) -> dict[str, _EnvVar]:
-        """A container's ``env``, in order: the kubelet expands ``$(VAR)`` in an
-        entry's ``value`` from the entries before it (dependent variables)."""
+    def _env(self, items: list[Node]) -> dict[str, _EnvVar]:
+        """A container's ``env`` entries, in order: the kubelet expands
+        ``$(VAR)`` in an entry's ``value`` from the entries before it
+        (dependent variables)."""
         env: dict[str, _EnvVar] = {}
-        if not isinstance(node, SequenceNode):
-            return env
-        for item in node.value:
+        for item in items:
             if not isinstance(item, MappingNode):
                 continue
             fields = _fields(item)
@@ -652,6 +673,11 @@ def _is_data_key(name: str | None) -> bool:
         return True
     file_name = _FILE_NAME.fullmatch(name)
     return file_name is not None and file_name.group(1) not in _SHELL_SUFFIXES
+
+
+# The fields of a RoleBasedGroup template's container a patch container keeps
+# unless it sets them itself (env is merged by name instead).
+_MERGED_FIELDS = ("command", "args", "image")
 
 
 def _fields(node: MappingNode) -> dict[str, Node]:
