@@ -58,6 +58,11 @@ def argv(launch) -> list[str]:
         'BASE_DIR="$(cd "$(dirname "$0")/.." && pwd)"\n. "${BASE_DIR}/lib/common.sh"\n',
         'SCRIPT_DIR=$(dirname "$(realpath "$0")")\n. $SCRIPT_DIR/../lib/common.sh\n',
         'HERE=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")\nsource "$HERE"/../lib/common.sh\n',
+        # more `cd` before the `pwd`; a default the environment may override
+        # (followed as the script run without it: Mooncake's tone tests)
+        'ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)\n. "$ROOT/lib/common.sh"\n',
+        'BASE_DIR=${BASE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)}\n. ${BASE_DIR}/lib/common.sh\n',
+        ': "${LIB:=$(cd "$(dirname "$0")/../lib" && pwd)}"\n. "$LIB/common.sh"\n',
         # A path relative to the script's directory.
         "source ../lib/common.sh\n",
         ". ./../lib/common.sh\n",
@@ -387,3 +392,13 @@ def test_a_helper_sourced_by_many_scripts_is_parsed_once(tmp_path, monkeypatch) 
     results = [analyze(tmp_path, f"run{n}.sh", monkeypatch) for n in range(1, 6)]
     assert [argv(r.servers[0])[3] for r in results] == ["1", "2", "3", "4", "5"]
     assert _parse_sourced.cache_info().misses == 1
+
+
+@pytest.mark.parametrize("written", ["${REMOTE_DIR}", "$REMOTE_DIR", "$(remote_dir)"])
+def test_a_note_on_another_hosts_source_quotes_the_script_as_written(tmp_path, monkeypatch, written) -> None:
+    """What the outer shell substitutes into the ssh command is shown as written,
+    never as the analyzer's stand-in variable (``${__sglang_lint_0}``)."""
+    write(tmp_path, {"run.sh": f'ssh node1 "source {written}/lib/common.sh && serve m 2"\n'})
+    result = analyze(tmp_path, "run.sh", monkeypatch)
+    (note,) = result.notes
+    assert note.message.startswith(f"`source {written}/lib/common.sh` not followed: it runs on another host"), note.message

@@ -50,6 +50,18 @@ _SCRIPT_FILE = frozenset({"$0", "${0}"})
 _REAL_PATH = {"realpath": frozenset({"", "-e", "-m", "-s", "-P", "-L"}), "readlink": frozenset({"-f", "-e", "-m"})}
 
 
+def _and_chain(node) -> list | None:
+    """The statements of ``a && b && c`` (tree-sitter nests the lists to the
+    left), or None when another operator joins them."""
+    parts = node.children
+    if node.type != "list":
+        return [node]
+    if len(parts) != 3 or parts[1].type != "&&":
+        return None
+    left = _and_chain(parts[0])
+    return None if left is None else [*left, parts[2]]
+
+
 class SourcedText(FileText):
     """The text of a file the script sources (issue 19): positions in it are that
     file's (``path``, as shown), with locations kept as for the script's own."""
@@ -351,21 +363,30 @@ class WordExpansion:
     def _directory_idiom(self, node, text, env: Env, depth: int) -> str | None:
         """The directory a command substitution prints when it is one of the
         idioms for a script's directory: ``$(dirname FILE)``, ``$(cd DIR && pwd)``
-        (``pwd -P``; ``cd -P``), ``$(realpath DIR)``, ``$(readlink -f DIR)``, where
-        FILE is ``$0`` or ``${BASH_SOURCE[0]}`` (maybe through realpath/readlink)
-        and DIR a word naming a directory (:meth:`directory_path`). Read from
-        the syntax, never run; None for any other command."""
+        (``pwd -P``; ``cd -P``; more ``cd`` before the ``pwd``, ``cd DIR && cd ..
+        && pwd``), ``$(realpath DIR)``, ``$(readlink -f DIR)``, where FILE is
+        ``$0`` or ``${BASH_SOURCE[0]}`` (maybe through realpath/readlink) and DIR
+        a word naming a directory (:meth:`directory_path`). Read from the
+        syntax, never run; None for any other command."""
         statements = [child for child in node.named_children if child.type != "comment"]
         if len(statements) == 1 and statements[0].type == "list":
-            parts = statements[0].children
-            if len(parts) == 3 and parts[1].type == "&&":
-                statements = [parts[0], parts[2]]
-        if len(statements) == 2:
-            cd, pwd = (self._plain_command(statement, text) for statement in statements)
-            if cd is None or pwd is None or cd[0] != "cd" or pwd[0] != "pwd" or [a for a in pwd[2] if a not in ("-P", "-L")]:
+            statements = _and_chain(statements[0]) or statements
+        if len(statements) >= 2:
+            commands = [self._plain_command(statement, text) for statement in statements]
+            pwd = commands[-1]
+            if pwd is None or pwd[0] != "pwd" or [a for a in pwd[2] if a not in ("-P", "-L")]:
                 return None
-            arguments = [a for a in cd[1] if node_text(a, text) not in ("-P", "-L")]
-            return self._directory_word(arguments[0], text, env, depth) if len(arguments) == 1 else None
+            directory: str | None = None
+            for command in commands[:-1]:
+                if command is None or command[0] != "cd":
+                    return None
+                arguments = [a for a in command[1] if node_text(a, text) not in ("-P", "-L")]
+                if len(arguments) != 1:
+                    return None
+                directory = self._next_directory(directory, arguments[0], text, env, depth)
+                if directory is None:
+                    return None
+            return directory
         if len(statements) != 1:
             return None
         command = self._plain_command(statements[0], text)
@@ -384,6 +405,18 @@ class WordExpansion:
                 return None
             return self._file_word(operands[0], text, env, depth) or self._directory_word(operands[0], text, env, depth)
         return None
+
+    def _next_directory(self, current: str | None, node, text, env: Env, depth: int) -> str | None:
+        """Where ``cd WORD`` leads from ``current`` (None: the first ``cd``,
+        which must name a directory :meth:`directory_path` knows): a directory
+        it names, or known text relative to ``current`` (``..``)."""
+        named = self._directory_word(node, text, env, depth)
+        if named is not None or current is None:
+            return named
+        value = word_value(tuple(self._eval_parts(node, text, env, True, depth + 1, True)))
+        if not value.is_known or not value.text or value.text.startswith("-"):
+            return None
+        return os.path.normpath(os.path.join(current, value.text))
 
     def _plain_command(self, node, text) -> tuple[str, list, list[str]] | None:
         """A simple command's name, argument nodes and argument texts, when it
@@ -644,6 +677,13 @@ class WordExpansion:
             if segs is not None:
                 # Set but possibly empty (":-" on an empty variable gives the default).
                 return [Seg(operand_value, loc, split=not quoted)] if operand else [Seg(Value.known(""), loc)]
+            if operand_value.kind is Kind.SYMBOL and operand_value.name in self.directories:
+                # `BASE_DIR=${BASE_DIR:-$(cd "$(dirname "$0")" && pwd)}`: a
+                # `source` under it reads the file beside the script, as the
+                # script run without BASE_DIR set does.
+                if op in (":=", "="):
+                    env.assign(name, Var(scalar=(Seg(operand_value, loc),), defined_at=loc))
+                return [Seg(operand_value, loc, split=not quoted)]
             default = None
             if operand_value.is_known:
                 default = operand_value.text

@@ -32,6 +32,11 @@ from sglang_lint.version_facts import image_hints, install_pins
 # Function calls and `bash -c` strings within each other.
 MAX_CALL_DEPTH = 12
 
+# The variables standing in a nested script for what the outer shell
+# substitutes (_nested_script).
+_STAND_IN_PREFIX = "__sglang_lint_"
+_STAND_IN = re.compile(r"\$\{(" + _STAND_IN_PREFIX + r"\d+)\}")
+
 
 PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
@@ -396,6 +401,22 @@ class LaunchDetection(WordExpansion):
         finally:
             self.remote_depth -= 1
 
+    def _as_written(self, text: str, env: Env) -> str:
+        """``text`` of a nested script (an ssh command, ``bash -c``) for a
+        message: each stand-in for what the outer shell substitutes
+        (:meth:`_nested_script`) is the outer text it stands for."""
+        if _STAND_IN_PREFIX not in text:
+            return text
+
+        def outer(match: re.Match[str]) -> str:
+            held = env.globals.get(match.group(1))
+            seg = held.scalar[0] if held is not None and held.scalar else None
+            if seg is None:
+                return match.group(0)
+            return self._written((seg,)) or seg.value.describe()
+
+        return _STAND_IN.sub(outer, text)
+
     def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:
             return
@@ -412,8 +433,9 @@ class LaunchDetection(WordExpansion):
                     positions.extend([start] * len(seg.value.text))
             else:
                 # Stand in for what the outer shell substitutes with a variable of the
-                # inner script that holds the same value.
-                name = f"__sglang_lint_{len(placeholders)}"
+                # inner script that holds the same value (:meth:`_as_written` puts
+                # the outer text back in messages).
+                name = f"{_STAND_IN_PREFIX}{len(placeholders)}"
                 placeholders[name] = seg
                 stand_in = "${" + name + "}"
                 chars.append(stand_in)

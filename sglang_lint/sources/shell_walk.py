@@ -1297,7 +1297,7 @@ class ShellAnalyzer(LaunchDetection):
                 # (the remote host's file may differ from the project's; a path
                 # built from what the file does not know names no file)
                 why = "it runs on another host (ssh), where the file may differ" if self.remote_depth else "which file it reads cannot be told here"
-                written = node_text(node, text).split("\n")[0][:60]
+                written = self._as_written(node_text(node, text).split("\n")[0], env)[:60]
                 self._source_note(
                     command_loc,
                     f"`{written}` not followed: {why}; name the project's file with `# sglang-lint: source=path/to/file.sh` "
