@@ -206,6 +206,43 @@ def test_wrappers_are_seen_through(prefix):
 
 
 @pytest.mark.parametrize(
+    ("prefix", "misread"),
+    [
+        # bash hands NAME=value to the wrapper as an argument; the wrapper execs it
+        # (numactl: "execution of `A=1': No such file or directory"; timeout:
+        # "failed to run command 'A=1'"). Mooncake's HiCache benchmark doc
+        # writes `numactl ... \` then its MOONCAKE_* settings.
+        ('numactl --interleave=all A=1 B="$X" ', ("numactl", "A")),
+        ("nohup CUDA_VISIBLE_DEVICES=0 ", ("nohup", "CUDA_VISIBLE_DEVICES")),
+        ("srun -N 1 SGLANG_X=1 ", ("srun", "SGLANG_X")),
+        ("env A=1 numactl -N 0 B=2 ", ("numactl", "B")),
+        # env and sudo read them as settings; before the wrapper they are the shell's
+        ("env A=1 B=$X ", None),
+        ("sudo -E A=1 ", None),
+        ("A=1 numactl -N 0 ", None),
+        ("numactl -N 0 env A=1 ", None),
+        # bash's `time` keyword times `A=1 cmd`; /usr/bin/time (after a wrapper) execs A=1
+        ("time -p A=1 ", None),
+        ("nohup time A=1 ", ("time", "A")),
+    ],
+)
+def test_a_setting_handed_to_a_wrapper_is_its_program(prefix, misread):
+    script = f"{prefix}{LS} --tp 8 &\n"
+    result = analyze(script)
+    (launch,) = result.servers
+    assert argv(launch) == ["--tp", "8"]  # analyzed as the author meant it
+    notes = [(n.line, n.column, n.message) for n in result.notes]
+    if misread is None:
+        assert notes == []
+        return
+    wrapper, name = misread
+    ((line, column, message),) = notes
+    assert (line, column) == (1, script.index(f"{name}=") + 1)
+    assert message.startswith(f"`{wrapper}` takes `{name}=...` for the program to run and fails"), message
+    assert analyze(f"{prefix}ls\n").notes == []  # no launch: nothing to say
+
+
+@pytest.mark.parametrize(
     "script",
     [
         "docker run --rm img\n",

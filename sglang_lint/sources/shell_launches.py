@@ -225,8 +225,22 @@ class LaunchDetection(WordExpansion):
     # -- launches ---------------------------------------------------------------------
     def _detect_launch(self, words: list[Word], command_loc: Location, env: Env, depth: int) -> None:
         index = 0
+        # The last wrapper that takes no NAME=value settings (numactl, nohup,
+        # srun, ...), and the first such word it was handed for its program.
+        wrapper: str | None = None
+        misread: tuple[str, Word] | None = None
+
+        def record(entry: EntryPoint, start: int, args_from: int) -> None:
+            self._record(entry, words, start, args_from, command_loc)
+            if misread is not None:
+                self._misread_setting(*misread, command_loc)
+
         while index < len(words):
             value = word_value(words[index])
+            if index and wrapper is not None and _is_env_assignment(value):
+                misread = misread or (wrapper, words[index])
+                index += 1
+                continue
             name = _command_basename(value)
             if name is None:
                 self._dropped_launch(words, index, command_loc, "word")
@@ -238,6 +252,9 @@ class LaunchDetection(WordExpansion):
                 return
             self.result.version_hints.extend(install_pins(name, words[index + 1 :], word_value, command_loc))  # pip install sglang==X (before the wrappers: `uv pip`)
             if name in WRAPPERS:
+                # (bash's own `time`, first in the command, times the simple
+                # command after it, settings included)
+                wrapper = None if WRAPPERS[name].assignments or (name == "time" and index == 0) else name
                 index = WRAPPERS[name].skip(words, index, word_value)
                 continue
             if _is_env_assignment(value):
@@ -257,27 +274,45 @@ class LaunchDetection(WordExpansion):
                 self.result.version_hints.extend(image_hints(word_value(image), self._token(image, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
                 continue
             if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
-                self._record(EntryPoint.SGLANG_SERVE, words, index, index + 2, command_loc)
+                record(EntryPoint.SGLANG_SERVE, index, index + 2)
                 return
             if name == "sglang-router":
                 start = index + 1
                 if start < len(words) and word_value(words[start]) == Value.known("launch"):
                     start += 1
-                self._record(EntryPoint.ROUTER_BINARY, words, index, start, command_loc)
+                record(EntryPoint.ROUTER_BINARY, index, start)
                 return
             if PYTHON_NAME.fullmatch(name):
                 module, after = _python_module(words, index + 1)
                 if module in _ENTRY_MODULES:
-                    self._record(_ENTRY_MODULES[module], words, index, after, command_loc)
+                    record(_ENTRY_MODULES[module], index, after)
                 elif module == DIFFUSION_CLI and after < len(words) and word_value(words[after]) == Value.known("serve"):
                     # Its other subcommand, `generate`, runs one generation: no server.
-                    self._record(EntryPoint.DIFFUSION_SERVE, words, index, after + 1, command_loc)
+                    record(EntryPoint.DIFFUSION_SERVE, index, after + 1)
                 elif module is None and after > index + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
                     self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
                 return
             if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
                 self._dropped_launch(words, index, command_loc, "wrapper")
             return
+
+    def _misread_setting(self, wrapper: str, word: Word, command_loc: Location) -> None:
+        """A launch under ``wrapper`` whose words before the program include a
+        NAME=VALUE setting: bash hands it to the wrapper as an argument, and the
+        wrapper takes it for the program to run (env and sudo alone read such
+        words as settings)."""
+        token = self._token(word, command_loc)
+        name = word_value(word).literal_prefix().partition("=")[0]
+        self.result.notes.append(
+            Note(
+                self.path,
+                f"`{wrapper}` takes `{name}=...` for the program to run and fails (after a command name, NAME=value is an "
+                f"argument, not an environment setting): put the settings before `{wrapper}`, or after `env`; "
+                "the launch is analyzed as if they were set",
+                token.location.line,
+                token.location.column,
+            )
+        )
 
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
         tokens = [self._token(word, command_loc) for word in words[args_from:]]
