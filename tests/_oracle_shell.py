@@ -15,6 +15,8 @@ Three pieces, used by tests/test_oracle_shell.py:
    ``default_with_dash`` a default word that starts with a name and a ``-``
                        (``${M:-deepseek-ai/DeepSeek-V3}``)
    ``assign_default``  ``: "${VAR:=word}"`` then ``$VAR``
+   ``env_copy_default`` ``_E="${VAR:-}"`` then ``X="${_E:-word}"`` (a copy of the
+                       environment's value, empty when unset, then its default)
    ``quote_concat``    quote concatenation in words and assignments:
                        ``"--model-path="$M``, ``ARGS="--disaggregation-mode "$1" --tp-size "$2""``
    ``quoted_blank``    blanks alone between expansions or quotes inside double quotes:
@@ -123,6 +125,7 @@ CONSTRUCTS = (
     "dash_default",
     "default_with_dash",
     "assign_default",
+    "env_copy_default",
     "quote_concat",
     "quoted_blank",
     "unquoted_split",
@@ -680,6 +683,11 @@ class _Gen:
                 if kind == "number" and self.ok("positional_default"):
                     self.tag("positional_default")
                     value = "${2:-8}"
+            elif style == 3 and self.ok("env_copy_default") and self.env_var(kind) is not None and self.chance(0.5):
+                self.tag("env_copy_default")
+                copy = f"_ENV_{name.upper()}"
+                lines.append(f'{copy}="${{{self.env_var(kind)}:-}}"')
+                value = f'"${{{copy}:-{self.default_literal(kind)}}}"'
             elif self.ok("assign_default") and self.env_var(kind) is not None:
                 self.tag("assign_default")
                 env = self.env_var(kind)

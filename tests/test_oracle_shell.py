@@ -42,18 +42,12 @@ SEED = int(os.environ.get("SGLANG_LINT_ORACLE_SEED", "0"))
 DEPTH = int(os.environ.get("SGLANG_LINT_ORACLE_DEPTH", "1" if PROGRAMS <= 2000 else "2"))
 
 
-KNOWN_GAPS = {
+KNOWN_GAPS: dict[str, Gap] = {
     gap.construct: gap
     for gap in (
-        Gap(
-            "positional_default",
-            'serve() {\n  python3 -m sglang.launch_server --tp-size "${1:-8}" &\n}\nserve "$TP"\n',
-            {"TP": (None, "4")},
-            "issue 16 part 3 (`${X:-word}` exact): a default of a parameter whose value is itself a "
-            "variable that may be unset or empty (`serve \"$TP\"` with `${1:-8}`) reads `$TP`, where "
-            "bash passes 8 when TP is empty; the value model has no 'this symbol, or the default when "
-            "it is empty'. (A default of the script's own $1/$2 counts since this issue's work.)",
-        ),
+        # (none left: `positional_default`, a parameter's `${1:-8}` of a caller's
+        # "$TP" that may be unset or empty, closed when `${X:-word}` of a variable
+        # holding the environment's value took the word for its default)
     )
 }
 

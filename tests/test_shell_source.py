@@ -1506,3 +1506,21 @@ def test_module_of_python_m_that_differs_between_branches():
         ("ServerLaunch", ["$ROUTER is empty"]),
         ("RouterLaunch", ["$ROUTER is non-empty"]),
     ]
+
+
+def test_a_default_of_a_copy_of_the_environment_is_the_default():
+    """`_ENV_KV="${KV_DTYPE:-}"` then `KV_DTYPE="${_ENV_KV:-fp8_e4m3}"` (a launcher
+    keeping the environment's value for its presets): bash gives fp8_e4m3 when
+    KV_DTYPE is unset or empty. The default was lost, and the empty one made
+    SGL203 'invalid choice: ''' (mattbucci/2x-R9700-RDNA4-GFX1201-sglang-inference
+    scripts/launch.sh)."""
+    from sglang_lint.pipeline import LintOptions, lint_texts
+
+    script = '_ENV_KV="${KV_DTYPE:-}"\nKV_DTYPE="${_ENV_KV:-fp8_e4m3}"\n' + f'{LS} --kv-cache-dtype "$KV_DTYPE" --port 30000 &\n'
+    (launch,) = servers(script)
+    value = values(launch)[1]
+    assert (value.kind, value.name, value.default) == (Kind.SYMBOL, "$KV_DTYPE", "fp8_e4m3")
+    assert lint_texts({"run.sh": script}, LintOptions()).findings == []
+    # `: "${X:=word}"` of such a copy assigns the same
+    script = '_E="${TP:-}"\n: "${_E:=8}"\n' + f'{LS} --tp-size "$_E" --port 30000 &\n'
+    assert values(one(script))[1].default == "8"

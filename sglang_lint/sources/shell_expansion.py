@@ -671,6 +671,18 @@ class WordExpansion:
                     default = operand_value.text if operand_value.is_known else None
                     return [Seg(Value.symbol(f"${name}{owner}", default), loc, split=not quoted)]
             if segs is not None and (op in ("-", "=") or word_value(tuple(segs)) != Value.known("")):
+                held = word_value(tuple(segs))
+                if op in (":-", ":=") and held.kind is Kind.SYMBOL and not held.default:
+                    # X holds what the environment gives, empty when it is
+                    # unset (`_E="${KV:-}"`): `${X:-fp8_e4m3}` is fp8_e4m3
+                    # then (the default was dropped, and the empty one told
+                    # argparse an invalid choice '').
+                    operand_value = word_value(tuple(self._eval_operand(operand_nodes, text, env, depth)))
+                    if operand_value.is_known and operand_value.text:
+                        defaulted = Value.symbol(held.name, operand_value.text)
+                        if op == ":=":
+                            env.assign(name, Var(scalar=(Seg(defaulted, loc),), defined_at=loc))
+                        return [Seg(defaulted, loc, split=not quoted)]
                 return segs
             operand = self._eval_operand(operand_nodes, text, env, depth)
             operand_value = word_value(tuple(operand))
