@@ -63,6 +63,11 @@ def argv(launch) -> list[str]:
         'ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)\n. "$ROOT/lib/common.sh"\n',
         'BASE_DIR=${BASE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && cd .. && pwd)}\n. ${BASE_DIR}/lib/common.sh\n',
         ': "${LIB:=$(cd "$(dirname "$0")/../lib" && pwd)}"\n. "$LIB/common.sh"\n',
+        # the parent of a directory told; a relative path after `cd` to a
+        # directory told is the working directory's (bash's)
+        'HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"\nROOT="$(dirname "$HERE")"\n. "$ROOT/lib/common.sh"\n',
+        'cd "$(dirname "$0")/.."\nsource lib/common.sh\n',
+        'ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"\ncd "$ROOT"\ncd lib\n. ./common.sh\n',
         # A path relative to the script's directory.
         "source ../lib/common.sh\n",
         ". ./../lib/common.sh\n",
@@ -402,3 +407,20 @@ def test_a_note_on_another_hosts_source_quotes_the_script_as_written(tmp_path, m
     result = analyze(tmp_path, "run.sh", monkeypatch)
     (note,) = result.notes
     assert note.message.startswith(f"`source {written}/lib/common.sh` not followed: it runs on another host"), note.message
+
+
+@pytest.mark.parametrize(
+    ("script", "found"),
+    [
+        # a `cd` in a subshell leaves this shell where it was (the script's directory)
+        ('(cd "$(dirname "$0")/..")\nsource lib/common.sh\n', False),
+        # a `cd` we cannot see: the old assumption (the script's directory) stands
+        ('cd "$WORKDIR"\nsource ../lib/common.sh\n', True),
+        ('cd "$(dirname "$0")/.."\ncd "$WORKDIR"\nsource ../lib/common.sh\n', True),
+    ],
+)
+def test_the_working_directory_is_moved_only_by_a_cd_we_can_see(tmp_path, monkeypatch, script, found) -> None:
+    write(tmp_path, {"lib/common.sh": COMMON, "bin/run.sh": "#!/bin/bash\n" + script + "serve /models/m 4\n"})
+    result = analyze(tmp_path, "bin/run.sh", monkeypatch)
+    assert len(result.servers) == (1 if found else 0)
+    assert bool(result.notes) != found

@@ -362,7 +362,8 @@ class WordExpansion:
 
     def _directory_idiom(self, node, text, env: Env, depth: int) -> str | None:
         """The directory a command substitution prints when it is one of the
-        idioms for a script's directory: ``$(dirname FILE)``, ``$(cd DIR && pwd)``
+        idioms for a script's directory: ``$(dirname FILE)`` (or ``$(dirname
+        DIR)``, its parent), ``$(cd DIR && pwd)``
         (``pwd -P``; ``cd -P``; more ``cd`` before the ``pwd``, ``cd DIR && cd ..
         && pwd``), ``$(realpath DIR)``, ``$(readlink -f DIR)``, where FILE is
         ``$0`` or ``${BASH_SOURCE[0]}`` (maybe through realpath/readlink) and DIR
@@ -396,7 +397,9 @@ class WordExpansion:
         if name == "dirname" and texts[:1] == ["--"]:
             arguments = arguments[1:]
         if name == "dirname" and len(arguments) == 1:
-            path = self._file_word(arguments[0], text, env, depth)
+            # (of the script's file, or of a directory already told: the
+            # repository above `$(dirname "$SCRIPT_DIR")`)
+            path = self._file_word(arguments[0], text, env, depth) or self._directory_word(arguments[0], text, env, depth)
             return os.path.dirname(path) if path is not None else None
         if name in _REAL_PATH:
             operands = [a for a in arguments if not node_text(a, text).startswith("-")]

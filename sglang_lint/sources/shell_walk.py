@@ -92,6 +92,7 @@ _LAUNCH_NAMES = {
     "pypy3",
     "source",
     ".",
+    "cd",
 }
 # A command name with one of these is not a plain word.
 _NOT_PLAIN = (b"$", b"\\", b"'", b'"', b"`", b"=", b"{", b"*", b"?", b"[", b"~")
@@ -1123,6 +1124,9 @@ class ShellAnalyzer(LaunchDetection):
         if first.is_known and first.text in ("source", ".") and self.files is not None:
             self._source(node, text, words[1:], command_loc, env, depth)
             return
+        if first.is_known and first.text == "cd" and self.follows_sources:
+            self._cd(words[1:], command_loc, env)
+            return
         if first.is_known and first.text == "eval" and len(words) > 1:
             # eval joins its arguments with spaces and runs the result in this
             # shell (its assignments stay): the string the script built is read
@@ -1292,7 +1296,7 @@ class ShellAnalyzer(LaunchDetection):
         else:
             if self._machine_file(args[0]):
                 return
-            target = None if self.remote_depth else self._source_path(args[0])
+            target = None if self.remote_depth else self._source_path(args[0], env)
             if target is None:
                 # (the remote host's file may differ from the project's; a path
                 # built from what the file does not know names no file)
@@ -1359,15 +1363,46 @@ class ShellAnalyzer(LaunchDetection):
         assert self.files is not None
         return value.text.startswith("/") and self.files.project.problem(value.text) is not None
 
-    def _source_path(self, word: Word) -> str | None:
-        """The file (as shown) a ``source`` word names, or None."""
+    def _source_path(self, word: Word, env: Env) -> str | None:
+        """The file (as shown) a ``source`` word names, or None. A relative
+        path is bash's: relative to the working directory, which is the
+        directory a ``cd`` of the script went to when it names one
+        (:meth:`_cd`), else taken to be the script's own."""
         directory = self.directory_path(word)
         if directory is not None:
             return resolve(self.path, directory)
         value = word_value(word)
         if value.is_known and value.text and not value.text.startswith("~"):
+            working = self._working_directory(env)
+            if working is not None and not value.text.startswith("/"):
+                return resolve(self.path, os.path.join(working, value.text))
             return resolve(self.path, value.text)
         return None
+
+    def _cd(self, args: list[Word], command_loc: Location, env: Env) -> None:
+        """``cd DIR``: the working directory (bash's ``PWD``) is DIR when it
+        names a directory (a script-directory idiom, an absolute path, or a
+        path relative to a working directory known so far); any other ``cd``
+        makes it one we cannot see. Only a relative ``source`` reads it."""
+        operands = [word for word in args if word_value(word) not in (Value.known("-P"), Value.known("-L"))]
+        directory: str | None = None
+        if len(operands) == 1:
+            directory = self.directory_path(operands[0])
+            value = word_value(operands[0])
+            if directory is None and value.is_known and value.text and value.text[0] not in "~-/":
+                working = self._working_directory(env)
+                directory = os.path.normpath(os.path.join(working, value.text)) if working is not None else None
+        moved = Value.symbol("$PWD") if directory is None else self.directory_symbol(directory)
+        env.assign("PWD", Var(scalar=(Seg(moved, command_loc),), defined_at=command_loc))
+
+    def _working_directory(self, env: Env) -> str | None:
+        """The working directory a ``cd`` of the script went to, when it is
+        told (None: no ``cd``, or one we cannot see)."""
+        found, var = env.lookup("PWD")
+        if not found or var is None or not var.scalar or len(var.scalar) != 1:
+            return None
+        value = var.scalar[0].value
+        return self.directories.get(value.name) if value.kind is Kind.SYMBOL else None
 
     def _source_directive(self, node, text) -> str | None:
         """The path of a ``# sglang-lint: source=PATH`` comment on the lines just
