@@ -900,3 +900,72 @@ def test_a_run_that_took_its_share_of_paths_says_what_it_merged(monkeypatch, bou
     noted = any(note.message.startswith(f"more than {bound} paths") for note in result.notes)
     assert len(variants) <= 8
     assert merged == noted, (variants, [note.message for note in result.notes])
+
+
+CALLED_IN_A_BRANCH = textwrap.dedent(
+    """\
+    import os
+    import subprocess
+    import sys
+
+
+    def launch_server(port):
+        cmd = [sys.executable, "-m", "sglang.launch_server", "--port", str(port)]
+        if os.environ.get("QUANT"):
+            cmd.extend(["--quantization", os.environ["QUANT"]])
+        return subprocess.Popen(cmd)
+
+
+    def main():
+        if os.environ.get("NO_LAUNCH") != "1":
+            launch_server(30000).poll()
+        return 0
+
+
+    if __name__ == "__main__":
+        main()
+    """
+)
+
+
+@pytest.mark.parametrize("no_launch, quant", [(None, None), ("1", None), (None, "fp8"), ("1", "fp8")])
+def test_a_function_only_a_branch_calls_launches_on_that_branch_only(tmp_path, no_launch, quant) -> None:
+    """A path that skips the call (`NO_LAUNCH=1`, a script pointed at a
+    running server) starts nothing; the function was run as an entry point of
+    its own there, a launch with no caller that CPython never makes, and its
+    findings came twice (mattbucci's scripts/debug/repro_gemma4_hsail.py:
+    SGL202 twice at one line). CPython under each environment runs what the
+    variants whose conditions hold say, once each."""
+    (tmp_path / "run.py").write_text(CALLED_IN_A_BRANCH)
+    env = {name: value for name, value in (("NO_LAUNCH", no_launch), ("QUANT", quant)) if value}
+    ran = cpython_popen_calls(tmp_path, tmp_path / "run.py", env, drop=3)
+    holds = {"$NO_LAUNCH is '1'" if no_launch else "$NO_LAUNCH is not '1'", "$QUANT is non-empty" if quant else "$QUANT is empty or unset"}
+    variants = _variants(analyze_python("run.py", CALLED_IN_A_BRANCH))
+    reported = [argv for argv, condition in variants if set(condition) <= holds]
+    assert [argv[:2] for argv in ran] == [argv[:2] for argv in reported]
+    assert len(variants) == 2
+
+
+def test_an_editors_next_analysis_keeps_the_branch_a_call_is_in(tmp_path, monkeypatch) -> None:
+    """The editor's next analysis of a file skips the merged run (it takes
+    the decisions the last one forked on): what that run reached is kept with
+    them, by function name (the file is parsed anew), so the path that skips
+    the call starts nothing there either."""
+    from sglang_lint.sources.project import FileReader, ProjectFiles
+
+    learned_given: list[dict] = []
+    explored = FileReader.explored
+
+    def spy(self, path, env):
+        learned = explored(self, path, env)
+        learned_given.append(dict(learned))
+        return learned
+
+    monkeypatch.setattr(FileReader, "explored", spy)
+    path = str(tmp_path / "run.py")
+    first = analyze_python(path, CALLED_IN_A_BRANCH, files=FileReader(ProjectFiles((str(tmp_path),), run="edit-1")))
+    edited = CALLED_IN_A_BRANCH.replace("30000", "30001")
+    second = analyze_python(path, edited, files=FileReader(ProjectFiles((str(tmp_path),), run="edit-2", follows="edit-1")))
+    assert learned_given[0] == {} and learned_given[1]  # the second skipped the merged run
+    assert len(first.servers) == len(second.servers) == 2
+    assert all(server.context for server in [*first.servers, *second.servers])

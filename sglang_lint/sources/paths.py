@@ -76,6 +76,12 @@ class Fork(Exception):
         self.cost = 0  # the commands the run interpreted before it (set by the runner)
 
 
+# The key under which ``explore``'s ``learned`` keeps what the merged run
+# reached (``Paths.reached``) for an analysis that skips that run; no decision
+# key is spelled so.
+_REACHED = "\0reached by the merged run"
+
+
 class Paths:
     """What one run of an interpreter knows about its path: the decisions fixed
     for it, and whether it may fork (else it merges, and remembers where)."""
@@ -114,6 +120,12 @@ class Paths:
         # (repeats too): a source that knows which part of a run a launch came
         # from tells ``launch`` which of them it may have read.
         self.met: list[str] = []
+        # What a source's merged run reached by the file's own flow (the
+        # explorer's first run sets it, and hands it to the runs after it): a
+        # source may tell from it that a part one path does not reach runs on
+        # another (python_interpreter: a function only a branch calls is no
+        # entry point of its own on the path that skips the call).
+        self.reached: frozenset[int] | None = None
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
@@ -322,8 +334,11 @@ def explore(
         # The decisions runs had to fork on: a later run takes a way at them
         # as it meets them (Paths.take) instead of stopping at its end.
         learned.update(first_paths.needed)
+        if first_paths.reached is not None:
+            learned[_REACHED] = first_paths.reached  # (for the next analysis, which skips this run)
     else:
         first_paths = Paths({}, may_fork=False)  # (no first run: nothing it met)
+    reached = first_paths.reached if first_paths.reached is not None else learned.get(_REACHED)
     if first_paths.first_fork is not None:
         # The first run met the fork a run from the start would stop at.
         key, (when_true, when_false) = first_paths.first_fork
@@ -336,6 +351,7 @@ def explore(
         # This run is one path; each it leaves or splits into is one more.
         room = 0 if out_of_work else MAX_PATHS - len(leaves) - len(pending) - 1
         paths = Paths(fixed, room >= 1, learned, room)
+        paths.reached = reached
         try:
             result, cost = run(paths)
         except Fork as fork:

@@ -2988,8 +2988,21 @@ class PythonInterpreter:
             if id(func.node) in self.executed or id(func.node) in methods or func.name in called_names or id(func.node) not in reach:
                 continue
             self._as_root(lambda func=func: self._run_root(func, func.name if func.name.startswith("test") else ""))
+        # A function a call names that did not run (its caller did not, or
+        # called it in a way we cannot follow) runs as a root too, unless the
+        # merged run of the file reached it by the file's own flow: then a path
+        # that skips the call (`if not args.no_launch:`) starts nothing, and the
+        # path that takes it has the launch, made through the call.
+        # (Told by name and nesting, not by node: an editor's next analysis of
+        # the file parses it anew and skips the merged run.)
+        reached_elsewhere: frozenset = frozenset()
+        if self.paths.reached is None:
+            if not self.paths.may_fork and not self.paths.fixed:
+                self.paths.reached = frozenset((f.name, len(f.scopes)) for f in self.defined if id(f.node) in self.executed)  # (the merged run)
+        else:
+            reached_elsewhere = self.paths.reached
         for func in list(self.defined):
-            if id(func.node) in self.executed or id(func.node) in methods or id(func.node) not in reach:
+            if id(func.node) in self.executed or id(func.node) in methods or id(func.node) not in reach or (func.name, len(func.scopes)) in reached_elsewhere:
                 continue
             self._as_root(lambda func=func: self._run_root(func, ""))
 
