@@ -182,6 +182,8 @@ def test_not_an_entry_point(script):
         "srun --nodes=$N -w $HOSTS ",
         "time ",
         "time -p ",
+        "setsid ",
+        "nohup setsid -f ",
         "nohup env A=1 timeout 1h numactl -N 0 taskset -c 0-7 srun -N 1 time -p ",
         "exec env A=1 -u B timeout -s KILL 10m numactl --cpunodebind=0 -m 0 taskset -c 0-7 srun -N 1 --ntasks 2 ",
         "docker run --gpus all -it --rm -e HF_TOKEN=x -v /a:/b -p 30000:30000 --shm-size 32g --ipc=host --name srv lmsysorg/sglang:latest ",

@@ -78,6 +78,9 @@ def _opts(*names: str) -> frozenset[str]:
 
 WRAPPERS: dict[str, Wrapper] = {
     "nohup": Wrapper(),
+    # util-linux setsid [-c] [-f] [-w] program: a server detached from the
+    # terminal's session (`nohup setsid python -m sglang.launch_server ...`)
+    "setsid": Wrapper(),
     "exec": Wrapper(value_options=_opts("-a")),
     "time": Wrapper(value_options=_opts("-f", "--format", "-o", "--output")),
     "command": Wrapper(),
