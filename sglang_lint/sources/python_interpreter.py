@@ -1440,15 +1440,22 @@ class PythonInterpreter:
 
     def _stmt_Try(self, node, depth: int) -> _Flow:
         flow = self._exec_block(node.body, depth + 1)
+        handled: _Flow | None = None
         if node.handlers and not self._raised_nothing(node):
-            # Any handler may run instead of the rest of the body.
-            self._branches([h.body for h in node.handlers], depth, exhaustive=False)
+            # Any handler may run instead of the rest of the body; when the
+            # body returns (or raises) on every way, only a handler's way goes
+            # on after the `try` (`try: bind(); return False / except OSError:
+            # return True` returns on both: falling off it, the function gave
+            # None, and a port helper's None made a false SGL203).
+            handled = self._branches([h.body for h in node.handlers], depth, exhaustive=flow.terminated)
         if not flow.terminated:
             self._exec_block(node.orelse, depth + 1)
         final = self._exec_block(node.finalbody, depth + 1)
         if final.stopped:
             return final
-        return _Flow(terminated=flow.terminated and not node.handlers, raised=flow.raised and not node.handlers)
+        if handled is None:
+            return _Flow(terminated=flow.terminated, raised=flow.raised)
+        return _Flow(terminated=flow.terminated and handled.terminated, raised=flow.raised and handled.raised)
 
     _stmt_TryStar = _stmt_Try
 
@@ -2511,7 +2518,9 @@ class PythonInterpreter:
             else:
                 flow = self._exec_block(func.node.body, 1)
             if not frame.returns:
-                return PNone(loc)
+                # (one that raises on every way we followed gives nothing: a
+                # caller's statement fails there, which is not followed)
+                return PUnknown(Value.unknown(f"the result of {func.name}(), which raises"), loc) if flow.raised else PNone(loc)
             if not flow.terminated and frame.returns:
                 frame.returns.append(PNone(loc))
             return self._merged(frame.returns, frozenset(frame.return_keys))
