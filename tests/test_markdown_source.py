@@ -684,10 +684,31 @@ def test_a_session_stops_at_a_broken_continuation():
 
 
 def test_an_unclosed_quote_does_not_swallow_later_blocks():
-    doc = fence("echo \"it's sglang\n") + "\n" + fence(f"{LS} --tp 8\n") + "\n" + fence('echo "x sglang\n')
+    doc = fence("echo \"it's sglang.launch_server\n") + "\n" + fence(f"{LS} --tp 8\n") + "\n" + fence('echo "x sglang serve\n')
     result = analyze(doc)
     assert [argv(s) for s in result.servers] == [["--tp", "8"]]
     assert {n.line for n in result.notes} == {2, 10}
+
+
+def test_a_broken_block_naming_no_entry_point_gets_no_note():
+    """A benchmark's result fenced as `shell` (SGLang's cookbook, GLM-4.6V.md):
+    bash would refuse `Mean E2E Latency (ms): 5349.20`, and its `Backend:
+    sglang-oai-chat` names sglang, but no entry point: it launches nothing, and
+    its lines were seven "tree-sitter-bash cannot parse" notes. A broken block
+    that names one still gets its note."""
+    output = (
+        "============ Serving Benchmark Result ============\n"
+        "Backend:                                 sglang-oai-chat\n"
+        "Successful requests:                     128\n"
+        "Mean E2E Latency (ms):                   5349.20\n"
+        "Median TTFT (ms):                        1688.16\n"
+    )
+    doc = fence(f"{LS} --tp 8 --port 30000 &\n") + "\nResult:\n\n" + fence(output, "shell")
+    result = analyze(doc)
+    assert [argv(s) for s in result.servers] == [["--tp", "8", "--port", "30000"]]
+    assert result.notes == []
+    broken = fence(f"{LS} --tp 8 --served-model-name (m)\n")
+    assert analyze(broken).notes
 
 
 def test_variables_flow_between_good_shell_blocks():
@@ -729,8 +750,9 @@ def test_a_huge_number_of_fences_is_quick():
     assert time.perf_counter() - start < 30
     assert len(result.servers) == 2000
     start = time.perf_counter()
-    # (broken blocks get notes when they name SGLang; those that do not are left out)
-    broken = analyze(fence("echo 'sglang\n") * 3000 + fence("a: [sglang\n", "yaml") * 3000 + fence("sglang(\n", "python") * 3000)
+    # (broken blocks get notes when they name SGLang, a shell block an entry point;
+    # those that do not are left out)
+    broken = analyze(fence("echo 'sglang serve\n") * 3000 + fence("a: [sglang\n", "yaml") * 3000 + fence("sglang(\n", "python") * 3000)
     assert time.perf_counter() - start < 30
     start = time.perf_counter()
     quiet = analyze(fence("echo 'x\n") * 3000 + fence("a: [\n", "yaml") * 3000 + fence("f(\n", "python") * 3000)

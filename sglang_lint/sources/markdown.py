@@ -32,9 +32,11 @@ looked like a prompt). Python blocks with ``>>> ``
 prompts are read the same way (``... `` continues a statement).
 
 Syntax notes: a block that bash, Python or YAML would refuse is analyzed on its
-own and gets a note only when it names an SGLang entry point (the prefilter's
-markers, sglang_lint.prefilter): a broken block that launches nothing (a sketch
-with ``...``, another tool's snippet) is none of our business.
+own and gets a note only when it names an SGLang entry point (Python and YAML:
+the prefilter's markers, sglang_lint.prefilter; shell: an entry point the shell
+source recognises, ``shell.names_an_entry_point``, not the word sglang alone): a
+broken block that launches nothing (a sketch with ``...``, another tool's
+snippet, a benchmark's output fenced as ``shell``) is none of our business.
 
 Placeholders are what the reader is told to replace: ``<PREFILL_HOST>``,
 ``<model-path>``, ``[model_path]``, ``{MODEL}``, ``{{ MODEL }}``, whole words or
@@ -111,7 +113,7 @@ from sglang_lint.model import (
 from sglang_lint.prefilter import may_launch
 from sglang_lint.sources.python import analyze_python
 from sglang_lint.sources.python_interpreter import parse_python
-from sglang_lint.sources.shell import analyze_shell
+from sglang_lint.sources.shell import analyze_shell, names_an_entry_point
 from sglang_lint.sources.shell_syntax import parse_bash
 from sglang_lint.sources.yaml_manifest import analyze_yaml
 
@@ -925,7 +927,9 @@ class MarkdownAnalyzer:
     # block, and everything between them becomes a string.
     def _shell(self, items: list[_Prepared]) -> list[SourceResult]:
         env = self.configured_env
-        return self._isolate(items, _shell_ok, lambda good: analyze_shell(self.path, _document(good), env), partial(analyze_shell, env=env), "shell")
+        return self._isolate(
+            items, _shell_ok, lambda good: analyze_shell(self.path, _document(good), env), partial(analyze_shell, env=env), "shell", self._names_shell_entry
+        )
 
     def _python(self, items: list[_Prepared]) -> list[SourceResult]:
         env = self.configured_env
@@ -948,19 +952,24 @@ class MarkdownAnalyzer:
         together: Callable[[list[_Prepared]], SourceResult],
         alone: Callable[[str, str], SourceResult],
         language: str,
+        may_launch: Callable[[_Prepared], bool] | None = None,
     ) -> list[SourceResult]:
         """Analyze the blocks that are fine on their own together, and each broken
         one alone (up to MAX_SEPARATE_BLOCKS), so that one cannot spoil the others.
         A broken block that names no SGLang entry point is left out: it launches
         nothing, and its syntax is not ours to judge (a transcript, a snippet of
-        another tool's configuration, a sketch with ``...``)."""
-        if len(items) == 1 and self._may_launch(items[0]):
+        another tool's configuration, a sketch with ``...``; a shell block
+        naming no entry point the shell source recognises, ``may_launch``: a
+        benchmark's output fenced as ``shell``, whose ``Backend: sglang-oai-chat``
+        named sglang)."""
+        may_launch = may_launch or self._may_launch
+        if len(items) == 1 and may_launch(items[0]):
             return [together(items)]
         good, bad = [], []
         for item in items:
             if ok(item):
                 good.append(item)
-            elif self._may_launch(item):
+            elif may_launch(item):
                 bad.append(item)
         results = [together(good)] if good else []
         for item in bad[:MAX_SEPARATE_BLOCKS]:
@@ -983,6 +992,12 @@ class MarkdownAnalyzer:
 
     def _may_launch(self, item: _Prepared) -> bool:
         return may_launch("markdown", "\n".join(t for _, _, t in item.lines), self.configured_env)
+
+    def _names_shell_entry(self, item: _Prepared) -> bool:
+        """A shell block that names an entry point the shell source recognises,
+        in its text or in a value of the config's ``env``."""
+        text = "\n".join(t for _, _, t in item.lines)
+        return names_an_entry_point(text) or any(names_an_entry_point(value) for value in (self.configured_env or {}).values())
 
     # -- back to the Markdown file -------------------------------------------------------
     def _section(self, launch: ServerLaunch | RouterLaunch) -> tuple[Heading, ...]:

@@ -56,6 +56,16 @@ _ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
 # A launch entry point named in a piece of text that may run (a word of a command,
 # the value of a variable a command expands): the module of `python -m`, or a CLI.
 _ENTRY_MENTION = re.compile(r"(?<![\w.-])(?:sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang-router|sglang[ \t]+serve)(?![\w-])")
+
+
+def names_an_entry_point(text: str) -> bool:
+    """Whether ``text`` names a launch entry point the shell source recognises
+    (a module of ``python -m``, ``sglang serve``, the router, the diffusion
+    CLI), not merely the word sglang (``Backend: sglang-oai-chat`` in a
+    benchmark's output)."""
+    return _ENTRY_MENTION.search(text) is not None or DIFFUSION_CLI in text
+
+
 # Commands that run a command string given as an argument, which sglang-lint
 # does not read (`tmux new -d "python -m ..."`, `screen -dmS p sh -c "..."`).
 _COMMAND_STRING_RUNNERS = {"tmux", "screen"}
