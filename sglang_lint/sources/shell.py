@@ -49,7 +49,8 @@ from sglang_lint.files import FileKind
 from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult
 from sglang_lint.sources.paths import Fork, Paths, explore, variants
 from sglang_lint.sources.project import FileReader
-from sglang_lint.sources.shell_launches import ScriptExit, names_an_entry_point
+from sglang_lint.sources.shell_launches import ScriptExit
+from sglang_lint.sources.shell_launches import names_an_entry_point as names_an_entry_point  # (for the Markdown source)
 from sglang_lint.sources.shell_syntax import parse_script
 from sglang_lint.prefilter import may_launch
 from sglang_lint.sources.shell_walk import MAX_COMMANDS, CommandBudgetSpent, EmbeddedManifest, ShellAnalyzer
