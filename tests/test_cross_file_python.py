@@ -1043,3 +1043,46 @@ def test_a_call_that_built_a_configuration_bounds_the_calls_it_makes_after(tmp_p
     result = analyze(tmp_path, "run.py", monkeypatch)
     assert [[(keyword.name, keyword.value.text) for keyword in server.keywords] for server in result.servers if server.keywords] == [[("model_path", "m"), ("tp_size", "2")]]
     assert _tp_words(tmp_path, monkeypatch)[-1] == "<the result of long_tp(), which cannot start a server and is too long to follow>"
+
+
+OTHER_HELPER = '''\
+import subprocess
+import sys
+
+
+def popen_launch_server(model, base_url, timeout, other_args=None):
+    """sglang-jax's helper of the same name: it starts sgl_jax's own server."""
+    _, host, port = base_url.split(":")
+    command = [sys.executable, "-m", "sgl_jax.launch_server", "--model-path", model, "--port", port, *(other_args or [])]
+    return subprocess.Popen(command)
+'''
+
+OTHER_TEST = '''\
+import unittest
+
+from sgl_jax.test.test_utils import popen_launch_server
+
+
+class TestRetract(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.process = popen_launch_server(
+            "Qwen/Qwen3-8B", "http://127.0.0.1:30000", 600, other_args=["--precompile-token-paddings", "8192"]
+        )
+'''
+
+
+def test_another_packages_helper_of_the_same_name_is_read_not_taken_for_sglangs(tmp_path, monkeypatch) -> None:
+    """sgl-project/sglang-jax's tests call `popen_launch_server` from
+    `sgl_jax.test.test_utils`, which runs `python -m sgl_jax.launch_server`:
+    taken for SGLang's helper by its name, its options (`--precompile-token-
+    paddings`) were 80 false SGL202. A helper of another package that the tree
+    holds is read as any function of the project; SGLang's own, imported from
+    `sglang.test.test_utils`, keeps its model."""
+    write(tmp_path, {"python/sgl_jax/__init__.py": "", "python/sgl_jax/test/__init__.py": "", "python/sgl_jax/test/test_utils.py": OTHER_HELPER, "test/srt/test_retract.py": OTHER_TEST})
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["."], LintOptions(cache=False))
+    assert result.findings == [] and [s for d in result.deployments for s in d.servers] == []
+    write(tmp_path, {"test/srt/test_retract.py": OTHER_TEST.replace("sgl_jax.test.test_utils", "sglang.test.test_utils")})
+    ours = lint_paths(["."], LintOptions(cache=False))
+    assert [f.code for f in ours.findings] == ["SGL202"]

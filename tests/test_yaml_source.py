@@ -921,3 +921,18 @@ def test_rbg_odd_shapes_are_read_without_error():
     servers, result = _servers(text)
     assert [(s.role, s.settings.version) for s in servers] == [("prefill", "0.5.14")]
     assert result.findings == []
+
+
+def test_a_ci_step_that_launches_nothing_gives_no_placeholder_note():
+    """sglang-jax's workflows: `bash scripts/killall_sglang.sh` names sglang, so
+    the `run:` step is read as a command, and its `${{ matrix.part }}` made the
+    file's "template placeholders were read as unknown values" note although
+    nothing in it launches (seven files). A step that launches keeps the note."""
+    quiet = (
+        "jobs:\n  test:\n    steps:\n      - run: |\n          bash scripts/killall_sglang.sh\n"
+        "          python test/srt/run_suite.py --auto-partition-id ${{ matrix.part }}\n"
+    )
+    assert analyze_yaml("ci.yml", quiet).notes == []
+    launching = quiet.replace("bash scripts/killall_sglang.sh", "python3 -m sglang.launch_server --tp ${{ matrix.tp }} &")
+    result = analyze_yaml("ci.yml", launching)
+    assert len(result.servers) == 1 and any("template placeholders" in note.message for note in result.notes)

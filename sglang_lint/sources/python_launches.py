@@ -734,12 +734,14 @@ def _is_launch_qualname(qualname: str, configurations: bool) -> bool:
 def _keeps_builtin_model(qualname: str) -> bool:
     """(LaunchInterpreter._builtin_model; once per name and process: every
     import an analysis resolves asks it)"""
-    last = qualname.rsplit(".", 1)[-1]
     if qualname == SGLANG_ENVS:
         return True  # its fields' reads are the environment's (PythonInterpreter._sglang_env_get)
-    return last in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check") or any(
-        _is_sglang_name(qualname, name) for name in ("launch_server", "run_server", "Engine", "ServerArgs")
-    )
+    # (SGLang's helpers by their module: another package's function of the same
+    # name is read where the tree holds it, as any function of the project:
+    # sglang-jax's `sgl_jax.test.test_utils.popen_launch_server` runs
+    # `sgl_jax.launch_server`, whose options are not SGLang's; one the tree does
+    # not hold is still taken for SGLang's, _call_external)
+    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "run_server", "Engine", "ServerArgs"))
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:

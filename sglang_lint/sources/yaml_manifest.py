@@ -421,8 +421,14 @@ class YamlAnalyzer:
 
     def _command_string(self, node: ScalarNode) -> None:
         """A string scalar naming a launch entry point, read as a shell command
-        (``run: |``, ``script:``, a ConfigMap's ``launch.sh``)."""
+        (``run: |``, ``script:``, a ConfigMap's ``launch.sh``). Its template
+        placeholders count for the file's note only when it launches: a CI
+        step that names sglang (`bash scripts/killall_sglang.sh`) beside a
+        `${{ matrix.part }}` has nothing for the note to explain."""
+        seen = self.placeholder_at
         servers, routers = self._embedded().script(self._scalar_word(node), self._loc(node), [])
+        if not servers and not routers:
+            self.placeholder_at = seen
         self.result.servers.extend(servers)
         self.result.routers.extend(routers)
 
