@@ -424,3 +424,20 @@ def test_the_working_directory_is_moved_only_by_a_cd_we_can_see(tmp_path, monkey
     result = analyze(tmp_path, "bin/run.sh", monkeypatch)
     assert len(result.servers) == (1 if found else 0)
     assert bool(result.notes) != found
+
+
+def test_a_value_the_outer_shell_puts_in_single_quotes_of_a_bash_c_script_is_that_value(tmp_path, monkeypatch) -> None:
+    """`bash -c "cd '$REPO_DIR'; source '$REPO_DIR/lib/common.sh'"`: the outer
+    shell substitutes the directory's text inside the inner single quotes,
+    which keep it as it is. The analyzer's stand-in for it was read there as
+    literal text: `source scripts/${__sglang_lint_1}/lib/common.sh` 'does not
+    exist' (mattbucci's test_capabilities_all.sh)."""
+    script = (
+        '#!/bin/bash\nREPO_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"\n'
+        "setsid bash -c \"\n  cd '$REPO_DIR'\n  source '$REPO_DIR/lib/common.sh'\n  serve /models/m 4\n\"\n"
+    )
+    write(tmp_path, {"lib/common.sh": COMMON, "bin/run.sh": script})
+    result = analyze(tmp_path, "bin/run.sh", monkeypatch)
+    assert result.notes == []
+    (server,) = result.servers
+    assert argv(server)[:4] == ["--model-path", "/models/m", "--tp", "4"]

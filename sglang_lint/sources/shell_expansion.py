@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from typing import Iterable, Mapping
 
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, is_ascii_digits
@@ -48,6 +49,12 @@ _SCRIPT_FILE = frozenset({"$0", "${0}"})
 # `$(realpath "$0")`, `$(readlink -f "${BASH_SOURCE[0]}")`), with the options
 # that make them do so.
 _REAL_PATH = {"realpath": frozenset({"", "-e", "-m", "-s", "-P", "-L"}), "readlink": frozenset({"-f", "-e", "-m"})}
+# The variables standing in a nested script (`bash -c "..."`, an ssh command)
+# for what the outer shell substitutes into its text (shell_launches
+# _nested_script); inside the nested script's single quotes, where no
+# expansion happens, the text itself is the outer value (_stand_ins).
+STAND_IN_PREFIX = "__sglang_lint_"
+STAND_IN = re.compile(r"\$\{(" + STAND_IN_PREFIX + r"\d+)\}")
 
 
 def _and_chain(node) -> list | None:
@@ -254,6 +261,8 @@ class WordExpansion:
         if kind == "raw_string":
             raw = node_text(node, text)[1:-1]
             start = node.start_byte + 1
+            if STAND_IN_PREFIX in raw:
+                return self._stand_ins(raw, loc, env)
             return [Seg(Value.known(raw), loc, quoted=True, chars=self._chars_from(start, raw, text))]
         if kind == "ansi_c_string":
             raw = node_text(node, text)[2:-1]
@@ -408,6 +417,25 @@ class WordExpansion:
                 return None
             return self._file_word(operands[0], text, env, depth) or self._directory_word(operands[0], text, env, depth)
         return None
+
+    def _stand_ins(self, raw: str, loc: Location, env: Env) -> list[Seg]:
+        """A single-quoted string of a nested script holding stand-ins: the
+        outer shell put its values' text there (`bash -c "cd '$REPO_DIR'"`),
+        which stays as it is inside the quotes; the stand-in's text read as
+        literal made `cd '${__sglang_lint_1}'` a directory of that name."""
+        segs: list[Seg] = []
+        last = 0
+        for match in STAND_IN.finditer(raw):
+            found, var = env.lookup(match.group(1))
+            if not found or var is None or not var.scalar:
+                continue
+            if match.start() > last:
+                segs.append(Seg(Value.known(raw[last : match.start()]), loc, quoted=True))
+            segs.extend(Seg(seg.value, seg.loc, quoted=True, origin=seg.origin) for seg in var.scalar)
+            last = match.end()
+        if last < len(raw) or not segs:
+            segs.append(Seg(Value.known(raw[last:]), loc, quoted=True))
+        return segs
 
     def _next_directory(self, current: str | None, node, text, env: Env, depth: int) -> str | None:
         """Where ``cd WORD`` leads from ``current`` (None: the first ``cd``,

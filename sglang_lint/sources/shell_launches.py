@@ -22,7 +22,7 @@ from typing import Mapping
 
 from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value
 from sglang_lint.sources.paths import Paths, imprecise_launch
-from sglang_lint.sources.shell_expansion import WordExpansion
+from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
@@ -31,11 +31,6 @@ from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
 MAX_CALL_DEPTH = 12
-
-# The variables standing in a nested script for what the outer shell
-# substitutes (_nested_script).
-_STAND_IN_PREFIX = "__sglang_lint_"
-_STAND_IN = re.compile(r"\$\{(" + _STAND_IN_PREFIX + r"\d+)\}")
 
 
 PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
@@ -450,7 +445,7 @@ class LaunchDetection(WordExpansion):
         """``text`` of a nested script (an ssh command, ``bash -c``) for a
         message: each stand-in for what the outer shell substitutes
         (:meth:`_nested_script`) is the outer text it stands for."""
-        if _STAND_IN_PREFIX not in text:
+        if STAND_IN_PREFIX not in text:
             return text
 
         def outer(match: re.Match[str]) -> str:
@@ -460,7 +455,7 @@ class LaunchDetection(WordExpansion):
                 return match.group(0)
             return self._written((seg,)) or seg.value.describe()
 
-        return _STAND_IN.sub(outer, text)
+        return STAND_IN.sub(outer, text)
 
     def _nested_script(self, word: Word, command_loc: Location, env: Env, depth: int, in_place: bool = False) -> None:
         if self.call_depth >= MAX_CALL_DEPTH:
@@ -480,7 +475,7 @@ class LaunchDetection(WordExpansion):
                 # Stand in for what the outer shell substitutes with a variable of the
                 # inner script that holds the same value (:meth:`_as_written` puts
                 # the outer text back in messages).
-                name = f"{_STAND_IN_PREFIX}{len(placeholders)}"
+                name = f"{STAND_IN_PREFIX}{len(placeholders)}"
                 placeholders[name] = seg
                 stand_in = "${" + name + "}"
                 chars.append(stand_in)

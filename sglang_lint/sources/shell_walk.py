@@ -24,7 +24,7 @@ from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.project import FileReader, resolve
 from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant, SourcedText
-from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, SOURCED, LaunchDetection, ScriptExit
+from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, SOURCED, LaunchDetection, ScriptExit, names_an_entry_point
 from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
@@ -155,6 +155,12 @@ class ShellAnalyzer(LaunchDetection):
         self.max_value_chars = MAX_VALUE_CHARS + len(text)
         self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
         self.called_functions: set[str] = set()
+        # A `source` or `.` command was met (followed or not).
+        self.sourced_any = False
+        # The script, as written, names an entry point (shell.analyze_shell
+        # tells it from the file's text: ``text`` here has the lines
+        # tree-sitter-bash cannot parse blanked).
+        self.names_entry = names_an_entry_point(text)
         self.commands_seen = 0
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
@@ -204,7 +210,21 @@ class ShellAnalyzer(LaunchDetection):
         """Notes for what could not be parsed. Only a construct left open at the
         end of the file (a quote, a `fi`, a here-document) is one bash refuses too:
         tree-sitter-bash also fails on lines bash accepts, which are skipped
-        (their neighbours are analyzed) and never called a bash syntax error."""
+        (their neighbours are analyzed) and never called a bash syntax error.
+        None for a script that may launch nothing: it names no entry point,
+        sources no file, hands no manifest on and launched nothing (a teaching
+        script printing a guide with `cat <<'GUIDE'`, a candidate only for the
+        word "source" in it, got 16 notes): its syntax is not ours to judge,
+        as for a Markdown block."""
+        if not (
+            self.result.servers
+            or self.result.routers
+            or self.manifests
+            or self.sourced_any
+            or self.names_entry
+            or any(names_an_entry_point(value) for value in self.configured_env.values())
+        ):
+            return
         for first, last in parsed.skipped[:MAX_SKIPPED_NOTES]:
             lines = f"line {first}" if first == last else f"lines {first}-{last}"
             them = "it" if first == last else "them"
@@ -1121,9 +1141,11 @@ class ShellAnalyzer(LaunchDetection):
         if first.is_known and first.text in ("shift", "set"):
             self._shift_positional(first.text, words[1:], env)
             return
-        if first.is_known and first.text in ("source", ".") and self.files is not None:
-            self._source(node, text, words[1:], command_loc, env, depth)
-            return
+        if first.is_known and first.text in ("source", "."):
+            self.sourced_any = True
+            if self.files is not None:
+                self._source(node, text, words[1:], command_loc, env, depth)
+                return
         if first.is_known and first.text == "cd" and self.follows_sources:
             self._cd(words[1:], command_loc, env)
             return
