@@ -272,8 +272,8 @@ def test_libyaml_and_python_parsers_agree_on_every_fixture():
     [
         ("spec:\n  containers:\n    - command: {{ .Values.command }}\n", "template"),
         ("spec:\n  containers:\n    - image: {{ .Values.image }}\n      command: [python3]\n", "template"),
-        ("{{- if .Values.enabled }}\nkind: Pod\n{{- end }}\n", "template"),
-        ("{% if x %}\nkind: Pod\n{% endif %}\n", "template"),
+        ("{{- if .Values.enabled }}\nkind: Pod\nspec:\n  containers:\n    - command: [python3]\n{{- end }}\n", "template"),
+        ("{% if x %}\nkind: Pod\nspec:\n  containers:\n    - args: [--tp, '8']\n{% endif %}\n", "template"),
         ("kind: Pod\nspec: [\n", "YAML syntax error"),
         ("a: &a [1]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
          "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c]\ne: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d]\n"
@@ -936,3 +936,22 @@ def test_a_ci_step_that_launches_nothing_gives_no_placeholder_note():
     launching = quiet.replace("bash scripts/killall_sglang.sh", "python3 -m sglang.launch_server --tp ${{ matrix.tp }} &")
     result = analyze_yaml("ci.yml", launching)
     assert len(result.servers) == 1 and any("template placeholders" in note.message for note in result.notes)
+
+
+@pytest.mark.parametrize(
+    ("text", "noted"),
+    [
+        # a chart's templates that hold no launch: a PVC, an alert rule naming the router's job
+        ('{{- if .Values.pvc.enabled }}\nkind: PersistentVolumeClaim\nmetadata:\n  name: {{ include "sglang.fullname" . }}\n{{- end }}\n', False),
+        ('{{- if .Values.alerts }}\nkind: PrometheusRule\nspec:\n  groups:\n  - name: sglang.router\n    rules:\n    - expr: up{job="sglang-router"} == 0\n{{- end }}\n', False),
+        # a container's command, or a script naming an entry point
+        ("{{- if .Values.worker }}\nkind: Deployment\nspec:\n  template:\n    spec:\n      containers:\n      - command: {{ .Values.command }}\n{{- end }}\n", True),
+        ("{{- if .Values.cm }}\nkind: ConfigMap\ndata:\n  launch.sh: |\n    python3 -m sglang.launch_server --tp {{ .Values.tp }}\n{{- end }}\n", True),
+    ],
+)
+def test_a_template_is_noted_only_where_it_may_hold_a_launch(text, noted):
+    """A chart named sglang made each of its 14 templates (PVC, RBAC, HPA, alert
+    rules...) a "this file is a template, not analyzed" note
+    (arunpatala/sglang_development): only those that may hold a launch get it."""
+    notes = [note.message for note in analyze_yaml("t.yaml", text).notes]
+    assert any("is a template" in message for message in notes) == noted, notes

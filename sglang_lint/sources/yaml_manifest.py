@@ -189,6 +189,12 @@ class YamlAnalyzer:
         return self.result
 
     def _template(self, offset: int) -> SourceResult:
+        """A template's note, where it may hold a launch: a command or an
+        argument list (a container's, a compose service's), or a string naming
+        an entry point. A chart's PVC, RBAC, Service or HPA templates hold none
+        (a chart named sglang made each of its 14 templates a note)."""
+        if not _MAY_HOLD_A_LAUNCH.search(self.text) and not _TEMPLATE_ENTRY.search(self.text):
+            return self.result
         line = self.text.count("\n", 0, offset) + 1
         self.result.notes.append(
             Note(self.path, "this file is a template (Helm/Jinja '{{ ... }}'), not YAML: it is not analyzed; lint the rendered manifest instead (e.g. helm template ... > rendered.yaml)", line)
@@ -680,6 +686,13 @@ def _is_data_key(name: str | None) -> bool:
     file_name = _FILE_NAME.fullmatch(name)
     return file_name is not None and file_name.group(1) not in _SHELL_SUFFIXES
 
+
+# A key a launch is written under in a manifest or compose file (a template's
+# note is given only where one may be).
+_MAY_HOLD_A_LAUNCH = re.compile(r"(?m)^[ \t-]*[\"']?(?:command|args|entrypoint)[\"']?[ \t]*:")
+# An entry point written in a template's string (a ConfigMap's `launch.sh`); the
+# router's bare name is left out: it is the job label of a chart's alert rules.
+_TEMPLATE_ENTRY = re.compile(r"sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang[ \t]+serve")
 
 # The fields of a RoleBasedGroup template's container a patch container keeps
 # unless it sets them itself (env is merged by name instead).
