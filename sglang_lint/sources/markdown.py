@@ -996,8 +996,7 @@ class MarkdownAnalyzer:
     def _names_shell_entry(self, item: _Prepared) -> bool:
         """A shell block that names an entry point the shell source recognises,
         in its text or in a value of the config's ``env``."""
-        text = "\n".join(t for _, _, t in item.lines)
-        return names_an_entry_point(text) or any(names_an_entry_point(value) for value in (self.configured_env or {}).values())
+        return names_an_entry_point("\n".join(t for _, _, t in item.lines), self.configured_env)
 
     # -- back to the Markdown file -------------------------------------------------------
     def _section(self, launch: ServerLaunch | RouterLaunch) -> tuple[Heading, ...]:

@@ -124,8 +124,9 @@ class Paths:
         # explorer's first run sets it, and hands it to the runs after it): a
         # source may tell from it that a part one path does not reach runs on
         # another (python_interpreter: a function only a branch calls is no
-        # entry point of its own on the path that skips the call).
-        self.reached: frozenset[int] | None = None
+        # entry point of its own on the path that skips the call; there, each
+        # function by its name and nesting depth).
+        self.reached: frozenset[tuple[str, int]] | None = None
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)

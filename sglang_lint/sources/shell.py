@@ -166,11 +166,10 @@ def analyze_shell(
     # The text the interpreter reads: the lines tree-sitter-bash cannot parse are
     # blank in it (shell_syntax.parse_script); the result keeps the file's lines.
     script = text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")
-    names_entry = names_an_entry_point(text)
+    names_entry = names_an_entry_point(text, env)
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
-        analyzer = ShellAnalyzer(path, script, env, paths, parsed, files)
-        analyzer.names_entry = names_entry
+        analyzer = ShellAnalyzer(path, script, env, paths, parsed, files, names_entry)
         try:
             result = analyzer.run()
         except Fork as fork:

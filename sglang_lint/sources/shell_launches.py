@@ -53,12 +53,13 @@ _ROUTER_ENTRIES = {EntryPoint.ROUTER, EntryPoint.ROUTER_BINARY}
 _ENTRY_MENTION = re.compile(r"(?<![\w.-])(?:sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang-router|sglang[ \t]+serve)(?![\w-])")
 
 
-def names_an_entry_point(text: str) -> bool:
+def names_an_entry_point(text: str, env: Mapping[str, str] | None = None) -> bool:
     """Whether ``text`` names a launch entry point the shell source recognises
     (a module of ``python -m``, ``sglang serve``, the router, the diffusion
     CLI), not merely the word sglang (``Backend: sglang-oai-chat`` in a
-    benchmark's output)."""
-    return _ENTRY_MENTION.search(text) is not None or DIFFUSION_CLI in text
+    benchmark's output); or a value of ``env`` (the config's) does, which the
+    text may run (``python -m $ENTRY``)."""
+    return any(_ENTRY_MENTION.search(value) is not None or DIFFUSION_CLI in value for value in (text, *(env or {}).values()))
 
 
 # Commands that run a command string given as an argument, which sglang-lint

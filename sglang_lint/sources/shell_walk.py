@@ -138,6 +138,7 @@ class ShellAnalyzer(LaunchDetection):
         paths: Paths | None = None,
         parsed: ScriptParse | None = None,
         files: FileReader | None = None,
+        names_entry: bool | None = None,
     ) -> None:
         super().__init__(path, text, env, paths)
         # Where `source`d files are read (None: `source` is not followed).
@@ -157,10 +158,11 @@ class ShellAnalyzer(LaunchDetection):
         self.called_functions: set[str] = set()
         # A `source` or `.` command was met (followed or not).
         self.sourced_any = False
-        # The script, as written, names an entry point (shell.analyze_shell
-        # tells it from the file's text: ``text`` here has the lines
-        # tree-sitter-bash cannot parse blanked).
-        self.names_entry = names_an_entry_point(text)
+        # The script as written, or the config's env, names an entry point
+        # (``names_entry``: shell.analyze_shell tells it from the file's text,
+        # once for all its runs; ``text`` here has the lines tree-sitter-bash
+        # cannot parse blanked).
+        self.names_entry = names_an_entry_point(text, env) if names_entry is None else names_entry
         self.commands_seen = 0
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
@@ -222,7 +224,6 @@ class ShellAnalyzer(LaunchDetection):
             or self.manifests
             or self.sourced_any
             or self.names_entry
-            or any(names_an_entry_point(value) for value in self.configured_env.values())
         ):
             return
         for first, last in parsed.skipped[:MAX_SKIPPED_NOTES]:
