@@ -111,6 +111,93 @@ def _surely_not_dash(value: Value) -> bool:
 
 
 # =================================================================================
+# The model path a server cannot start without
+
+# `sglang serve` (0.5.5-0.5.17 cli/serve.py calls get_model_path before it
+# dispatches; from 0.5.18, 0.5.23 cli/serve.py:216-217, when the backend
+# requires a model path, as both built-in backends do) scans its words for
+# these spellings itself, before any parser: sglang/cli/utils.py get_model_path
+# (0.5.5 L126-151: "--model-path" only; 0.5.11 L102-127 adds "--model"; 0.5.23
+# try_get_model_path L136-149). No abbreviation, no --config file.
+_SERVE_MODEL_WORDS_FROM = {"--model-path": (0, 5, 5), "--model": (0, 5, 11)}
+
+
+def _check_serve_model_path(words: list[_Word], backend: _Word | None, table: OptionTable, problems: list[ArgProblem], launch: Location) -> Location | None:
+    """``sglang serve``'s own search for the model path (``get_model_path``),
+    which raises before either server parses anything: a problem when the
+    words surely hold none of the spellings it looks for. ``words`` are those
+    it scans (``--model-type`` removed, a first positional already made
+    ``--model-path WORD`` where the release does that: ``_serve_words``).
+    Returns the first word when it is a model the release does not take there
+    (before 0.5.16), which argparse would otherwise call unrecognized."""
+    version = table.version
+    if not version_at_least(version, (0, 5, 5)):
+        return None  # no `sglang serve` command (its cli/ package is from 0.5.5)
+    if backend is not None and not (backend.value.is_known and backend.value.text in ("auto", "llm", "diffusion")):
+        return None  # an installed backend may need no model path (serve_backends.py:67)
+    spellings = tuple(name for name, since in _SERVE_MODEL_WORDS_FROM.items() if version_at_least(version, since))
+    view = _facts(table).argparse
+    for index, word in enumerate(words):
+        if word.token.spread:
+            return None  # "$@" may hold the model path
+        texts = word.value.candidates()
+        if texts is None:
+            if _value_of_previous_option(words, index, view):
+                continue  # `--tp $TP`: the value of an option that takes one
+            prefix = word.value.literal_prefix()
+            if not prefix or prefix.startswith("-"):
+                return None  # a word we cannot see may be --model-path=...
+            continue
+        for text in texts:
+            if text in ("-h", "--help"):
+                return None  # help, no server (cli/serve.py answers it first)
+            if text in spellings and index + 1 < len(words):
+                return None
+            if any(text.startswith(name + "=") for name in spellings):
+                return None
+    unseen = _unseen_model(words, version, spellings, view)
+    if unseen is None:
+        return None  # no model given at all: an illustration more often than a deployment
+    message, location, written, stray = unseen
+    problems.append(ArgProblem("missing-model", message, location, written))
+    return location if stray else None
+
+
+def _value_of_previous_option(words: list[_Word], index: int, view: ArgparseView) -> bool:
+    """Whether the word before ``index`` is a known option (no "=") that takes
+    exactly one value, which this word then is."""
+    if index == 0 or not words[index - 1].value.is_known:
+        return False
+    parsed = view.parse_optional(words[index - 1].value.text)
+    return parsed is not None and parsed.option is not None and parsed.explicit is None and parsed.option.action == "store" and parsed.option.nargs is None
+
+
+def _unseen_model(words: list[_Word], version: str, spellings: tuple[str, ...], view: ArgparseView) -> tuple[str, Location, str, bool] | None:
+    """How the launch meant to give the model that ``sglang serve``'s scan does
+    not see: the message, the word, the option as written when it is one (for
+    a fix), and whether the word is a positional model (which argparse would
+    also refuse); None when it gives none at all."""
+    for word in words:
+        if not word.value.is_known or word.spelling is not None:
+            continue
+        parsed = view.parse_optional(word.value.text)
+        if parsed is None or parsed.option is None:
+            continue
+        name = parsed.written
+        if parsed.option.dest == "model_path":
+            if name in spellings:
+                return f"{name} is sglang serve's last word: it has no value, and no model path is found", word.location, "", False
+            if name == "--model":
+                return "sglang serve does not see --model as the model path before sglang 0.5.11", word.location, name, False
+            return f"sglang serve does not expand the abbreviation {name}: it finds no model path", word.location, name, False
+        if parsed.option.dest == "config" and parsed.explicit is None and name == "--config":
+            return "sglang serve does not read the model path from the --config file", word.location, "", False
+    if words and not version_at_least(version, (0, 5, 16)) and words[0].value.is_known and _surely_not_dash(words[0].value):
+        return "sglang serve takes the model as its first word from sglang 0.5.16 only", words[0].location, "", True
+    return None
+
+
+# =================================================================================
 # Entry point
 
 
@@ -144,30 +231,51 @@ def parse_server_args(
         return _keyword_settings(list(keywords), table)
     problems: list[ArgProblem] = []
     words = [_Word(token) for token in tokens]
-    backend: _Word | None = None
+    first_location = launch_location or (words[0].location if words else None)
     if entry is EntryPoint.SGLANG_SERVE:
         words, backend = _serve_words(words, table.version, problems)
+        stray_model = _check_serve_model_path(words, backend, table, problems, first_location) if first_location is not None else None
+        settings = _serve_settings(table, words, backend, problems, read_config, diffusion_table)
+        if stray_model is not None:
+            # One mistake, one finding: the model given as the first word of a
+            # release that does not take it is the missing model path, not also
+            # an unrecognized argument.
+            settings.problems = [p for p in settings.problems if not (p.kind == "unknown" and p.location == stray_model)]
+        return settings
     if entry is EntryPoint.DIFFUSION_SERVE:
         reason = "python -m sglang.multimodal_gen.runtime.entrypoints.cli.main serve starts the diffusion server"
         if diffusion_table is not None:
             return _diffusion_settings(diffusion_table, words, problems, reason)
         return _unchecked(table, words, read_config, DIFFUSION, f"{reason} (not in sglang {table.version}: not checked)")
-    if entry is EntryPoint.SGLANG_SERVE and diffusion_table is not None:
-        program, reason = _serve_program(words, backend, table, diffusion_table)
-        if program == DIFFUSION:
-            return _diffusion_settings(diffusion_table, words, problems, reason)
-        if program == OUT_OF_TREE:
-            return _unchecked(table, words, read_config, program, reason)
-        if program == LLM_OR_DIFFUSION:
-            llm = _llm_settings(table, words, list(problems), read_config)
-            diffusion = _diffusion_parse(diffusion_table, words, list(problems))
-            llm.problems = _under_both(llm.problems, diffusion.problems)
-            llm.program, llm.program_reason = program, reason
-            return llm
-        settings = _llm_settings(table, words, problems, read_config)
-        settings.program_reason = reason
-        return settings
     return _llm_settings(table, words, problems, read_config)
+
+
+def _serve_settings(
+    table: OptionTable,
+    words: list[_Word],
+    backend: _Word | None,
+    problems: list[ArgProblem],
+    read_config: Callable[[str, Location], ConfigFile | None] | None,
+    diffusion_table: OptionTable | None,
+) -> ServerSettings:
+    """``sglang serve``'s words (after ``_serve_words``) read by the server it
+    dispatches to."""
+    if diffusion_table is None:
+        return _llm_settings(table, words, problems, read_config)
+    program, reason = _serve_program(words, backend, table, diffusion_table)
+    if program == DIFFUSION:
+        return _diffusion_settings(diffusion_table, words, problems, reason)
+    if program == OUT_OF_TREE:
+        return _unchecked(table, words, read_config, program, reason)
+    if program == LLM_OR_DIFFUSION:
+        llm = _llm_settings(table, words, list(problems), read_config)
+        diffusion = _diffusion_parse(diffusion_table, words, list(problems))
+        llm.problems = _under_both(llm.problems, diffusion.problems)
+        llm.program, llm.program_reason = program, reason
+        return llm
+    settings = _llm_settings(table, words, problems, read_config)
+    settings.program_reason = reason
+    return settings
 
 
 def _llm_settings(

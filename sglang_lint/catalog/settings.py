@@ -120,15 +120,21 @@ class Overlay(MutableMapping[str, "Setting"]):
 
 
 class ArgProblem(Struct, frozen=True):
-    """Something argparse would reject, kept for rules SGL201-SGL203 and SGL206."""
+    """Something argparse (or ``sglang serve`` before it) would reject, kept for
+    rules SGL201-SGL203, SGL206 and SGL208."""
 
-    kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file"
+    kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file" | "missing-model"
     message: str
     location: Location
     option: str = ""
     candidates: tuple[str, ...] = ()
     # The option and its value in one word (`--config=FILE`).
     joined: bool = False
+
+
+# What `sglang serve` raises when its own scan finds no model path (0.5.23
+# sglang/cli/utils.py:165-167): SGL208.
+SERVE_MODEL_PATH_REQUIRED = "Error: --model-path is required. Please provide the path to the model."
 
 
 # The server program a launch starts. `sglang serve` picks a backend (0.5.23
