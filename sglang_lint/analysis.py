@@ -16,7 +16,8 @@ from typing import Callable, Iterable, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sglang_lint.catalog.argv import parse_server_args
+from sglang_lint.catalog.argv import parse_server_args, split_for_newer_release
+from sglang_lint.catalog.settings import DIFFUSION
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
 from sglang_lint.catalog.tables import load_diffusion_table, load_table, run_version
@@ -107,6 +108,10 @@ def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[s
                 keywords=launch.keywords,
                 diffusion_table=load_diffusion_table(judged.version) if launch.entry in _SERVE_ENTRIES else None,
             )
+            if judged.newer:
+                settings.problems, unknowable = split_for_newer_release(settings.problems, load_table(judged.version), settings.program == DIFFUSION)
+                if unknowable:
+                    cataloged.notes.append(_newer_release_note(result.path, launch, judged, unknowable))
             server = make_server(launch, settings, judged)
         except Exception as error:  # noqa: BLE001 - one launch must not lose the others
             cataloged.notes.append(_launch_error(result.path, launch, error))
@@ -297,6 +302,28 @@ def _program_notes(server: Server, found: list[Finding]) -> list[Finding]:
         return found
     note = server.settings.program_reason
     return [replace(finding, notes=finding.notes + (note,)) for finding in found]
+
+
+def _newer_release_note(path: str, launch, judged, unknowable) -> Note:
+    """What a launch of a release newer than every table uses that the newest
+    table does not know, left unreported (it may be that release's own)."""
+    shown = []
+    for problem in unknowable[:4]:
+        where = problem.location.short()
+        if problem.kind == "unknown":
+            shown.append(f"{problem.option} ({where})")
+        else:
+            value = problem.message.split("invalid choice: ", 1)[-1].split(" (choose", 1)[0]
+            shown.append(f"{value} for {problem.option} ({where})")
+    more = f" and {len(unknowable) - 4} more" if len(unknowable) > 4 else ""
+    return Note(
+        path,
+        f"sglang {judged.newer} is newer than sglang-lint's option tables (the newest: {judged.version}): options it may have are not checked; "
+        f"what {judged.version} does not know is not reported, as {judged.newer} may accept it: {', '.join(shown)}{more} "
+        "(an update of sglang-lint may know them)",
+        launch.location.line,
+        launch.location.column,
+    )
 
 
 def _launch_error(path: str, launch, error: Exception) -> Note:

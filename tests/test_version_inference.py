@@ -567,3 +567,74 @@ def test_show_settings_says_whether_versions_are_inferred(tmp_path: Path, monkey
     assert "infer-version = true" in capsys.readouterr().out
     assert main(["--show-settings", "--target-version", "0.5.19", "."]) == 0
     assert "infer-version = (off: an explicit target-version judges every launch)" in capsys.readouterr().out
+
+
+# -- a release newer than every table ----------------------------------------------------
+
+
+def test_newer_than_every_table() -> None:
+    from sglang_lint.catalog.versions import newer_than_every_table
+
+    newest = known_versions()[-1]
+    major, minor, patch = (int(part) for part in newest.split("."))
+    after = f"{major}.{minor}.{patch + 1}"
+    assert newer_than_every_table(after) and newer_than_every_table(after + "rc0") and newer_than_every_table(after + ".dev3")
+    assert not newer_than_every_table(newest) and not newer_than_every_table(newest + ".post1")
+    assert not newer_than_every_table(newest + "rc1") and not newer_than_every_table("0.5.9") and not newer_than_every_table("main")
+
+
+def _newer_launch(words: str) -> str:
+    return f"docker run --gpus all lmsysorg/sglang:v9.9.9-cu130 python -m sglang.launch_server --model-path /m {words}\n"
+
+
+def test_a_newer_release_may_have_options_and_choices_the_newest_table_lacks() -> None:
+    """A deployment on a release sglang-lint has no table for, newer than all
+    of them, is judged with the newest table: an option no known release has
+    (and no near miss of one) and a value outside the newest choices may be
+    that release's own, and were false SGL202/SGL203 errors. Said in a note."""
+    text = _newer_launch("--enable-brand-new-thing --kv-cache-dtype fp9 --tp 2")
+    result = lint_texts({"run.sh": text})
+    (note,) = _newer_notes(result)
+    assert [f.code for f in result.findings] == ["SGL900"] and note.location.line == 1
+    said = " ".join((note.message, *note.notes))
+    assert "sglang 9.9.9 is newer than sglang-lint's option tables" in said
+    assert "--enable-brand-new-thing" in said and "'fp9' for --kv-cache-dtype" in said
+    # The same words under the newest release it knows are errors.
+    pinned = text.replace("v9.9.9", f"v{default_version()}")
+    assert sorted(f.code for f in lint_texts({"run.sh": pinned}).findings) == ["SGL202", "SGL203"]
+
+
+def _newer_notes(result) -> list:
+    return [f for f in result.findings if f.code == "SGL900" and "newer than" in f.message]
+
+
+@pytest.mark.parametrize(
+    ("words", "code"),
+    [
+        ("--tp-szie 2", "SGL202"),  # a near miss of --tp-size: a typo in any release
+        ("--enable-deepep-moe", "SGL202"),  # removed after 0.5.4: removals stay
+        ("--tp two", "SGL203"),  # not an int in any release
+        ("stray", "SGL202"),  # no release takes a positional argument
+        ("--cuda-graph-max-bs 8", "SGL201"),  # ambiguous in the newest table
+    ],
+)
+def test_a_newer_release_keeps_what_no_release_would_accept(words: str, code: str) -> None:
+    result = lint_texts({"run.sh": _newer_launch(words)})
+    assert not _newer_notes(result)
+    assert [f.code for f in result.findings] == [code], [f.message for f in result.findings]
+    assert any("judged as sglang" in note and "newer than every table" in note for note in result.findings[0].notes)
+
+
+def test_a_checkout_of_a_development_build_after_the_newest_table(tmp_path: Path, monkeypatch) -> None:
+    newest = known_versions()[-1]
+    major, minor, patch = (int(part) for part in newest.split("."))
+    _checkout(tmp_path, "_version.py", f"__version__ = version = '{major}.{minor}.{patch + 1}.dev27+g8c1d2e3'\n")
+    (tmp_path / "test" / "srt" / "run_server.sh").write_text(
+        "python -m sglang.launch_server --model-path /m --enable-brand-new-thing\n", encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["test"], LintOptions(cache=False))
+    (note,) = _newer_notes(result)
+    assert [f.code for f in result.findings] == ["SGL900"]
+    assert "sglang 0.5.24.dev27" in note.message or "dev27" in note.message
+    assert "--enable-brand-new-thing" in " ".join(note.notes)

@@ -26,12 +26,13 @@ final (the last occurrence wins).
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, Iterable
 
 from msgspec.structs import replace
 
 from sglang_lint.catalog.argparse_emulation import _Parse
-from sglang_lint.catalog.argv_words import ArgparseView, Role, _Word, classify
+from sglang_lint.catalog.argv_words import ArgparseView, Role, _Word, classify, close_match
 from sglang_lint.catalog.config_merge import ConfigFile, _ConfigOutcome, merge_config
 from sglang_lint.catalog.option_values import default_value, is_default_none, normalized_value, takes_no_value
 from sglang_lint.catalog.settings import (
@@ -45,7 +46,7 @@ from sglang_lint.catalog.settings import (
     ServerSettings,
     Setting,
 )
-from sglang_lint.catalog.tables import Option, OptionTable, version_at_least
+from sglang_lint.catalog.tables import Option, OptionTable, known_versions, load_diffusion_table, load_table, option_facts, version_at_least
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, merge_made
 
 __all__ = ["parse_server_args"]
@@ -195,6 +196,58 @@ def _unseen_model(words: list[_Word], version: str, spellings: tuple[str, ...], 
     if words and not version_at_least(version, (0, 5, 16)) and words[0].value.is_known and _surely_not_dash(words[0].value):
         return "sglang serve takes the model as its first word from sglang 0.5.16 only", words[0].location, "", True
     return None
+
+
+# =================================================================================
+# A release newer than every table
+
+
+def split_for_newer_release(problems: list[ArgProblem], table: OptionTable, diffusion: bool = False) -> tuple[list[ArgProblem], list[ArgProblem]]:
+    """The problems a launch of a release newer than every table (judged with
+    ``table``, the newest) still surely has, and those that release may not
+    have: an option no known release declares and that is no near miss of one
+    of ``table`` (releases add options: ``--enable-new-thing`` on 0.5.30 is
+    more likely new than wrong), and a value outside the table's choices
+    (releases add backends and formats). A stray word, an ambiguous prefix,
+    an option an older release had (removals stay), a value of the wrong type
+    and a typo close to a known option are kept."""
+    kept: list[ArgProblem] = []
+    unknowable: list[ArgProblem] = []
+    for problem in problems:
+        if problem.kind == "unknown" and problem.option and _never_declared(problem.option, table, diffusion):
+            unknowable.append(problem)
+        elif problem.kind == "invalid-value" and "invalid choice" in problem.message:
+            unknowable.append(problem)
+        else:
+            kept.append(problem)
+    return kept, unknowable
+
+
+def _never_declared(spelling: str, table: OptionTable, diffusion: bool) -> bool:
+    """Whether no known release declares the option ``spelling`` names (a long
+    option, a ``key:`` of a config file, a ``field=`` keyword) and it is not a
+    near miss of one ``table`` declares."""
+    text = spelling.strip()
+    if text.endswith("="):
+        text = "--" + text[:-1].replace("_", "-")
+    elif text.endswith(":"):
+        text = "--" + text[:-1]
+    if not text.startswith("--"):
+        return False
+    if option_facts(text, diffusion) is not None or any(name.startswith(text) for name in _every_long_name(diffusion)):
+        return False  # an option (or an abbreviation of one) a known release has
+    return close_match(text, table.long_names) is None
+
+
+@functools.lru_cache(maxsize=2)
+def _every_long_name(diffusion: bool) -> frozenset[str]:
+    """The long options of every known release's table."""
+    names: set[str] = set()
+    for version in known_versions():
+        table = load_diffusion_table(version) if diffusion else load_table(version)
+        if table is not None:
+            names.update(table.long_names)
+    return frozenset(names)
 
 
 # =================================================================================

@@ -56,6 +56,10 @@ class JudgedVersion(Struct, frozen=True):
 
     version: str
     why: str = ""
+    # The release the facts name when it is newer than every table (0.5.30,
+    # 0.5.24.dev3): judged with the newest table, whose unknown options and
+    # choices that release may well have (catalog/argv split_for_newer_release).
+    newer: str = ""
 
     @property
     def note(self) -> str:
@@ -94,7 +98,17 @@ def table_for_release(release: str) -> tuple[str, str]:
 def _from_hint(hint: VersionHint, how: str = "") -> JudgedVersion:
     version, caveat = table_for_release(hint.release)
     why = f"from {how}{hint.describe()}"
-    return JudgedVersion(version, f"{why} ({caveat})" if caveat else why)
+    return JudgedVersion(version, f"{why} ({caveat})" if caveat else why, hint.release if newer_than_every_table(hint.release) else "")
+
+
+def newer_than_every_table(release: str) -> bool:
+    """Whether ``release`` (or the release a pre-release or development build
+    leads to: ``0.5.24rc0``, ``0.5.24.dev3``) comes after the newest table."""
+    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
+    try:
+        return version_key(number) > version_key(known_versions()[-1])
+    except ValueError:
+        return False
 
 
 class VersionPolicy:
