@@ -244,6 +244,7 @@ def analyze_results(
     for result in results:
         for rule in selected:
             findings.extend(rule.check_source(context, result))
+    findings = _one_per_place(findings)
     if not options.ignore_noqa:
         used: set[DirectiveUse] = set()
         reported = []
@@ -302,6 +303,18 @@ def _program_notes(server: Server, found: list[Finding]) -> list[Finding]:
         return found
     note = server.settings.program_reason
     return [replace(finding, notes=finding.notes + (note,)) for finding in found]
+
+
+def _one_per_place(findings: list[Finding]) -> list[Finding]:
+    """One finding for one mistake at one place: launches that share a word
+    (a list of common arguments for the prefill and the decode) each gave the
+    same finding, differing only in the launch lines a ``# noqa`` may sit on.
+    They become one, which a directive on any of those launches silences."""
+    merged: dict[Finding, list[tuple[str, int, int]]] = {}
+    for finding in findings:
+        ranges = merged.setdefault(replace(finding, noqa_ranges=()), [])
+        ranges.extend(r for r in finding.noqa_ranges if r not in ranges)
+    return [replace(finding, noqa_ranges=tuple(ranges)) for finding, ranges in merged.items()]
 
 
 def _newer_release_note(path: str, launch, judged, unknowable) -> Note:

@@ -170,3 +170,23 @@ def test_yaml_noqa_and_malformed_code_list() -> None:
     assert file_codes("pod.yaml", YAML_POD.format(comment="  # noqa: SGL001 SGL0X1")) == [("SGL001", 10), ("SGL900", 10)]
     assert file_codes("pod.yaml", YAML_POD.format(comment="  # noqa: sgl-001")) == [("SGL001", 10), ("SGL900", 10)]
     assert file_codes("pod.yaml", "# sglang-lint: disable=SGL001\n" + YAML_POD.format(comment="")) == []
+
+
+SHARED_ARGS = """\
+import subprocess
+
+COMMON = ["--model-path", "/m", "--cuda-graph-max-bs", "8"]
+subprocess.Popen(["python3", "-m", "sglang.launch_server", *COMMON, "--disaggregation-mode", "prefill", "--port", "30000"]){prefill}
+subprocess.Popen(["python3", "-m", "sglang.launch_server", *COMMON, "--disaggregation-mode", "decode", "--port", "30001"]){decode}
+"""
+
+
+def test_a_word_two_launches_share_is_one_finding_any_of_their_noqa_silences() -> None:
+    """SGLang's PD tests pass one list of common arguments to the prefill and
+    the decode: an ambiguous option in it was two identical findings on the
+    same word (each launch's), and a `# noqa` on one launch left the other."""
+    found = lint_texts({"t.py": SHARED_ARGS.format(prefill="", decode="")}).findings
+    assert [(f.code, f.location.line) for f in found] == [("SGL201", 3)]
+    for where in ("prefill", "decode"):
+        text = SHARED_ARGS.format(**{"prefill": "", "decode": "", where: "  # noqa: SGL201"})
+        assert lint_texts({"t.py": text}).findings == [], where
