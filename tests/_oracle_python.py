@@ -47,6 +47,10 @@ are in tests/_oracle_common.py):
                        condition changing the list)
    ``env_is_none``     such a condition written ``os.getenv("X") is None`` /
                        ``os.environ.get("X") is not None`` (unset, not empty)
+   ``env_flag_bool``   ``FLAG = True if os.getenv("X") else False`` or a helper
+                       ``try: os.environ[name]; return True / except KeyError:
+                       return False``, then ``if [not] FLAG:`` adding an option (a
+                       bool True on one way of the decision, False on the other)
    ``env_ternary_symbol`` such a choice between a literal and an environment value
                        (``"64" if os.getenv("X") else PAGE``)
    ``env_int``         ``TP_N = int(os.environ.get("TP", "8"))`` then ``str(TP_N * 2)``,
@@ -213,6 +217,7 @@ CONSTRUCTS = (
     "env_ternary",
     "env_branch_list",
     "env_is_none",
+    "env_flag_bool",
     "popen",
     "subprocess_run",
     "shell_string",
@@ -584,7 +589,7 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(24)
+            kind = self.rng.randrange(25)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
             elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
@@ -753,6 +758,27 @@ class _Gen:
                     )
                 )
             ]
+        if kind == 24 and self.ok("env_flag_bool"):
+            # A flag that is True on one way of an environment decision and
+            # False on the other: `True if <test> else False`, or a helper
+            # whose `try: os.environ[name]` returns True, its KeyError False.
+            variable = self.pick(_ENV_POOLS["flag"])
+            if variable not in self.domains:
+                if len(self.domains) >= 3:
+                    return []
+                self.domains[variable] = (None, "", "1")
+            self.tag("env_flag_bool")
+            if self.chance(0.5):
+                if "is_set" not in self.lists:
+                    self.lists.add("is_set")
+                    self.header += ["", "", "def is_set(name):", "    try:", "        os.environ[name]", "        return True", "    except KeyError:", "        return False", "", ""]
+                test = f'is_set("{variable}")'
+            else:
+                flag = self.fresh_name("flag")
+                self.header.append(f'{flag} = True if os.getenv("{variable}") else False')
+                test = flag
+            negate = "not " if self.chance(0.5) else ""
+            return [f"{indent}if {negate}{test}:", *(self.add(cmd, [f'"{self.pick(_FLAGS)}"'], indent + "    ") or [indent + "    pass"])]
         if kind == 20 and self.ok("dict_to_flags"):
             self.tag("dict_to_flags")
             flags = self.fresh_name("flags")

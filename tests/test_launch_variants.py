@@ -997,30 +997,55 @@ FLAG_HELPER = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize(
-    "fixed",
-    [
-        pytest.param(
-            None,
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="a known gap: a merge of True and False is the text 'True'/'False', a true string, so "
-                "`not is_set(...)` is false on every way (merging them as a value of unknown truth made SGLang's "
-                "test_utils.py fork on `if not success` retries past the exploration bound)",
-            ),
-        ),
-        "1",
-    ],
-)
+@pytest.mark.parametrize("fixed", [None, "1"])
 def test_a_helper_returning_true_or_false_is_not_a_true_string(tmp_path, fixed) -> None:
-    """`try: ...; return True / except KeyError: return False` returns on both
-    ways (it fell off, adding None: SpecForge's tests/utils.py port helper got
-    None that way, a false SGL203). What CPython runs under each environment
-    is among the variants."""
+    """`try: os.environ[name]; return True / except KeyError: return False`
+    returns on both ways (it fell off, adding None: SpecForge's tests/utils.py
+    port helper got None that way, a false SGL203), and which way is the
+    environment's: the variable set or unset, a decision of the path. Merged,
+    True and False were the texts "True"/"False", both true, so `not
+    is_set(...)` was false on every way and the unset way's port was never
+    reported. What CPython runs under each environment is among the variants."""
     (tmp_path / "run.py").write_text(FLAG_HELPER)
     ran = cpython_popen_calls(tmp_path, tmp_path / "run.py", {"FIXED_PORT": fixed} if fixed else {}, drop=3)
     reported = [argv for argv, _ in _variants(analyze_python("run.py", FLAG_HELPER))]
     assert len(ran) == 1 and ran[0] in reported, (ran, reported)
+
+
+FLAG_FROM_GETENV = textwrap.dedent(
+    """\
+    import os
+    import subprocess
+    import sys
+
+    big = True if os.getenv("BIG") else False
+    if big:
+        tp = 8
+    else:
+        tp = 2
+    subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp-size", str(tp)])
+    """
+)
+
+
+@pytest.mark.parametrize("big", [None, "1"])
+def test_a_flag_set_on_one_way_of_a_decision_has_that_ways_truth(tmp_path, big) -> None:
+    """`True if os.getenv("BIG") else False` is True on one way of the path's
+    decision and False on the other; merged as texts it was a true string and
+    `if big:` always took the tp 8 branch (tp 2 was never reported)."""
+    (tmp_path / "run.py").write_text(FLAG_FROM_GETENV)
+    ran = cpython_popen_calls(tmp_path, tmp_path / "run.py", {"BIG": big} if big else {}, drop=3)
+    reported = [argv for argv, _ in _variants(analyze_python("run.py", FLAG_FROM_GETENV))]
+    assert len(ran) == 1 and ran[0] in reported, (ran, reported)
+    assert sorted(argv[-1] for argv in reported) == ["2", "8"]
+
+
+def test_the_environment_lookup_try_follows_the_configured_environment() -> None:
+    """With the variable in the config's env, only the set way runs."""
+    from sglang_lint.sources.python import analyze_python as analyze
+
+    servers = analyze("run.py", FLAG_HELPER, env={"FIXED_PORT": "1"}).servers
+    assert [server.args[-1].value.text for server in servers] == ["30001"]
 
 
 def test_a_helper_that_raises_on_every_way_gives_no_value() -> None:

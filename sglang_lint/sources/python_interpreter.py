@@ -644,6 +644,20 @@ class PythonInterpreter:
         loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
         if any(v is None for v in values):
             return PUnknown(Value.unknown("set in only some branches"), loc)
+        if (
+            self.merging
+            and not any(key.startswith("at\0") for key in self.merging)
+            and all(isinstance(v, PNum) and isinstance(v.number, bool) for v in values)
+            and len({v.number for v in values}) > 1  # type: ignore[union-attr]
+        ):
+            # True on one way of a decision over the environment and False on
+            # another (a flag helper): its truth is the way's, not that of the
+            # texts "True" and "False", which are both true. (A merge over
+            # conditions the file does not decide, a health check's `return
+            # True, None` / `return False, ...` in a retry loop, keeps the
+            # texts: as unknown truths, SGLang's test_utils.py forked on them
+            # past the exploration bound.)
+            return PUnknown(Value.unknown("True or False, by the way the path takes"), loc)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
             # A `${X:-d}`-like value counts as its default alone, not merged with
@@ -1439,6 +1453,9 @@ class PythonInterpreter:
     _stmt_AsyncWith = _stmt_With
 
     def _stmt_Try(self, node, depth: int) -> _Flow:
+        lookup = self._environment_lookup(node)
+        if lookup is not None:
+            return self._environment_try(node, depth, *lookup)
         flow = self._exec_block(node.body, depth + 1)
         handled: _Flow | None = None
         if node.handlers and not self._raised_nothing(node):
@@ -1458,6 +1475,55 @@ class PythonInterpreter:
         return _Flow(terminated=flow.terminated and handled.terminated, raised=flow.raised and handled.raised)
 
     _stmt_TryStar = _stmt_Try
+
+    def _environment_lookup(self, node) -> tuple[str, Any] | None:
+        """``try: os.environ["X"]`` (or ``v = os.environ[name]``, ``return
+        os.environ[name]``) whose other statements cannot raise (``return``
+        of a name or a constant, ``pass``), with a handler that catches the
+        KeyError: the body runs when X is set, the handler when it is not, a
+        decision of the path like ``os.getenv("X") is None`` (``set\0$X``).
+        Merged, the two ways of a flag helper (``return True`` / ``return
+        False``) read as "True" or "False", both true strings. Returns X (as
+        the symbol ``$X``) and the handler."""
+        if not node.body:
+            return None
+        first, rest = node.body[0], node.body[1:]
+        looked_up = first.value if isinstance(first, (ast.Expr, ast.Assign, ast.Return)) else None
+        if not isinstance(looked_up, ast.Subscript) or not isinstance(looked_up.slice, (ast.Constant, ast.Name)):
+            return None
+        if isinstance(first, ast.Assign) and not all(isinstance(target, ast.Name) for target in first.targets):
+            return None
+        if not all(
+            isinstance(statement, ast.Pass) or (isinstance(statement, ast.Return) and (statement.value is None or isinstance(statement.value, (ast.Constant, ast.Name))))
+            for statement in rest
+        ):
+            return None
+        handler = next((h for h in node.handlers if _catches_key_error(h.type)), None)
+        if handler is None:
+            return None
+        container = self._eval(looked_up.value)
+        if not (isinstance(container, PExternal) and container.qualname == "os.environ"):
+            return None
+        name = known_text(self._eval(looked_up.slice))
+        if name is None or name in self.configured_env:
+            return None
+        return "$" + name, handler
+
+    def _environment_try(self, node, depth: int, subject: str, handler) -> _Flow:
+        """:meth:`_environment_lookup`'s ``try``: the way the path fixed, else
+        both ways as the branches of that decision."""
+        key = f"set\0{subject}"
+        where = self._loc(node.body[0])
+        set_way = [*node.body, *node.orelse]
+        verdict = implied(self.paths.fixed, key)
+        if verdict is True:
+            flow = self._exec_block(set_way, depth + 1)
+        elif verdict is False:
+            flow = self._exec_block(handler.body, depth + 1)
+        else:
+            flow = self._branches([set_way, handler.body], depth, fork=decision(key, (f"{subject} is set", f"{subject} is unset"), where), where=where)
+        final = self._exec_block(node.finalbody, depth + 1)
+        return final if final.stopped else flow
 
     def _raised_nothing(self, node: ast.Try) -> bool:
         """Whether the body of ``node``, just run, cannot have raised, so none of
@@ -3661,6 +3727,17 @@ def _subject(value: Any) -> str | None:
     if isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL:
         return value.value.name if value.value.default in (None, "") else f"{value.value.name} (default {value.value.default})"
     return None
+
+
+def _catches_key_error(kind) -> bool:
+    """Whether an ``except`` clause's type catches the KeyError of a missing
+    ``os.environ`` key (a bare ``except:`` too)."""
+    if kind is None:
+        return True
+    if isinstance(kind, ast.Tuple):
+        return any(_catches_key_error(item) for item in kind.elts)
+    name = kind.id if isinstance(kind, ast.Name) else kind.attr if isinstance(kind, ast.Attribute) else ""
+    return name in ("KeyError", "LookupError", "Exception", "BaseException")
 
 
 def _env_symbol(value: Any) -> bool:
