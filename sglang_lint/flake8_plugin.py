@@ -128,13 +128,14 @@ class SglangLintChecker:
         if version is not None:
             # Imported only when the option is given: the tables module is light
             # (json, importlib.resources), but nothing is loaded that is not needed.
-            from sglang_lint.catalog.tables import known_versions
+            from sglang_lint.catalog.tables import known_versions, newer_than_every_table
 
             known = known_versions()
-            if version not in known:
+            if version not in known and not newer_than_every_table(version):
                 sys.stderr.write(
                     f"flake8: error: argument --sglang-target-version: no sglang-lint option table for "
-                    f"SGLang {version!r}; known versions: {', '.join(known)}\n"
+                    f"SGLang {version!r}; known versions: {', '.join(known)} (a release after {known[-1]} is judged "
+                    "with its table)\n"
                 )
                 raise SystemExit(2)
         cls.target_version = version

@@ -62,9 +62,23 @@ def test_json_format_is_rufflike_with_related(capsys) -> None:
 
 
 def test_unknown_target_version_is_a_usage_error(capsys) -> None:
-    code, out, err = run(capsys, "--target-version", "9.9.9", str(FIXTURES / "split-files"))
-    assert code == 2
-    assert "9.9.9" in err and "0.5.23" in err and "0.5.4" in err
+    for version in ("0.4.1", "banana"):
+        code, out, err = run(capsys, "--target-version", version, str(FIXTURES / "split-files"))
+        assert code == 2
+        assert version in err and "0.5.23" in err and "0.5.4" in err
+
+
+def test_a_target_version_after_every_table_is_judged_with_the_newest(capsys, tmp_path) -> None:
+    """SGLang releases every few weeks: a deployment on a release sglang-lint
+    has no table for yet can name it (it was a usage error, with no way to
+    check the deployment at all). It is judged with the newest table; what
+    that table does not know is not an error (catalog/versions)."""
+    script = tmp_path / "run.sh"
+    script.write_text("python -m sglang.launch_server --model-path /m --enable-brand-new-thing --tp-szie 2\n", encoding="utf-8")
+    code, out, _ = run(capsys, "--target-version", "9.9.9", "--no-cache", "--output-format", "concise", str(script))
+    assert code == 1
+    assert "SGL202 unknown option --tp-szie" in out and "--enable-brand-new-thing for" not in out
+    assert "SGL900 sglang 9.9.9 is newer than sglang-lint's option tables" in out
 
 
 def test_bad_option_exits_2(capsys) -> None:

@@ -171,10 +171,16 @@ def test_target_version_is_used() -> None:
 
 
 def test_unknown_version_set_directly_is_sgl900_naming_known_versions() -> None:
-    SglangLintChecker.target_version = "9.9.9"
+    SglangLintChecker.target_version = "0.0.1"
     [(line, offset, message)] = check(PD)
     assert (line, offset) == (1, 0)
     assert message.startswith("SGL900 ") and known_versions()[-1] in message
+
+
+def test_a_release_after_every_table_is_accepted_and_judged_with_the_newest() -> None:
+    SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version="9.9.9", disable_noqa=False))
+    assert SglangLintChecker.target_version == "9.9.9"
+    assert check(PD) != [] and not any("no option table" in message for _, _, message in check(PD))
 
 
 def test_parse_options(capsys) -> None:

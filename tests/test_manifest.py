@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sglang_lint.catalog.tables import default_version
 from sglang_lint.cli import main
 from sglang_lint.config import (
     Config,
@@ -334,7 +335,7 @@ def test_config_option(tmp_path, monkeypatch, capsys) -> None:
         ("[[deployment]]\nname = \"cross\"\nprefill = \"a\"\ndecode = \"b\"\ndecodes = \"c\"\n",
          "sglang-lint.toml: deployment #1 (\"cross\"): unknown key 'decodes' (expected: name, prefill, decode, router)"),
         ("line-length = 88\n", "sglang-lint.toml: unknown key line-length (supported: target-version, infer-version, follow-installed, select, extend-select, ignore, per-file-ignores, exclude, extend-exclude, env, cache-dir, output-format, fix, unsafe-fixes, fixable, unfixable, deployment)"),
-        ("target-version = '0.5.99'\n", "target-version = '0.5.99' is not an SGLang release with an option table; known versions: 0.5.4"),
+        ("target-version = '0.4.99'\n", "target-version = '0.4.99' is not an SGLang release with an option table; known versions: 0.5.4"),
         ("[[deployment]]\nname = 3\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: 'name' must be a non-empty string, not an integer"),
         ("[[deployment]]\nprefill = \"a\"\ndecode = \"b\"\n", "deployment #1: missing key 'name'"),
         ("[[deployment]]\nname = \"x\"\nprefill = \"a\"\n", "deployment #1 (\"x\"): missing key 'decode'"),
@@ -385,8 +386,11 @@ def test_target_version_from_the_config_and_the_command_line_wins(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     assert lint_paths(["."]).version == "0.5.21"
     assert lint_paths(["."], LintOptions(target_version="0.5.23")).version == "0.5.23"
+    (tmp_path / "sglang-lint.toml").write_text('target-version = "0.4.99"\n', encoding="utf-8")
+    assert main(["check", "."]) == 2  # older than every table: no table judges it
+    # A release after every table is judged with the newest (catalog/tables.table_version).
     (tmp_path / "sglang-lint.toml").write_text('target-version = "0.5.99"\n', encoding="utf-8")
-    assert main(["check", "."]) == 2
+    assert lint_paths(["."]).version == default_version()
 
 
 PAIR = (

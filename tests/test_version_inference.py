@@ -435,6 +435,19 @@ def test_a_configured_target_version_wins_over_inference(tmp_path: Path, monkeyp
     assert _versions(lint_paths(["p.yaml"], LintOptions(cache=False))) == {("p.yaml", 9): ("0.5.19", "")}
 
 
+def test_a_configured_target_version_after_every_table(tmp_path: Path, monkeypatch) -> None:
+    """The config may name a release newer than every table (the CLI and
+    flake8 too): judged with the newest, and each finding says so."""
+    newest = default_version()
+    _project(tmp_path, {"sglang-lint.toml": 'target-version = "9.9.9"\n', "run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 2 --enable-brand-new-thing\n"})
+    monkeypatch.chdir(tmp_path)
+    result = lint_paths(["run.sh"], LintOptions(cache=False))
+    assert _versions(result) == {("run.sh", 1): (newest, "target-version 9.9.9 (newer than every table: the newest one)")}
+    (typo,) = [f for f in result.findings if f.code == "SGL202"]
+    assert "--tp-szie" in typo.message and any(note.startswith(f"judged as sglang {newest}, target-version 9.9.9") for note in typo.notes)
+    assert len(_newer_notes(result)) == 1
+
+
 def test_infer_version_must_be_a_boolean(tmp_path: Path) -> None:
     config = tmp_path / "sglang-lint.toml"
     config.write_text('infer-version = "no"\n', encoding="utf-8")
@@ -573,7 +586,7 @@ def test_show_settings_says_whether_versions_are_inferred(tmp_path: Path, monkey
 
 
 def test_newer_than_every_table() -> None:
-    from sglang_lint.catalog.versions import newer_than_every_table
+    from sglang_lint.catalog.tables import newer_than_every_table
 
     newest = known_versions()[-1]
     major, minor, patch = (int(part) for part in newest.split("."))

@@ -151,15 +151,37 @@ class UnknownVersionError(ValueError):
     def __init__(self, version: str) -> None:
         self.version = version
         super().__init__(
-            f"no option table for sglang {version!r}; known versions: {', '.join(known_versions())}"
+            f"no option table for sglang {version!r}; known versions: {', '.join(known_versions())} "
+            f"(a release after {known_versions()[-1]} is judged with {known_versions()[-1]}'s table)"
         )
 
 
+def newer_than_every_table(release: str) -> bool:
+    """Whether ``release`` (or the release a pre-release or development build
+    leads to: ``0.5.24rc0``, ``0.5.24.dev3``) comes after the newest table."""
+    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
+    try:
+        return version_key(number) > version_key(default_version())
+    except ValueError:
+        return False
+
+
+def table_version(version: str) -> str:
+    """The table a version given by name (``--target-version``, the config's
+    ``target-version``) is judged with: its own, or the newest for a release
+    after it (what that release added is not reported: catalog/versions);
+    UnknownVersionError for anything else. Cheap (a directory listing)."""
+    if version in known_versions():
+        return version
+    if newer_than_every_table(version):
+        return default_version()
+    raise UnknownVersionError(version)
+
+
 def check_version(version: str) -> None:
-    """Raise UnknownVersionError (with the known ones) for a version without a
-    table; cheap (a directory listing), unlike loading the table."""
-    if version not in known_versions():
-        raise UnknownVersionError(version)
+    """Raise UnknownVersionError (with the known ones) for a version no table
+    judges (:func:`table_version`)."""
+    table_version(version)
 
 
 @functools.lru_cache(maxsize=None)
@@ -192,7 +214,11 @@ def run_version(options: LintOptions) -> str:
     """The SGLang release a run judges with: --target-version, else the
     config's target-version, else the newest release with a table."""
     configured = options.config.target_version if options.config is not None else None
-    return options.target_version or configured or default_version()
+    named = options.target_version or configured or default_version()
+    try:
+        return table_version(named)
+    except UnknownVersionError:
+        return named  # (load_table says so where it matters)
 
 
 # ---------------------------------------------------------------------------

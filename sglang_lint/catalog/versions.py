@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Callable
 
 from msgspec import Struct
 
-from sglang_lint.catalog.tables import known_versions, run_version, version_key
+from sglang_lint.catalog.tables import known_versions, newer_than_every_table, run_version, table_version, version_key
 from sglang_lint.files import read_sglang_config
 from sglang_lint.model import ServerLaunch, SourceResult, VersionHint
 from sglang_lint.version_facts import package_version, pyproject_pins, requirements_pins
@@ -101,16 +101,6 @@ def _from_hint(hint: VersionHint, how: str = "") -> JudgedVersion:
     return JudgedVersion(version, f"{why} ({caveat})" if caveat else why, hint.release if newer_than_every_table(hint.release) else "")
 
 
-def newer_than_every_table(release: str) -> bool:
-    """Whether ``release`` (or the release a pre-release or development build
-    leads to: ``0.5.24rc0``, ``0.5.24.dev3``) comes after the newest table."""
-    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
-    try:
-        return version_key(number) > version_key(known_versions()[-1])
-    except ValueError:
-        return False
-
-
 class VersionPolicy:
     """The run's answer to "which release judges this launch?" (the module
     docstring's precedence). ``digest`` turns a pin file's text into the digest
@@ -130,6 +120,9 @@ class VersionPolicy:
     def judge(self, launch: ServerLaunch, result: SourceResult, probes: list[tuple[str, str | None]] | None = None) -> JudgedVersion:
         """The release for ``launch`` of ``result``; ``probes`` collects the
         project pin files read."""
+        if self.explicit is not None and newer_than_every_table(self.explicit):
+            version = table_version(self.explicit)
+            return JudgedVersion(version, f"target-version {self.explicit} (newer than every table: the newest one)", self.explicit)
         if self.explicit is not None or not self.infer:
             return JudgedVersion(self.explicit or self.fallback)
         hints = result.version_hints
