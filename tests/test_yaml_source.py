@@ -955,3 +955,65 @@ def test_a_template_is_noted_only_where_it_may_hold_a_launch(text, noted):
     (arunpatala/sglang_development): only those that may hold a launch get it."""
     notes = [note.message for note in analyze_yaml("t.yaml", text).notes]
     assert any("is a template" in message for message in notes) == noted, notes
+
+
+LLMAZ_RUNTIME = """\
+apiVersion: inference.llmaz.io/v1alpha1
+kind: BackendRuntime
+metadata:
+  name: sglang
+spec:
+  command:
+    - python3
+    - -m
+    - sglang.launch_server
+  image: lmsysorg/sglang
+  version: v0.5.9-cu129
+  envs:
+    - name: TP
+      value: "4"
+  recommendedConfigs:
+    - name: default
+      args:
+        - --model-path
+        - "{{ .ModelPath }}"
+        - --tp-size
+        - $(TP)
+        - --port
+        - "8080"
+    - name: speculative-decoding
+      args:
+        - --model-path
+        - "{{ .ModelPath }}"
+        - --speculative-algorithm
+        - EAGLE
+        - --enable-hisparse
+      sharedMemorySize: 2Gi
+"""
+
+
+def test_an_llmaz_backend_runtime_runs_its_command_with_each_recommended_configs_args() -> None:
+    """llmaz builds the container as spec.command + the picked config's args
+    in image:version (playground_controller.go buildTemplate): each config is
+    one launch. Read as containers, the command was a launch with no
+    arguments and the configs' args were not launches at all."""
+    result = analyze_yaml("runtime.yaml", LLMAZ_RUNTIME)
+    argvs = [[token.value.describe() for token in server.args] for server in result.servers]
+    assert argvs == [
+        ["--model-path", "{{ .ModelPath }}", "--tp-size", "4", "--port", "8080"],
+        ["--model-path", "{{ .ModelPath }}", "--speculative-algorithm", "EAGLE", "--enable-hisparse"],
+    ]
+    assert [server.location.line for server in result.servers] == [7, 7]  # the command's first word
+    (hint,) = result.version_hints
+    assert (hint.text, hint.release) == ("lmsysorg/sglang:v0.5.9-cu129", "0.5.9")
+    # Judged with 0.5.9, where --enable-hisparse does not exist yet (0.5.10).
+    # (and the file's note that {{ .ModelPath }} is a placeholder).
+    findings = lint_texts({"runtime.yaml": LLMAZ_RUNTIME}).findings
+    assert [(f.code, f.location.line) for f in findings] == [("SGL900", 19), ("SGL202", 30)]
+    assert "--enable-hisparse" in findings[1].message
+
+
+def test_an_llmaz_backend_runtime_without_configs_runs_its_command() -> None:
+    text = LLMAZ_RUNTIME.split("  recommendedConfigs:")[0]
+    (server,) = analyze_yaml("runtime.yaml", text).servers
+    assert server.args == [] and server.location.line == 7

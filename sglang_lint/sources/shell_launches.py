@@ -62,6 +62,13 @@ def names_an_entry_point(text: str, env: Mapping[str, str] | None = None) -> boo
     return any(_ENTRY_MENTION.search(value) is not None or DIFFUSION_CLI in value for value in (text, *(env or {}).values()))
 
 
+# A key a launch is written under in a manifest or compose file (`command:`,
+# `args:`, `entrypoint:`, also as a list item): a manifest without one, or an
+# entry point named in its text, starts no server (an srt-slurm cluster config
+# whose account defaults to "sglang" does not).
+MANIFEST_LAUNCH_KEY = re.compile(r"(?m)^[ \t-]*[\"']?(?:command|args|entrypoint)[\"']?[ \t]*:")
+
+
 # Commands that run a command string given as an argument, which sglang-lint
 # does not read (`tmux new -d "python -m ..."`, `screen -dmS p sh -c "..."`).
 _COMMAND_STRING_RUNNERS = {"tmux", "screen"}

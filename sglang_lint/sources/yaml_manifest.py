@@ -15,7 +15,9 @@ Launches:
   DynamoGraphDeployment's ``extraPodSpec.mainContainer``. Its argv is ``command``
   + ``args``, one word per item (a nested list or mapping, which the kubelet
   refuses, is skipped; ``args`` alone when there is no ``command``, the image's
-  entrypoint, which is not written here, most often running it).
+  entrypoint, which is not written here, most often running it). An llmaz
+  BackendRuntime's ``spec.command`` runs with each recommended config's
+  ``args`` (:mod:`llmaz_runtimes`).
   ``$(VAR)`` is expanded from the same mapping's ``env`` the way the kubelet
   does (entries in order, so an entry's value may use the ones before it): a
   literal ``value`` is known text; ``valueFrom`` (the downward API, a ConfigMap,
@@ -65,8 +67,9 @@ from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from sglang_lint.model import Location, Note, SourceResult, Value
-from sglang_lint.sources import rbg_templates, srt_slurm
+from sglang_lint.sources import llmaz_runtimes, rbg_templates, srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
+from sglang_lint.sources.shell_launches import MANIFEST_LAUNCH_KEY
 from sglang_lint.sources.shell_words import Seg, Word
 from sglang_lint.version_facts import version_from_image
 
@@ -128,6 +131,9 @@ class YamlAnalyzer:
         # A RoleBasedGroup role's patch containers, each with the containers of
         # the templates it is merged onto (rbg_templates).
         self.patch_bases: dict[int, tuple[MappingNode, ...]] = {}
+        # An llmaz BackendRuntime document: its spec's command runs with each
+        # recommended config's args (llmaz_runtimes).
+        self.runtime: llmaz_runtimes.BackendRuntime | None = None
         self.nodes_seen = 0
         self.noted_depth = False
         # The first template placeholder read as a value: (line, column, text).
@@ -160,6 +166,7 @@ class YamlAnalyzer:
                 self.read_words.clear()
                 self.services.clear()
                 self.patch_bases = rbg_templates.patch_bases(document)
+                self.runtime = llmaz_runtimes.backend_runtime(document)
                 # An srt-slurm recipe is read by its own module (issue 18).
                 if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
                     self._walk(document, 0, set(), False)
@@ -193,7 +200,7 @@ class YamlAnalyzer:
         argument list (a container's, a compose service's), or a string naming
         an entry point. A chart's PVC, RBAC, Service or HPA templates hold none
         (a chart named sglang made each of its 14 templates a note)."""
-        if not _MAY_HOLD_A_LAUNCH.search(self.text) and not _TEMPLATE_ENTRY.search(self.text):
+        if not MANIFEST_LAUNCH_KEY.search(self.text) and not _TEMPLATE_ENTRY.search(self.text):
             return self.result
         line = self.text.count("\n", 0, offset) + 1
         self.result.notes.append(
@@ -266,7 +273,12 @@ class YamlAnalyzer:
                         self.services.add(id(service))
                         self._service(service)
             is_service = id(node) in self.services
-            if not is_service and _argv_lists(fields):
+            runtime = self.runtime
+            if runtime is not None and node is runtime.spec:
+                self._backend_runtime(runtime)
+            elif runtime is not None and any(node is config for config in runtime.configs):
+                pass  # read with the spec's command (_backend_runtime)
+            elif not is_service and _argv_lists(fields):
                 self._container(node)
             for key, value in node.value:
                 name = key.value if isinstance(key, ScalarNode) else None
@@ -304,16 +316,41 @@ class YamlAnalyzer:
             env_items = list(fields["env"].value) if isinstance(fields.get("env"), SequenceNode) else []
         env = self._env(env_items)
         self._image(fields.get("image"), container)
+        words = [*self._list_words(fields.get("command"), env), *self._list_words(fields.get("args"), env)]
+        self._launch(words, self._command_loc(container, ("command", "args")), env)
+
+    def _backend_runtime(self, runtime: llmaz_runtimes.BackendRuntime) -> None:
+        """An llmaz BackendRuntime: one launch per recommended config, the
+        spec's ``command`` + the config's ``args``, in the image
+        ``image:version`` with the spec's ``envs``; the command alone when no
+        config gives args."""
+        fields = _fields(runtime.spec)
+        env = self._env(list(fields["envs"].value) if isinstance(fields.get("envs"), SequenceNode) else [])
+        image = runtime.image
+        if image is not None:
+            text, node = image
+            lines = (runtime.spec.start_mark.line + 1, runtime.spec.end_mark.line + 1)
+            if (hint := version_from_image(text, self._loc(node), lines)) is not None:
+                self.result.version_hints.append(hint)
+        command = self._list_words(fields.get("command"), env)
+        if not runtime.configs:
+            self._launch(command, self._command_loc(runtime.spec, ("command",)), env)
+            return
+        for config in runtime.configs:
+            args = self._list_words(_fields(config).get("args"), env)
+            self._launch([*command, *args], self._command_loc(config, ("args",)), env)
+
+    def _list_words(self, part: Node | None, env: dict[str, _EnvVar]) -> list[Word]:
+        """The words of a ``command``/``args`` list (an item that is a nested
+        list or mapping, which the kubelet refuses, is skipped)."""
         words: list[Word] = []
-        for part in (fields.get("command"), fields.get("args")):
-            if not isinstance(part, SequenceNode):
-                continue
+        if isinstance(part, SequenceNode):
             for item in part.value:
                 word = self._item_word(item)
-                if word is not None:  # not a nested list or mapping, which the kubelet would refuse
+                if word is not None:
                     self.read_words.add(id(item))
                     words.append(self._k8s_word(word, env))
-        self._launch(words, self._command_loc(container, ("command", "args")), env)
+        return words
 
     def _env(self, items: list[Node]) -> dict[str, _EnvVar]:
         """A container's ``env`` entries, in order: the kubelet expands
@@ -687,9 +724,6 @@ def _is_data_key(name: str | None) -> bool:
     return file_name is not None and file_name.group(1) not in _SHELL_SUFFIXES
 
 
-# A key a launch is written under in a manifest or compose file (a template's
-# note is given only where one may be).
-_MAY_HOLD_A_LAUNCH = re.compile(r"(?m)^[ \t-]*[\"']?(?:command|args|entrypoint)[\"']?[ \t]*:")
 # An entry point written in a template's string (a ConfigMap's `launch.sh`); the
 # router's bare name is left out: it is the job label of a chart's alert rules.
 _TEMPLATE_ENTRY = re.compile(r"sglang\.launch_server|dynamo\.sglang|sglang_router\.launch_router|sglang[ \t]+serve")
