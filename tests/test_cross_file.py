@@ -135,7 +135,7 @@ def test_the_directive_names_a_path_that_cannot_be_told(tmp_path, monkeypatch) -
 
 
 def test_an_unresolvable_path_is_one_note_naming_the_line(tmp_path, monkeypatch) -> None:
-    write(tmp_path, {"run.sh": 'set -e\nsource "$HOME/.sglang/env.sh"\nserve m 2\n'})
+    write(tmp_path, {"run.sh": 'set -e\nsource "$SGLANG_ENV_DIR/env.sh"\nserve m 2\n'})
     result = analyze(tmp_path, "run.sh", monkeypatch)
     (note,) = result.notes
     assert (note.path, note.line) == ("run.sh", 2)
@@ -441,3 +441,46 @@ def test_a_value_the_outer_shell_puts_in_single_quotes_of_a_bash_c_script_is_tha
     assert result.notes == []
     (server,) = result.servers
     assert argv(server)[:4] == ["--model-path", "/models/m", "--tp", "4"]
+
+
+def test_an_unknown_sourced_file_is_noted_only_in_a_script_that_concerns_sglang() -> None:
+    """A codegen script's `source "${CODEGEN_PKG}/kube_codegen.sh"` (in five of
+    the repositories swept: lws, ome, rbg, aibrix, llmaz) got a note saying a
+    launch may be lost, in a script that names SGLang nowhere. A script that
+    does name it keeps the note."""
+    from sglang_lint.pipeline import lint_texts
+
+    codegen = 'CODEGEN_PKG=${2:-bin}\nsource "${CODEGEN_PKG}/kube_codegen.sh"\nkube::codegen::gen_helpers .\n'
+    assert lint_texts({"hack/update-codegen.sh": codegen}).findings == []
+    serving = codegen.replace("kube::codegen::gen_helpers .", "python -m sglang.launch_server --model-path /m")
+    (note,) = lint_texts({"serve.sh": serving}).findings
+    assert note.code == "SGL900" and "not followed" in note.message and note.location.line == 2
+
+
+def test_a_source_under_home_is_the_machines_environment() -> None:
+    """`source "$HOME/.local/bin/env"` (uv's installer, in SGLang's GB200 CI
+    script) is `~/.local/bin/env`: the machine's, not the project's; no note."""
+    from sglang_lint.pipeline import lint_texts
+
+    script = 'curl -LsSf https://astral.sh/uv/install.sh | sh\nsource "$HOME/.local/bin/env"\npython -m sglang.launch_server --model-path /m\n'
+    assert lint_texts({"launch.sh": script}).findings == []
+    # A directory of the project under a variable the script does not set is noted.
+    noted = lint_texts({"launch.sh": script.replace("$HOME/.local/bin", "$REPO/lib")}).findings
+    assert [f.code for f in noted] == ["SGL900"] and "not followed" in noted[0].message
+
+
+def test_a_here_document_fed_to_cat_is_noted_only_when_it_may_launch() -> None:
+    """SGLang's GB200 CI script writes srt-slurm's cluster config with `cat >
+    srtslurm.yaml <<EOF` (accounts, partitions, containers: no launch); its
+    account defaults to "sglang" and its values come from the environment: a
+    note said the manifest was not analyzed. A manifest with a command is."""
+    from sglang_lint.pipeline import lint_texts
+
+    config = 'cat > srtslurm.yaml <<EOF\ndefault_account: "${SLURM_ACCOUNT:-sglang}"\ncontainers:\n  dynamo-sglang: ${SQUASH_FILE}\nEOF\n'
+    assert lint_texts({"ci.sh": config}).findings == []
+    pod = (
+        "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n  containers:\n  - name: s\n"
+        "    image: lmsysorg/sglang:latest\n    command: [python3, -m, sglang.launch_server, --tp, \"${TP}\"]\nEOF\n"
+    )
+    (note,) = lint_texts({"ci.sh": pod}).findings
+    assert note.code == "SGL900" and "manifest given to `kubectl` here is not analyzed" in note.message

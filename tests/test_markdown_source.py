@@ -1151,3 +1151,63 @@ def test_an_elision_is_the_options_left_to_the_reader():
     assert len(analyze(doc).servers) == 2
     typo = lint_texts({"README.md": fence("python3 -m sglang.launch_server --model-path m --tp-szie...\n", "bash")}, LintOptions())
     assert [f.code for f in typo.findings] == ["SGL202"]
+
+
+ALIAS_RUNBOOK = """\
+# Serving on MI300X
+
+1. Create a convenient alias.
+
+```bash
+alias drun='docker run -it --rm --network=host --privileged --device=/dev/kfd \\
+    --ipc=host --shm-size 16G -v $HOME/dockerx:/dockerx'
+```
+
+2. Launch the server.
+
+```bash
+drun -p 30000:30000 \\
+    sglang_image \\
+    python3 -m sglang.launch_server \\
+    --model-path deepseek-ai/DeepSeek-V3 \\
+    --tp 8 --tp-szie 8 \\
+    --port 30000
+```
+"""
+
+
+def test_an_alias_a_runbook_defines_is_expanded_in_its_later_blocks() -> None:
+    """A runbook's reader types its blocks into an interactive shell, which
+    expands aliases: SGLang's AMD guide defines `alias drun='docker run ...'`
+    and launches every server with `drun ... sglang_image python3 -m
+    sglang.launch_server ...` (5 launches a note called not analyzed)."""
+    result = analyze_markdown("amd.md", ALIAS_RUNBOOK)
+    assert result.notes == []
+    (server,) = result.servers
+    assert [token.value.describe() for token in server.args] == ["--model-path", "deepseek-ai/DeepSeek-V3", "--tp", "8", "--tp-szie", "8", "--port", "30000"]
+    assert (server.args[4].location.line, server.args[4].location.column) == (17, 12)
+    (typo,) = lint_texts({"amd.md": ALIAS_RUNBOOK}).findings
+    assert (typo.code, typo.location.line, typo.location.column) == ("SGL202", 17, 12)
+
+
+def test_an_alias_is_not_expanded_in_a_script_unless_it_turns_that_on() -> None:
+    """bash expands aliases in an interactive shell only (or after `shopt -s
+    expand_aliases`): in a script the line looks for a program named drun, and
+    no server starts."""
+    script = "alias drun='docker run -it --rm --network=host'\ndrun sglang_image python3 -m sglang.launch_server --model-path m\n"
+    result = analyze_shell("run.sh", script)
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.line == 2 and "`drun` is an alias, which bash does not expand in a script" in note.message
+    turned_on = analyze_shell("run.sh", "shopt -s expand_aliases\n" + script)
+    assert [token.value.text for token in turned_on.servers[0].args] == ["--model-path", "m"] and turned_on.notes == []
+    unaliased = analyze_shell("run.sh", script.replace("\ndrun", "\nunalias drun\ndrun"), interactive=True)
+    assert unaliased.servers == []
+
+
+def test_an_alias_named_after_its_own_command_is_expanded_once() -> None:
+    """`alias python3='python3 -u'`: bash does not expand the alias again in
+    its own value (no endless expansion)."""
+    text = "alias python3='python3 -u'\npython3 -m sglang.launch_server --model-path m --tp 2\n"
+    (server,) = analyze_shell("run.sh", text, interactive=True).servers
+    assert [token.value.text for token in server.args] == ["--model-path", "m", "--tp", "2"]

@@ -157,8 +157,18 @@ def test_reported_only_where_sglang_serve_raises_and_always_where_a_model_was_me
 
 
 def _backend_not_built_in(argv: list[str]) -> bool:
-    index = len(argv) - 1 - argv[::-1].index("--model-type")  # the last one names the backend
-    return index + 1 >= len(argv) or argv[index + 1] not in ("auto", "llm", "diffusion")
+    """Whether the backend ``_extract_model_type_override`` ends with (its loop:
+    each `--model-type` takes the next word, whatever it is) is not a built-in."""
+    backend, i = "auto", 0
+    while i < len(argv):
+        if argv[i] == "--model-type":
+            backend = argv[i + 1] if i + 1 < len(argv) else ""
+            i += 2
+            continue
+        if argv[i].startswith("--model-type="):
+            backend = argv[i].split("=", 1)[1]
+        i += 1
+    return backend not in ("auto", "llm", "diffusion")
 
 
 @pytest.mark.parametrize(
@@ -179,6 +189,8 @@ def _backend_not_built_in(argv: list[str]) -> bool:
         ("--model-type custom --model-p /m", "0.5.23", False),  # an installed backend
         ("--model-type llm --model-p /m", "0.5.23", True),
         ("--model-type --model /m", "0.5.8", True),  # before 0.5.10 --model-type is not removed
+        # The first --model-type takes the second as its backend: not a built-in one.
+        ("--model /m --model-type --model-type llm", "0.5.10", False),
     ],
 )
 def test_examples(argv, version, reported):

@@ -927,8 +927,14 @@ class MarkdownAnalyzer:
     # block, and everything between them becomes a string.
     def _shell(self, items: list[_Prepared]) -> list[SourceResult]:
         env = self.configured_env
+        # (typed into an interactive shell: its aliases are expanded)
         return self._isolate(
-            items, _shell_ok, lambda good: analyze_shell(self.path, _document(good), env), partial(analyze_shell, env=env), "shell", self._names_shell_entry
+            items,
+            _shell_ok,
+            lambda good: analyze_shell(self.path, _document(good), env, interactive=True),
+            partial(analyze_shell, env=env, interactive=True),
+            "shell",
+            self._names_shell_entry,
         )
 
     def _python(self, items: list[_Prepared]) -> list[SourceResult]:

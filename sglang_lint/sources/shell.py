@@ -143,9 +143,12 @@ def analyze_shell(
     env: Mapping[str, str] | None = None,
     manifests: ManifestSource | None = None,
     files: FileReader | None = None,
+    interactive: bool = False,
 ) -> SourceResult:
     """Extract the launches of one shell script. Never raises for any text.
     ``env``: values for environment variables the script reads without setting.
+    ``interactive``: the commands are typed into a shell (a runbook's blocks,
+    the Markdown source), which expands aliases; a script's shell does not.
 
     The script is interpreted once per path through the branches it does not
     decide that make a difference (paths.py), and launches whose argv differs
@@ -169,7 +172,7 @@ def analyze_shell(
     names_entry = names_an_entry_point(text, env)
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
-        analyzer = ShellAnalyzer(path, script, env, paths, parsed, files, names_entry)
+        analyzer = ShellAnalyzer(path, script, env, paths, parsed, files, names_entry, interactive)
         try:
             result = analyzer.run()
         except Fork as fork:

@@ -24,7 +24,7 @@ from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.project import FileReader, resolve
 from sglang_lint.sources.shell_expansion import MAX_TREE_DEPTH, POSITIONAL, NotConstant, SourcedText
-from sglang_lint.sources.shell_launches import DATA_COMMANDS, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, SOURCED, LaunchDetection, ScriptExit, names_an_entry_point
+from sglang_lint.sources.shell_launches import DATA_COMMANDS, MANIFEST_LAUNCH_KEY, MAX_CALL_DEPTH, PYTHON_NAME, SHELLS, SOURCED, LaunchDetection, ScriptExit, names_an_entry_point
 from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
@@ -139,8 +139,16 @@ class ShellAnalyzer(LaunchDetection):
         parsed: ScriptParse | None = None,
         files: FileReader | None = None,
         names_entry: bool | None = None,
+        interactive: bool = False,
     ) -> None:
         super().__init__(path, text, env, paths)
+        # Aliases (`alias drun='docker run ...'`): bash expands them only in an
+        # interactive shell, as a runbook's reader types its commands (the
+        # Markdown source), or after `shopt -s expand_aliases`; a script's are
+        # defined and never used. Name -> the value's characters (a Word).
+        self.aliases: dict[str, Word] = {}
+        self.expand_aliases = interactive
+        self.expanding: set[str] = set()
         # Where `source`d files are read (None: `source` is not followed).
         self.files = files
         self.follows_sources = files is not None
@@ -163,6 +171,11 @@ class ShellAnalyzer(LaunchDetection):
         # once for all its runs; ``text`` here has the lines tree-sitter-bash
         # cannot parse blanked).
         self.names_entry = names_an_entry_point(text, env) if names_entry is None else names_entry
+        # The script (or the config's env) mentions SGLang at all: a file it
+        # sources that cannot be told is then worth a note (a codegen script's
+        # `source "${CODEGEN_PKG}/kube_codegen.sh"` is not; a helper of the
+        # project it may call launches in its own file, analyzed as one).
+        self.mentions_sglang = self.names_entry or "sglang" in text.lower() or any("sglang" in value.lower() for value in (env or {}).values())
         self.commands_seen = 0
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
@@ -540,7 +553,10 @@ class ShellAnalyzer(LaunchDetection):
             return
         if any(not seg.value.is_known for seg in word):
             unknown = next(seg for seg in word if not seg.value.is_known)
-            if "sglang" in "".join(seg.value.text for seg in word if seg.value.is_known):
+            known = "".join(seg.value.text for seg in word if seg.value.is_known)
+            # (a manifest that may start a server: it names SGLang and has a
+            # key a launch is written under, or names an entry point)
+            if "sglang" in known and (MANIFEST_LAUNCH_KEY.search(known) or names_an_entry_point(known)):
                 self.result.notes.append(
                     Note(
                         self.path,
@@ -1136,6 +1152,22 @@ class ShellAnalyzer(LaunchDetection):
             return
         command_loc = self._loc(node, text)
         first = word_value(words[0])
+        if first.is_known and first.text in _ALIAS_COMMANDS:
+            self._alias_command(first.text, words[1:])
+        if first.is_known and first.text in self.aliases and first.text not in self.expanding and name_node is not None:
+            if self.expand_aliases:
+                self._expand_alias(first.text, node, name_node, text, command_loc, env, depth)
+            elif names_an_entry_point(node_text(node, text)):
+                self.result.notes.append(
+                    Note(
+                        self.path,
+                        f"launch never runs: `{first.text}` is an alias, which bash does not expand in a script "
+                        f"(`shopt -s expand_aliases` turns that on), so this line looks for a program named {first.text}",
+                        command_loc.line,
+                        command_loc.column,
+                    )
+                )
+            return
         if first.is_known and first.text in self.functions:
             self._call_function(first.text, words[1:], command_loc, env, depth)
             return
@@ -1230,7 +1262,7 @@ class ShellAnalyzer(LaunchDetection):
         if not raw or any(marker in raw for marker in _NOT_PLAIN):
             return False
         name = raw.rsplit(b"/", 1)[-1].decode("utf-8", "replace")
-        if name in _LAUNCH_NAMES or name in self.functions or PYTHON_NAME.fullmatch(name):
+        if name in _LAUNCH_NAMES or name in self.functions or name in self.aliases or name in _ALIAS_COMMANDS or PYTHON_NAME.fullmatch(name):
             return False
         if len(groups) > 1:
             # The arguments' source in one slice (what lies between them is blank
@@ -1301,6 +1333,39 @@ class ShellAnalyzer(LaunchDetection):
                 self.taint[POSITIONAL] = saved_taint
 
 
+    # -- aliases ------------------------------------------------------------------------
+    def _alias_command(self, name: str, args: list[Word]) -> None:
+        """``alias NAME=VALUE ...``, ``unalias NAME ...``, ``shopt -s|-u
+        expand_aliases``: what later commands expand."""
+        texts = [word_value(arg) for arg in args]
+        if name == "shopt":
+            if any(t.is_known and t.text == "expand_aliases" for t in texts) and texts[0].is_known and texts[0].text in ("-s", "-u"):
+                self.expand_aliases = texts[0].text == "-s"
+            return
+        for arg, value in zip(args, texts):
+            if name == "unalias":
+                if value.is_known:
+                    self.aliases.pop(value.text, None)
+                continue
+            if not value.is_known or "=" not in value.text:
+                continue  # `alias` (a listing), `alias name` (a lookup), a value we cannot see
+            alias, _, _ = value.text.partition("=")
+            if is_identifier(alias.replace("-", "_")):
+                self.aliases[alias] = _after_characters(arg, len(alias) + 1)
+
+    def _expand_alias(self, name: str, node, name_node, text, command_loc: Location, env: Env, depth: int) -> None:
+        """A command whose first word is an alias: bash puts the alias's value
+        in its place and reads the line again, in this shell (so
+        ``drun -p 30000:30000 IMAGE python3 -m sglang.launch_server ...``,
+        with ``alias drun='docker run -it --rm ...'``, is that docker run).
+        The value is not expanded again for its own name."""
+        rest = _raw_segs(text, name_node.end_byte, node.end_byte, command_loc)
+        self.expanding.add(name)
+        try:
+            self._nested_script((*self.aliases[name], *rest), command_loc, env, depth, in_place=True)
+        finally:
+            self.expanding.discard(name)
+
     # -- `source` / `.` (issue 19) -------------------------------------------------------
     def _source(self, node, text, args: list[Word], command_loc: Location, env: Env, depth: int) -> None:
         """``source FILE [ARGS]``: read FILE's statements here, in this shell (its
@@ -1320,6 +1385,8 @@ class ShellAnalyzer(LaunchDetection):
             if self._machine_file(args[0]):
                 return
             target = None if self.remote_depth else self._source_path(args[0], env)
+            if target is None and not self.mentions_sglang and not self.remote_depth:
+                return  # (see mentions_sglang; another host's copy of a project file is noted)
             if target is None:
                 # (the remote host's file may differ from the project's; a path
                 # built from what the file does not know names no file)
@@ -1379,6 +1446,8 @@ class ShellAnalyzer(LaunchDetection):
         `.venv`, `site-packages`, `node_modules`), also inside the project. A path
         written relative to the script that leaves the project is noted."""
         value = word_value(word)
+        if value.kind is Kind.CONCAT and value.parts[0].kind is Kind.SYMBOL and value.parts[0].name == "$HOME" and value.parts[0].default is None:
+            return True  # `source "$HOME/.local/bin/env"` (uv's installer), as `~/...`
         if not value.is_known:
             return False
         if value.text.startswith("~"):
@@ -1724,3 +1793,40 @@ def _after_keyword(node, keyword: str) -> list:
         if not child.is_named and child.type == keyword:
             return [c for c in children[index + 1 :] if c.is_named]
     return []
+
+
+# The builtins that define, drop or turn on aliases (ShellAnalyzer._alias_command).
+_ALIAS_COMMANDS = frozenset({"alias", "unalias", "shopt"})
+
+
+def _after_characters(word: Word, count: int) -> Word:
+    """``word`` without its first ``count`` characters (known text), each
+    character keeping where it was written."""
+    kept: list[Seg] = []
+    for seg in word:
+        size = len(seg.value.text) if seg.value.is_known else 0
+        if count >= size and seg.value.is_known:
+            count -= size
+            continue
+        if count and seg.value.is_known:
+            chars = seg.chars[count:] if seg.chars is not None and len(seg.chars) == size else None
+            kept.append(Seg(Value.known(seg.value.text[count:]), seg.loc, chars=chars, origin=seg.origin))
+            count = 0
+            continue
+        kept.append(seg)
+    return tuple(kept)
+
+
+def _raw_segs(text, start: int, end: int, loc: Location) -> tuple[Seg, ...]:
+    """The script's characters between two byte offsets as written, each at its
+    place (the rest of a command line an alias is expanded in)."""
+    raw = text.data[start:end].decode("utf-8", "surrogatepass")
+    if not raw:
+        return ()
+    offsets: list[int] = []
+    offset = start
+    for char in raw:
+        offsets.append(offset)
+        offset += len(char.encode("utf-8", "surrogatepass"))
+    chars = tuple(text.position(o) for o in offsets)
+    return (Seg(Value.known(raw), Location(loc.path, chars[0][0], chars[0][1]), chars=chars),)
