@@ -1548,3 +1548,24 @@ def test_unparsed_lines_are_noted_only_where_a_launch_may_be(script, noted):
     for the word "source", got 16 notes (arunpatala/sglang_development)."""
     notes = [note.message for note in analyze(script).notes if "tree-sitter-bash" in note.message]
     assert bool(notes) == noted, notes
+
+
+def test_lines_tree_sitter_bash_merges_into_one_command_are_read_as_bash_reads_them() -> None:
+    """tree-sitter-bash (0.25.1) reads a three-command pipeline and every line
+    up to a later here-document with a file redirection as one command, with
+    no ERROR node: in a runbook of SGLang's Ascend tutorial, `find ... | sort |
+    head -30`, the next block's `sglang serve ...` and a `cat > env.sh <<'SH'`
+    became `head`'s arguments, and the launch a note about `head`. bash ends
+    the command at the newline: the pipeline's line is set aside (noted), and
+    the launch is read."""
+    from sglang_lint.sources.shell_syntax import parse_script
+
+    text = "find /models -type f | sort | head -30\nsglang serve --model-path m --tp-size 2\ncat > env.sh <<'SH'\nexport TP=2\nSH\n"
+    (server,) = analyze_shell("run.sh", text).servers
+    assert [token.value.text for token in server.args] == ["--model-path", "m", "--tp-size", "2"]
+    assert parse_script(text.encode()).skipped == [(1, 1)]
+    # Commands continued by a backslash, and quoted newlines, are one command.
+    continued = "python -m sglang.launch_server \\\n  --model-path 'a\nb' \\\n  --tp 2\ncat > x <<EOF\nhi\nEOF\n"
+    assert parse_script(continued.encode()).skipped == []
+    (server,) = analyze_shell("run.sh", continued).servers
+    assert [token.value.text for token in server.args][-2:] == ["--tp", "2"]

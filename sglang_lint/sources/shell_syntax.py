@@ -102,7 +102,7 @@ class ScriptParse:
 def parse_script(data: bytes) -> ScriptParse:
     tree = parse_bash(data)
     if not tree.root_node.has_error:
-        return ScriptParse(data, tree, [], False)
+        return _unmerged(data, tree)
     # A backslash that ends the file (before at most one newline) continues the
     # last command into nothing: bash ends the command there (`bash -n` accepts it).
     end = len(data) - (1 if data.endswith(b"\n") else 0)
@@ -115,6 +115,76 @@ def parse_script(data: bytes) -> ScriptParse:
     if _open_at_end(tree.root_node, data):
         return ScriptParse(data, tree, [], True)
     return _blank_unparsed_lines(data, tree)
+
+
+# Lines blanked at most to undo commands tree-sitter-bash merged (_unmerged).
+MAX_MERGED_REPARSES = 8
+
+
+def _unmerged(data: bytes, tree) -> ScriptParse:
+    """A tree without errors in which tree-sitter-bash may still have read
+    several lines as one command: a pipeline of three or more commands and,
+    later, a here-document with a file redirection (``find . | sort | head``
+    ... ``cat > run.sh <<'SH'``) made it take every line between them for the
+    last command's arguments, with no ERROR node (the grammar's; upstream
+    tree-sitter-bash issue 316 is the same kind): the launches in between
+    became words of ``head``. bash ends a simple command at a newline that no
+    backslash escapes. The line where such a command starts is blanked, as a
+    line tree-sitter cannot parse is (its note says so), and the script parsed
+    again, while that parses without error."""
+    row = _merged_command_row(tree.root_node, data)
+    if row is None:
+        return ScriptParse(data, tree, [], False)
+    masked = bytearray(data)
+    skipped: list[int] = []
+    for _ in range(MAX_MERGED_REPARSES):
+        if row is None:
+            break
+        saved = bytes(masked)
+        start = _row_start(data, row)
+        stop = data.find(b"\n", start)
+        stop = len(data) if stop == -1 else stop
+        masked[start:stop] = b" " * (stop - start)
+        repaired = parse_bash(bytes(masked))
+        if repaired.root_node.has_error:
+            masked[:] = saved  # the blank made it worse: keep what was
+            break
+        skipped.append(row + 1)
+        tree = repaired
+        row = _merged_command_row(tree.root_node, bytes(masked))
+    groups = [(line, line) for line in sorted(set(skipped))]
+    return ScriptParse(bytes(masked), tree, groups, False)
+
+
+def _row_start(data: bytes, row: int) -> int:
+    """The byte offset of the start of line ``row`` (0-based)."""
+    offset = 0
+    for _ in range(row):
+        offset = data.find(b"\n", offset) + 1
+        if offset == 0:
+            return len(data)
+    return offset
+
+
+def _merged_command_row(root, data: bytes) -> int | None:
+    """The row (0-based) where the first ``command`` starts that runs on past a
+    newline no backslash escapes, between two of its parts; None when there is
+    none. Only nodes spanning several lines are looked into."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] == node.end_point[0]:
+            continue
+        children = node.children
+        if node.type == "command":
+            for before, after in zip(children, children[1:]):
+                gap = data[before.end_byte : after.start_byte]
+                newline = gap.find(b"\n")
+                # (a CRLF line end after the backslash continues it too, as tree-sitter reads it)
+                if newline != -1 and not gap[:newline].rstrip(b"\r").endswith(b"\\"):
+                    return node.start_point[0]
+        stack.extend(reversed(children))
+    return None
 
 
 def _open_at_end(root, data: bytes) -> bool:
