@@ -23,6 +23,8 @@ from __future__ import annotations
 from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from sglang_lint.sources.yaml_nodes import fields as _fields
+
 
 class BackendRuntime(Struct):
     """A BackendRuntime's spec (its ``command``, ``image``, ``version``,
@@ -62,6 +64,3 @@ def backend_runtime(document: Node | None) -> BackendRuntime | None:
     with_args = [item for item in items if isinstance(item, MappingNode) and isinstance(_fields(item).get("args"), SequenceNode)]
     return BackendRuntime(spec, with_args)
 
-
-def _fields(node: MappingNode) -> dict[str, Node]:
-    return {key.value: value for key, value in node.value if isinstance(key, ScalarNode)}

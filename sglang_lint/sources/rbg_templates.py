@@ -32,6 +32,8 @@ from __future__ import annotations
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from sglang_lint.sources.yaml_nodes import fields as _fields
+
 # A v1alpha2 role's patterns (each may hold a template, and the leader-worker
 # pattern its leader and worker patches).
 _PATTERNS = ("standalonePattern", "leaderWorkerPattern", "customComponentsPattern")
@@ -143,10 +145,6 @@ def merge_env(items: list[Node], env: Node | None) -> list[Node]:
 
 def _entry_name(item: Node) -> str | None:
     return _text(_fields(item).get("name")) if isinstance(item, MappingNode) else None
-
-
-def _fields(node: MappingNode) -> dict[str, Node]:
-    return {key.value: value for key, value in node.value if isinstance(key, ScalarNode)}
 
 
 def _mapping(node: Node | None) -> MappingNode | None:

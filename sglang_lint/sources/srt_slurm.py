@@ -71,6 +71,7 @@ from sglang_lint.model import (
     Value,
     WrittenValue,
 )
+from sglang_lint.sources.yaml_nodes import fields as _fields
 from sglang_lint.version_facts import version_from_image
 
 __all__ = ["read_recipe", "recipe_root"]
@@ -428,10 +429,6 @@ _UNREADABLE = object()
 
 def _is_null(node: Node | None) -> bool:
     return node is None or (isinstance(node, ScalarNode) and node.tag == "tag:yaml.org,2002:null")
-
-
-def _fields(node: MappingNode) -> dict[str, Node]:
-    return {key.value: value for key, value in node.value if isinstance(key, ScalarNode)}
 
 
 def _key_nodes(node: MappingNode) -> dict[str, Node]:

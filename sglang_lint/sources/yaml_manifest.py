@@ -71,6 +71,7 @@ from sglang_lint.sources import llmaz_runtimes, rbg_templates, srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_launches import MANIFEST_LAUNCH_KEY
 from sglang_lint.sources.shell_words import Seg, Word
+from sglang_lint.sources.yaml_nodes import fields as _fields
 from sglang_lint.version_facts import version_from_image
 
 # Nodes visited per file: a bound on work for huge or alias-heavy documents.
@@ -731,14 +732,6 @@ _TEMPLATE_ENTRY = re.compile(r"sglang\.launch_server|dynamo\.sglang|sglang_route
 # The fields of a RoleBasedGroup template's container a patch container keeps
 # unless it sets them itself (env is merged by name instead).
 _MERGED_FIELDS = ("command", "args", "image")
-
-
-def _fields(node: MappingNode) -> dict[str, Node]:
-    fields: dict[str, Node] = {}
-    for key, value in node.value:
-        if isinstance(key, ScalarNode):
-            fields[key.value] = value
-    return fields
 
 
 # libyaml's parser when PyYAML was built with it (the wheels are): the same
