@@ -436,10 +436,10 @@ def _globs(where: str, value: object) -> tuple[str, ...]:
 
 
 def _parse_target_version(path: Path, prefix: str, value: object) -> str:
-    from sglang_lint.catalog.tables import known_versions, newer_than_every_table
+    from sglang_lint.catalog.tables import has_table_for, known_versions
 
     known = known_versions()
-    if not isinstance(value, str) or (value not in known and not newer_than_every_table(value)):
+    if not isinstance(value, str) or not has_table_for(value):
         raise ConfigError(
             f"{display_path(path)}: {prefix}target-version = {value!r} is not an SGLang release with an option table; "
             f"known versions: {', '.join(known)} (a release after {known[-1]} is judged with its table)"

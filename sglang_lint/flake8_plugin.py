@@ -128,10 +128,10 @@ class SglangLintChecker:
         if version is not None:
             # Imported only when the option is given: the tables module is light
             # (json, importlib.resources), but nothing is loaded that is not needed.
-            from sglang_lint.catalog.tables import known_versions, newer_than_every_table
+            from sglang_lint.catalog.tables import has_table_for, known_versions
 
             known = known_versions()
-            if version not in known and not newer_than_every_table(version):
+            if not has_table_for(version):
                 sys.stderr.write(
                     f"flake8: error: argument --sglang-target-version: no sglang-lint option table for "
                     f"SGLang {version!r}; known versions: {', '.join(known)} (a release after {known[-1]} is judged "

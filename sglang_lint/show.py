@@ -51,10 +51,10 @@ def show_settings(run: RunFiles, output_format: str | None = None) -> str:
         origin = _config_name(root)
     else:
         origin = "the newest known release"
-    named = options.target_version or root.target_version
-    if named is not None and named != run_version(options):
-        origin += f", judged with {run_version(options)}'s table (the newest: options and choices it lacks are not reported)"
-    lines.append(f"target-version = {_quote(named or run_version(options))}  # {origin}")
+    named, judging = options.target_version or root.target_version, run_version(options)
+    if named is not None and named != judging:
+        origin += f", judged with {judging}'s table (the newest: options and choices it lacks are not reported)"
+    lines.append(f"target-version = {_quote(named or judging)}  # {origin}")
     if options.target_version is not None or root.target_version is not None:
         lines.append("infer-version = (off: an explicit target-version judges every launch)")
     else:

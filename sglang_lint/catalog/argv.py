@@ -46,7 +46,7 @@ from sglang_lint.catalog.settings import (
     ServerSettings,
     Setting,
 )
-from sglang_lint.catalog.tables import Option, OptionTable, known_versions, load_diffusion_table, load_table, option_facts, version_at_least
+from sglang_lint.catalog.tables import Option, OptionTable, known_versions, load_diffusion_table, load_table, version_at_least
 from sglang_lint.model import ArgToken, EntryPoint, KeywordArg, Kind, Location, Value, merge_made
 
 __all__ = ["parse_server_args"]
@@ -234,7 +234,7 @@ def _never_declared(spelling: str, table: OptionTable, diffusion: bool) -> bool:
         text = "--" + text[:-1]
     if not text.startswith("--"):
         return False
-    if option_facts(text, diffusion) is not None or any(name.startswith(text) for name in _every_long_name(diffusion)):
+    if any(name.startswith(text) for name in _every_long_name(diffusion)):
         return False  # an option (or an abbreviation of one) a known release has
     return close_match(text, table.long_names) is None
 

@@ -166,22 +166,28 @@ def newer_than_every_table(release: str) -> bool:
         return False
 
 
+def has_table_for(version: str) -> bool:
+    """Whether a version given by name (``--target-version``, the config's
+    ``target-version``, flake8's ``--sglang-target-version``) is judged by a
+    table: a release with one, or one after the newest. Cheap (a directory
+    listing)."""
+    return version in known_versions() or newer_than_every_table(version)
+
+
 def table_version(version: str) -> str:
-    """The table a version given by name (``--target-version``, the config's
-    ``target-version``) is judged with: its own, or the newest for a release
-    after it (what that release added is not reported: catalog/versions);
-    UnknownVersionError for anything else. Cheap (a directory listing)."""
-    if version in known_versions():
-        return version
-    if newer_than_every_table(version):
-        return default_version()
-    raise UnknownVersionError(version)
+    """The table a version given by name is judged with: its own, or the
+    newest for a release after it (what that release added is not reported:
+    catalog/versions); UnknownVersionError for anything else."""
+    if not has_table_for(version):
+        raise UnknownVersionError(version)
+    return version if version in known_versions() else default_version()
 
 
 def check_version(version: str) -> None:
     """Raise UnknownVersionError (with the known ones) for a version no table
-    judges (:func:`table_version`)."""
-    table_version(version)
+    judges (:func:`has_table_for`)."""
+    if not has_table_for(version):
+        raise UnknownVersionError(version)
 
 
 @functools.lru_cache(maxsize=None)

@@ -132,16 +132,16 @@ def _unmerged(data: bytes, tree) -> ScriptParse:
     backslash escapes. The line where such a command starts is blanked, as a
     line tree-sitter cannot parse is (its note says so), and the script parsed
     again, while that parses without error."""
-    row = _merged_command_row(tree.root_node, data)
-    if row is None:
+    merged = _merged_command(tree.root_node, data)
+    if merged is None:
         return ScriptParse(data, tree, [], False)
     masked = bytearray(data)
     skipped: list[int] = []
     for _ in range(MAX_MERGED_REPARSES):
-        if row is None:
+        if merged is None:
             break
         saved = bytes(masked)
-        start = _row_start(data, row)
+        start = data.rfind(b"\n", 0, merged.start_byte) + 1
         stop = data.find(b"\n", start)
         stop = len(data) if stop == -1 else stop
         masked[start:stop] = b" " * (stop - start)
@@ -149,27 +149,17 @@ def _unmerged(data: bytes, tree) -> ScriptParse:
         if repaired.root_node.has_error:
             masked[:] = saved  # the blank made it worse: keep what was
             break
-        skipped.append(row + 1)
+        skipped.append(merged.start_point[0] + 1)
         tree = repaired
-        row = _merged_command_row(tree.root_node, bytes(masked))
+        merged = _merged_command(tree.root_node, bytes(masked))
     groups = [(line, line) for line in sorted(set(skipped))]
     return ScriptParse(bytes(masked), tree, groups, False)
 
 
-def _row_start(data: bytes, row: int) -> int:
-    """The byte offset of the start of line ``row`` (0-based)."""
-    offset = 0
-    for _ in range(row):
-        offset = data.find(b"\n", offset) + 1
-        if offset == 0:
-            return len(data)
-    return offset
-
-
-def _merged_command_row(root, data: bytes) -> int | None:
-    """The row (0-based) where the first ``command`` starts that runs on past a
-    newline no backslash escapes, between two of its parts; None when there is
-    none. Only nodes spanning several lines are looked into."""
+def _merged_command(root, data: bytes):
+    """The first ``command`` node that runs on past a newline no backslash
+    escapes, between two of its parts; None when there is none. Only nodes
+    spanning several lines are looked into."""
     stack = [root]
     while stack:
         node = stack.pop()
@@ -182,7 +172,7 @@ def _merged_command_row(root, data: bytes) -> int | None:
                 newline = gap.find(b"\n")
                 # (a CRLF line end after the backslash continues it too, as tree-sitter reads it)
                 if newline != -1 and not gap[:newline].rstrip(b"\r").endswith(b"\\"):
-                    return node.start_point[0]
+                    return node
         stack.extend(reversed(children))
     return None
 

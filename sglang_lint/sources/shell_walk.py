@@ -171,11 +171,6 @@ class ShellAnalyzer(LaunchDetection):
         # once for all its runs; ``text`` here has the lines tree-sitter-bash
         # cannot parse blanked).
         self.names_entry = names_an_entry_point(text, env) if names_entry is None else names_entry
-        # The script (or the config's env) mentions SGLang at all: a file it
-        # sources that cannot be told is then worth a note (a codegen script's
-        # `source "${CODEGEN_PKG}/kube_codegen.sh"` is not; a helper of the
-        # project it may call launches in its own file, analyzed as one).
-        self.mentions_sglang = self.names_entry or "sglang" in text.lower() or any("sglang" in value.lower() for value in (env or {}).values())
         self.commands_seen = 0
         # How many times the loops being unrolled run the current body in all.
         self.unrolled = 1
@@ -1359,12 +1354,21 @@ class ShellAnalyzer(LaunchDetection):
         ``drun -p 30000:30000 IMAGE python3 -m sglang.launch_server ...``,
         with ``alias drun='docker run -it --rm ...'``, is that docker run).
         The value is not expanded again for its own name."""
-        rest = _raw_segs(text, name_node.end_byte, node.end_byte, command_loc)
+        rest = self._raw_segs(text, name_node.end_byte, node.end_byte, command_loc)
         self.expanding.add(name)
         try:
             self._nested_script((*self.aliases[name], *rest), command_loc, env, depth, in_place=True)
         finally:
             self.expanding.discard(name)
+
+    def _raw_segs(self, text, start: int, end: int, loc: Location) -> tuple[Seg, ...]:
+        """The script's characters between two byte offsets as written, each at
+        its place (the rest of a command line an alias is expanded in)."""
+        raw = text.data[start:end].decode("utf-8", "surrogatepass")
+        if not raw:
+            return ()
+        chars = self._chars_from(start, raw, text)
+        return (Seg(Value.known(raw), Location(loc.path, chars[0][0], chars[0][1]), chars=chars),)
 
     # -- `source` / `.` (issue 19) -------------------------------------------------------
     def _source(self, node, text, args: list[Word], command_loc: Location, env: Env, depth: int) -> None:
@@ -1385,8 +1389,8 @@ class ShellAnalyzer(LaunchDetection):
             if self._machine_file(args[0]):
                 return
             target = None if self.remote_depth else self._source_path(args[0], env)
-            if target is None and not self.mentions_sglang and not self.remote_depth:
-                return  # (see mentions_sglang; another host's copy of a project file is noted)
+            if target is None and not self.remote_depth and not self._mentions_sglang():
+                return  # (another host's copy of a project file is noted)
             if target is None:
                 # (the remote host's file may differ from the project's; a path
                 # built from what the file does not know names no file)
@@ -1433,6 +1437,14 @@ class ShellAnalyzer(LaunchDetection):
             self.call_stack.pop()
             self.sourcing.pop()
             self.path, self.current_lines = file_path, file_lines
+
+    def _mentions_sglang(self) -> bool:
+        """Whether the script (or the config's env) mentions SGLang at all: a
+        file it sources that cannot be told is then worth a note (a codegen
+        script's `source "${CODEGEN_PKG}/kube_codegen.sh"` is not; a helper of
+        the project it may call launches in its own file, analyzed as one).
+        Asked only for such a file, rarely: not worked out for every run."""
+        return self.names_entry or "sglang" in self.file_text.text.lower() or any("sglang" in value.lower() for value in self.configured_env.values())
 
     def _source_note(self, where: Location, message: str) -> None:
         self.result.notes.append(Note(where.path, message, where.line, where.column))
@@ -1816,17 +1828,3 @@ def _after_characters(word: Word, count: int) -> Word:
         kept.append(seg)
     return tuple(kept)
 
-
-def _raw_segs(text, start: int, end: int, loc: Location) -> tuple[Seg, ...]:
-    """The script's characters between two byte offsets as written, each at its
-    place (the rest of a command line an alias is expanded in)."""
-    raw = text.data[start:end].decode("utf-8", "surrogatepass")
-    if not raw:
-        return ()
-    offsets: list[int] = []
-    offset = start
-    for char in raw:
-        offsets.append(offset)
-        offset += len(char.encode("utf-8", "surrogatepass"))
-    chars = tuple(text.position(o) for o in offsets)
-    return (Seg(Value.known(raw), Location(loc.path, chars[0][0], chars[0][1]), chars=chars),)
