@@ -24,6 +24,7 @@ from sglang_lint.catalog.tables import load_diffusion_table, load_table, run_ver
 from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
+from sglang_lint.fixes import resolve_fix
 from sglang_lint.model import EntryPoint, Finding, Kind, Location, Note, RouterLaunch, SourceResult, merge_made
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
@@ -244,7 +245,7 @@ def analyze_results(
     for result in results:
         for rule in selected:
             findings.extend(rule.check_source(context, result))
-    findings = _one_per_place(findings)
+    findings = _fixes_that_apply(_one_per_place(findings), lint.sources)
     if not options.ignore_noqa:
         used: set[DirectiveUse] = set()
         reported = []
@@ -315,6 +316,24 @@ def _one_per_place(findings: list[Finding]) -> list[Finding]:
         ranges = merged.setdefault(replace(finding, noqa_ranges=()), [])
         ranges.extend(r for r in finding.noqa_ranges if r not in ranges)
     return [replace(finding, noqa_ranges=tuple(ranges)) for finding, ranges in merged.items()]
+
+
+def _fixes_that_apply(findings: list[Finding], sources: Mapping[str, list[str]]) -> list[Finding]:
+    """Each finding's fixes that ``--fix`` could apply to the file as it is.
+    A rule proposes an edit of words it knows (``sglang serve`` becomes
+    ``python3 -m sglang.launch_server``) without the file's text; where the
+    words are not written so (a YAML list ``[sglang, serve, ...]``), the fix is
+    not offered rather than shown and then not applied. A file whose text the
+    run does not hold (a ``--config`` file: results keep the lines of files
+    that launch) keeps its fixes; whoever applies them checks again."""
+    kept: list[Finding] = []
+    for finding in findings:
+        if finding.fixes:
+            applying = tuple(fix for fix in finding.fixes if not sources.get(fix.location.path) or resolve_fix(fix, sources[fix.location.path]) is not None)
+            if len(applying) != len(finding.fixes):
+                finding = replace(finding, fixes=applying)
+        kept.append(finding)
+    return kept
 
 
 def _newer_release_note(path: str, launch, judged, unknowable) -> Note:

@@ -13,7 +13,7 @@ RULE_CODES = frozenset(
     {
         "SGL001", "SGL002", "SGL003", "SGL004", "SGL005", "SGL006", "SGL007", "SGL008", "SGL009", "SGL010",
         "SGL101", "SGL102", "SGL103", "SGL104",
-        "SGL201", "SGL202", "SGL203", "SGL204", "SGL205", "SGL206", "SGL207", "SGL208",
+        "SGL201", "SGL202", "SGL203", "SGL204", "SGL205", "SGL206", "SGL207", "SGL208", "SGL209",
         "SGL900", "SGL901", "SGL902",
     }
 )  # fmt: skip

@@ -177,9 +177,19 @@ def test_out_of_tree_backend_is_not_checked():
 
 
 def test_release_without_the_diffusion_server_reads_the_llm_server():
+    # 0.5.4 has no `sglang` command at all (SGL209); the words are read as the
+    # replacement, `python -m sglang.launch_server`, reads them.
     settings = serve("--model-path /m --num-gpus 2", version="0.5.4")
     assert settings.program == LLM
-    assert kinds(settings) == [("unknown", "--num-gpus")]
+    assert kinds(settings) == [("no-entry-point", "sglang serve"), ("unknown", "--num-gpus")]
+
+
+def test_release_without_the_diffusion_cli_says_it_has_none():
+    words = [ArgToken(Value.known(word), Location("run.sh", 1, 60 + index)) for index, word in enumerate(["--model-path", "/m"])]
+    settings = parse_server_args(words, load_table("0.5.4"), entry=EntryPoint.DIFFUSION_SERVE, launch_location=Location("run.sh", 1, 1))
+    assert settings.program == DIFFUSION
+    assert [p.kind for p in settings.problems] == ["no-entry-point"]
+    assert "no diffusion server" in settings.problems[0].message
 
 
 # ---------------------------------------------------------------------------------

@@ -380,3 +380,37 @@ def test_a_config_file_is_read_from_its_overlay(tmp_path, monkeypatch) -> None:
     assert [f.code for f in lint_paths(["."], options).findings] == ["SGL003"]
     overlays = {str(tmp_path / "decode.yaml"): "page-size: 16\n"}
     assert lint_paths(["."], options, overlays=overlays).findings == []
+
+
+# ---------------------------------------------------------------------------------
+# A fix is offered only where its text is written (analysis._fixes_that_apply)
+
+SERVE_SHELL = "sglang serve --model-path /models/m --tp 2\n"
+SERVE_YAML = (
+    "containers:\n"
+    "  - name: llm\n"
+    "    image: lmsysorg/sglang:v0.5.4-cu126\n"
+    "    command: [sglang, serve, --model-path, /models/m, --tp, '2']\n"
+)
+
+
+def test_a_fix_whose_words_are_apart_in_the_file_is_not_offered(tmp_path, capsys) -> None:
+    # SGL209 rewrites `sglang serve` as one text. A shell line has it; a YAML
+    # list has the two words apart, where --fix could never apply it: the
+    # finding stays, the fix is not listed (the full report listed it, then
+    # --fix did nothing).
+    (tmp_path / "run.sh").write_text(SERVE_SHELL, encoding="utf-8")
+    (tmp_path / "serve.yaml").write_text(SERVE_YAML, encoding="utf-8")
+    code, out, _ = _check(capsys, "--target-version", "0.5.4", "--output-format", "full", str(tmp_path))
+    assert code == 1
+    blocks = {block.split(":", 1)[0].rsplit("/", 1)[-1]: block for block in out.split("\n\n") if "SGL209" in block}
+    assert set(blocks) == {"run.sh", "serve.yaml"}
+    assert "= fix (unsafe): Start the server with python3 -m sglang.launch_server" in blocks["run.sh"]
+    assert "= fix" not in blocks["serve.yaml"]
+
+
+def test_sgl209_fix_writes_the_llm_servers_own_entry_point(tmp_path, capsys) -> None:
+    (tmp_path / "run.sh").write_text(SERVE_SHELL, encoding="utf-8")
+    code, _, _ = _check(capsys, "--target-version", "0.5.4", "--fix", "--unsafe-fixes", str(tmp_path / "run.sh"))
+    assert code == 0
+    assert (tmp_path / "run.sh").read_text(encoding="utf-8") == "python3 -m sglang.launch_server --model-path /models/m --tp 2\n"

@@ -41,6 +41,7 @@ from sglang_lint.catalog.settings import (
     LLM,
     LLM_OR_DIFFUSION,
     OUT_OF_TREE,
+    SERVE_COMMAND_SINCE,
     ArgProblem,
     Overlay,
     ServerSettings,
@@ -120,6 +121,7 @@ def _surely_not_dash(value: Value) -> bool:
 # these spellings itself, before any parser: sglang/cli/utils.py get_model_path
 # (0.5.5 L126-151: "--model-path" only; 0.5.11 L102-127 adds "--model"; 0.5.23
 # try_get_model_path L136-149). No abbreviation, no --config file.
+_SERVE_SINCE = ".".join(map(str, SERVE_COMMAND_SINCE))
 _SERVE_MODEL_WORDS_FROM = {"--model-path": (0, 5, 5), "--model": (0, 5, 11)}
 
 
@@ -277,7 +279,7 @@ def parse_server_args(
     ``ServerArgs(...)``), which take field names instead of argv words.
 
     ``diffusion_table``: the release's diffusion server options (None before
-    0.5.9). With it, ``sglang serve`` is read as the server it dispatches to
+    0.5.5). With it, ``sglang serve`` is read as the server it dispatches to
     (``ServerSettings.program``, see ``_serve_program``).
     """
     if entry in (EntryPoint.ENGINE, EntryPoint.SERVER_ARGS):
@@ -285,6 +287,13 @@ def parse_server_args(
     problems: list[ArgProblem] = []
     words = [_Word(token) for token in tokens]
     first_location = launch_location or (words[0].location if words else None)
+    if entry is EntryPoint.SGLANG_SERVE and not version_at_least(table.version, SERVE_COMMAND_SINCE):
+        # No `sglang` command at all: the words are read as the replacement
+        # (`python -m sglang.launch_server`, the LLM server's own parser) reads
+        # them, and the missing command is the one finding about the entry.
+        if first_location is not None:
+            problems.append(ArgProblem("no-entry-point", f"there is no sglang command before sglang {_SERVE_SINCE}: sglang serve starts no server", first_location, "sglang serve"))
+        return _llm_settings(table, words, problems, read_config)
     if entry is EntryPoint.SGLANG_SERVE:
         words, backend = _serve_words(words, table.version, problems)
         stray_model = _check_serve_model_path(words, backend, table, problems, first_location) if first_location is not None else None
@@ -299,7 +308,12 @@ def parse_server_args(
         reason = "python -m sglang.multimodal_gen.runtime.entrypoints.cli.main serve starts the diffusion server"
         if diffusion_table is not None:
             return _diffusion_settings(diffusion_table, words, problems, reason)
-        return _unchecked(table, words, read_config, DIFFUSION, f"{reason} (not in sglang {table.version}: not checked)")
+        settings = _unchecked(table, words, read_config, DIFFUSION, f"{reason} (not in sglang {table.version}: not checked)")
+        if first_location is not None:
+            settings.problems.append(
+                ArgProblem("no-entry-point", f"there is no diffusion server (sglang.multimodal_gen) before sglang {_SERVE_SINCE}: the module is not found and no server starts", first_location)
+            )
+        return settings
     return _llm_settings(table, words, problems, read_config)
 
 

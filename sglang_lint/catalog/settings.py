@@ -121,9 +121,9 @@ class Overlay(MutableMapping[str, "Setting"]):
 
 class ArgProblem(Struct, frozen=True):
     """Something argparse (or ``sglang serve`` before it) would reject, kept for
-    rules SGL201-SGL203, SGL206 and SGL208."""
+    rules SGL201-SGL203, SGL206, SGL208 and SGL209."""
 
-    kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file" | "missing-model"
+    kind: str  # "ambiguous" | "unknown" | "invalid-value" | "config-equals" | "config-file" | "missing-model" | "no-entry-point"
     message: str
     location: Location
     option: str = ""
@@ -135,6 +135,14 @@ class ArgProblem(Struct, frozen=True):
 # What `sglang serve` raises when its own scan finds no model path (0.5.23
 # sglang/cli/utils.py:165-167): SGL208.
 SERVE_MODEL_PATH_REQUIRED = "Error: --model-path is required. Please provide the path to the model."
+
+
+# The first release with the `sglang` command (`[project.scripts] sglang =
+# "sglang.cli.main:main"`, the wheel's entry_points.txt) and the diffusion
+# server's CLI (`sglang/multimodal_gen/runtime/entrypoints/cli/main.py`): both
+# came in 0.5.5; 0.5.4's wheel has neither (no entry_points.txt, no cli/, no
+# multimodal_gen/). Before it a launch through either starts nothing: SGL209.
+SERVE_COMMAND_SINCE = (0, 5, 5)
 
 
 # The server program a launch starts. `sglang serve` picks a backend (0.5.23
