@@ -345,8 +345,7 @@ def _newer_release_note(path: str, launch, judged, unknowable) -> Note:
         if problem.kind == "unknown":
             shown.append(f"{problem.option} ({where})")
         else:
-            value = problem.message.split("invalid choice: ", 1)[-1].split(" (choose", 1)[0]
-            shown.append(f"{value} for {problem.option} ({where})")
+            shown.append(f"{problem.refused_choice!r} for {problem.option} ({where})")
     more = f" and {len(unknowable) - 4} more" if len(unknowable) > 4 else ""
     return Note(
         path,

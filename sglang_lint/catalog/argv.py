@@ -218,7 +218,7 @@ def split_for_newer_release(problems: list[ArgProblem], table: OptionTable, diff
     for problem in problems:
         if problem.kind == "unknown" and problem.option and _never_declared(problem.option, table, diffusion):
             unknowable.append(problem)
-        elif problem.kind == "invalid-value" and "invalid choice" in problem.message:
+        elif problem.kind == "invalid-value" and problem.refused_choice:
             unknowable.append(problem)
         else:
             kept.append(problem)

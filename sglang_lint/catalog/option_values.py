@@ -145,6 +145,7 @@ def value_problem(option: Option, written: str, value: Value, location: Location
     if not texts:
         return None
     failures: list[str] = []
+    refused = ""
     for text in sorted(texts):
         ok, converted = _converted(option, text)
         if not ok:
@@ -161,6 +162,7 @@ def value_problem(option: Option, written: str, value: Value, location: Location
             if not allowed:
                 choices = ", ".join(repr(c) for c in option.choices)
                 failures.append(f"invalid choice: {text!r} (choose from {choices})")
+                refused = refused or (text if len(failures) == 1 else "")
                 continue
         return None  # at least one possible text is accepted
     origin = " (from the default of " + value.name + ")" if value.uses_default and value.kind is Kind.SYMBOL else ""
@@ -169,6 +171,7 @@ def value_problem(option: Option, written: str, value: Value, location: Location
         f"argument {written}: {failures[0]}{origin}",
         location,
         option=written,
+        refused_choice=refused,
     )
 
 
@@ -224,7 +227,7 @@ def choices_extensible(option: Option, version: str) -> bool:
 def rejected_value(option: Option, version: str, problem: ArgProblem) -> bool:
     """Whether argparse surely exits on the value ``problem`` (from
     :func:`value_problem`) is about: not when a plugin may add the choice."""
-    return not ("invalid choice" in problem.message and choices_extensible(option, version))
+    return not (problem.refused_choice and choices_extensible(option, version))
 
 
 def normalized_value(option: Option, value: Value) -> Value:

@@ -130,6 +130,9 @@ class ArgProblem(Struct, frozen=True):
     candidates: tuple[str, ...] = ()
     # The option and its value in one word (`--config=FILE`).
     joined: bool = False
+    # An "invalid choice": the value's text outside the option's choices (which a
+    # plugin or a newer release may add); "" for every other problem.
+    refused_choice: str = ""
 
 
 # What `sglang serve` raises when its own scan finds no model path (0.5.23

@@ -16,7 +16,7 @@ from sglang_lint.topology import Deployment, Server
 
 
 def _plugin_extensible(server: Server, problem: ArgProblem) -> bool:
-    if "invalid choice" not in problem.message:
+    if not problem.refused_choice:
         return False
     table = table_of(server)
     option = option_for_spelling(table, problem.option) if table is not None else None
