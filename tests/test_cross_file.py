@@ -417,6 +417,16 @@ def test_a_note_on_another_hosts_source_quotes_the_script_as_written(tmp_path, m
         # a `cd` we cannot see: the old assumption (the script's directory) stands
         ('cd "$WORKDIR"\nsource ../lib/common.sh\n', True),
         ('cd "$(dirname "$0")/.."\ncd "$WORKDIR"\nsource ../lib/common.sh\n', True),
+        # `cd A && cd B`: a directory that is there is gone into (the right side
+        # runs); it merged "moved" with "stayed", and the source was lost
+        ('cd "$(dirname "$0")/.." && cd lib\nsource ./common.sh\n', True),
+        ('cd "$(dirname "$0")" && cd ../lib && source common.sh\n', True),
+        # a relative `cd` before any other starts where a relative `source` does
+        # (the script's directory), when the directory is there
+        ("cd ../lib\nsource common.sh\n", True),
+        ("cd ../lib && source common.sh\n", True),
+        # ... but not after a `cd` we cannot see
+        ('cd "$WORKDIR"\ncd lib\nsource common.sh\n', False),
     ],
 )
 def test_the_working_directory_is_moved_only_by_a_cd_we_can_see(tmp_path, monkeypatch, script, found) -> None:

@@ -891,7 +891,10 @@ class ShellAnalyzer(LaunchDetection):
             return truths.pop() if len(truths) == 1 else None
         if kind == "command":
             name = node.child_by_field_name("name")
-            return self._decide_test_command(node, text, env, depth) if name is not None and node_text(name, text) == "test" else None
+            command = node_text(name, text) if name is not None else ""
+            if command == "cd" and self.follows_sources:
+                return self._decide_cd(node, text, env, depth)
+            return self._decide_test_command(node, text, env, depth) if command == "test" else None
         if kind != "test_command":
             return None
         inner = node.named_children
@@ -971,6 +974,25 @@ class ShellAnalyzer(LaunchDetection):
             return None
         equal = verdicts.pop()
         return equal if op != "!=" else not equal
+
+    def _decide_cd(self, node, text, env: Env, depth: int) -> bool | None:
+        """``cd DIR && ...``: succeeds when DIR is a directory that is there
+        (then the right side runs, in it); else undecided. A script's
+        ``cd build && cd out`` went on merging "moved" with "stayed" and lost
+        the directory a later relative ``source`` needs."""
+        words: list[Word] = []
+        for index, child in enumerate(node.children):
+            if node.field_name_for_child(index) == "argument":
+                words.extend(self._eval_word_fields(child, text, env, depth + 1))
+        directory = self._cd_target(words, env)
+        return True if directory is not None and self._directory_is_there(directory) else None
+
+    def _directory_is_there(self, directory: str) -> bool:
+        """Whether ``directory`` (absolute) is a directory of the project on
+        disk (not an editor's unsaved buffers alone, never one outside)."""
+        if self.files is None or not self.files.project.disk or self.files.project.problem(directory) is not None:
+            return False
+        return os.path.isdir(directory)
 
     def _decide_test_command(self, node, text, env: Env, depth: int) -> bool | None:
         """``test -n "$X"``, ``test "$1" = decode``, ``test ! ...``: the
@@ -1488,16 +1510,28 @@ class ShellAnalyzer(LaunchDetection):
         names a directory (a script-directory idiom, an absolute path, or a
         path relative to a working directory known so far); any other ``cd``
         makes it one we cannot see. Only a relative ``source`` reads it."""
-        operands = [word for word in args if word_value(word) not in (Value.known("-P"), Value.known("-L"))]
-        directory: str | None = None
-        if len(operands) == 1:
-            directory = self.directory_path(operands[0])
-            value = word_value(operands[0])
-            if directory is None and value.is_known and value.text and value.text[0] not in "~-/":
-                working = self._working_directory(env)
-                directory = os.path.normpath(os.path.join(working, value.text)) if working is not None else None
+        directory = self._cd_target(args, env)
         moved = Value.symbol("$PWD") if directory is None else self.directory_symbol(directory)
         env.assign("PWD", Var(scalar=(Seg(moved, command_loc),), defined_at=command_loc))
+
+    def _cd_target(self, args: list[Word], env: Env) -> str | None:
+        """The absolute directory ``cd ARGS`` goes to, or None when it is not
+        told. A relative one is joined to the working directory: one a ``cd``
+        went to, else (no ``cd`` yet) the script's own, which a relative
+        ``source`` takes it to be too, when the directory is there."""
+        operands = [word for word in args if word_value(word) not in (Value.known("-P"), Value.known("-L"))]
+        if len(operands) != 1:
+            return None
+        directory = self.directory_path(operands[0])
+        value = word_value(operands[0])
+        if directory is None and value.is_known and value.text and value.text[0] not in "~-/":
+            working = self._working_directory(env)
+            if working is not None:
+                return os.path.normpath(os.path.join(working, value.text))
+            if not env.lookup("PWD")[0]:
+                below = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(self.path)), value.text))
+                return below if self._directory_is_there(below) else None
+        return directory
 
     def _working_directory(self, env: Env) -> str | None:
         """The working directory a ``cd`` of the script went to, when it is
