@@ -1097,3 +1097,75 @@ def test_a_try_whose_body_and_handlers_all_return_does_not_fall_off() -> None:
     )
     (server,) = analyze_python("t.py", text).servers
     assert sorted(server.args[-1].value.candidates()) == ["m-a", "m-b"]
+
+
+OPTIONAL_CHOICE = (
+    "#!/bin/bash\n"
+    'FP8_GEMM_BACKEND="${FP8_GEMM_BACKEND:-}"\n'
+    "CMD=(python -m sglang.launch_server --model-path /m)\n"
+    '[[ -n "$FP8_GEMM_BACKEND" ]] && CMD+=(--fp8-gemm-backend "$FP8_GEMM_BACKEND")\n'
+    'exec "${CMD[@]}"\n'
+)
+
+
+def test_a_value_tested_non_empty_is_not_its_empty_default(tmp_path) -> None:
+    """`X="${X:-}"` then `[[ -n "$X" ]] && CMD+=(--opt "$X")`: on the path that
+    adds the option X is non-empty, so its empty default is not its value. It
+    was reported as "invalid choice: ''" (mattbucci's launch.sh)."""
+    result = _lint(tmp_path, "run.sh", OPTIONAL_CHOICE)
+    assert [f.code for f in result.findings] == []
+    launched = _variants(analyze_shell("run.sh", OPTIONAL_CHOICE))
+    assert sorted(launched) == [
+        (["--model-path", "/m"], ["$FP8_GEMM_BACKEND is empty"]),
+        (["--model-path", "/m", "--fp8-gemm-backend", "$FP8_GEMM_BACKEND"], ["$FP8_GEMM_BACKEND is non-empty"]),
+    ]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="bash is not installed")
+@pytest.mark.parametrize("given", [None, "", "triton"])
+def test_a_value_tested_non_empty_against_bash(tmp_path, given) -> None:
+    """bash never passes the option an empty value, whatever the environment."""
+    script = tmp_path / "run.sh"
+    script.write_text(OPTIONAL_CHOICE.replace('exec "${CMD[@]}"', 'printf "%s\\n" "${CMD[@]}"'))
+    env = {"PATH": os.environ.get("PATH", "")}
+    if given is not None:
+        env["FP8_GEMM_BACKEND"] = given
+    argv = subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True, check=True).stdout.split("\n")[:-1]
+    assert argv[5:] == ([] if not given else ["--fp8-gemm-backend", given])
+
+
+OPTIONAL_CHOICE_PY = """\
+import os, subprocess
+backend = os.environ.get("FP8_GEMM_BACKEND", "")
+kv = os.getenv("KV_DTYPE", "")
+cmd = ["python", "-m", "sglang.launch_server", "--model-path", "/m"]
+if backend:
+    cmd += ["--fp8-gemm-backend", backend]
+if kv != "":
+    cmd += ["--kv-cache-dtype", kv]
+subprocess.Popen(cmd)
+"""
+
+
+def test_a_python_value_tested_non_empty_is_not_its_empty_default(tmp_path) -> None:
+    """`x = os.environ.get("X", "")` then `if x:` or `if x != "":` adds the
+    option only when X is non-empty: `if x:` is the path's decision on X
+    (it was one of its own, "`backend` is true"), and on that path x is not
+    its empty default (both were "invalid choice: ''")."""
+    result = _lint(tmp_path, "launch.py", OPTIONAL_CHOICE_PY)
+    assert [f.code for f in result.findings] == []
+    conditions = sorted(tuple(condition) for _, condition in _variants(analyze_python("launch.py", OPTIONAL_CHOICE_PY)))
+    assert ("$FP8_GEMM_BACKEND is non-empty", "$KV_DTYPE is not ''") in conditions
+
+
+@pytest.mark.parametrize(("backend", "kv"), [(None, None), ("", "fp8_e4m3"), ("triton", None), ("triton", "")])
+def test_a_python_value_tested_non_empty_against_cpython(tmp_path, backend, kv) -> None:
+    """What CPython runs under each environment is the variant whose
+    condition holds, and no option is ever given ''."""
+    (tmp_path / "launch.py").write_text(OPTIONAL_CHOICE_PY)
+    env = {name: value for name, value in (("FP8_GEMM_BACKEND", backend), ("KV_DTYPE", kv)) if value is not None}
+    (ran,) = cpython_popen_calls(tmp_path, tmp_path / "launch.py", env, drop=3)
+    want = (f"$FP8_GEMM_BACKEND is {'non-empty' if backend else 'empty or unset'}", f"$KV_DTYPE is {'not ' if kv else ''}''")
+    (reported,) = [argv for argv, condition in _variants(analyze_python("launch.py", OPTIONAL_CHOICE_PY)) if tuple(condition) == want]
+    assert "" not in ran
+    assert ran == [env.get(word[1:], word) if word.startswith("$") else word for word in reported]

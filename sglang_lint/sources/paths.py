@@ -448,6 +448,15 @@ def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:
                 text = key[len(prefix) :]
                 if text and not any(c in text for c in " \t\n"):
                     return Value.known(text)
+        if value.default == "":
+            # `X="${X:-}"` ... `[[ -n "$X" ]] && CMD+=(--opt "$X")`, Python's
+            # `x = os.getenv("X", "")` ... `if x:` / `if x != "":`: on the path
+            # where the value is not empty, its empty default is not what it
+            # holds (it was "invalid choice: ''" for an option with choices).
+            # (Not '' means non-empty here: the default stands for unset.)
+            differs = fixed.get(f"eq\0{value.name}\0")
+            if implied(fixed, f"nonempty\0{value.name}") or (differs is not None and not differs.taken):
+                return Value.symbol(value.name)
         return value
     if value.kind is Kind.CONCAT:
         parts = [_known_on_path(part, fixed) for part in value.parts]

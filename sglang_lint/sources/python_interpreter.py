@@ -2352,8 +2352,9 @@ class PythonInterpreter:
                 self.pending = decision(key, said, value.loc)
                 self.pending_by_value = True
             return None if verdict is None else verdict != negated
-        if _env_symbol(value):
-            # `if os.getenv("BIG_PAGES"):` is a decision of the path (paths.py).
+        if _env_symbol(value) or _env_text_or_empty(value):
+            # `if os.getenv("BIG_PAGES"):` is a decision of the path (paths.py),
+            # and so is `if os.getenv("BIG_PAGES", ""):` (its text, '' when unset).
             name = value.value.name  # type: ignore[union-attr]
             loc = loc_of(value) or Location(self.path, 1, 1)
             verdict = implied(self.paths.fixed, f"nonempty\0{name}")
@@ -3742,6 +3743,12 @@ def _catches_key_error(kind) -> bool:
 
 def _env_symbol(value: Any) -> bool:
     return isinstance(value, PUnknown) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default is None
+
+
+def _env_text_or_empty(value: Any) -> bool:
+    """An environment variable's text, '' when it is unset
+    (``os.environ.get("X", "")``): true exactly when it is non-empty."""
+    return isinstance(value, (PUnknown, PStr)) and value.value.kind is Kind.SYMBOL and value.value.name.startswith("$") and value.value.default == ""
 
 
 # Builtins whose result is known only when CPython would not raise, and
