@@ -195,6 +195,12 @@ def test_not_an_entry_point(script):
         "docker run --rm -- img ",
         "sudo -E -u me ",
         "uv run --with x ",
+        # Nsight Systems: every switch takes a value, the next word or after "="
+        "nsys profile -t cuda,nvtx -o /tmp/trace ",
+        "nsys profile --trace=cuda,nvtx --force-overwrite true --cuda-graph-trace=node -o $OUT ",
+        "nsys profile --capture-range=cudaProfilerApi --capture-range-end stop -w true ",
+        # (a switch written without its value is not given the launch's program)
+        "nsys profile --stats ",
     ],
 )
 def test_wrappers_are_seen_through(prefix):
@@ -1475,6 +1481,7 @@ def test_no_note_where_nothing_is_dropped(script):
     ],
 )
 def test_launch_under_a_command_not_looked_through_is_named(script, runner):
+    # (nsys profile is looked through: test_wrappers_are_seen_through)
     result = analyze(script)
     assert result.servers == []
     (note,) = result.notes
@@ -1569,3 +1576,9 @@ def test_lines_tree_sitter_bash_merges_into_one_command_are_read_as_bash_reads_t
     assert parse_script(continued.encode()).skipped == []
     (server,) = analyze_shell("run.sh", continued).servers
     assert [token.value.text for token in server.args][-2:] == ["--tp", "2"]
+
+
+@pytest.mark.parametrize("script", ["nsys profile --help " + LS + " --tp 8\n", "nsys --version\n", "nsys stats report.nsys-rep\n"])
+def test_nsys_without_a_profiled_launch_launches_nothing(script):
+    result = analyze(script)
+    assert result.servers == [] and result.notes == []

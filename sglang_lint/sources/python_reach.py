@@ -392,7 +392,7 @@ def hands_on_a_command(function: ast.AST, qualname_of: Callable[[str], str | Non
 # Programs that run another command or a Python module (`python3 -m
 # sglang.launch_server`): a command beginning with one written out is still the
 # caller's to make.
-_RUNNERS = ("python", "sglang", "bash", "sh", "env", "srun", "mpirun", "torchrun", "numactl", "taskset", "nohup", "timeout", "docker", "apptainer", "singularity", "uv", "conda")
+_RUNNERS = ("python", "sglang", "bash", "sh", "env", "srun", "mpirun", "torchrun", "numactl", "taskset", "nohup", "timeout", "nsys", "docker", "apptainer", "singularity", "uv", "conda")
 
 
 def _fixed_program(command: ast.AST) -> bool:

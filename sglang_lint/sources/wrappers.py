@@ -7,6 +7,7 @@ listed is taken as a flag.
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Sequence
 
 from msgspec import Struct
@@ -26,6 +27,9 @@ class Wrapper(Struct, frozen=True):
     # A subcommand word that comes first (`uv run`, `conda run`); without it the
     # command is not a wrapper at all.
     subcommand: str = ""
+    # Every option takes a value, the next word unless written `--opt=VALUE`
+    # (nsys: its switches' booleans are words too, `--force-overwrite true`).
+    options_take_values: bool = False
 
     def skip(self, words: Sequence, index: int, value_of: Callable) -> int:
         """Index of the wrapped command's first word (len(words) when none)."""
@@ -61,6 +65,10 @@ class Wrapper(Struct, frozen=True):
                 position += 1
                 if "=" not in text and text in self.value_options:
                     position += 1
+                elif "=" not in text and self.options_take_values and not _starts_a_launch(words, position, value_of):
+                    # (a switch given no value, before the launch itself: the
+                    # launch is not taken for its value and lost)
+                    position += 1
                 continue
             if self.assignments and "=" in text and text.split("=", 1)[0].isidentifier():
                 position += 1
@@ -70,6 +78,18 @@ class Wrapper(Struct, frozen=True):
         if self.positional_unless and not saw_list_option:
             positionals += 1
         return position + positionals
+
+
+# The programs that start an SGLang server (`python3 -m sglang...`, `sglang serve`).
+_LAUNCH_PROGRAM = re.compile(r"(?:.*/)?(?:python(\d+(\.\d+)*)?|sglang)")
+
+
+def _starts_a_launch(words: Sequence, position: int, value_of: Callable) -> bool:
+    """Whether ``words[position]`` is the program of a launch, never a switch's value."""
+    if position >= len(words):
+        return False
+    value = value_of(words[position])
+    return value.is_known and _LAUNCH_PROGRAM.fullmatch(value.text) is not None
 
 
 def _opts(*names: str) -> frozenset[str]:
@@ -111,6 +131,14 @@ WRAPPERS: dict[str, Wrapper] = {
         )
     ),
     "mpirun": Wrapper(value_options=_opts("-np", "-n", "-N", "--host", "-H", "--hostfile", "-x", "--map-by", "--bind-to", "-mca", "--mca")),
+    # Nsight Systems, `nsys profile [switches] APPLICATION [ARGS]`: "when short
+    # options are used, the parameters should follow the switch after a space
+    # (-s process-tree); when long options are used, ... an equal sign"
+    # (Nsight Systems User Guide, "Command Line Options"); a long switch
+    # followed by its value as the next word is common too (`--force-overwrite
+    # true`). Every profile switch but --help takes a parameter (booleans are
+    # `true`/`false`), so a switch is its word and the next, unless it holds "=".
+    "nsys": Wrapper(subcommand="profile", options_take_values=True, refuses=_opts("-h", "--help")),
     "uv": Wrapper(value_options=_opts("--with", "--python", "-p", "--project", "--directory", "--env-file"), subcommand="run"),
     "conda": Wrapper(value_options=_opts("-n", "--name", "-p", "--prefix"), subcommand="run"),
 }
