@@ -502,6 +502,9 @@ def _extract_one(extract: Extract, path: str, text: str, kind: FileKind, env, pr
     """``extract`` of one file; an importer (``ReadFile.importer``) past the
     text pre-check its source applies, with what the modules of the run that
     spell no launch launch through (``ReadFile.launching``)."""
+    if importer == TOO_DEEP:
+        ((module, (name,)),) = launching
+        return SourceResult(path=path, notes=[_named_too_deep(path, text, module, name)])
     if launching:
         return extract(path, text, kind, env, project, precheck=False, launcher_imported=importer == "launcher", launching=dict(launching))  # type: ignore[call-arg]
     if importer:
@@ -611,6 +614,13 @@ def wrappers_too_deep(path: str, imports: Iterable[tuple[str, str]], text: str, 
     and the language server's index)."""
     matching = [(module, name) for module, name in imports if index.launchers_imported(path, [(module, name)])]
     module, name = matching[0] if matching else ("", "")
+    return _named_too_deep(path, text, module, name)
+
+
+def _named_too_deep(path: str, text: str, module: str, name: str) -> Note:
+    """The note of a file whose import of ``name`` from ``module`` may launch
+    only through more wrapper modules than are followed, at that import (a
+    walk's last round, :func:`wrappers_too_deep`; a file named alone, ``TOO_DEEP``)."""
     line, column = _import_position(text, module, name)
     what = f"`{name}` from {module}" if name and name != "*" else module or "an import of this file"
     return Note(
@@ -848,7 +858,8 @@ def launching_imports(
     directory = os.path.dirname(here)
     kind = ""
     wrappers: dict[str, frozenset[str]] = {}
-    checked: dict[tuple[str, int], Launching] = {}
+    checked: dict[tuple[str, int, bool], Launching] = {}
+    too_deep: tuple[str, str] | None = None
     for module, name in imports[:MAX_NAMED_IMPORTS]:
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == here:
@@ -856,6 +867,8 @@ def launching_imports(
             launching = _launching_definitions_of(found, project, known, stable, checked=checked)
             whole = taken in ("", "*")
             if not (taken in launching.names or (whole and launching.names)):
+                if too_deep is None and (taken in launching.beyond or (whole and launching.beyond)):
+                    too_deep = (module, name)
                 continue  # (what a module spells itself is among its names)
             if taken in launching.direct or (whole and launching.direct):
                 if kind_only:
@@ -864,6 +877,9 @@ def launching_imports(
             elif not kind:
                 kind = "launcher"
             _add_wrappers(wrappers, launching.wrappers)
+    if not kind and too_deep is not None:
+        # (the import the note is put at, as a walk's last round says it)
+        return TOO_DEEP, ((too_deep[0], (too_deep[1],)),)
     return kind, tuple(sorted((wrapper, tuple(sorted(names))) for wrapper, names in wrappers.items()))
 
 
@@ -872,6 +888,12 @@ def _add_wrappers(into: dict[str, frozenset[str]], wrappers: Iterable[tuple[str,
     from every chain that reaches it."""
     for wrapper, names in wrappers:
         into[wrapper] = into.get(wrapper, frozenset()) | names
+
+
+# The importer kind of a file named alone whose import launches only through
+# one wrapper module more than are followed (its ``launching``: that import's
+# module and name): it gets the note a walk's last round gives.
+TOO_DEEP = "too deep"
 
 
 # How many wrappers deep a file named alone is followed: a wrapper of the
@@ -896,10 +918,20 @@ class Launching(NamedTuple):
     direct: frozenset[str]
     wrappers: tuple[tuple[str, frozenset[str]], ...] = ()
     spelled: frozenset[str] = frozenset()
+    # The definitions that launch only through one wrapper more than the
+    # depth follows (told one level past it): a file importing one gets the
+    # note a walk's last round gives (named_too_deep), not silence.
+    beyond: frozenset[str] = frozenset()
 
 
 def _launching_definitions_of(
-    absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int = MAX_WRAPPER_DEPTH, checked: dict[tuple[str, int], Launching] | None = None
+    absolute: str,
+    project: ProjectFiles,
+    known: MutableMapping[tuple, Any],
+    stable: bool,
+    depth: int = MAX_WRAPPER_DEPTH,
+    checked: dict[tuple[str, int, bool], Launching] | None = None,
+    shallow: bool = False,
 ) -> Launching:
     """What the module at ``absolute`` may launch through, as it reads now:
     the definitions that spell a launch (:func:`launching_definitions`), and
@@ -922,26 +954,31 @@ def _launching_definitions_of(
     for the question being answered (one file's imports), each module at
     each depth once: checking a kept answer checks its imports' and theirs,
     and without it a module imported by many along the chains was checked
-    once for each (a flake8 run over SGLang's tree: +19% of its time)."""
+    once for each (a flake8 run over SGLang's tree: +19% of its time).
+
+    ``shallow``: the answer one level past the depth, for ``beyond`` (its
+    own imports judged from their texts alone, and nothing beyond them)."""
     if checked is None:
         checked = {}
-    told = checked.get((absolute, depth))
+    told = checked.get((absolute, depth, shallow))
     if told is not None:
         return told
-    key = ("launching", absolute, depth)
+    key = ("launching", absolute, depth, shallow)
     kept = known.get(key) if absolute not in project.texts else None
     if stable and kept is not None:
-        checked[(absolute, depth)] = kept[1]
+        checked[(absolute, depth, shallow)] = kept[1]
         return kept[1]
     facts = _module_facts(absolute, project, known, stable)
     # (a fact read again, its file's stat changed, is another object)
-    if kept is not None and kept[0] is facts and all(_imported_launching(path, project, known, stable, depth, checked) == then for path, then in kept[2]):
-        checked[(absolute, depth)] = kept[1]
+    if kept is not None and kept[0] is facts and all(_imported_launching(path, project, known, stable, depth, checked, shallow) == then for path, then in kept[2]):
+        checked[(absolute, depth, shallow)] = kept[1]
         return kept[1]
     direct, imports = facts
     imported: set[str] = set()
     wrapped: set[str] = set()  # (names of wrappers: functions calling them count, launching_definitions)
     passed_on: set[str] = set()  # (`from .helpers import start` in a package's __init__.py)
+    deeper: set[str] = set()  # (names that launch past the depth: ``beyond``)
+    deeper_passed_on: set[str] = set()
     through: list[tuple[str, Launching]] = []
     wrappers: dict[str, frozenset[str]] = {}
     directory = os.path.dirname(absolute)
@@ -949,44 +986,59 @@ def _launching_definitions_of(
         for found, taken in _import_targets(directory, module, name, project, known):
             if found == absolute:
                 continue
-            theirs = _imported_launching(found, project, known, stable, depth, checked)
+            theirs = _imported_launching(found, project, known, stable, depth, checked, shallow)
             through.append((found, theirs))
             names = theirs.names
             if taken in ("", "*"):
                 imported.update(theirs.spelled)  # (`helpers.start(...)`: the call names `start`)
                 wrapped.update(names - theirs.spelled)
+                deeper.update(theirs.beyond)
             elif taken in names:
                 (imported if taken in theirs.spelled else wrapped).add(taken)
                 passed_on.add(taken)
+            elif taken in theirs.beyond:
+                deeper.add(taken)
+                deeper_passed_on.add(taken)
+                continue
             else:
                 continue
             _add_wrappers(wrappers, theirs.wrappers)
     names = direct
-    if imported or wrapped:
+    beyond: frozenset[str] = frozenset()
+    if imported or wrapped or deeper:
         text = _module_text(absolute, project)  # (read again: a wrapper is rare)
         if text is not None:
             names = launching_definitions(text, frozenset(imported)) if imported else direct
             if wrapped:
                 names |= launching_definitions(text, frozenset(wrapped), functions_only=True)
+            if deeper:
+                beyond = launching_definitions(text, frozenset(deeper), functions_only=True) - names
+        beyond = (beyond | deeper_passed_on) - names - passed_on
     if names - direct:
         _add_wrappers(wrappers, [(absolute, names - direct)])
-    launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct)
+    launching = Launching(names | passed_on, direct | passed_on, tuple(sorted(wrappers.items())) if wrappers else (), direct, beyond)
     if absolute not in project.texts:
         # (``stable``: never checked again; what it rested on is not kept,
         # flake8's collector walks all that a flake8 run keeps)
         known[key] = (None, launching, ()) if stable else (facts, launching, tuple(through))
-    checked[(absolute, depth)] = launching
+    checked[(absolute, depth, shallow)] = launching
     return launching
 
 
-def _imported_launching(found: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int, checked: dict[tuple[str, int], Launching]) -> Launching:
+def _imported_launching(
+    found: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool, depth: int, checked: dict[tuple[str, int, bool], Launching], shallow: bool = False
+) -> Launching:
     """What the module at ``found`` launches through as a module importing it
     at ``depth`` sees it: judged one level less deep, or, at the last level,
-    from its own text's definitions alone."""
+    from its own text's definitions alone, with what one level more would add
+    as ``beyond`` (unless ``shallow``: that level itself)."""
     if depth > 1:
-        return _launching_definitions_of(found, project, known, stable, depth - 1, checked)
+        return _launching_definitions_of(found, project, known, stable, depth - 1, checked, shallow)
     direct = _module_facts(found, project, known, stable)[0]
-    return Launching(direct, direct, (), direct)
+    if shallow:
+        return Launching(direct, direct, (), direct)
+    past = _launching_definitions_of(found, project, known, stable, 1, checked, shallow=True)
+    return Launching(direct, direct, (), direct, past.names - direct)
 
 
 def _module_facts(absolute: str, project: ProjectFiles, known: MutableMapping[tuple, Any], stable: bool) -> tuple[frozenset[str], tuple[tuple[str, str], ...]]:

@@ -318,6 +318,23 @@ def test_a_file_calling_a_wrapper_is_judged_once_and_found(tmp_path, monkeypatch
     assert judged_again == []
 
 
+def test_a_file_calling_a_wrapper_past_the_depth_gets_the_note(tmp_path, monkeypatch) -> None:
+    """One wrapper module more than are followed: the note the CLI gives, at
+    the import (it was silence in both)."""
+    helpers = "import subprocess\nimport sys\n\n\ndef start(role, tp):\n    return subprocess.Popen([sys.executable, '-m', 'sglang.launch_server', '--model-path', 'm', '--disaggregation-mode', role, '--tp', str(tp)])\n"
+    files = {"helpers.py": helpers, "w1.py": "from helpers import start\n\n\ndef go(tp):\n    start('prefill', tp)\n"}
+    for level in (2, 3, 4):
+        files[f"w{level}.py"] = f"from w{level - 1} import go as inner\n\n\ndef go(tp):\n    inner(tp)\n"
+    run = "import os\nfrom w4 import go\n\ngo(8)\n"
+    write(tmp_path, **files, **{"run.py": run})
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(flake8_plugin, "_CONTEXT_CACHE", None)
+    monkeypatch.setattr(flake8_plugin, "_PREVIOUS_RUN", ("", ""))
+    flake8_plugin.SglangLintChecker.parse_options(argparse.Namespace(sglang_target_version=None, disable_noqa=False, sglang_no_cache=True))
+    ((line, _, message),) = check(run, "run.py")
+    assert (line, message.split()[0]) == (2, "SGL900") and "more than 3 wrapper modules" in message
+
+
 def test_positions_of_findings_located_elsewhere() -> None:
     here = os.path.normpath("deploy/pd.py")
 

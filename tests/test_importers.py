@@ -470,8 +470,9 @@ def test_a_file_named_alone_follows_a_wrapper_of_a_wrapper(tmp_path: Path, monke
     launch from its own and its imports' texts, to MAX_WRAPPER_DEPTH
     wrappers deep, and hands the analysis the wrappers it found
     (ReadFile.launching); one wrapper deeper than that is not followed,
-    as a walk's rounds are bounded too. Warm, and after an edit of the
-    middle wrapper, the same as cold."""
+    as a walk's rounds are bounded too, and said at the import as a walk
+    says it (it was silence: the launch lost without a word). Warm, and
+    after an edit of the middle wrapper, the same as cold."""
     from sglang_lint.extraction import MAX_WRAPPER_DEPTH
 
     assert MAX_WRAPPER_DEPTH == 3
@@ -483,7 +484,14 @@ def test_a_file_named_alone_follows_a_wrapper_of_a_wrapper(tmp_path: Path, monke
     runs = {f"run_{name}.py": f"from {name} import {'start_pd' if name == 'wrapper' else 'everything'} as go\n\ngo(8, 4)\n" for name in ("wrapper", "outer", "outer2", "outer3")}
     write(tmp_path, {**chain, **runs})
     for name, found in (("wrapper", True), ("outer", True), ("outer2", True), ("outer3", False)):
-        assert findings(tmp_path, monkeypatch, f"run_{name}.py") == ([("SGL001", f"run_{name}.py", 3)] if found else []), name
+        assert findings(tmp_path, monkeypatch, f"run_{name}.py") == ([("SGL001", f"run_{name}.py", 3)] if found else [("SGL900", "run_outer3.py", 1)]), name
+    (note,) = lint_paths([str(tmp_path / "run_outer3.py")], LintOptions(cache=False)).findings
+    assert note.message.startswith("launch not analyzed: `everything` from outer3 may launch through a chain of more than 3 wrapper modules")
+    # Two wrappers past the depth: neither followed nor told (a walk's rounds say as little).
+    write(tmp_path, {"outer4.py": chain["outer3.py"].replace("outer2", "outer3"), "run_outer4.py": runs["run_outer3.py"].replace("outer3", "outer4")})
+    assert findings(tmp_path, monkeypatch, "run_outer4.py") == []
+    (tmp_path / "outer4.py").unlink()
+    (tmp_path / "run_outer4.py").unlink()
     # A walk's rounds reach as deep (the helper's file is the first round),
     # and say where they stop (test_a_walk_says_where_its_rounds_stop).
     assert findings(tmp_path, monkeypatch) == [*[("SGL001", f"run_{name}.py", 3) for name in ("outer", "outer2", "wrapper")], ("SGL900", "run_outer3.py", 1)]
