@@ -1016,3 +1016,72 @@ def test_a_root_takes_unknown_star_args_and_keyword_args():
     assert spread.name is None and not spread.value.is_known and "what a caller passes serve() in **overrides" in spread.value.reason
     last = command.args[-1].value
     assert not last.is_known and "what a caller passes serve_args() in *extra" in last.reason
+
+
+ASSERTED_BASE = """
+from sglang.test.test_utils import popen_launch_server
+
+class NgramBase:
+    attention_backend: str = ""
+
+    @classmethod
+    def get_server_args(cls):
+        assert cls.attention_backend, f"{cls.__name__} must set attention_backend"
+        return ["--attention-backend", cls.attention_backend]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.process = popen_launch_server("m", "http://127.0.0.1:30000", timeout=60, other_args=cls.get_server_args())
+"""
+
+
+def test_an_assert_that_fails_ends_the_path():
+    """`assert X` is `if not X: raise AssertionError`: SGLang's ngram and
+    standalone fixtures (0.5.23 test/server_fixtures/ngram_fixture.py:51)
+    assert that a subclass set `attention_backend`, and the base class (""
+    there) launches nothing. The assert was skipped, and the base class's
+    launch was "invalid choice: ''"."""
+    servers, result = _servers(ASSERTED_BASE)
+    assert result.findings == []
+    # (CPython's call raises; the interpreter goes on past a call that raises on
+    # every way with its value unknown, never with the "" the assert refused)
+    assert all(token.value.describe() != "" for s in servers for token in s.launch.args)
+    subclass = ASSERTED_BASE + '\n\nclass TestTriton(NgramBase):\n    attention_backend = "triton"\n'
+    servers, result = _servers(subclass)
+    assert [(s.launch.scope, _value(s, "attention_backend")) for s in servers] == [("TestTriton", "triton")]
+    assert result.findings == []
+
+
+def test_an_assert_over_the_environment_goes_on_where_it_holds():
+    """`assert os.getenv("MODEL")` ends the path where MODEL is empty or unset:
+    the launch after it runs only where it is set, as `if not ...: raise`."""
+    source = (
+        "import os, subprocess\n"
+        'assert os.getenv("MODEL"), "set MODEL"\n'
+        'subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", os.environ["MODEL"], "--tp", "2"])\n'
+        'assert 1 + 1 == 3\n'
+        'subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", "never", "--tp", "2"])\n'
+    )
+    result = analyze_python("run.py", source)
+    assert [[t.value.describe() for t in s.args][:2] for s in result.servers] == [["--model-path", "$MODEL"]]
+
+
+@pytest.mark.parametrize("model", [None, "", "/models/m"])
+def test_an_assert_against_cpython(tmp_path, model):
+    from test_launch_variants import cpython_popen_calls
+
+    source = (
+        "import os, subprocess\n"
+        'assert os.getenv("MODEL"), "set MODEL"\n'
+        'subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", os.environ["MODEL"]])\n'
+    )
+    (tmp_path / "run.py").write_text(source)
+    env = {} if model is None else {"MODEL": model}
+    try:
+        ran = cpython_popen_calls(tmp_path, tmp_path / "run.py", env, drop=3)
+    except Exception:  # noqa: BLE001 - the AssertionError ends CPython's run
+        ran = []
+    reported = [[t.value.describe() for t in s.args] for s in analyze_python("run.py", source).servers]
+    assert bool(ran) == bool(model) and len(reported) == 1  # (the launch where it holds)
+    if model:
+        assert ran == [[model if word == "$MODEL" else word for word in argv] for argv in reported]

@@ -1226,6 +1226,24 @@ class PythonInterpreter:
     def _stmt_Raise(self, node: ast.Raise, depth: int) -> _Flow:
         return _Flow(terminated=True, raised=True)
 
+    def _stmt_Assert(self, node: ast.Assert, depth: int) -> _Flow | None:
+        """``assert X, MSG`` is ``if not X: raise AssertionError(MSG)`` (a
+        launcher is not run with ``python -O``): a test that fails ends the
+        path (SGLang's fixtures: ``assert cls.attention_backend`` in a base
+        class whose ``attention_backend`` is "" launches nothing, and was
+        "invalid choice: ''"); one over the environment (``assert
+        os.getenv("MODEL")``) goes on where it holds. Any other test that is
+        not decided goes on, without a fork of its own."""
+        truth, fork = self._path_truth(node.test)
+        if truth is False:
+            if node.msg is not None:
+                self._eval(node.msg)  # (calls in it still run)
+            return _Flow(terminated=True, raised=True)
+        if truth is None and fork is not None and not fork[0].startswith("at\0"):
+            fails = ast.copy_location(ast.Raise(exc=None, cause=None), node)
+            return self._branches([[], [fails]], depth, fork=fork, where=self._loc(node.test))
+        return None
+
     def _stmt_Break(self, node, depth: int) -> _Flow:
         return _Flow(broke=True)
 
