@@ -25,7 +25,7 @@ from sglang_lint.catalog.versions import VersionPolicy
 from sglang_lint.config import Config, distinct_configs
 from sglang_lint.files import read_sglang_config
 from sglang_lint.fixes import resolve_fix
-from sglang_lint.model import EntryPoint, Finding, Kind, Location, Note, RouterLaunch, SourceResult, merge_made
+from sglang_lint.model import EntryPoint, Finding, Fix, Kind, Location, Note, RouterLaunch, SourceResult, merge_made
 from sglang_lint.options import LintOptions, LintResult
 from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
@@ -329,11 +329,20 @@ def _fixes_that_apply(findings: list[Finding], sources: Mapping[str, list[str]])
     kept: list[Finding] = []
     for finding in findings:
         if finding.fixes:
-            applying = tuple(fix for fix in finding.fixes if not sources.get(fix.location.path) or resolve_fix(fix, sources[fix.location.path]) is not None)
+            applying = tuple(fix for fix in finding.fixes if _may_apply(fix, sources))
             if len(applying) != len(finding.fixes):
                 finding = replace(finding, fixes=applying)
         kept.append(finding)
     return kept
+
+
+def _may_apply(fix: Fix, sources: Mapping[str, list[str]]) -> bool:
+    """Whether ``fix`` is not known not to apply: a replacement whose text is
+    not in the file does not. An insertion or a split is left to its applier
+    (a Python insertion needs libcst, which a check never loads)."""
+    if fix.insert or fix.split or not sources.get(fix.location.path):
+        return True
+    return resolve_fix(fix, sources[fix.location.path]) is not None
 
 
 def _newer_release_note(path: str, launch, judged, unknowable) -> Note:

@@ -51,6 +51,9 @@ are in tests/_oracle_common.py):
                        ``try: os.environ[name]; return True / except KeyError:
                        return False``, then ``if [not] FLAG:`` adding an option (a
                        bool True on one way of the decision, False on the other)
+   ``env_text_or_empty`` ``TEXT = os.environ.get("X", "")`` (the variable's text, ""
+                       when unset), then ``if TEXT:`` / ``if TEXT != "":`` adding
+                       ``--page-size TEXT`` (never "" on that way)
    ``env_ternary_symbol`` such a choice between a literal and an environment value
                        (``"64" if os.getenv("X") else PAGE``)
    ``env_int``         ``TP_N = int(os.environ.get("TP", "8"))`` then ``str(TP_N * 2)``,
@@ -218,6 +221,7 @@ CONSTRUCTS = (
     "env_branch_list",
     "env_is_none",
     "env_flag_bool",
+    "env_text_or_empty",
     "popen",
     "subprocess_run",
     "shell_string",
@@ -589,7 +593,7 @@ class _Gen:
     def additions(self, cmd: str, ctx: dict, indent: str, depth: int) -> list[str]:
         lines: list[str] = []
         for _ in range(self.rng.randint(1, 3)):
-            kind = self.rng.randrange(25)
+            kind = self.rng.randrange(26)
             if kind >= 10:
                 lines += self.more(cmd, ctx, indent, kind)
             elif kind <= 2 or depth >= self.max_depth + 1 or (ctx.get("undecided") and kind <= 6):
@@ -779,6 +783,19 @@ class _Gen:
                 test = flag
             negate = "not " if self.chance(0.5) else ""
             return [f"{indent}if {negate}{test}:", *(self.add(cmd, [f'"{self.pick(_FLAGS)}"'], indent + "    ") or [indent + "    pass"])]
+        if kind == 25 and self.ok("env_text_or_empty"):
+            # An environment variable's text, "" when unset, added only where
+            # it is not empty: on that way its "" is not what it holds.
+            variable = self.pick(_ENV_POOLS["flag"])
+            if variable not in self.domains:
+                if len(self.domains) >= 3:
+                    return []
+                self.domains[variable] = (None, "", "1")
+            self.tag("env_text_or_empty")
+            text = self.fresh_name("text")
+            self.header.append(f'{text} = os.environ.get("{variable}", "")' if self.chance(0.5) else f'{text} = os.getenv("{variable}", "")')
+            test = f'{text} != ""' if self.chance(0.5) else text
+            return [f"{indent}if {test}:", *(self.add(cmd, ['"--page-size"', text], indent + "    ") or [indent + "    pass"])]
         if kind == 20 and self.ok("dict_to_flags"):
             self.tag("dict_to_flags")
             flags = self.fresh_name("flags")
