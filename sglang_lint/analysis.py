@@ -33,7 +33,7 @@ from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
 from sglang_lint.sources.paths import MERGED_PAST_BOUND, not_followed
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
-from sglang_lint.variant_findings import fold, name_pass_through
+from sglang_lint.variant_findings import fold, fold_alternatives, name_pass_through
 
 
 def _config_reader(
@@ -240,7 +240,7 @@ def analyze_results(
                 if rule.judges(server):
                     found.extend(rule.check_server(context, deployment, server))
             checks.append(((server,), name_pass_through((server,), _program_notes(server, _version_notes((server,), found)))))
-    findings.extend(fold(checks))
+    findings.extend(fold(fold_alternatives(checks, lint.deployments)))
     context = RuleContext(version=version)
     for result in results:
         for rule in selected:

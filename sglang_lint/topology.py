@@ -109,6 +109,11 @@ class Deployment(Struct):
     source: str = ""
     # Things about the grouping the user should know (shown as SGL900 notes).
     notes: list[Note] = []
+    # how == "router": each URL of the router that launches of several places
+    # match (same port, host compatible), with them. One server answers at a
+    # URL, so they are alternatives, not servers the router pairs at once
+    # (variant_findings.fold_alternatives).
+    shared_endpoints: list[tuple[Endpoint, list[Server]]] = []
 
     @property
     def prefills(self) -> list[Server]:
@@ -381,13 +386,27 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
     deployments = []
     for router in pd_routers:
         members = []
+        answering: dict[int, list[Server]] = {}  # (endpoint index -> the servers matching it)
+        endpoints_of = {PREFILL: router.settings.prefills, DECODE: router.settings.decodes}
+        every_endpoint = [*router.settings.prefills, *router.settings.decodes]
         for server in servers:
-            endpoints = router.settings.prefills if server.role == PREFILL else router.settings.decodes if server.role == DECODE else []
-            if is_started(server) and router_reaches(router, server) and any(endpoint_matches(e, server) for e in endpoints):
+            endpoints = endpoints_of.get(server.role, [])
+            if not (is_started(server) and router_reaches(router, server)):
+                continue
+            matched = [e for e in endpoints if endpoint_matches(e, server)]
+            if matched:
                 members.append(server)
                 claimed.add(id(server))
+                if not is_secondary_node(server):  # (a multi-node group's other nodes listen nowhere)
+                    for endpoint in matched:
+                        answering.setdefault(every_endpoint.index(endpoint), []).append(server)
+        shared = [
+            (every_endpoint[index], found)
+            for index, found in sorted(answering.items())
+            if len({base_launch(s) for s in found}) > 1 and not _may_all_answer(found, endpoints_of)
+        ]
         if members or not router.settings.opaque:
-            deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router]))
+            deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router], shared_endpoints=shared))
     rest = [s for s in servers if id(s) not in claimed]
     unrouted = [r for r in routers if r not in pd_routers]
     if rest or not deployments:
@@ -395,6 +414,14 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
     # A server two routers name belongs to both deployments; a server no router
     # names is still checked against the others no router names.
     return [d for d in deployments if d.servers or d.routers]
+
+
+def _may_all_answer(found: list[Server], endpoints_of: dict[str, list[Endpoint]]) -> bool:
+    """Whether the launches matching one URL may all be the router's: each
+    matches another of its URLs too (hosts not known: `--prefill
+    http://$P1:30000 --prefill http://$P2:30000` over two nodes' scripts)."""
+    role = found[0].role
+    return len(endpoints_of.get(role, [])) >= len(found)
 
 
 def pairs(deployments: Iterable[Deployment]) -> list[tuple[Deployment, Server, Server]]:

@@ -21,7 +21,8 @@ from typing import Iterable, Sequence
 from msgspec.structs import replace
 
 from sglang_lint.model import Finding, PathStep, Related, Severity, describe_path
-from sglang_lint.topology import Server, base_launch
+from sglang_lint.catalog.router import Endpoint
+from sglang_lint.topology import Deployment, Server, base_launch, is_secondary_node
 
 
 def _steps(servers: Iterable[Server]) -> tuple[PathStep, ...]:
@@ -79,6 +80,63 @@ def name_pass_through(servers: Sequence[Server], found: list[Finding]) -> list[F
     note = f"unless the arguments passed through ({shown}) override the options written here: sglang-lint assumes they add none"
     # Not provable: what the caller passes may change it, so at most a warning.
     return [_with_notes(finding, (note,), Severity.WARNING if finding.severity is Severity.ERROR else finding.severity) for finding in found]
+
+
+def fold_alternatives(groups: list[tuple[tuple[Server, ...], list[Finding]]], deployments: Iterable[Deployment]) -> list[tuple[tuple[Server, ...], list[Finding]]]:
+    """Pair findings where one side is one of several launches that answer at
+    one URL of a router (``Deployment.shared_endpoints``: a directory of
+    alternative setups whose prefill scripts all listen on the port the router
+    names). One of them answers there, so a finding that holds with each of
+    them is kept as the rule made it; one that holds with some only becomes a
+    warning that names which launch it needs ("when the prefill at
+    http://host:30000 is 41_run.sh:42, ..."): it was an error for a setup that
+    may never run with this decode."""
+    shared = [(endpoint, [s for s in servers if not is_secondary_node(s)]) for deployment in deployments for endpoint, servers in deployment.shared_endpoints]
+    if not shared:
+        return groups
+    codes: dict[tuple[int, int], set[str]] = {}
+    for servers, found in groups:
+        if len(servers) == 2:
+            codes[(id(servers[0]), id(servers[1]))] = {finding.code for finding in found}
+    result = []
+    for servers, found in groups:
+        if len(servers) == 2 and found:
+            for endpoint, alternatives in shared:
+                for position in (0, 1):
+                    side, other = servers[position], servers[1 - position]
+                    if not any(side is a for a in alternatives):
+                        continue
+                    # (each other launch at the URL, by any of its variants)
+                    others: dict[tuple, list[Server]] = {}
+                    for alternative in alternatives:
+                        if base_launch(alternative) != base_launch(side):
+                            others.setdefault(base_launch(alternative), []).append(alternative)
+
+                    def with_each(code: str) -> bool:
+                        return all(
+                            any(code in codes.get((id(a), id(other)) if position == 0 else (id(other), id(a)), ()) for a in variants) for variants in others.values()
+                        )
+
+                    found = [finding if with_each(finding.code) else _one_alternative(finding, endpoint, side, alternatives) for finding in found]
+        result.append((servers, found))
+    return result
+
+
+def _one_alternative(finding: Finding, endpoint: Endpoint, side: Server, alternatives: list[Server]) -> Finding:
+    where = side.launch.location
+    places = list(dict.fromkeys(a.launch.location.short() for a in alternatives))
+    shown = where.short() if where.path != finding.location.path else f"line {where.line}"
+    return replace(
+        finding,
+        message=f"when the {side.role} at {endpoint.url.describe()} is the one of {shown}, {finding.message}",
+        severity=Severity.WARNING if finding.severity is Severity.ERROR else finding.severity,
+        notes=finding.notes
+        + (
+            f"the router names one {side.role} at {endpoint.url.describe()} ({endpoint.location.short()}), and {len(places)} launches listen there: "
+            f"{', '.join(places)}; only one answers at a time, and this holds with some of them only",
+        ),
+        related=finding.related + tuple(r for r in (Related(where, f"the {side.role} this needs"),) if r not in finding.related),
+    )
 
 
 def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Finding]:

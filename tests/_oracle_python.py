@@ -422,6 +422,16 @@ class _Gen:
         self.env[constant] = ("try", variable)
         return constant
 
+    def flag_variable(self) -> str | None:
+        """A flag variable unset, empty or set in the runs (None: the program
+        has its three variables already)."""
+        variable = self.pick(_ENV_POOLS["flag"])
+        if variable not in self.domains:
+            if len(self.domains) >= 3:
+                return None
+            self.domains[variable] = (None, "", "1")
+        return variable
+
     def env_flag(self) -> str | None:
         """A test of an environment variable (an undecided condition)."""
         variable = self.pick(_ENV_POOLS["flag"])
@@ -766,11 +776,9 @@ class _Gen:
             # A flag that is True on one way of an environment decision and
             # False on the other: `True if <test> else False`, or a helper
             # whose `try: os.environ[name]` returns True, its KeyError False.
-            variable = self.pick(_ENV_POOLS["flag"])
-            if variable not in self.domains:
-                if len(self.domains) >= 3:
-                    return []
-                self.domains[variable] = (None, "", "1")
+            variable = self.flag_variable()
+            if variable is None:
+                return []
             self.tag("env_flag_bool")
             if self.chance(0.5):
                 if "is_set" not in self.lists:
@@ -786,11 +794,9 @@ class _Gen:
         if kind == 25 and self.ok("env_text_or_empty"):
             # An environment variable's text, "" when unset, added only where
             # it is not empty: on that way its "" is not what it holds.
-            variable = self.pick(_ENV_POOLS["flag"])
-            if variable not in self.domains:
-                if len(self.domains) >= 3:
-                    return []
-                self.domains[variable] = (None, "", "1")
+            variable = self.flag_variable()
+            if variable is None:
+                return []
             self.tag("env_text_or_empty")
             text = self.fresh_name("text")
             self.header.append(f'{text} = os.environ.get("{variable}", "")' if self.chance(0.5) else f'{text} = os.getenv("{variable}", "")')
