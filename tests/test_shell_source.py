@@ -10,6 +10,9 @@ code-point column; ``end_column`` is one past the last character), and robustnes
 from __future__ import annotations
 
 import inspect
+import os
+import shutil
+import subprocess
 import sys
 import time
 
@@ -1582,3 +1585,23 @@ def test_lines_tree_sitter_bash_merges_into_one_command_are_read_as_bash_reads_t
 def test_nsys_without_a_profiled_launch_launches_nothing(script):
     result = analyze(script)
     assert result.servers == [] and result.notes == []
+
+
+@pytest.mark.parametrize("prefix", ["${LAUNCH_PREFIX:-} ", '$LAUNCH_PREFIX ', "${EMPTY} "])
+def test_an_empty_unquoted_prefix_is_no_word(prefix):
+    """`${LAUNCH_PREFIX:-} python3 -m sglang.launch_server ...` (InferenceX's AMD
+    multi-node server script): bash removes an unquoted expansion that is empty,
+    so the command is the launch (it was "runs under `$LAUNCH_PREFIX`, a command
+    sglang-lint does not look through")."""
+    script = f'LAUNCH_PREFIX="${{LAUNCH_PREFIX:-}}"\nEMPTY=\n{prefix}{LS} --tp 8\n'
+    launch = one(script)
+    assert argv(launch) == ["--tp", "8"]
+
+
+def test_an_empty_prefix_against_bash(tmp_path):
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = tmp_path / "run.sh"
+    script.write_text('LAUNCH_PREFIX="${LAUNCH_PREFIX:-}"\n${LAUNCH_PREFIX:-} printf "%s\\n" ran\n')
+    out = subprocess.run(["bash", str(script)], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, check=True).stdout
+    assert out == "ran\n"

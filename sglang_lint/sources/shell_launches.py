@@ -258,6 +258,12 @@ class LaunchDetection(WordExpansion):
             if name is None:
                 self._dropped_launch(words, index, command_loc, "word")
                 return
+            if name == "" and not any(seg.quoted for seg in words[index]):
+                # `${LAUNCH_PREFIX:-} python3 -m sglang.launch_server`: an unquoted
+                # expansion that is empty (its default, as defaults count) is no
+                # word at all; the command is the next one.
+                index += 1
+                continue
             if name == "eval":
                 self._dropped_launch(words, index + 1, command_loc, "eval")
                 return
