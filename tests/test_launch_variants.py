@@ -1155,7 +1155,9 @@ def test_a_python_value_tested_non_empty_is_not_its_empty_default(tmp_path) -> N
     result = _lint(tmp_path, "launch.py", OPTIONAL_CHOICE_PY)
     assert [f.code for f in result.findings] == []
     conditions = sorted(tuple(condition) for _, condition in _variants(analyze_python("launch.py", OPTIONAL_CHOICE_PY)))
-    assert ("$FP8_GEMM_BACKEND is non-empty", "$KV_DTYPE is not ''") in conditions
+    # (`kv != ""` of `os.getenv("KV_DTYPE", "")` is `$KV_DTYPE is non-empty`:
+    # unset gives '' there, which `$KV_DTYPE is not ''` would not say)
+    assert ("$FP8_GEMM_BACKEND is non-empty", "$KV_DTYPE is non-empty") in conditions
 
 
 @pytest.mark.parametrize(("backend", "kv"), [(None, None), ("", "fp8_e4m3"), ("triton", None), ("triton", "")])
@@ -1165,7 +1167,90 @@ def test_a_python_value_tested_non_empty_against_cpython(tmp_path, backend, kv) 
     (tmp_path / "launch.py").write_text(OPTIONAL_CHOICE_PY)
     env = {name: value for name, value in (("FP8_GEMM_BACKEND", backend), ("KV_DTYPE", kv)) if value is not None}
     (ran,) = cpython_popen_calls(tmp_path, tmp_path / "launch.py", env, drop=3)
-    want = (f"$FP8_GEMM_BACKEND is {'non-empty' if backend else 'empty or unset'}", f"$KV_DTYPE is {'not ' if kv else ''}''")
+    want = (f"$FP8_GEMM_BACKEND is {'non-empty' if backend else 'empty or unset'}", f"$KV_DTYPE is {'non-empty' if kv else 'empty or unset'}")
     (reported,) = [argv for argv, condition in _variants(analyze_python("launch.py", OPTIONAL_CHOICE_PY)) if tuple(condition) == want]
     assert "" not in ran
     assert ran == [env.get(word[1:], word) if word.startswith("$") else word for word in reported]
+
+
+GUARDED_SHELL = (
+    "#!/bin/bash\n"
+    'TP="${TP:-}"\n'
+    'if [ -z "$TP" ]; then\n'
+    '  echo "usage: TP=<n> $0" >&2\n'
+    "  exit 1\n"
+    "fi\n"
+    'KV=${1:-}\n'
+    '[ -z "$KV" ] && { echo "usage: $0 KV_DTYPE"; exit 1; }\n'
+    'MODE="${MODE:-}"\n'
+    'if [ "$MODE" != prefill ] && [ "$MODE" != decode ]; then echo "MODE?"; exit 1; fi\n'
+    'python3 -m sglang.launch_server --model-path /m --tp "$TP" --kv-cache-dtype "$KV" --disaggregation-mode "$MODE"\n'
+)
+
+
+def test_a_guard_that_exits_fixes_what_follows(tmp_path) -> None:
+    """`if [ -z "$TP" ]; then exit 1; fi` then `--tp "$TP"`: past the guard TP
+    is non-empty, so its empty default is not its value (it was "invalid int
+    value: ''"). A guard over two values (`$MODE` is prefill or decode) fixes
+    neither: the launch keeps both of its roles."""
+    result = _lint(tmp_path, "run.sh", GUARDED_SHELL)
+    assert [f.code for f in result.findings] == []
+    (launch,) = analyze_shell("run.sh", GUARDED_SHELL).servers
+    assert [t.value.describe() for t in launch.args][3:6] == ["$TP", "--kv-cache-dtype", "$1"]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize(("tp", "kv", "mode"), [(None, "fp8_e4m3", "decode"), ("8", None, "decode"), ("8", "fp8_e4m3", None), ("8", "fp8_e4m3", "prefill"), ("", "", "")])
+def test_a_guard_that_exits_against_bash(tmp_path, tp, kv, mode) -> None:
+    """bash runs the launch only where every guard passes, and then never
+    with an empty value."""
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORD"\n')
+    stub.chmod(0o755)
+    script = tmp_path / "run.sh"
+    script.write_text(GUARDED_SHELL)
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}
+    env.update({name: value for name, value in (("TP", tp), ("MODE", mode)) if value is not None})
+    subprocess.run(["bash", str(script), *([kv] if kv is not None else [])], env=env, capture_output=True, text=True)
+    ran = (tmp_path / "argv").read_text().split("\n")[:-1] if (tmp_path / "argv").exists() else None
+    assert (ran is not None) == bool(tp and kv and mode in ("prefill", "decode"))
+    if ran is not None:
+        assert "" not in ran and ran[-1] == mode
+
+
+GUARDED_PY = """\
+import os, subprocess, sys
+tp = os.environ.get("TP", "")
+if not tp:
+    sys.exit("set TP")
+kv = os.getenv("KV", "")
+assert kv, "set KV"
+mode = os.getenv("MODE", "")
+if mode not in ("prefill", "decode"):
+    raise SystemExit(f"MODE? {mode!r}")
+subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--tp", tp, "--kv-cache-dtype", kv, "--disaggregation-mode", mode])
+"""
+
+
+def test_a_python_guard_that_exits_fixes_what_follows(tmp_path) -> None:
+    """`if not tp: sys.exit(...)`, `assert kv`: past them the values are not
+    their empty defaults (`sys.exit` ended nothing before; both were "invalid
+    ... ''")."""
+    result = _lint(tmp_path, "launch.py", GUARDED_PY)
+    assert [f.code for f in result.findings] == []
+
+
+@pytest.mark.parametrize(("tp", "kv", "mode"), [(None, "fp8_e4m3", "decode"), ("8", "", "decode"), ("8", "fp8_e4m3", "other"), ("8", "fp8_e4m3", "prefill")])
+def test_a_python_guard_that_exits_against_cpython(tmp_path, tp, kv, mode) -> None:
+    (tmp_path / "launch.py").write_text(GUARDED_PY)
+    env = {name: value for name, value in (("TP", tp), ("KV", kv), ("MODE", mode)) if value is not None}
+    try:
+        ran = cpython_popen_calls(tmp_path, tmp_path / "launch.py", env, drop=3)
+    except subprocess.CalledProcessError:
+        ran = []  # (SystemExit or AssertionError: nothing launched)
+    assert bool(ran) == bool(tp and kv and mode in ("prefill", "decode"))
+    reported = [[t.value.describe() for t in s.args] for s in analyze_python("launch.py", GUARDED_PY).servers]
+    for argv in ran:
+        assert "" not in argv
+        assert any(len(r) == len(argv) for r in reported)

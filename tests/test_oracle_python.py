@@ -241,6 +241,29 @@ def test_a_try_that_cannot_raise_agrees_with_cpython_exactly() -> None:
     assert reported == started == {("--tp-size", "2", "--page-size", "16"), ("--tp-size", "2", "--page-size", "16", "--enable-dp-attention")}
 
 
+_UNSET_OR_EMPTY_PROGRAM = """\
+import os, subprocess, sys
+text = os.getenv("DPA", "")
+cmd = [sys.executable, "-m", "sglang.launch_server"]
+if os.environ.get("DPA") is not None:
+    cmd += ["--log-requests"]
+if text != "":
+    cmd += ["--page-size", text]
+subprocess.Popen(cmd)
+"""
+
+
+def test_an_environment_text_compared_with_empty_is_its_non_emptiness() -> None:
+    """`os.getenv("X", "") != ""` is '' where X is unset too: the decision is
+    `$X is non-empty`. It was `$X is not ''`, which the decisions took to be
+    false where X is unset (os.getenv("X") is None there, and None is no
+    text), so the run with X unset was called infeasible and its launch
+    reported by none (generated program, seed 3 + 7665)."""
+    program = _program(_UNSET_OR_EMPTY_PROGRAM, {"DPA": (None, "", "16")})
+    ((_, comparison, _),) = oracle.check_programs([program])
+    assert comparison.verdict in (AGREE, SPLIT), comparison.problems
+
+
 def test_oracle_catches_planted_bugs() -> None:
     """A comparison that cannot fail is worthless: each deliberately wrong version
     of sglang-lint's answer must be caught."""

@@ -127,6 +127,52 @@ class Paths:
         # entry point of its own on the path that skips the call; there, each
         # function by its name and nesting depth).
         self.reached: frozenset[tuple[str, int]] | None = None
+        # Decisions the rest of this run holds to because their other way ended
+        # the script (a guard: `[ -z "$TP" ] && exit 1`, `if not model: raise`):
+        # past it `$TP` is non-empty. Not a decision of the path (every run
+        # that goes on holds to it), so no launch variant names it.
+        self.guarded: dict[str, PathStep] = {}
+
+    def known(self) -> dict[str, PathStep]:
+        """The decisions this run holds to: fixed for it, and past guards."""
+        return {**self.guarded, **self.fixed} if self.guarded else self.fixed
+
+    def guard(self, step: PathStep) -> None:
+        """Past a branch whose other way ended the script: ``step`` holds."""
+        if step.key not in self.fixed:
+            self.guarded[step.key] = step
+
+    def guard_from(self, key: str, steps: tuple[PathStep, PathStep], decide: Callable[[], bool | None], holds: bool) -> None:
+        """Past a branch one of whose ways ended the script, where the way that
+        goes on is the one under which ``decide()`` (the branch's condition,
+        decided on this run's decisions) is ``holds``: the decision ``key``
+        holds the way that gives it, when it alone decides the condition, each
+        way its own; else, when the condition takes the ending way for an empty
+        value of its subject, that subject is non-empty (past `[ "$M" !=
+        prefill ] && [ "$M" != decode ] && exit`, `$M` is one of them, so not
+        empty, though neither for sure)."""
+        if key in self.fixed:
+            return
+        verdicts = [self._deciding(key, step, decide) for step in steps]
+        if None not in verdicts and verdicts[0] != verdicts[1]:
+            self.guard(steps[verdicts.index(holds)])
+            return
+        subject = key.split("\0")[1] if key.count("\0") >= 1 else ""
+        empty_key = f"nonempty\0{subject}"
+        if not subject.startswith("$") or key == empty_key or empty_key in self.fixed or empty_key in self.guarded:
+            return
+        where = steps[0].location
+        empty = PathStep(empty_key, False, f"{subject} is empty", where)
+        verdict = self._deciding(empty_key, empty, decide)
+        if verdict is not None and verdict != holds:
+            self.guard(PathStep(empty_key, True, f"{subject} is non-empty", where))
+
+    def _deciding(self, key: str, step: PathStep, decide: Callable[[], bool | None]) -> bool | None:
+        self.fixed[key] = step
+        try:
+            return decide()
+        finally:
+            del self.fixed[key]
 
     def outcome(self, key: str) -> bool | None:
         step = self.fixed.get(key)
@@ -248,11 +294,13 @@ def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
         # text and in no tuple of texts (only Python makes `set` keys).
         return False if kind in ("eq", "nonempty", "in") else None
     if kind == "in" and rest:
-        # Known when the path fixed the value itself (`$X` is 'a').
+        # Known when the path fixed the value itself (`$X` is 'a', or empty).
         for other, step in fixed.items():
             other_kind, other_subject, *other_rest = other.split("\0")
             if other_subject == subject and other_kind == "eq" and step.taken:
                 return other_rest[0] in rest[0].split(IN_SEPARATOR)
+            if other_subject == subject and other_kind == "nonempty" and not step.taken:
+                return "" in rest[0].split(IN_SEPARATOR)
         return None
     if kind not in ("eq", "glob", "nonempty"):
         return None
@@ -272,6 +320,8 @@ def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
                 return False
             if kind == "eq" and other_kind == "nonempty" and step.taken and rest[0] == "":
                 return False
+            if kind == "nonempty" and other_kind == "in" and step.taken and "" not in other_rest[0].split(IN_SEPARATOR):
+                return True  # one of texts that are not empty
             continue
         if kind == "eq":
             return value == rest[0]
@@ -436,7 +486,7 @@ def _merged_shape(value: Value) -> bool:
     return value.kind is Kind.CONCAT and any(_merged_shape(part) for part in value.parts)
 
 
-def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:
+def known_on_path(value: Value, fixed: Mapping[str, PathStep]) -> Value:
     """A value with what the path decided about it: ``$1`` on the path where
     ``[ "$1" = decode ]`` held is ``decode``. Only a text that bash would not
     split further (non-empty, no blanks) replaces a symbol, so the argv keeps
@@ -459,18 +509,22 @@ def _known_on_path(value: Value, fixed: dict[str, PathStep]) -> Value:
                 return Value.symbol(value.name)
         return value
     if value.kind is Kind.CONCAT:
-        parts = [_known_on_path(part, fixed) for part in value.parts]
+        parts = [known_on_path(part, fixed) for part in value.parts]
         return value if parts == list(value.parts) else Value.concat(parts)
     return value
 
 
-def _refined(launch, fixed: dict[str, PathStep]):
+def refined_launch(launch, fixed: Mapping[str, PathStep]):
+    """``launch`` with what ``fixed`` decided about its values (known_on_path):
+    its argv words, and the keyword arguments of a Python entry."""
     if not fixed:
         return launch
-    args = [token if (value := _known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
-    if all(a is b for a, b in zip(args, launch.args)):
+    args = [token if (value := known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
+    keywords = getattr(launch, "keywords", ())
+    refined_keywords = tuple(k if (value := known_on_path(k.value, fixed)) is k.value else replace(k, value=value) for k in keywords)
+    if all(a is b for a, b in zip(args, launch.args)) and all(a is b for a, b in zip(refined_keywords, keywords)):
         return launch
-    return replace(launch, args=args)
+    return replace(launch, args=args, keywords=refined_keywords) if keywords else replace(launch, args=args)
 
 
 def _launch_identity(launch: ServerLaunch | RouterLaunch) -> tuple:
@@ -501,7 +555,7 @@ def variants(leaves: list[tuple[dict[str, PathStep], SourceResult]]) -> SourceRe
     for index, (fixed, result) in enumerate(leaves):
         occurrences: dict[tuple, int] = {}
         for launch in [*result.servers, *result.routers]:
-            launch = _refined(launch, fixed)
+            launch = refined_launch(launch, fixed)
             identity = _launch_identity(launch)
             occurrences[identity] = occurrences.get(identity, 0) + 1
             by_argv = found.setdefault((*identity, occurrences[identity]), {})

@@ -117,6 +117,8 @@ _BUILTINS = {
     "getattr", "hasattr", "open", "type", "object", "Exception", "ValueError", "RuntimeError",
 }
 _TRUE_NAMES = {"__name__": "__main__"}
+# Calls that end the program (SystemExit, or the process itself).
+_EXIT_CALLS = frozenset({"sys.exit", "os._exit", "os.abort"})
 
 
 class _Budget(Exception):
@@ -251,6 +253,8 @@ class PythonInterpreter:
         # comparison just evaluated made (a value carries it, PUnknown.condition).
         self.pending_by_value = False
         self.compared: tuple[str, tuple[str, str], bool] | None = None
+        # The bodies of the last branches run that raised (_run_branches).
+        self.raised_bodies: set[int] = set()
         # The frame whose condition is being decided, and whether it read a
         # name of that frame's function (its decision is then per call).
         self.condition_frame: Frame | None = None
@@ -816,10 +820,28 @@ class PythonInterpreter:
             return _Flow()
         return handler(self, node, depth) or _Flow()
 
-    def _stmt_Expr(self, node: ast.Expr, depth: int) -> None:
+    def _stmt_Expr(self, node: ast.Expr, depth: int) -> _Flow | None:
         if isinstance(node.value, ast.Constant):
-            return  # a docstring or a bare literal: never a launch
+            return None  # a docstring or a bare literal: never a launch
+        if isinstance(node.value, ast.Call) and self._ends_the_program(node.value):
+            # `sys.exit("set TP")` ends the path as a raise does (SystemExit).
+            for arg in node.value.args:
+                self._eval(arg)
+            return _Flow(terminated=True, raised=True)
         self._eval(node.value)
+        return None
+
+    def _ends_the_program(self, call: ast.Call) -> bool:
+        """``sys.exit(...)``, ``os._exit(...)``, ``os.abort()``, and the
+        builtins ``exit(...)``/``quit(...)`` where the file defines no such name."""
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in ("exit", "_exit", "abort"):
+            value = self._eval(func)
+            return isinstance(value, PExternal) and value.qualname in _EXIT_CALLS
+        if isinstance(func, ast.Name) and func.id in ("exit", "quit"):
+            value = self._eval(func)
+            return isinstance(value, PUnknown) and value.value.reason.endswith("is not defined in this file")
+        return False
 
     def _stmt_Assign(self, node: ast.Assign, depth: int) -> None:
         value = self._eval(node.value)
@@ -1241,7 +1263,9 @@ class PythonInterpreter:
             return _Flow(terminated=True, raised=True)
         if truth is None and fork is not None and not fork[0].startswith("at\0"):
             fails = ast.copy_location(ast.Raise(exc=None, cause=None), node)
-            return self._branches([[], [fails]], depth, fork=fork, where=self._loc(node.test))
+            flow = self._branches([[], [fails]], depth, fork=fork, where=self._loc(node.test))
+            self._guarded_by(node.test, fork)
+            return flow
         return None
 
     def _stmt_Break(self, node, depth: int) -> _Flow:
@@ -1256,7 +1280,27 @@ class PythonInterpreter:
             return self._exec_block(node.body, depth + 1)
         if truth is False:
             return self._exec_block(node.orelse, depth + 1)
-        return self._branches([node.body, node.orelse], depth, fork=fork, where=self._loc(node.test))
+        flow = self._branches([node.body, node.orelse], depth, fork=fork, where=self._loc(node.test))
+        self._guarded_by(node.test, fork)
+        return flow
+
+    def _guarded_by(self, test, fork: tuple | None) -> None:
+        """Past an ``if`` (or ``assert``) one of whose two ways raised (``if not
+        model: raise SystemExit(...)``), the decision ``fork`` took the way the
+        other one needs: told by deciding ``test`` again under each way, for a
+        test over the environment alone. Only at the level of the running
+        function: inside a branch, the other branch goes on without it."""
+        raised = self.raised_bodies
+        if fork is None or self._branch_depth or raised not in ({0}, {1}) or fork[0] in self.paths.fixed or not _plain_test(test):
+            return
+        def decide() -> bool | None:
+            outer = self.pending, self.pending_by_value, self.compared
+            try:
+                return self._truth(test)
+            finally:
+                self.pending, self.pending_by_value, self.compared = outer
+
+        self.paths.guard_from(fork[0], fork[1], decide, 1 in raised)
 
     def _path_truth(self, test) -> tuple[bool | None, tuple | None]:
         """Whether a condition holds: decided by the file, or by this run's path
@@ -1333,7 +1377,7 @@ class PythonInterpreter:
         return len(self.result.servers) + len(self.result.routers)
 
     def _path_decision(self, key: str, texts: tuple[str, str], node) -> bool | None:
-        verdict = implied(self.paths.fixed, key)
+        verdict = implied(self.paths.known(), key)
         if verdict is None and self.pending is None:
             self.pending = decision(key, texts, self._loc(node))
         return verdict
@@ -1368,7 +1412,8 @@ class PythonInterpreter:
         live: list[dict[int, Any]] = []
         written: dict[int, None] = {}
         raised = 0
-        for body in bodies:
+        raised_bodies: set[int] = set()
+        for position, body in enumerate(bodies):
             level = _Level(self.next_ref)
             self.journal.append(level)
             try:
@@ -1386,6 +1431,9 @@ class PythonInterpreter:
                 live.append(after)
             elif flow.raised:
                 raised += 1
+                raised_bodies.add(position)
+        # (read by _guarded_by once the bodies ran: theirs were set before)
+        self.raised_bodies = raised_bodies
         if not exhaustive:
             live.append({})
         if not live:
@@ -1533,7 +1581,7 @@ class PythonInterpreter:
         key = f"set\0{subject}"
         where = self._loc(node.body[0])
         set_way = [*node.body, *node.orelse]
-        verdict = implied(self.paths.fixed, key)
+        verdict = implied(self.paths.known(), key)
         if verdict is True:
             flow = self._exec_block(set_way, depth + 1)
         elif verdict is False:
@@ -2338,6 +2386,14 @@ class PythonInterpreter:
                 text = known_text(right if a is None else left)
                 if symbol is None or text is None:
                     return None
+                if text == "" and _env_text_or_empty(left if a is None else right):
+                    # `os.getenv("X", "") != ""`: '' where X is unset too, so
+                    # the decision is `X is non-empty`, as `if text:` is (not
+                    # `X is not ''`, which an unset X also is in Python).
+                    said = (f"{symbol} is non-empty", f"{symbol} is empty or unset")
+                    self.compared = (f"nonempty\0{symbol}", said, isinstance(op, ast.Eq))
+                    nonempty = self._path_decision(f"nonempty\0{symbol}", said, node)
+                    return None if nonempty is None else nonempty == isinstance(op, ast.NotEq)
                 shown = repr(text)
                 said = (f"{symbol} is {shown}", f"{symbol} is not {shown}")
                 self.compared = (f"eq\0{symbol}\0{text}", said, isinstance(op, ast.NotEq))
@@ -2365,7 +2421,7 @@ class PythonInterpreter:
             # A comparison made elsewhere (`return value in ("true", "1")` in
             # a helper): the same decision wherever its value is tested.
             key, said, negated = value.condition
-            verdict = implied(self.paths.fixed, key)
+            verdict = implied(self.paths.known(), key)
             if verdict is None and self.pending is None:
                 self.pending = decision(key, said, value.loc)
                 self.pending_by_value = True
@@ -2375,7 +2431,7 @@ class PythonInterpreter:
             # and so is `if os.getenv("BIG_PAGES", ""):` (its text, '' when unset).
             name = value.value.name  # type: ignore[union-attr]
             loc = loc_of(value) or Location(self.path, 1, 1)
-            verdict = implied(self.paths.fixed, f"nonempty\0{name}")
+            verdict = implied(self.paths.known(), f"nonempty\0{name}")
             if verdict is None and self.pending is None:
                 self.pending = decision(f"nonempty\0{name}", (f"{name} is non-empty", f"{name} is empty or unset"), loc)
             return verdict
@@ -3757,6 +3813,19 @@ def _catches_key_error(kind) -> bool:
         return any(_catches_key_error(item) for item in kind.elts)
     name = kind.id if isinstance(kind, ast.Name) else kind.attr if isinstance(kind, ast.Attribute) else ""
     return name in ("KeyError", "LookupError", "Exception", "BaseException")
+
+
+def _plain_test(test: ast.AST) -> bool:
+    """A condition whose only calls read the environment (``os.getenv(...)``,
+    ``os.environ.get(...)``): deciding it again runs nothing."""
+    for node in ast.walk(test):
+        if isinstance(node, ast.Call):
+            func = node.func
+            if not (isinstance(func, ast.Attribute) and func.attr in ("getenv", "get") and isinstance(func.value, (ast.Name, ast.Attribute))):
+                return False
+        elif isinstance(node, (ast.NamedExpr, ast.Lambda, ast.Await, ast.Yield, ast.YieldFrom)):
+            return False
+    return True
 
 
 def _env_symbol(value: Any) -> bool:

@@ -36,7 +36,7 @@ from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
 from sglang_lint.prefilter import python_may_run_a_launch, python_spells_a_command
-from sglang_lint.sources.paths import Paths
+from sglang_lint.sources.paths import Paths, refined_launch
 from sglang_lint.sources.python_interpreter import SGLANG_ENVS, PythonInterpreter, expr_text
 from sglang_lint.sources.python_reach import SHELL_STRING_RUNNERS, SUBPROCESS_RUNNERS, is_process_runner
 from sglang_lint.sources.python_values import (
@@ -585,6 +585,10 @@ class LaunchInterpreter(PythonInterpreter):
 
     def _add_launches(self, launches: tuple[list, list]) -> None:
         servers, routers = launches
+        if self.paths.guarded:
+            # Past a guard (`if not kv: raise SystemExit(...)`): `kv` is not its empty default.
+            servers = [refined_launch(launch, self.paths.guarded) for launch in servers]
+            routers = [refined_launch(launch, self.paths.guarded) for launch in routers]
         for launch in [*servers, *routers]:
             launch.scope = self.scope
         if self.expecting_failure:

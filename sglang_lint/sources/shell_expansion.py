@@ -161,7 +161,7 @@ class WordExpansion:
         return frozenset().union(*(self.taint.get(name, frozenset()) for name in names))
 
     def _implied(self, key: str) -> bool | None:
-        return implied(self.paths.fixed, key)
+        return implied(self.paths.known(), key)
 
     # -- words ------------------------------------------------------------------
     def _eval_word_scalar(self, node, text, env: Env, depth: int) -> Word:

@@ -21,7 +21,7 @@ import re
 from typing import Mapping
 
 from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value
-from sglang_lint.sources.paths import Paths, imprecise_launch
+from sglang_lint.sources.paths import Paths, imprecise_launch, known_on_path
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
@@ -335,6 +335,9 @@ class LaunchDetection(WordExpansion):
 
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
         tokens = [self._token(word, command_loc) for word in words[args_from:]]
+        if self.paths.guarded:
+            # Past a guard (`[ -z "$TP" ] && exit 1`): `$TP` is not its empty default.
+            tokens = [t if (value := known_on_path(t.value, self.paths.guarded)) is t.value else ArgToken(value, t.location, t.origin, t.spread) for t in tokens]
         first = self._token(words[start], command_loc).location if words[start] else command_loc
         # The launch is the script's (it pairs with the script's other launches)
         # wherever its command is written; its line ranges (where a `# noqa`

@@ -584,22 +584,25 @@ class ShellAnalyzer(LaunchDetection):
         exhaustive: bool,
         where: Location | None = None,
         fork: tuple[str, tuple[PathStep, PathStep]] | None = None,
-    ) -> None:
+    ) -> set[int]:
         """Run each alternative body on a copy of ``env`` and merge the results.
         ``fork``: the undecided condition that chose between them; when the bodies
         made a difference (a variable differs, a launch is inside one), the path
-        forks there instead (paths.py)."""
+        forks there instead (paths.py). Returns the positions of the bodies
+        that ended the script."""
         results = []
+        ended: set[int] = set()
         launches_before = len(self.result.servers) + len(self.result.routers) + len(self.dropped)
         self.branch_depth += 1
         try:
             with suspended(self.paths, fork):
-                for statements in bodies:
+                for position, statements in enumerate(bodies):
                     branch_env = env.snapshot()
                     try:
                         for statement in statements:
                             self._walk(statement, text, branch_env, depth + 1)
                     except ScriptExit:
+                        ended.add(position)
                         continue  # this way through ends the script
                     results.append(branch_env)
         finally:
@@ -620,6 +623,7 @@ class ShellAnalyzer(LaunchDetection):
         launched = len(self.result.servers) + len(self.result.routers) + len(self.dropped) > launches_before
         if self._merge_into(env, results, where, fork[0] if fork else None, exited) or launched:
             self.paths.differs(*(fork or (None, None)), where, launched)
+        return ended
 
     def _merge_into(self, env: Env, results: list[Env], where: Location | None = None, key: str | None = None, exited: bool = False) -> bool:
         """``where``: the statement that branched (for notes). Whether a variable
@@ -710,7 +714,30 @@ class ShellAnalyzer(LaunchDetection):
         bodies, exhaustive = _taken_bodies(
             ((lambda c=condition: True if c is None else self._path_verdict(c, text, env, depth, undecided)), body) for condition, body in clauses
         )
-        self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+        ended = self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
+        if ended and undecided and len(clauses) <= 2 and len(bodies) == len(clauses) and clauses[0][0] is not None:
+            # `if [ -z "$TP" ]; then exit 1; fi` (or its `else` ends the
+            # script): past it, the way that goes on holds.
+            then_ended, else_ended = 0 in ended, (1 in ended if len(bodies) == 2 else False)
+            if then_ended != else_ended:
+                self._guard(clauses[0][0], undecided[0], holds=else_ended, text=text, env=env, depth=depth)
+
+    def _guard(self, condition: list, fork: tuple[str, tuple[PathStep, PathStep]], holds: bool, text, env: Env, depth: int) -> None:
+        """Past an `if` one of whose ways ended the script, the decision
+        ``fork`` took the way under which ``condition`` is ``holds``: told by
+        deciding the condition again under each way (`-z "$TP"` holds where
+        `$TP is non-empty` does not). Only at the script's own level: inside a
+        branch, the other branch's way goes on without it."""
+        if self.branch_depth:
+            return
+        def decide() -> bool | None:
+            self.pending = None
+            try:
+                return self._decide_all(condition, text, env, depth)
+            finally:
+                self.pending = None
+
+        self.paths.guard_from(fork[0], fork[1], decide, holds)
 
     def _path_verdict(self, nodes: list, text, env: Env, depth: int, undecided: list) -> bool | None:
         """Whether a condition list succeeds: decided by the file's values, or by
@@ -843,7 +870,10 @@ class ShellAnalyzer(LaunchDetection):
                     # (`||`): the fork's first path is the one that runs it.
                     key, (when_true, when_false) = undecided[0]
                     fork = (key, (when_true, when_false) if operators == ["&&"] else (when_false, when_true))
-                self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text), fork=fork)
+                if self._branch([named[1:]], text, env, depth, exhaustive=False, where=self._loc(node, text), fork=fork) and undecided:
+                    # `[ -z "$TP" ] && exit 1`: the right side ended the script,
+                    # so past it the left side failed (`||`: succeeded).
+                    self._guard([named[0]], undecided[0], holds=operators == ["||"], text=text, env=env, depth=depth)
             elif verdict == (operators == ["&&"]):
                 self._walk(named[1], text, env, depth + 1)
 
