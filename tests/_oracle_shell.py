@@ -17,6 +17,10 @@ Three pieces, used by tests/test_oracle_shell.py:
    ``assign_default``  ``: "${VAR:=word}"`` then ``$VAR``
    ``env_copy_default`` ``_E="${VAR:-}"`` then ``X="${_E:-word}"`` (a copy of the
                        environment's value, empty when unset, then its default)
+   ``guard_exit``      ``X="${VAR:-}"`` then ``[ -z "$X" ] && exit 0`` / ``if [ -z "$X" ];
+                       then exit 0; fi`` / ``[ -n "$X" ] || exit 0`` (of a role: ``if [ "$X" !=
+                       prefill ] && [ "$X" != decode ]; then exit 0; fi``), then ``$X`` as a
+                       value (past the guard it is not empty)
    ``quote_concat``    quote concatenation in words and assignments:
                        ``"--model-path="$M``, ``ARGS="--disaggregation-mode "$1" --tp-size "$2""``
    ``quoted_blank``    blanks alone between expansions or quotes inside double quotes:
@@ -126,6 +130,7 @@ CONSTRUCTS = (
     "default_with_dash",
     "assign_default",
     "env_copy_default",
+    "guard_exit",
     "quote_concat",
     "quoted_blank",
     "unquoted_split",
@@ -688,6 +693,18 @@ class _Gen:
                 copy = f"_ENV_{name.upper()}"
                 lines.append(f'{copy}="${{{self.env_var(kind)}:-}}"')
                 value = f'"${{{copy}:-{self.default_literal(kind)}}}"'
+            elif style == 3 and self.ok("guard_exit") and self.env_var(kind) is not None and self.chance(0.3):
+                self.tag("guard_exit")
+                env = self.env_var(kind)
+                lines.append(f'{name}="${{{env}:-}}"')
+                guards = [f'[ -z "${name}" ] && exit 0', f'if [ -z "${name}" ]; then exit 0; fi', f'[[ -n "${name}" ]] || exit 0']
+                if kind == "role":
+                    # (over two values: past it the role is one of them, neither for sure)
+                    guards.append(f'if [ "${name}" != prefill ] && [ "${name}" != decode ]; then exit 0; fi')
+                lines.append(self.pick(guards))
+                self.tag("var")
+                self.vars[name] = kind
+                continue
             elif self.ok("assign_default") and self.env_var(kind) is not None:
                 self.tag("assign_default")
                 env = self.env_var(kind)
