@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sglang_lint.catalog.argv import parse_server_args, split_for_newer_release
+from sglang_lint.catalog.argv import parse_server_args, split_for_untabled_release
 from sglang_lint.catalog.settings import DIFFUSION
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
@@ -109,10 +109,10 @@ def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[s
                 keywords=launch.keywords,
                 diffusion_table=load_diffusion_table(judged.version) if launch.entry in _SERVE_ENTRIES else None,
             )
-            if judged.newer:
-                settings.problems, unknowable = split_for_newer_release(settings.problems, load_table(judged.version), settings.program == DIFFUSION)
+            if judged.untabled:
+                settings.problems, unknowable = split_for_untabled_release(settings.problems, load_table(judged.version), settings.program == DIFFUSION)
                 if unknowable:
-                    cataloged.notes.append(_newer_release_note(result.path, launch, judged, unknowable))
+                    cataloged.notes.append(_untabled_release_note(result.path, launch, judged, unknowable))
             server = make_server(launch, settings, judged)
         except Exception as error:  # noqa: BLE001 - one launch must not lose the others
             cataloged.notes.append(_launch_error(result.path, launch, error))
@@ -345,9 +345,10 @@ def _may_apply(fix: Fix, sources: Mapping[str, list[str]]) -> bool:
     return resolve_fix(fix, sources[fix.location.path]) is not None
 
 
-def _newer_release_note(path: str, launch, judged, unknowable) -> Note:
-    """What a launch of a release newer than every table uses that the newest
-    table does not know, left unreported (it may be that release's own)."""
+def _untabled_release_note(path: str, launch, judged, unknowable) -> Note:
+    """What a launch of a release newer (or older) than every table uses that
+    the newest (oldest) table does not know, left unreported: it may be that
+    release's own (or one a later release removed)."""
     shown = []
     for problem in unknowable[:4]:
         where = problem.location.short()
@@ -356,11 +357,21 @@ def _newer_release_note(path: str, launch, judged, unknowable) -> Note:
         else:
             shown.append(f"{problem.refused_choice!r} for {problem.option} ({where})")
     more = f" and {len(unknowable) - 4} more" if len(unknowable) > 4 else ""
+    if judged.older:
+        message = (
+            f"sglang {judged.older} is older than sglang-lint's option tables (the oldest: {judged.version}): its options are judged by {judged.version}'s; "
+            f"what {judged.version} does not know is not reported, as {judged.older} may have had it (later releases removed options and choices): "
+            f"{', '.join(shown)}{more}"
+        )
+    else:
+        message = (
+            f"sglang {judged.newer} is newer than sglang-lint's option tables (the newest: {judged.version}): options it may have are not checked; "
+            f"what {judged.version} does not know is not reported, as {judged.newer} may accept it: {', '.join(shown)}{more} "
+            "(an update of sglang-lint may know them)"
+        )
     return Note(
         path,
-        f"sglang {judged.newer} is newer than sglang-lint's option tables (the newest: {judged.version}): options it may have are not checked; "
-        f"what {judged.version} does not know is not reported, as {judged.newer} may accept it: {', '.join(shown)}{more} "
-        "(an update of sglang-lint may know them)",
+        message,
         launch.location.line,
         launch.location.column,
     )

@@ -204,7 +204,7 @@ def _unseen_model(words: list[_Word], version: str, spellings: tuple[str, ...], 
 # A release newer than every table
 
 
-def split_for_newer_release(problems: list[ArgProblem], table: OptionTable, diffusion: bool = False) -> tuple[list[ArgProblem], list[ArgProblem]]:
+def split_for_untabled_release(problems: list[ArgProblem], table: OptionTable, diffusion: bool = False) -> tuple[list[ArgProblem], list[ArgProblem]]:
     """The problems a launch of a release newer than every table (judged with
     ``table``, the newest) still surely has, and those that release may not
     have: an option no known release declares and that is no near miss of one
@@ -212,7 +212,12 @@ def split_for_newer_release(problems: list[ArgProblem], table: OptionTable, diff
     more likely new than wrong), and a value outside the table's choices
     (releases add backends and formats). A stray word, an ambiguous prefix,
     an option an older release had (removals stay), a value of the wrong type
-    and a typo close to a known option are kept."""
+    and a typo close to a known option are kept.
+
+    The same for a release older than every table (judged with the oldest):
+    an option no known release declares may be one it had that later
+    releases removed (``--disable-mla`` of 0.4.5), a choice one they dropped;
+    an option only later releases declare it did not have yet."""
     kept: list[ArgProblem] = []
     unknowable: list[ArgProblem] = []
     for problem in problems:

@@ -166,6 +166,17 @@ def newer_than_every_table(release: str) -> bool:
         return False
 
 
+def older_than_every_table(release: str) -> bool:
+    """Whether ``release`` (``0.4.5``, ``0.4.6.post1``) comes before the oldest
+    table: judged with the oldest, whose options it may not all have had, and
+    which lacks the options it had that later releases removed."""
+    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
+    try:
+        return version_key(number) < version_key(known_versions()[0])
+    except ValueError:
+        return False
+
+
 def has_table_for(version: str) -> bool:
     """Whether a version given by name (``--target-version``, the config's
     ``target-version``, flake8's ``--sglang-target-version``) is judged by a

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Callable
 
 from msgspec import Struct
 
-from sglang_lint.catalog.tables import known_versions, newer_than_every_table, run_version, table_version, version_key
+from sglang_lint.catalog.tables import known_versions, newer_than_every_table, older_than_every_table, run_version, table_version, version_key
 from sglang_lint.files import read_sglang_config
 from sglang_lint.model import ServerLaunch, SourceResult, VersionHint
 from sglang_lint.version_facts import package_version, pyproject_pins, requirements_pins
@@ -58,8 +58,17 @@ class JudgedVersion(Struct, frozen=True):
     why: str = ""
     # The release the facts name when it is newer than every table (0.5.30,
     # 0.5.24.dev3): judged with the newest table, whose unknown options and
-    # choices that release may well have (catalog/argv split_for_newer_release).
+    # choices that release may well have (catalog/argv split_for_untabled_release).
     newer: str = ""
+    # ... or older than every table (an image lmsysorg/sglang:v0.4.5-cu125):
+    # judged with the oldest, which lacks the options later releases removed
+    # (`--disable-mla` of 0.4.x) and the choices they dropped.
+    older: str = ""
+
+    @property
+    def untabled(self) -> str:
+        """The release the facts name when no table is its own era's."""
+        return self.newer or self.older
 
     @property
     def note(self) -> str:
@@ -98,7 +107,9 @@ def table_for_release(release: str) -> tuple[str, str]:
 def _from_hint(hint: VersionHint, how: str = "") -> JudgedVersion:
     version, caveat = table_for_release(hint.release)
     why = f"from {how}{hint.describe()}"
-    return JudgedVersion(version, f"{why} ({caveat})" if caveat else why, hint.release if newer_than_every_table(hint.release) else "")
+    newer = hint.release if newer_than_every_table(hint.release) else ""
+    older = hint.release if older_than_every_table(hint.release) else ""
+    return JudgedVersion(version, f"{why} ({caveat})" if caveat else why, newer, older)
 
 
 class VersionPolicy:
