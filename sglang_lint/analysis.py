@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Mapping
 from msgspec import Struct
 from msgspec.structs import replace
 
-from sglang_lint.catalog.argv import parse_server_args, split_for_untabled_release
+from sglang_lint.catalog.argv import parse_server_args, split_for_dynamo, split_for_untabled_release
 from sglang_lint.catalog.settings import DIFFUSION
 from sglang_lint.catalog.config_merge import ConfigFile, load_config_yaml
 from sglang_lint.catalog.router import parse_router_args
@@ -109,6 +109,10 @@ def catalog_file(result: SourceResult, versions: VersionPolicy, texts: Mapping[s
                 keywords=launch.keywords,
                 diffusion_table=load_diffusion_table(judged.version) if launch.entry in _SERVE_ENTRIES else None,
             )
+            if launch.entry is EntryPoint.DYNAMO_SGLANG:
+                settings.problems, dynamos = split_for_dynamo(settings.problems)
+                if dynamos:
+                    cataloged.notes.append(_dynamo_options_note(result.path, launch, dynamos))
             if judged.untabled:
                 settings.problems, unknowable = split_for_untabled_release(settings.problems, load_table(judged.version), settings.program == DIFFUSION)
                 if unknowable:
@@ -372,6 +376,20 @@ def _untabled_release_note(path: str, launch, judged, unknowable) -> Note:
     return Note(
         path,
         message,
+        launch.location.line,
+        launch.location.column,
+    )
+
+
+def _dynamo_options_note(path: str, launch, dynamos) -> Note:
+    """The options of a `python -m dynamo.sglang` launch left to Dynamo's own
+    part of the parser, which sglang-lint has no table of."""
+    shown = [f"{problem.option} ({problem.location.short()})" for problem in dynamos[:4]]
+    more = f" and {len(dynamos) - 4} more" if len(dynamos) > 4 else ""
+    return Note(
+        path,
+        "python -m dynamo.sglang adds options of its own to SGLang's (Dynamo's args.py), and its releases change them: "
+        f"these are neither SGLang's nor the Dynamo options sglang-lint knows, and are not reported: {', '.join(shown)}{more}",
         launch.location.line,
         launch.location.column,
     )

@@ -1429,3 +1429,32 @@ def test_a_given_store_true_flag_stays_on_past_unseen_words():
     settings = parse_server_args(tokens, load_table("0.5.23"))
     assert settings.get("enable_unified_memory").value == Value.known("true")
     assert settings.get("tp_size").value.is_known is False
+
+
+# -- python -m dynamo.sglang's own options ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    ["--migration-limit 3", "--endpoint dyn://ns.backend.generate", "--dyn-tool-call-parser hermes", "--multimodal-worker", "--no-use-sglang-tokenizer", "--custom-jinja-template t.j2"],
+)
+def test_dynamo_s_own_options_are_not_sglang_s_to_judge(words: str) -> None:
+    """Dynamo adds DYNAMO_ARGS to the parser SGLang's ServerArgs.add_cli_args
+    fills (ai-dynamo/dynamo components/backends/sglang/src/dynamo/sglang/
+    args.py): each was an SGL202 "unknown option for sglang 0.5.23"."""
+    from sglang_lint.pipeline import LintOptions, lint_texts
+
+    result = lint_texts({"run.sh": f"python3 -m dynamo.sglang --model-path m {words} --tp 2\n"}, LintOptions())
+    assert result.findings == []
+
+
+def test_dynamo_keeps_sglang_s_typos_and_notes_what_neither_knows() -> None:
+    from sglang_lint.pipeline import LintOptions, lint_texts
+
+    result = lint_texts({"run.sh": "python3 -m dynamo.sglang --model-path m --tp-szie 2 --brand-new-dynamo-flag 3\n"}, LintOptions())
+    assert sorted(f.code for f in result.findings) == ["SGL202", "SGL900"]
+    (note,) = [f for f in result.findings if f.code == "SGL900"]
+    assert "--brand-new-dynamo-flag" in " ".join((note.message, *note.notes))
+    # The same words under `python -m sglang.launch_server` are both errors.
+    plain = lint_texts({"run.sh": "python3 -m sglang.launch_server --model-path m --tp-szie 2 --brand-new-dynamo-flag 3\n"}, LintOptions())
+    assert [f.code for f in plain.findings] == ["SGL202", "SGL202"]

@@ -38,6 +38,10 @@ def _check_shape(findings) -> None:
         own = finding.message
         if finding.path and own.startswith("when "):
             own = own.split("), ", 1)[-1]
+        elif own.startswith("when the ") and " is the one of " in own:
+            # (one of several launches at a router's URL, as long as its URL and
+            # place are: variant_findings.fold_alternatives)
+            own = own.split(" is the one of ", 1)[1].split(", ", 1)[-1]
         if len(own) >= MAX_FIRST_LINE:
             problems.append(f"{where}: message is {len(own)} characters: {finding.message}")
         if not finding.message.strip():

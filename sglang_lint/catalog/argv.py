@@ -246,6 +246,45 @@ def _never_declared(spelling: str, table: OptionTable, diffusion: bool) -> bool:
     return close_match(text, table.long_names) is None
 
 
+# Options `python -m dynamo.sglang` adds to SGLang's parser (ai-dynamo/dynamo
+# components/backends/sglang/src/dynamo/sglang/args.py: DYNAMO_ARGS, then
+# `ServerArgs.add_cli_args(parser)` and one `parse_args`; later versions add
+# negatable booleans, `--no-X` too). They change across Dynamo's releases, so
+# this list is what its versions were seen to declare, and any `--dyn-...`.
+DYNAMO_OPTIONS = frozenset(
+    {
+        "--endpoint", "--migration-limit", "--custom-jinja-template", "--use-sglang-tokenizer",
+        "--multimodal-processor", "--multimodal-encode-worker", "--multimodal-worker",
+        "--multimodal-decode-worker", "--multimodal-encode-prefill-worker", "--embedding-worker",
+        "--image-diffusion-worker", "--video-generation-worker", "--dump-config-to", "--store-kv",
+        "--request-plane", "--event-plane", "--use-kv-events", "--durable-kv-events",
+        "--enable-local-indexer", "--enable-multimodal", "--route-to-encoder",
+    }
+)  # fmt: skip
+
+
+def split_for_dynamo(problems: list[ArgProblem]) -> tuple[list[ArgProblem], list[ArgProblem]]:
+    """The problems of a `python -m dynamo.sglang` launch SGLang's parser
+    surely has there, and the unknown options Dynamo's own part of the parser
+    may take: one no SGLang release declares that is Dynamo's (DYNAMO_OPTIONS,
+    `--dyn-...`, their `--no-` forms: dropped) or no near miss of an SGLang
+    option (returned second: a note names them; a typo of `--tp-size` is still
+    a problem)."""
+    kept: list[ArgProblem] = []
+    unsure: list[ArgProblem] = []
+    for problem in problems:
+        name = problem.option.split("=", 1)[0]
+        if problem.kind == "unknown" and name.startswith("--") and not any(known.startswith(name) for known in _every_long_name(False)):
+            plain = "--" + name[len("--no-"):] if name.startswith("--no-") else name
+            if plain in DYNAMO_OPTIONS or plain.startswith("--dyn-"):
+                continue
+            if _never_declared(name, load_table(known_versions()[-1]), False):
+                unsure.append(problem)
+                continue
+        kept.append(problem)
+    return kept, unsure
+
+
 @functools.lru_cache(maxsize=2)
 def _every_long_name(diffusion: bool) -> frozenset[str]:
     """The long options of every known release's table."""
