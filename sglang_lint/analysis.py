@@ -349,47 +349,46 @@ def _may_apply(fix: Fix, sources: Mapping[str, list[str]]) -> bool:
     return resolve_fix(fix, sources[fix.location.path]) is not None
 
 
+def _unreported(problems) -> str:
+    """The first few problems left unreported, as a note lists them:
+    ``--x (run.sh:3), 'fp9' for --kv-cache-dtype (run.sh:3) and 2 more``."""
+    shown = []
+    for problem in problems[:4]:
+        where = problem.location.short()
+        if problem.refused_choice:
+            shown.append(f"{problem.refused_choice!r} for {problem.option} ({where})")
+        else:
+            shown.append(f"{problem.option} ({where})")
+    more = f" and {len(problems) - 4} more" if len(problems) > 4 else ""
+    return ", ".join(shown) + more
+
+
 def _untabled_release_note(path: str, launch, judged, unknowable) -> Note:
     """What a launch of a release newer (or older) than every table uses that
     the newest (oldest) table does not know, left unreported: it may be that
     release's own (or one a later release removed)."""
-    shown = []
-    for problem in unknowable[:4]:
-        where = problem.location.short()
-        if problem.kind == "unknown":
-            shown.append(f"{problem.option} ({where})")
-        else:
-            shown.append(f"{problem.refused_choice!r} for {problem.option} ({where})")
-    more = f" and {len(unknowable) - 4} more" if len(unknowable) > 4 else ""
     if judged.older:
         message = (
             f"sglang {judged.older} is older than sglang-lint's option tables (the oldest: {judged.version}): its options are judged by {judged.version}'s; "
             f"what {judged.version} does not know is not reported, as {judged.older} may have had it (later releases removed options and choices): "
-            f"{', '.join(shown)}{more}"
+            f"{_unreported(unknowable)}"
         )
     else:
         message = (
             f"sglang {judged.newer} is newer than sglang-lint's option tables (the newest: {judged.version}): options it may have are not checked; "
-            f"what {judged.version} does not know is not reported, as {judged.newer} may accept it: {', '.join(shown)}{more} "
+            f"what {judged.version} does not know is not reported, as {judged.newer} may accept it: {_unreported(unknowable)} "
             "(an update of sglang-lint may know them)"
         )
-    return Note(
-        path,
-        message,
-        launch.location.line,
-        launch.location.column,
-    )
+    return Note(path, message, launch.location.line, launch.location.column)
 
 
-def _dynamo_options_note(path: str, launch, dynamos) -> Note:
+def _dynamo_options_note(path: str, launch, unsure) -> Note:
     """The options of a `python -m dynamo.sglang` launch left to Dynamo's own
     part of the parser, which sglang-lint has no table of."""
-    shown = [f"{problem.option} ({problem.location.short()})" for problem in dynamos[:4]]
-    more = f" and {len(dynamos) - 4} more" if len(dynamos) > 4 else ""
     return Note(
         path,
         "python -m dynamo.sglang adds options of its own to SGLang's (Dynamo's args.py), and its releases change them: "
-        f"these are neither SGLang's nor the Dynamo options sglang-lint knows, and are not reported: {', '.join(shown)}{more}",
+        f"these are neither SGLang's nor the Dynamo options sglang-lint knows, and are not reported: {_unreported(unsure)}",
         launch.location.line,
         launch.location.column,
     )
