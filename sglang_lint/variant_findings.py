@@ -53,10 +53,18 @@ def _where(step: PathStep, path: str) -> str:
     return f"{step.text} ({where})"
 
 
+# The decisions a finding's message names (its path, SARIF's codeFlows, has all).
+_MAX_NAMED_STEPS = 4
+
+
 def _conditioned(finding: Finding, steps: tuple[PathStep, ...], others: int, severity: Severity) -> Finding:
     if not steps:
         return finding
-    condition = " and ".join(_where(step, finding.location.path) for step in steps)
+    condition = " and ".join(_where(step, finding.location.path) for step in steps[:_MAX_NAMED_STEPS])
+    if len(steps) > _MAX_NAMED_STEPS:
+        # (a loop over a dozen environment variables, each tested: the message
+        # names the first few, the finding's path has them all)
+        condition += f" and {len(steps) - _MAX_NAMED_STEPS} more decisions"
     if others:
         condition += f" (or on {others} other path{'s' if others > 1 else ''})"
     related = tuple(Related(step.location, f"on this path: {step.text}") for step in steps)
@@ -178,6 +186,16 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
                 shared = _shared([conditions[i] for i in indexes])
                 # What the paths where it holds share that the others do not.
                 shared = tuple(step for step in shared if step not in everywhere_steps) or shared
+                # ... and of those, the ones a path without it went the other
+                # way on (a loop testing a dozen environment variables: the one
+                # whose flag is the problem, not every other one that was set).
+                held = set(indexes)
+                opposite = {(step.key, not step.taken) for index, condition in enumerate(conditions) if index not in held for step in condition}
+                shared = tuple(step for step in shared if (step.key, step.taken) in opposite) or shared
+                # Best, the decisions under which it always holds: every path
+                # that went that way has it.
+                sufficient = tuple(step for step in shared if all(index in held for index, condition in enumerate(conditions) if step in condition))
+                shared = sufficient or shared
                 others = 0 if shared else len(indexes) - 1
                 steps = shared or conditions[indexes[0]]
                 result.append(_conditioned(finding, steps, others, Severity.WARNING))

@@ -1254,3 +1254,34 @@ def test_a_python_guard_that_exits_against_cpython(tmp_path, tp, kv, mode) -> No
     for argv in ran:
         assert "" not in argv
         assert any(len(r) == len(argv) for r in reported)
+
+
+FLAG_LOOP = """\
+import os
+import subprocess
+
+command = ["python3", "-m", "sglang.launch_server", "--model-path", "m"]
+options = {"TP_SIZE": "--tp-size", "DTYPE": "--dtype", "PORT": "--port", "CONTEXT_LENGTH": "--context-length", "MEM_FRACTION": "--mem-fraction-static"}
+for env_var, option in options.items():
+    value = os.getenv(env_var)
+    if value is not None and value != "":
+        command.extend([option, value])
+for flag in ["TRUST_REMOTE_CODE", "LOG_REQUESTS", "DISABLE_RADIX_CACHE", "DISABLE_CUDA_GRAPH", "ENABLE_FLASHINFER_MLA", "ENABLE_P2P_CHECK"]:
+    if os.getenv(flag, "").lower() in ("true", "1", "yes"):
+        command.append(f"--{flag.lower().replace('_', '-')}")
+subprocess.Popen(command)
+"""
+
+
+def test_a_warning_names_the_decisions_that_make_the_difference(tmp_path) -> None:
+    """A loop over boolean environment flags (runpod's worker-sglang engine.py):
+    the paths where `--enable-flashinfer-mla` (unknown to 0.5.23) is added
+    share every decision taken before it, and the message listed 39 of them.
+    It names those a path without the finding went the other way on, first
+    the flag's own, and at most 4 (the finding's path has them all)."""
+    result = _lint(tmp_path, "engine.py", FLAG_LOOP)
+    (finding,) = [f for f in result.findings if f.code == "SGL202"]
+    condition = finding.message.split(", unknown option", 1)[0]
+    assert "$ENABLE_FLASHINFER_MLA" in condition
+    assert "$TRUST_REMOTE_CODE" not in condition and "$LOG_REQUESTS" not in condition
+    assert condition.count(" is one of ") <= 4

@@ -3967,10 +3967,14 @@ def _arith(op, a, b):
 
 
 def expr_text(node) -> str:
+    """An expression as written, for a message: cut at 40 characters, which an
+    ellipsis says (`disaggregation_bootstrap_port is not Non` read as if the
+    test were on `Non`)."""
     try:
-        return ast.unparse(node)[:40]
+        text = ast.unparse(node)
     except Exception:  # noqa: BLE001 - only for a message
         return "..."
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _outline_import_bindings(parsed: ModuleOutline, importer: str) -> Mapping[str, PyValue]:
