@@ -421,7 +421,7 @@ def _may_all_answer(found: list[Server], endpoints_of: dict[str, list[Endpoint]]
     matches another of its URLs too (hosts not known: `--prefill
     http://$P1:30000 --prefill http://$P2:30000` over two nodes' scripts)."""
     role = found[0].role
-    return len(endpoints_of.get(role, [])) >= len(found)
+    return len(endpoints_of.get(role, [])) >= len({base_launch(s) for s in found})
 
 
 def pairs(deployments: Iterable[Deployment]) -> list[tuple[Deployment, Server, Server]]:
