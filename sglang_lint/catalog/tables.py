@@ -156,25 +156,29 @@ class UnknownVersionError(ValueError):
         )
 
 
+def _release_number(release: str) -> tuple[int, ...] | None:
+    """The key of the release ``release`` is or leads to (``0.5.24rc0``,
+    ``0.5.24.dev3`` and ``0.5.24.post1`` are 0.5.24's), None when it is not a
+    release number."""
+    try:
+        return version_key(release.partition(".dev")[0].partition("rc")[0].partition(".post")[0])
+    except ValueError:
+        return None
+
+
 def newer_than_every_table(release: str) -> bool:
     """Whether ``release`` (or the release a pre-release or development build
     leads to: ``0.5.24rc0``, ``0.5.24.dev3``) comes after the newest table."""
-    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
-    try:
-        return version_key(number) > version_key(default_version())
-    except ValueError:
-        return False
+    number = _release_number(release)
+    return number is not None and number > version_key(default_version())
 
 
 def older_than_every_table(release: str) -> bool:
     """Whether ``release`` (``0.4.5``, ``0.4.6.post1``) comes before the oldest
     table: judged with the oldest, whose options it may not all have had, and
     which lacks the options it had that later releases removed."""
-    number = release.partition(".dev")[0].partition("rc")[0].partition(".post")[0]
-    try:
-        return version_key(number) < version_key(known_versions()[0])
-    except ValueError:
-        return False
+    number = _release_number(release)
+    return number is not None and number < version_key(known_versions()[0])
 
 
 def has_table_for(version: str) -> bool:

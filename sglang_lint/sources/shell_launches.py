@@ -21,19 +21,18 @@ import re
 from typing import Mapping
 
 from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value
-from sglang_lint.sources.paths import Paths, imprecise_launch, known_on_path
+from sglang_lint.sources.paths import Paths, imprecise_launch, refined_launch
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
-from sglang_lint.sources.wrappers import DOCKER_RUN_VALUE_OPTIONS, SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.sources.wrappers import DOCKER_RUN_VALUE_OPTIONS, PYTHON_NAME, SSH_VALUE_OPTIONS, WRAPPERS
 from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
 MAX_CALL_DEPTH = 12
 
 
-PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
 SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 # Commands whose arguments are data, never a command to run.
 DATA_COMMANDS = {"echo", "printf", ":", "true", "false", "test", "[", "[[", "cat", "read", "logger", "tee"}
@@ -335,9 +334,6 @@ class LaunchDetection(WordExpansion):
 
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
         tokens = [self._token(word, command_loc) for word in words[args_from:]]
-        if self.paths.guarded:
-            # Past a guard (`[ -z "$TP" ] && exit 1`): `$TP` is not its empty default.
-            tokens = [t if (value := known_on_path(t.value, self.paths.guarded)) is t.value else ArgToken(value, t.location, t.origin, t.spread) for t in tokens]
         first = self._token(words[start], command_loc).location if words[start] else command_loc
         # The launch is the script's (it pairs with the script's other launches)
         # wherever its command is written; its line ranges (where a `# noqa`
@@ -365,6 +361,8 @@ class LaunchDetection(WordExpansion):
             line_ranges=tuple(dict.fromkeys(ranges)),
             context=context,
         )
+        # Past a guard (`[ -z "$TP" ] && exit 1`): `$TP` is not its empty default.
+        launch = refined_launch(launch, self.paths.guarded)
         if isinstance(launch, RouterLaunch):
             self.result.routers.append(launch)
         else:

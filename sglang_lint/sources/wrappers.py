@@ -7,6 +7,7 @@ listed is taken as a flag.
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Callable, Sequence
 
@@ -80,16 +81,20 @@ class Wrapper(Struct, frozen=True):
         return position + positionals
 
 
-# The programs that start an SGLang server (`python3 -m sglang...`, `sglang serve`).
-_LAUNCH_PROGRAM = re.compile(r"(?:.*/)?(?:python(\d+(\.\d+)*)?|sglang)")
+# A Python interpreter's command name (`python3`, `python3.11`, `python3t`).
+PYTHON_NAME = re.compile(r"python(\d+(\.\d+)*)?[mtw]?(\.exe)?")
 
 
 def _starts_a_launch(words: Sequence, position: int, value_of: Callable) -> bool:
-    """Whether ``words[position]`` is the program of a launch, never a switch's value."""
+    """Whether ``words[position]`` is the program of a launch (`python3 -m
+    sglang...`, `sglang serve`), never a switch's value."""
     if position >= len(words):
         return False
     value = value_of(words[position])
-    return value.is_known and _LAUNCH_PROGRAM.fullmatch(value.text) is not None
+    if not value.is_known:
+        return False
+    name = os.path.basename(value.text)
+    return name == "sglang" or PYTHON_NAME.fullmatch(name) is not None
 
 
 def _opts(*names: str) -> frozenset[str]:
