@@ -1256,6 +1256,87 @@ def test_a_python_guard_that_exits_against_cpython(tmp_path, tp, kv, mode) -> No
         assert any(len(r) == len(argv) for r in reported)
 
 
+GUARDED_IN_BRANCH_SHELL = (
+    "#!/bin/bash\n"
+    'ROLE="${ROLE:-}"\n'
+    'TP="${TP:-}"\n'
+    'if [ "$ROLE" = prefill ]; then\n'
+    '  [ -z "$TP" ] && { echo "prefill needs TP"; exit 1; }\n'
+    '  python3 -m sglang.launch_server --model-path /m --disaggregation-mode prefill --tp "$TP"\n'
+    "fi\n"
+    'python3 -m sglang.launch_server --model-path /m --disaggregation-mode decode --tp "$TP"\n'
+)
+
+
+def test_a_guard_inside_a_branch_holds_to_the_branch_end(tmp_path) -> None:
+    """A guard inside an `if` body fixes what follows it in that body, as a
+    decision of the path (the exit makes the ways differ): the prefill launch
+    has a non-empty TP. The decode launch after the `if` also runs on the way
+    that never met the guard, where TP may be its empty default: a warning
+    under that decision only."""
+    result = _lint(tmp_path, "run.sh", GUARDED_IN_BRANCH_SHELL)
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL203", 8)]
+    (finding,) = result.findings
+    assert finding.message.startswith("when $ROLE is not prefill (line 4), ")
+    variants = _variants(analyze_shell("run.sh", GUARDED_IN_BRANCH_SHELL))
+    assert (["/m", "prefill", "$TP"], ["$ROLE is prefill", "$TP is non-empty"]) in [([w for w in argv if not w.startswith("--")][-3:], condition) for argv, condition in variants]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize(("role", "tp"), [("prefill", None), ("prefill", "8"), ("decode", None), (None, "4")])
+def test_a_guard_inside_a_branch_against_bash(tmp_path, role, tp) -> None:
+    """bash runs the prefill launch only with a non-empty TP, and the decode
+    launch with an empty one only where sglang-lint's warning says."""
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" >> "$RECORD"\nprintf "\\036\\n" >> "$RECORD"\n')
+    stub.chmod(0o755)
+    script = tmp_path / "run.sh"
+    script.write_text(GUARDED_IN_BRANCH_SHELL)
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}
+    env.update({name: value for name, value in (("ROLE", role), ("TP", tp)) if value is not None})
+    subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True)
+    record = (tmp_path / "argv").read_text() if (tmp_path / "argv").exists() else ""
+    ran = [(argv[-3], argv[-1]) for argv in (call.split("\n")[:-1] for call in record.split("\x1e\n")[:-1])]
+    expected = {("prefill", None): [], ("prefill", "8"): [("prefill", "8"), ("decode", "8")], ("decode", None): [("decode", "")], (None, "4"): [("decode", "4")]}
+    assert ran == expected[(role, tp)]
+    (finding,) = _lint(tmp_path, "run.sh", GUARDED_IN_BRANCH_SHELL).findings
+    assert ("" in dict(ran).values()) == (role != "prefill" and not tp)  # the warning's condition
+
+
+GUARDED_IN_BRANCH_PY = """\
+import os, subprocess, sys
+role = os.getenv("ROLE", "")
+tp = os.getenv("TP", "")
+if role == "prefill":
+    if not tp:
+        sys.exit("prefill needs TP")
+    subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", "prefill", "--tp", tp])
+subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", "decode", "--tp", tp])
+"""
+
+
+def test_a_python_guard_inside_a_branch_holds_to_the_branch_end(tmp_path) -> None:
+    """The Python twin: `if not tp: sys.exit()` inside `if role == "prefill":`
+    fixes the prefill launch's TP; the decode launch after the branch may have
+    it empty where the role is not prefill, and only there."""
+    result = _lint(tmp_path, "launch.py", GUARDED_IN_BRANCH_PY)
+    assert [(f.code, f.location.line) for f in result.findings] == [("SGL203", 8)]
+    assert "$ROLE is not 'prefill'" in result.findings[0].message
+
+
+@pytest.mark.parametrize(("role", "tp"), [("prefill", None), ("prefill", "8"), ("decode", None), (None, "4")])
+def test_a_python_guard_inside_a_branch_against_cpython(tmp_path, role, tp) -> None:
+    (tmp_path / "launch.py").write_text(GUARDED_IN_BRANCH_PY)
+    env = {name: value for name, value in (("ROLE", role), ("TP", tp)) if value is not None}
+    try:
+        ran = [(argv[-3], argv[-1]) for argv in cpython_popen_calls(tmp_path, tmp_path / "launch.py", env, drop=3)]
+    except subprocess.CalledProcessError:
+        ran = []  # (SystemExit: nothing launched)
+    expected = {("prefill", None): [], ("prefill", "8"): [("prefill", "8"), ("decode", "8")], ("decode", None): [("decode", "")], (None, "4"): [("decode", "4")]}
+    assert ran == expected[(role, tp)]
+
+
 FLAG_LOOP = """\
 import os
 import subprocess
