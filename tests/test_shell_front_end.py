@@ -367,3 +367,60 @@ def test_a_heredoc_manifests_image_names_the_release_at_its_line_in_the_script()
     assert hint.release == "0.5.14"
     assert script.split("\n")[hint.location.line - 1].strip().startswith("image: lmsysorg/sglang:v0.5.14")
     assert hint.lines[0] <= server.location.line <= hint.lines[1]
+
+
+# -- a `$` that starts no expansion --------------------------------------------------
+# tree-sitter-bash 0.25 failed on `$:` and its kind ("cannot parse line 75" of a
+# public PD guide: `--dist-init-addr $NODE0$:5757`), split `a$X$:1` into two
+# words and dropped the `$` of `a$`. bash takes each such `$` literally.
+LITERAL_DOLLAR_WORDS = (
+    "$MASTER_IP$:5757",
+    "a$",
+    "b$/c",
+    '"$:q"',
+    "${Y:-$}",
+    "'$:r'",
+    '"a$"',
+    '"a$ b"',
+    "x$.y",
+    "$,",
+    "a$X$%",
+    "p$+q",
+    "a$=b",
+    "$^",
+    "$~x",
+    '"${Y:-$}"',
+    "a$}",
+    '"$"',
+    "$MASTER_IP$",
+)
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("env", [{"MASTER_IP": "10.0.0.1", "X": "xx"}, {"Y": "y"}])
+def test_a_dollar_that_starts_no_expansion_is_literal_as_in_bash(env) -> None:
+    from _oracle_common import evaluate
+
+    script = "python3 -m sglang.launch_server " + " ".join(LITERAL_DOLLAR_WORDS) + "\n"
+    result = analyze_shell("run.sh", script)
+    assert result.notes == []
+    (launch,) = result.servers
+    ran = subprocess.run(
+        ["bash", "-c", "printf '%s\\n' " + " ".join(LITERAL_DOLLAR_WORDS)], env={"PATH": "/usr/bin:/bin", **env}, capture_output=True, text=True, check=True
+    ).stdout.split("\n")[:-1]
+    assert len(launch.args) == len(ran) == len(LITERAL_DOLLAR_WORDS)
+    for word, token, bash_word in zip(LITERAL_DOLLAR_WORDS, launch.args, ran):
+        assert bash_word in evaluate(token.value, env, ()), word
+
+
+def test_a_literal_dollar_keeps_the_line_and_its_positions() -> None:
+    """The launch on such a line is analyzed (a pair of it is checked), and a
+    value after the `$` is found at its column."""
+    script = (
+        "python -m sglang.launch_server --model-path m --dist-init-addr $NODE0$:5757 --nnodes 2 --node-rank 0 --tp 8\n"
+    )
+    result = analyze_shell("run.sh", script)
+    assert result.notes == []
+    (launch,) = result.servers
+    tp = [t for t in launch.args if t.value.describe() == "8"][0]
+    assert script[tp.location.column - 1 :].startswith("8\n")

@@ -3,6 +3,8 @@ reading its nodes (their text, the comments of a tree)."""
 
 from __future__ import annotations
 
+import re
+
 
 def _parser():
     global _PARSER
@@ -26,8 +28,27 @@ def _parser():
 _ASCII_ONLY = bytes(range(128)) + b"x" * 128
 
 
+# A `$` that starts no expansion is a literal `$` to bash (`--dist-init-addr
+# $NODE0$:5757` in a public PD guide passes `10.0.0.1$:5757`), but
+# tree-sitter-bash 0.25 fails on one followed by most punctuation (`$:`, `$/`,
+# `$}`, ...) or, after an expansion, splits the word there: the line was
+# "cannot parse", and `a$X$:1` two arguments. Such a `$` becomes `%` before
+# parsing (a word character that starts nothing either; same length, so node
+# text, sliced from the original bytes, still reads `$`). `$$` (the shell's
+# PID) is one expansion, and `$\` before a newline continues the line.
+_LITERAL_DOLLAR = re.compile(rb"\$\$|\$(?=[:/.,%=+^~});|&<>\s]|\\(?!\r?\n)|\Z)")
+
+
+def _literal_dollar(match: re.Match) -> bytes:
+    return b"$$" if match.end() - match.start() == 2 else b"%"
+
+
 def parse_bash(data: bytes):
-    return _parser().parse(data if data.isascii() else data.translate(_ASCII_ONLY))
+    if not data.isascii():
+        data = data.translate(_ASCII_ONLY)
+    if b"$" in data and _LITERAL_DOLLAR.search(data) is not None:
+        data = _LITERAL_DOLLAR.sub(_literal_dollar, data)
+    return _parser().parse(data)
 
 
 def node_text(node, text) -> str:
