@@ -197,6 +197,9 @@ class _Gen:
         self.tested: list[str] = []
         # Variables given a value by `${VAR:=word}`: never tested (never unset).
         self.assigned: set[str] = set()
+        # Variables a guard made non-empty for the rest of the script
+        # (guard_exit): a `case` on one has no `*)` for the empty value to reach.
+        self.nonempty: set[str] = set()
 
     # -- helpers ----------------------------------------------------------------
     def ok(self, construct: str) -> bool:
@@ -513,7 +516,7 @@ class _Gen:
             if star and len(patterns) == 2:
                 # `*)` must be reachable: the subject is unset in some run (the
                 # script's $1 never is), with no default.
-                if name is None:
+                if name is None or name in self.nonempty:
                     patterns = patterns[:1]
                 else:
                     subject = f'"${name}"'
@@ -697,6 +700,7 @@ class _Gen:
                 self.tag("guard_exit")
                 env = self.env_var(kind)
                 lines.append(f'{name}="${{{env}:-}}"')
+                self.nonempty.add(env)
                 guards = [f'[ -z "${name}" ] && exit 0', f'if [ -z "${name}" ]; then exit 0; fi', f'[[ -n "${name}" ]] || exit 0']
                 if kind == "role":
                     # (over two values: past it the role is one of them, neither for sure)
