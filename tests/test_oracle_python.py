@@ -264,6 +264,33 @@ def test_an_environment_text_compared_with_empty_is_its_non_emptiness() -> None:
     assert comparison.verdict in (AGREE, SPLIT), comparison.problems
 
 
+_SHARED_LIST_THROUGH_SHLEX_PROGRAM = """\
+import os, shlex, subprocess, sys
+SHARED = [sys.executable, "-m", "sglang.launch_server"]
+for role, tp in (("prefill", 8), ("decode", 2)):
+    args = SHARED
+    args += ["--disaggregation-mode", role, "--tp-size", str(tp)]
+    if os.environ.get("DPA") is not None:
+        args = args + ["--enable-dp-attention"]
+    args.insert(3, "--enable-metrics")
+    subprocess.Popen(shlex.join(args), shell=True)
+"""
+
+
+def test_a_merged_list_quoted_by_shlex_join_still_forks_the_path() -> None:
+    """`args = SHARED` then `args += [...]` grows the shared list in every
+    iteration, and `args.insert` does too unless a branch rebound `args`.
+    The list after that branch is a merge, and `shlex.join` of it was "a
+    quoted value we cannot see", no merge's: the path never forked, and the
+    DPA-unset run's second launch (`--enable-metrics` twice, both roles'
+    options) was reported by none (generated program, seed 41000 + 5204)."""
+    program = _program(_SHARED_LIST_THROUGH_SHLEX_PROGRAM, {"DPA": (None, "1")})
+    ((_, comparison, runs),) = oracle.check_programs([program], full=True)
+    assert comparison.verdict == AGREE, comparison.problems
+    started = {call.argv[2:] for run in runs for call in run.calls}
+    assert ("--enable-metrics", "--enable-metrics", "--disaggregation-mode", "prefill", "--tp-size", "8", "--disaggregation-mode", "decode", "--tp-size", "2") in started
+
+
 def test_oracle_catches_planted_bugs() -> None:
     """A comparison that cannot fail is worthless: each deliberately wrong version
     of sglang-lint's answer must be caught."""

@@ -34,7 +34,7 @@ import ast
 import functools
 from typing import Callable, Mapping
 
-from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value
+from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value, merge_made
 from sglang_lint.prefilter import python_may_run_a_launch, python_spells_a_command
 from sglang_lint.sources.paths import Paths, refined_launch
 from sglang_lint.sources.python_interpreter import SGLANG_ENVS, PythonInterpreter, expr_text
@@ -532,6 +532,9 @@ class LaunchInterpreter(PythonInterpreter):
             if quoted == text:
                 return word
             return (known_seg(quoted, loc, origin=origin_of_word(word)),)
+        if any(merge_made(seg.value) for seg in word):
+            # (still a merge's: the path forks on it, and each way's words are seen)
+            return (Seg(Value.unknown("a quoted value that differs between branches"), loc),)
         return (Seg(Value.unknown("a quoted value we cannot see"), loc),)
 
     def _os_process(self, qualname: str, args: list[PyValue], loc: Location) -> None:
