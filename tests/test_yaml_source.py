@@ -139,6 +139,79 @@ def test_compose_command_list_and_string():
     assert prefill.setting("tp_size").location.line == 4
 
 
+COMPOSE_INTERPOLATED = """\
+services:
+  decode:
+    image: ${IMAGE:-lmsysorg/sglang:v0.5.19-cu129}
+    entrypoint: ["python3", "-m", "sglang.launch_server"]
+    command:
+      - --port
+      - "${PORT:-30001}"
+      - --tp-size
+      - ${TP-4}
+      - --context-length
+      - "${CTX:?set CTX}"
+      - --max-running-requests
+      - $MAX_RUNNING
+      - --served-model-name
+      - "qwen$$prod"
+      - --page-size
+      - "${PAGE:-${DEFAULT_PAGE}}"
+      - --chunked-prefill-size
+      - "${CHUNK:+8192}"
+      - --api-key
+      - "${unclosed"
+"""
+
+
+def test_compose_interpolates_command_words_as_compose_does():
+    """compose-spec interpolation.md: `${X:-d}` and `${X-d}` are X or d, `${X:?m}`
+    and `$X` are X, `$$` is `$`; a default that interpolates again is a
+    value we cannot see, `${X:+w}` is w or nothing, an unclosed `${` stays
+    text (compose refuses the file). The image's default names the release."""
+    (server,), _ = _servers(COMPOSE_INTERPOLATED, path="docker-compose.yml")
+    shown = {name: server.setting(name).value for name in ("port", "tp_size", "context_length", "max_running_requests", "served_model_name", "page_size", "chunked_prefill_size", "api_key")}
+    assert shown["port"] == Value.symbol("$PORT", "30001")
+    assert shown["tp_size"] == Value.symbol("$TP", "4")
+    assert shown["context_length"] == Value.symbol("$CTX")
+    assert shown["max_running_requests"] == Value.symbol("$MAX_RUNNING")
+    assert shown["served_model_name"] == Value.known("qwen$prod")
+    assert shown["page_size"].kind is Kind.UNKNOWN
+    assert shown["chunked_prefill_size"].candidates() == {"", "8192"}
+    assert shown["api_key"] == Value.known("${unclosed")
+    assert server.judged.version == "0.5.19"
+    # (the option to the end of its interpolated value)
+    port = server.setting("port").location
+    assert (port.line, port.column, port.end_line, port.end_column) == (6, 9, 7, 24)
+
+
+def test_compose_interpolation_in_a_command_string():
+    """In a `command` string compose interpolates, then splits: `${EXTRA}` alone
+    may be several words or none, never an unrecognized argument; a word with
+    blanks (a `sh -c` script) is the shell source's to read."""
+    servers, _ = _servers(
+        """\
+        services:
+          prefill:
+            image: lmsysorg/sglang:v0.5.23
+            command: python3 -m sglang.launch_server --port ${PORT:-30000} --tp-size ${TP:-8} ${EXTRA_ARGS}
+          decode:
+            image: lmsysorg/sglang:v0.5.23
+            command: ["bash", "-c", "python3 -m sglang.launch_server --port ${PORT:-30001} --tp-size $${TP:-4}"]
+        """,
+        path="docker-compose.yml",
+    )
+    prefill = next(s for s in servers if s.role == "null" and _value(s, "port").startswith("$PORT") and "30000" in _value(s, "port"))
+    assert _value(prefill, "tp_size") == "$TP (default 8)"
+    result = lint_texts({"docker-compose.yml": textwrap.dedent('''\
+        services:
+          prefill:
+            image: lmsysorg/sglang:v0.5.23
+            command: python3 -m sglang.launch_server --port ${PORT:-30000} ${EXTRA_ARGS}
+        ''')}, LintOptions())
+    assert [f.code for f in result.findings] == []
+
+
 def test_container_without_command_uses_the_image_entrypoint_and_is_not_read():
     servers, _ = _servers("kind: Pod\nspec:\n  containers:\n    - name: s\n      args: [--tp, '2']\n")
     assert servers == []

@@ -28,7 +28,8 @@ Launches:
   the operator merges them (:mod:`rbg_templates`): the template's image,
   ``env`` entries and the ``command``/``args`` the patch leaves out are its.
 - Compose: every service's ``entrypoint`` + ``command`` (lists, or strings split
-  like compose does, with shell quoting rules).
+  like compose does, with shell quoting rules), interpolated as compose does
+  (``${X:-d}`` is ``$X`` with its default, ``$$`` is ``$``).
 - Any other string value (under a key or in a list; more than one word) that
   names a launch entry point is read as a shell command (a CI ``run: |`` step, a
   ConfigMap's ``launch.sh``, an Ansible ``shell:``), except where the text is
@@ -66,7 +67,7 @@ import yaml
 from msgspec import Struct
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from sglang_lint.model import Location, Note, SourceResult, Value
+from sglang_lint.model import Kind, Location, Note, SourceResult, Value
 from sglang_lint.sources import llmaz_runtimes, rbg_templates, srt_slurm
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_launches import MANIFEST_LAUNCH_KEY
@@ -432,19 +433,45 @@ class YamlAnalyzer:
         words: list[Word] = []
         for part in (entrypoint, command):
             if isinstance(part, SequenceNode):
-                words.extend(word for word in map(self._item_word, part.value) if word is not None)
+                words.extend(self._compose_word(word) for word in map(self._item_word, part.value) if word is not None)
             elif isinstance(part, ScalarNode):
                 split = _shlex_words(self._scalar_word(part))
                 if split is None:
                     self.result.notes.append(Note(self.path, "compose command with unbalanced quotes; not analyzed", *self._position(part)))
                     return
-                words.extend(split)
+                words.extend(self._compose_word(word, string_command=True) for word in split)
             elif part is not None:
                 word = self._item_word(part)
                 if word is not None:
-                    words.append(word)
-        self._image(fields.get("image"), service)
+                    words.append(self._compose_word(word))
+        self._image(fields.get("image"), service, compose=True)
         self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
+
+    def _compose_word(self, word: Word, string_command: bool = False) -> Word:
+        """A compose ``command``/``entrypoint`` word with compose's variable
+        interpolation (``${X:-d}``, ``$X``, ``$$``: compose-spec
+        interpolation.md), which compose applies to the file before the
+        container sees it: ``--port "${PORT:-30000}"`` is the port 30000 unless
+        the environment (or ``.env``) sets PORT, not the text
+        ``${PORT:-30000}`` (an "invalid int value" of three public compose
+        files). A word with blanks (a ``sh -c`` script) is left to the shell
+        source, which reads the same syntax the same way. In a ``command``
+        string, compose interpolates before it splits the string: a word
+        that is one variable alone (``${EXTRA_ARGS}``) may be any number of
+        words."""
+        if not any(seg.value.is_known and "$" in seg.value.text for seg in word):
+            return word
+        if any(seg.value.is_known and _BLANK.search(_BRACED.sub("", seg.value.text)) for seg in word):
+            return word  # a script (blanks outside `${...}`)
+        pieces: list[Seg] = []
+        for seg in word:
+            if seg.value.is_known and "$" in seg.value.text:
+                pieces.extend(_compose_expand(seg))
+            else:
+                pieces.append(seg)
+        if string_command and len(pieces) == 1 and pieces[0].value.kind is Kind.SYMBOL and pieces[0].value.default is None:
+            pieces = [Seg(pieces[0].value, pieces[0].loc, split=True, origin=pieces[0].origin)]
+        return tuple(pieces) or word
 
     # -- launches -----------------------------------------------------------------
     def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
@@ -481,9 +508,17 @@ class YamlAnalyzer:
             self._shell = EmbeddedShell(self.path, self.text, self.configured_env)
         return self._shell
 
-    def _image(self, image: Node | None, holder: MappingNode) -> None:
-        """The SGLang release the container's (service's) image names, for the launches in it."""
-        if isinstance(image, ScalarNode) and (hint := version_from_image(image.value, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1))):
+    def _image(self, image: Node | None, holder: MappingNode, compose: bool = False) -> None:
+        """The SGLang release the container's (service's) image names, for the
+        launches in it; a compose service's ``${SGLANG_IMAGE:-lmsysorg/sglang:v0.5.23}``
+        names its default's (the image unless the environment sets another)."""
+        if not isinstance(image, ScalarNode):
+            return
+        text = image.value
+        if compose and (interpolated := _compose_value(text[2:-1]) if text.startswith("${") and text.endswith("}") else None) is not None:
+            if interpolated.kind is Kind.SYMBOL and interpolated.default:
+                text = interpolated.default
+        if hint := version_from_image(text, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1)):
             self.result.version_hints.append(hint)
 
     # -- positions --------------------------------------------------------------------
@@ -757,6 +792,86 @@ def _python_error(text: str, error: yaml.MarkedYAMLError) -> yaml.MarkedYAMLErro
     except (yaml.YAMLError, RecursionError):
         pass
     return error
+
+
+_COMPOSE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_BRACED = re.compile(r"\$\{[^}]*\}")
+_BLANK = re.compile(r"\s")
+
+
+def _compose_expand(seg: Seg) -> list[Seg]:
+    """The pieces of a known piece of text after compose's interpolation: its
+    text, ``$$`` as ``$``, and each variable as a symbol (with its default);
+    a malformed or nested expression (compose refuses the first, and the
+    second's default is itself a variable) is a value we cannot see."""
+    text, chars, loc = seg.value.text, seg.chars, seg.loc
+    pieces: list[Seg] = []
+
+    def literal(start: int, end: int, replacement: str | None = None) -> None:
+        if start >= end:
+            return
+        if replacement is not None:
+            pieces.append(Seg(Value.known(replacement), loc))
+        else:
+            pieces.append(Seg(Value.known(text[start:end]), loc, chars=chars[start:end] if chars else None))
+
+    def where(start: int, end: int) -> Location:
+        if not chars:
+            return loc
+        (line, column), (end_line, end_column) = chars[start], chars[end - 1]
+        return Location(loc.path, line, column, end_line, end_column + 1)
+
+    last = 0
+    at = text.find("$")
+    while at != -1:
+        following = text[at + 1 : at + 2]
+        if following == "$":
+            literal(last, at)
+            literal(at, at + 2, "$")
+            last = at + 2
+        elif following == "{":
+            depth, end = 1, at + 2
+            while end < len(text) and depth:
+                if text.startswith("${", end):
+                    depth += 1
+                    end += 1
+                elif text[end] == "}":
+                    depth -= 1
+                end += 1
+            if depth:
+                break  # unclosed: compose refuses it; the rest stays text
+            literal(last, at)
+            pieces.append(Seg(_compose_value(text[at + 2 : end - 1]), where(at, end)))
+            last = end
+        else:
+            name = _COMPOSE_NAME.match(text, at + 1)
+            if name is not None:
+                literal(last, at)
+                pieces.append(Seg(Value.symbol("$" + name.group()), where(at, name.end())))
+                last = name.end()
+        at = text.find("$", max(last, at + 1))
+    literal(last, len(text))
+    return pieces
+
+
+def _compose_value(inner: str) -> Value:
+    """The value of ``${inner}`` under compose's interpolation."""
+    name = _COMPOSE_NAME.match(inner)
+    if name is None:
+        return Value.unknown(f"compose interpolation ${{{inner}}}")
+    rest = inner[name.end() :]
+    variable = "$" + name.group()
+    if not rest:
+        return Value.symbol(variable)
+    operator = rest[:2] if rest[:1] == ":" else rest[:1]
+    operand = rest[len(operator) :]
+    if "$" in operand or operator not in (":-", "-", ":?", "?", ":+", "+"):
+        return Value.unknown(f"compose interpolation ${{{inner}}}")
+    if operator in (":-", "-"):
+        return Value.symbol(variable, operand)
+    if operator in (":?", "?"):
+        return Value.symbol(variable)  # (set, or compose stops with the message)
+    return Value.one_of([Value.known(""), Value.known(operand)])
 
 
 def _shlex_words(word: Word) -> list[Word] | None:
