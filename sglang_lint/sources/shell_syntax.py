@@ -135,7 +135,69 @@ def parse_script(data: bytes) -> ScriptParse:
         data, tree = trimmed, trimmed_tree
     if _open_at_end(tree.root_node, data):
         return ScriptParse(data, tree, [], True)
+    unfed = _without_condition_heredocs(data)
+    if unfed is not None:
+        unfed_tree = parse_bash(unfed)
+        if not unfed_tree.root_node.has_error:
+            return _unmerged(unfed, unfed_tree)
+        if _error_bytes(unfed_tree.root_node) < _error_bytes(tree.root_node):
+            data, tree = unfed, unfed_tree
     return _blank_unparsed_lines(data, tree)
+
+
+# `if python3 - <<'PY' "$csv" "$plot"; then`: tree-sitter-bash 0.25 cannot
+# parse a here-document in the condition of an `if`/`while` (bash can), and
+# its recovery then blanked every line it lost its way on, the headers of the
+# functions around it too (their bodies became top-level code). The
+# here-document is the condition command's standard input, data to the
+# shell: its operator and body (through the terminator line) are blanked
+# instead, unless the command is a shell that would run the body.
+_CONDITION_HEREDOC = re.compile(rb"^[ \t]*(?:if|elif|while|until)[ \t](?P<before>[^\n]*?)(?<!<)(?P<op><<-?)[ \t]*(?P<quote>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=quote)", re.M)
+_SHELLS = (b"bash", b"sh", b"zsh", b"dash", b"ssh", b"srun", b"kubectl", b"docker")
+
+
+def _without_condition_heredocs(data: bytes) -> bytes | None:
+    if b"<<" not in data:
+        return None
+    masked: bytearray | None = None
+    for match in _CONDITION_HEREDOC.finditer(data):
+        if any(word in _SHELLS for word in match.group("before").split()):
+            continue
+        body = data.find(b"\n", match.end()) + 1
+        if not body:
+            continue
+        tag = match.group("tag")
+        strip_tabs = match.group("op") == b"<<-"
+        at = body
+        end = -1
+        while at < len(data):
+            stop = data.find(b"\n", at)
+            stop = len(data) if stop == -1 else stop
+            line = data[at:stop].rstrip(b"\r")
+            if (line.lstrip(b"\t") if strip_tabs else line) == tag:
+                end = stop
+                break
+            at = stop + 1
+        if end == -1:
+            continue
+        if masked is None:
+            masked = bytearray(data)
+        masked[match.start("op") : match.end()] = b" " * (match.end() - match.start("op"))
+        masked[body:end] = bytes(b if b == 0x0A else 0x20 for b in data[body:end])
+    return bytes(masked) if masked is not None else None
+
+
+def _error_bytes(root) -> int:
+    """How many bytes of the text the tree's ERROR nodes cover."""
+    total = 0
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error:
+            total += node.end_byte - node.start_byte
+        elif node.has_error:
+            stack.extend(node.children)
+    return total
 
 
 # Lines blanked at most to undo commands tree-sitter-bash merged (_unmerged).
