@@ -351,6 +351,12 @@ def test_python_console_session():
         ("{{ MODEL }}", "{{ MODEL }}"),
         ('"<MODEL_PATH>"', "<MODEL_PATH>"),
         ("'<MODEL_PATH>'", "<MODEL_PATH>"),
+        # a number's range or choices, a word not in ASCII: a runbook's
+        # `--node-rank <0-7>` was a redirection, and "expected one argument"
+        ("<0-7>", "<0-7>"),
+        ("<1|2|3>", "<1|2|3>"),
+        ("<prefill|decode>", "<prefill|decode>"),
+        ("<节点IP>", "<节点IP>"),
     ],
 )
 def test_placeholders_are_symbols_not_text(word, symbol):

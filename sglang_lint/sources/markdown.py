@@ -673,7 +673,7 @@ _BASE = 0xFFFFD - _DIGIT0 + 1
 _RESERVED = re.compile("[\U000f0000-\U000fffff]")
 _MARKER = re.compile(f"{_START}([\U000f0002-\U000ffffd]+){_END}")
 
-_ANGLE = r"(?<!<)<[A-Za-z_][A-Za-z0-9_.:/-]*>"
+_ANGLE = r"(?<!<)<\w[\w.:/|-]*>"
 _SHELL_PLACEHOLDER = re.compile(
     r"\{\{[ \t]*\.?[A-Za-z_][A-Za-z0-9_.]*[ \t]*\}\}"
     r"|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})"
