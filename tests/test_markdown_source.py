@@ -1217,3 +1217,45 @@ def test_an_alias_named_after_its_own_command_is_expanded_once() -> None:
     text = "alias python3='python3 -u'\npython3 -m sglang.launch_server --model-path m --tp 2\n"
     (server,) = analyze_shell("run.sh", text, interactive=True).servers
     assert [token.value.text for token in server.args] == ["--model-path", "m", "--tp", "2"]
+
+
+PYTHON_UNDER_A_SHELL_FENCE = """\
+import os
+from sglang.utils import launch_server_cmd
+
+gpu_count = int(os.environ.get("GPUS", "4"))
+if gpu_count == 4:
+    cmd = (
+        f"python -m sglang.launch_server "
+        f"--model-path /models/step "
+        f"--tp-size 4"
+    )
+else:
+    raise RuntimeError(f"need 4 GPUs, found {gpu_count}")
+server_process, port = launch_server_cmd(cmd, port=8000)
+"""
+
+
+def test_a_python_program_fenced_as_shell_is_read_as_python():
+    """A guide's `start_server.py` under ```bash: every line was "tree-sitter-bash
+    cannot parse" and the launch was lost. bash cannot parse it, Python can,
+    and `if ...:` is a line only Python writes: it is read as Python."""
+    result = analyze(fence(PYTHON_UNDER_A_SHELL_FENCE, "bash"))
+    assert result.notes == []
+    (launch,) = result.servers
+    assert argv(launch)[-4:] == ["--tp-size", "4", "--port", "8000"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # shell that Python also parses, or Python-looking shell: still shell
+        f"{LS} --tp 2\n",
+        f'if [ -n "$X" ]; then\n  {LS} --tp 2\nfi\n',
+        f"import_data() {{ :; }}\n{LS} --tp 2\n",
+    ],
+)
+def test_a_shell_block_stays_shell(body):
+    (launch,) = analyze(fence(body, "bash")).servers
+    (expected,) = analyze_shell("x.sh", body).servers
+    assert argv(launch) == argv(expected)

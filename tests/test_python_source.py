@@ -1085,3 +1085,44 @@ def test_an_assert_against_cpython(tmp_path, model):
     assert bool(ran) == bool(model) and len(reported) == 1  # (the launch where it holds)
     if model:
         assert ran == [[model if word == "$MODEL" else word for word in argv] for argv in reported]
+
+
+# -- sglang.utils.launch_server_cmd ------------------------------------------------
+def _execute_shell_command_words(command: str) -> tuple[dict[str, str], list[str]]:
+    """What sglang.utils.execute_shell_command (0.5.23, sglang/utils.py:467)
+    runs for a command: backslash-newlines and backslashes made blanks, split
+    at blanks, leading KEY=VALUE words taken for the environment."""
+    parts = command.replace("\\\n", " ").replace("\\", " ").split()
+    env: dict[str, str] = {}
+    while parts and "=" in parts[0] and not parts[0].startswith(("-", "/")):
+        key, _, value = parts[0].partition("=")
+        if not key.replace("_", "").isalnum():
+            break
+        env[key] = value
+        parts.pop(0)
+    return env, parts
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m sglang.launch_server --model-path m --tp 2",
+        "\npython3 -m sglang.launch_server --model-path m \\\n  --tp 4 --host 0.0.0.0\n",
+        "CUDA_VISIBLE_DEVICES=0,1 SGLANG_X=1 python -m sglang.launch_server --model-path m --dp 2",
+    ],
+)
+@pytest.mark.parametrize("port", [None, 30001])
+def test_launch_server_cmd_runs_what_sglang_runs(command: str, port) -> None:
+    """The words of the launch are those SGLang's helper runs for `f"{command}
+    --port {port}"` (the port one it reserves when none is given)."""
+    call = f"launch_server_cmd({command!r}" + (f", port={port})" if port else ")")
+    result = analyze_python("nb.py", f"from sglang.utils import launch_server_cmd\n{call}\n")
+    (launch,) = result.servers
+    _, words = _execute_shell_command_words(f"{command} --port {port or 12345}")
+    assert words[:3] == ["python3" if words[0] == "python3" else "python", "-m", "sglang.launch_server"]
+    reported = [token.value.describe() for token in launch.args]
+    expected = words[3:]
+    if port is None:
+        assert reported[-1].startswith("<unknown: a free port")
+        reported, expected = reported[:-1], expected[:-1]
+    assert reported == expected

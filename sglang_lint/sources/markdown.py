@@ -658,6 +658,27 @@ def _python_session(block: Block) -> list[tuple[int, int, str]]:
     return out
 
 
+# A line only Python begins so; a shell line never does (`if [ ... ]; then`
+# has no colon at its end).
+_PYTHON_SHAPE = re.compile(r"^(?:import [\w.]+|from [\w.]+ import |def \w+\(|class \w+[(:]|(?:if|elif|for|while|with|try)\b[^\n]*:)[ \t]*(?:#[^\n]*)?$", re.M)
+MAX_SNIFFED_BLOCK = 200_000
+
+
+def _python_fenced_as_shell(block: Block) -> bool:
+    """A block fenced as shell that is a Python program (a guide's
+    `start_server.py` under ```bash: every line of it was "tree-sitter-bash
+    cannot parse", and its launch lost): bash cannot parse it, Python can, and
+    a line has a shape only Python gives a line."""
+    text = "\n".join(t for _, _, t in block.lines)
+    if len(text) > MAX_SNIFFED_BLOCK or _PYTHON_SHAPE.search(text) is None:
+        return False
+    try:
+        parse_python(text)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    return parse_bash(text.encode("utf-8", "surrogatepass")).root_node.has_error
+
+
 def _is_python_session(block: Block) -> bool:
     return block.session or any(text.lstrip(" \t") == ">>>" or text.lstrip(" \t").startswith(">>> ") for _, _, text in block.lines)
 
@@ -897,6 +918,8 @@ class MarkdownAnalyzer:
             YAML: _prepare_yaml,
         }
         for block in blocks:
+            if block.family == SHELL and not block.session and _python_fenced_as_shell(block):
+                block.family = PYTHON
             item = prepare[block.family](block, self.placeholders)
             by_family[block.family].append(item)
             for number, cut, _ in item.lines:

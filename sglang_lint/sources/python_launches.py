@@ -85,7 +85,7 @@ _COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepar
 # launcher is handed it, a unit test's configuration otherwise (issue 20, item 4).
 _CONFIGURATION_CALLS = frozenset({"ServerArgs"})
 _ENTRY_CALLS = frozenset(
-    {"launch_server", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
+    {"launch_server", "launch_server_cmd", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
 )
 
 
@@ -278,6 +278,9 @@ class LaunchInterpreter(PythonInterpreter):
             return unknown
         if qualname.startswith("sglang.multimodal_gen."):
             return unknown  # the diffusion server's own entry points: no LLM server (issue 20)
+        if _is_sglang_name(qualname, "launch_server_cmd") and (args or "command" in kwargs):
+            self._launch_server_cmd(node, args, kwargs, loc)
+            return unknown
         if (_is_sglang_name(qualname, "launch_server") or _is_sglang_name(qualname, "run_server")) and (args or kwargs):
             self._launch_server_call(node, last, args[0] if args else next(iter(kwargs.values())), loc)
             return unknown
@@ -561,6 +564,34 @@ class LaunchInterpreter(PythonInterpreter):
         program_word = self._argv_item_word(program, loc)
         self._run_argv([program_word, *words[1:]], loc)
 
+    def _launch_server_cmd(self, node, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location) -> None:
+        """``sglang.utils.launch_server_cmd(command, host, port)``, the helper of
+        SGLang's own documentation notebooks (and the guides that copy them):
+        it runs ``f"{command} --port {port}"``, a free port it reserves when
+        none is given (sglang/utils.py:494 in 0.5.23). Its
+        ``execute_shell_command`` splits the command at blanks after taking
+        leading ``KEY=VALUE`` words for the environment; read as a shell
+        command, which gives the same words wherever the command has no
+        quotes."""
+        command = args[0] if args else kwargs["command"]
+        port = args[2] if len(args) > 2 else kwargs.get("port")
+        if port is None or isinstance(port, PNone):
+            port_word: Word = (Seg(Value.unknown("a free port launch_server_cmd reserves"), loc),)
+        else:
+            port_word = self._word_of_item(port, loc)
+        if not isinstance(command, PStr):
+            self._run_followed(_command_node(node, "command"), command, loc, lambda: None)
+            return
+        # (one command, whatever its line breaks: the helper splits at any
+        # blank, after making each backslash a blank; same lengths, so each
+        # character keeps its place in the file)
+        flat = tuple(
+            Seg(Value.known(seg.value.text.translate(_ONE_LINE)), seg.loc, seg.split, seg.quoted, seg.chars, seg.origin) if seg.value.is_known else seg
+            for seg in command.word
+        )
+        full = PStr(join_words((known_seg(" --port ", loc),), [flat, port_word]), loc)
+        self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_script(full, loc))
+
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
         """``subprocess.Popen(command, shell=...)``: a list is the argv (with
         ``shell=True`` its first item is the script); a string is a script for the
@@ -748,7 +779,7 @@ def _keeps_builtin_model(qualname: str) -> bool:
     # sglang-jax's `sgl_jax.test.test_utils.popen_launch_server` runs
     # `sgl_jax.launch_server`, whose options are not SGLang's; one the tree does
     # not hold is still taken for SGLang's, _call_external)
-    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "run_server", "Engine", "ServerArgs"))
+    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "launch_server_cmd", "run_server", "Engine", "ServerArgs"))
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:
@@ -774,6 +805,9 @@ def _mention_key(node) -> str:
     """The name a value is kept under for launch notes: ``cmd``; ``.cmd`` for an
     attribute (``self.cmd``, ``cls.cmd``: the same attribute by any receiver)."""
     return node.id if isinstance(node, ast.Name) else "." + node.attr
+
+
+_ONE_LINE = str.maketrans("\\\n\r", "   ")
 
 
 def _command_node(node, keyword: str):
