@@ -1126,3 +1126,28 @@ def test_launch_server_cmd_runs_what_sglang_runs(command: str, port) -> None:
         assert reported[-1].startswith("<unknown: a free port")
         reported, expected = reported[:-1], expected[:-1]
     assert reported == expected
+
+
+SPLIT_OF_PARAMETERS = """\
+import subprocess
+from secrets_store import load_key
+
+def run_server(model_path, n_gpus, extra):
+    command = f"python -m sglang.launch_server --model-path {model_path} --tp-size {n_gpus} --port 3000 --api-key {load_key()} {extra}"
+    subprocess.run(command.split(), check=True)
+"""
+
+
+def test_a_whitespace_split_of_unknown_pieces_is_still_a_launch() -> None:
+    """`f"... --model-path {model_path} ...".split()` with the function's
+    parameters unknown (a Modal function nobody in the file calls): each
+    unknown is a word of its own, as the shell source takes an unquoted
+    `$(cmd)`, and one standing alone (`{extra}`) may be any number of words.
+    It was "launch not analyzed: ... a split we cannot see"."""
+    result = analyze_python("serve.py", SPLIT_OF_PARAMETERS)
+    assert [n.message for n in result.notes] == []
+    (launch,) = result.servers
+    shown = [t.value.describe() for t in launch.args]
+    assert shown[:7] == ["--model-path", "run_server.model_path", "--tp-size", "run_server.n_gpus", "--port", "3000", "--api-key"]
+    assert launch.args[7].value.kind is Kind.UNKNOWN  # (as the shell takes `--api-key $(cmd)`)
+    assert launch.args[-1].spread

@@ -2977,7 +2977,9 @@ class PythonInterpreter:
             fields = split_word(as_written(receiver.word), separator or None, -1 if maxsplit is None else maxsplit) if separator != "" else None
             if fields is None:
                 return PList(self._new_ref((PSpread(Value.unknown("a split we cannot see"), loc),)), loc)
-            return PList(self._new_ref(tuple(PStr(f or (known_seg("", loc),), loc) for f in fields)), loc)
+            # (a field split_word found may be any number of fields is a spread)
+            items = tuple(PSpread(f[0].value, f[0].loc) if len(f) == 1 and f[0].split else PStr(f or (known_seg("", loc),), loc) for f in fields)
+            return PList(self._new_ref(items), loc)
         if name in ("strip", "lstrip", "rstrip") and not args:
             text = literal_text(receiver.word)
             if text is not None:

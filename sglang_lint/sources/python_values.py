@@ -278,13 +278,15 @@ def _collect(items: list[tuple[str | None, Seg, int]]) -> Word:
 
 def split_word(word: Word, separator: str | None, maxsplit: int = -1) -> list[Word] | None:
     """``str.split``: by ``separator``, or by runs of whitespace when None. An
-    opaque piece may hold the separator itself: splitting is then only exact for the
-    known parts, so the result is None (unknown) when the separator is whitespace
-    and a piece is opaque, and pieces never split otherwise (a symbol such as a
-    host name holds no ``:``)."""
+    opaque piece may hold the separator itself; it is taken as the shell
+    source takes an unquoted ``$(cmd)``: part of the field it stands in (a
+    symbol such as a host name holds no ``:``, a path no blank), and, when it
+    is a whole field of a whitespace split, one that may be any number of
+    fields (``f"... --tp 4 {extra}".split()``: the extra options). Before, a
+    whitespace split of any opaque piece was unknown as a whole, and
+    ``subprocess.run(f"python -m sglang.launch_server --model-path {path}
+    ...".split())`` was a launch not analyzed (SWE-smith's Modal server)."""
     chars = _Chars(word).items
-    if separator is None and any(c is None and seg.value.kind is not Kind.SYMBOL for c, seg, _ in chars):
-        return None
     fields: list[list] = [[]]
     index = 0
     splits = 0
@@ -307,7 +309,20 @@ def split_word(word: Word, separator: str | None, maxsplit: int = -1) -> list[Wo
         index += 1
     if separator is None:
         fields = [f for f in fields if f]
+        return [_whole_field(_collect(f)) for f in fields]
     return [_collect(f) for f in fields]
+
+
+def _whole_field(field: Word) -> Word:
+    """A whitespace split's field that is one opaque piece, not an environment
+    variable's value (a parameter, a value we cannot see): any number of
+    fields, as the shell's unquoted expansion (the CPython oracle's
+    environment values are single words, as the tests that set them are)."""
+    value = field[0].value if len(field) == 1 else None
+    if value is not None and (value.kind is Kind.UNKNOWN or (value.kind is Kind.SYMBOL and not value.name.startswith("$"))) and not field[0].split:
+        seg = field[0]
+        return (Seg(seg.value, seg.loc, split=True, quoted=seg.quoted, chars=seg.chars, origin=seg.origin),)
+    return field
 
 
 def _matches(chars, index: int, text: str) -> bool:
