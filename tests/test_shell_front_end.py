@@ -478,3 +478,31 @@ def test_a_here_document_in_a_condition_is_no_line_lost(middle: str, in_function
     result = analyze_accepted(f"serve() {{\n{body}}}\nserve\n" if in_function else body)
     assert ports(result) == ["30000", "30001"]
     assert syntax_notes(result) == []
+
+
+SHIFT_IN_A_DEFAULT = """\
+serve() {
+    export SEGMENT="${SEGMENT:-$((32 << 30))}"
+    local tokens=$((3 << 12)) page=$(( (1 << 7) >> 1 ))
+    python3 -m sglang.launch_server --model-path m --max-total-tokens "$tokens" --page-size "$page" --tp 2
+}
+serve
+"""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_a_shift_inside_a_parameter_default_keeps_its_function(tmp_path) -> None:
+    """`${SEGMENT:-$((32 << 30))}` (SpecForge): tree-sitter-bash read the `<<`
+    as a here-document, and the recovery blanked `serve() {` with it. Each
+    shift still computes what bash computes."""
+    result = analyze_shell("run.sh", SHIFT_IN_A_DEFAULT)
+    assert result.notes == []
+    (launch,) = result.servers
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORD"\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(SHIFT_IN_A_DEFAULT)
+    subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}, check=True)
+    ran = (tmp_path / "argv").read_text().splitlines()[2:]
+    assert [t.value.describe() for t in launch.args] == ran

@@ -842,7 +842,7 @@ class WordExpansion:
             operator = node.child_by_field_name("operator")
             if left is None or right is None or operator is None:
                 raise NotConstant("expression")
-            op = operator.type
+            op = operator.type if operator.type != ">>" else node_text(operator, text)  # (shell_syntax._shift_right)
             lhs = self._arith(left, text, env, depth + 1)
             rhs = self._arith(right, text, env, depth + 1)
             if len(lhs) * len(rhs) > 64:

@@ -48,7 +48,22 @@ def parse_bash(data: bytes):
         data = data.translate(_ASCII_ONLY)
     if b"$" in data and _LITERAL_DOLLAR.search(data) is not None:
         data = _LITERAL_DOLLAR.sub(_literal_dollar, data)
+    if b"$((" in data and b"<<" in data:
+        data = _ARITHMETIC.sub(_shift_right, data)
     return _parser().parse(data)
+
+
+# `${SIZE:-$((32 << 30))}`: tree-sitter-bash 0.25 takes the `<<` of a shift
+# in an arithmetic expansion inside a parameter expansion for a
+# here-document, and the function around it was lost (SpecForge's
+# disaggregation script). A shift inside `$((...))` is parsed as `>>` (the
+# same tree); its operator is read from the original text
+# (shell_expansion._arith), so it still shifts left.
+_ARITHMETIC = re.compile(rb"\$\(\((?:[^()]|\([^()]*\))*\)\)")
+
+
+def _shift_right(match: re.Match) -> bytes:
+    return match.group().replace(b"<<", b">>")
 
 
 def node_text(node, text) -> str:
