@@ -39,6 +39,23 @@ def _lint(tmp_path, name: str, text: str):
     return lint_paths([str(tmp_path / name)], LintOptions(cache=False))
 
 
+def bash_python3_calls(tmp_path, script_text: str, env: dict, args=()) -> list[list[str]]:
+    """The argv of each `python3` call bash makes running ``script_text`` with
+    the environment ``env`` (a None value: unset), through a recording stub."""
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir(exist_ok=True)
+    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" >> "$RECORD"\nprintf "\\036\\n" >> "$RECORD"\n')
+    stub.chmod(0o755)
+    script = tmp_path / "run.sh"
+    script.write_text(script_text)
+    record = tmp_path / "argv"
+    variables = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(record)}
+    variables.update({name: value for name, value in env.items() if value is not None})
+    subprocess.run(["bash", str(script), *args], env=variables, capture_output=True, text=True)
+    text = record.read_text() if record.exists() else ""
+    return [call.split("\n")[:-1] for call in text.split("\x1e\n")[:-1]]
+
+
 def cpython_popen_calls(tmp_path, script, env: dict, drop: int, import_root=None) -> list[list[str]]:
     """The argv of each ``subprocess.Popen`` CPython makes running ``script``
     with ``env`` (Popen replaced by a recorder), the first ``drop`` words
@@ -1204,16 +1221,8 @@ def test_a_guard_that_exits_fixes_what_follows(tmp_path) -> None:
 def test_a_guard_that_exits_against_bash(tmp_path, tp, kv, mode) -> None:
     """bash runs the launch only where every guard passes, and then never
     with an empty value."""
-    stub = tmp_path / "bin" / "python3"
-    stub.parent.mkdir()
-    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$RECORD"\n')
-    stub.chmod(0o755)
-    script = tmp_path / "run.sh"
-    script.write_text(GUARDED_SHELL)
-    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}
-    env.update({name: value for name, value in (("TP", tp), ("MODE", mode)) if value is not None})
-    subprocess.run(["bash", str(script), *([kv] if kv is not None else [])], env=env, capture_output=True, text=True)
-    ran = (tmp_path / "argv").read_text().split("\n")[:-1] if (tmp_path / "argv").exists() else None
+    calls = bash_python3_calls(tmp_path, GUARDED_SHELL, {"TP": tp, "MODE": mode}, [kv] if kv is not None else [])
+    ran = calls[0] if calls else None
     assert (ran is not None) == bool(tp and kv and mode in ("prefill", "decode"))
     if ran is not None:
         assert "" not in ran and ran[-1] == mode
@@ -1287,17 +1296,7 @@ def test_a_guard_inside_a_branch_holds_to_the_branch_end(tmp_path) -> None:
 def test_a_guard_inside_a_branch_against_bash(tmp_path, role, tp) -> None:
     """bash runs the prefill launch only with a non-empty TP, and the decode
     launch with an empty one only where sglang-lint's warning says."""
-    stub = tmp_path / "bin" / "python3"
-    stub.parent.mkdir()
-    stub.write_text('#!/bin/sh\nprintf "%s\\n" "$@" >> "$RECORD"\nprintf "\\036\\n" >> "$RECORD"\n')
-    stub.chmod(0o755)
-    script = tmp_path / "run.sh"
-    script.write_text(GUARDED_IN_BRANCH_SHELL)
-    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}
-    env.update({name: value for name, value in (("ROLE", role), ("TP", tp)) if value is not None})
-    subprocess.run(["bash", str(script)], env=env, capture_output=True, text=True)
-    record = (tmp_path / "argv").read_text() if (tmp_path / "argv").exists() else ""
-    ran = [(argv[-3], argv[-1]) for argv in (call.split("\n")[:-1] for call in record.split("\x1e\n")[:-1])]
+    ran = [(argv[-3], argv[-1]) for argv in bash_python3_calls(tmp_path, GUARDED_IN_BRANCH_SHELL, {"ROLE": role, "TP": tp})]
     expected = {("prefill", None): [], ("prefill", "8"): [("prefill", "8"), ("decode", "8")], ("decode", None): [("decode", "")], (None, "4"): [("decode", "4")]}
     assert ran == expected[(role, tp)]
     (finding,) = _lint(tmp_path, "run.sh", GUARDED_IN_BRANCH_SHELL).findings
