@@ -432,6 +432,11 @@ class _Gen:
         if kind == "role":
             value = self.pick(_ROLES)
             test = self.pick((f'[[ "${name}" == {value} ]]', f'[ "${name}" = "{value}" ]', f"[[ ${name} != {value} ]]"))
+        elif name in self.nonempty and kind in ("number", "flag"):
+            # Past a guard the variable holds its one non-empty value of the
+            # domain: a test against that value would leave one way no run
+            # takes (seed 53440), though a value outside the domain would.
+            test = self.pick((f'[[ -n "${name}" ]]', f'[[ -z "${name}" ]]'))
         elif kind == "number":
             value = self.domains[name][1]
             test = self.pick((f'[[ -n "${name}" ]]', f'[ "${{{name}:-1}}" = "{value}" ]', f'[[ -z "${name}" ]]'))
