@@ -90,11 +90,15 @@ def _normalize_positional_model_path(extra_argv):
 
 def sglang_serve_raises(argv: list[str], version: tuple[int, ...]) -> bool:
     """Whether ``sglang serve ARGV`` of that release stops at its model-path scan
-    (help is answered before it, cli/serve.py: 0.5.5 L14, 0.5.23 L187)."""
-    if any(h in argv for h in ("-h", "--help")):
+    (help is answered before it: among all the words before 0.5.18,
+    cli/serve.py 0.5.5 L14, 0.5.17 L57; among those left once the
+    `--model-type` pairs are taken out from 0.5.18, L169-180, 0.5.23 L187)."""
+    if version < (0, 5, 18) and any(h in argv for h in ("-h", "--help")):
         return False
     if version >= (0, 5, 10):
         argv = _extract_model_type_override(argv)
+    if version >= (0, 5, 18) and any(h in argv for h in ("-h", "--help")):
+        return False
     if version >= (0, 5, 16):
         argv = _normalize_positional_model_path(argv)
     scan = _get_model_path_0_5_11 if version >= (0, 5, 11) else _get_model_path_0_5_5
@@ -138,7 +142,7 @@ def meant_a_model(argv: list[str], version: tuple[int, ...]) -> bool:
     return bool(argv) and not argv[0].startswith("-") and version < (0, 5, 16)
 
 
-VERSIONS = {"0.5.5": (0, 5, 5), "0.5.8": (0, 5, 8), "0.5.10": (0, 5, 10), "0.5.11": (0, 5, 11), "0.5.15": (0, 5, 15), "0.5.16": (0, 5, 16), "0.5.23": (0, 5, 23)}
+VERSIONS = {"0.5.5": (0, 5, 5), "0.5.8": (0, 5, 8), "0.5.10": (0, 5, 10), "0.5.11": (0, 5, 11), "0.5.15": (0, 5, 15), "0.5.16": (0, 5, 16), "0.5.17": (0, 5, 17), "0.5.18": (0, 5, 18), "0.5.23": (0, 5, 23)}
 _WORDS = ["--model", "--model-path", "--model-p", "--mod", "--model=/m", "--model-path=/m", "--model-pa=/m", "--config", "c.yaml", "/m", "Qwen/Qwen3-8B",
           "--tp", "2", "--model-type", "llm", "--model-type=diffusion", "--port", "30000", "-h", "--enable-dp-attention"]  # fmt: skip
 
@@ -186,6 +190,12 @@ def _backend_not_built_in(argv: list[str]) -> bool:
         ("--tp 2 --model-path", "0.5.23", True),
         ("--tp 2", "0.5.23", False),  # no model meant
         ("--model-p /m -h", "0.5.23", False),  # help
+        # `-h` as --model-type's value: help before 0.5.18 (all the words are
+        # looked at), taken out with the pair from 0.5.18 (hypothesis found it)
+        ("--model --model-type -h --model-type", "0.5.10", False),
+        ("--tp 2 --model-type -h", "0.5.17", False),
+        ("--tp 2 --model-type -h --model-p /m", "0.5.18", False),  # (a backend named "-h": not judged)
+        ("--tp 2 --model-type llm --model-p /m", "0.5.17", True),
         ("--model-type custom --model-p /m", "0.5.23", False),  # an installed backend
         ("--model-type llm --model-p /m", "0.5.23", True),
         ("--model-type --model /m", "0.5.8", True),  # before 0.5.10 --model-type is not removed

@@ -125,6 +125,18 @@ _SERVE_SINCE = ".".join(map(str, SERVE_COMMAND_SINCE))
 _SERVE_MODEL_WORDS_FROM = {"--model-path": (0, 5, 5), "--model": (0, 5, 11)}
 
 
+def _serve_answers_help_first(words: list[_Word], version: str) -> bool:
+    """Whether ``sglang serve`` answers ``-h``/``--help`` before it reads
+    anything else: before 0.5.18 it looks for them among all the words it is
+    given (cli/serve.py 0.5.17 L57), even one that is ``--model-type``'s value
+    (`--model-type -h`); from 0.5.18 only among those left once the
+    ``--model-type`` pairs are taken out (0.5.18 L169-180), which the model
+    path scan sees (:func:`_check_serve_model_path`)."""
+    if version_at_least(version, (0, 5, 18)):
+        return False
+    return any(word.value.is_known and word.value.text in ("-h", "--help") and not word.token.spread for word in words)
+
+
 def _check_serve_model_path(words: list[_Word], backend: _Word | None, table: OptionTable, problems: list[ArgProblem], launch: Location) -> Location | None:
     """``sglang serve``'s own search for the model path (``get_model_path``),
     which raises before either server parses anything: a problem when the
@@ -339,9 +351,12 @@ def parse_server_args(
             problems.append(ArgProblem("no-entry-point", f"there is no sglang command before sglang {_SERVE_SINCE}: sglang serve starts no server", first_location, "sglang serve"))
         return _llm_settings(table, words, problems, read_config)
     if entry is EntryPoint.SGLANG_SERVE:
+        asks_help = _serve_answers_help_first(words, table.version)
         words, backend = _serve_words(words, table.version, problems)
-        stray_model = _check_serve_model_path(words, backend, table, problems, first_location) if first_location is not None else None
+        stray_model = None if asks_help or first_location is None else _check_serve_model_path(words, backend, table, problems, first_location)
         settings = _serve_settings(table, words, backend, problems, read_config, diffusion_table)
+        if asks_help:
+            settings.problems = []  # it prints the help and returns: nothing else runs
         if stray_model is not None:
             # One mistake, one finding: the model given as the first word of a
             # release that does not take it is the missing model path, not also
