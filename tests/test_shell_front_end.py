@@ -506,3 +506,44 @@ def test_a_shift_inside_a_parameter_default_keeps_its_function(tmp_path) -> None
     subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}, check=True)
     ran = (tmp_path / "argv").read_text().splitlines()[2:]
     assert [t.value.describe() for t in launch.args] == ran
+
+
+LAUNCH_IN_A_CONDITION = """\
+#!/bin/bash
+track() {
+    local full_cmd="$1"
+    eval "$full_cmd"
+}
+start_server() {
+    local cmd="python3 -m sglang.launch_server --model-path m --tp $1 --port $2"
+    if ! track "$cmd"; then
+        echo "failed" >&2
+        return 1
+    fi
+}
+if start_server 4 30000 && start_server 2 30001; then
+    echo started
+fi
+if python3 -m sglang.launch_server --model-path m --tp 8 --port 30002; then :; fi
+"""
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+def test_a_condition_runs_before_it_decides(tmp_path) -> None:
+    """`if ! track "$cmd"; then` runs track, which starts the server: an
+    `if` condition's commands were only decided, never run, and a launch in
+    one was lost without a note (Mooncake's test scripts: `if !
+    launch_and_track_process "$sglang_cmd"`). Each launch, with what bash
+    gives it."""
+    result = analyze_shell("run.sh", LAUNCH_IN_A_CONDITION)
+    assert result.notes == []
+    reported = sorted(tuple(t.value.describe() for t in launch.args) for launch in result.servers)
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\necho "$@" >> "$RECORD"\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(LAUNCH_IN_A_CONDITION)
+    subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}, check=True, capture_output=True)
+    ran = sorted(tuple(line.split()[2:]) for line in (tmp_path / "argv").read_text().splitlines())
+    assert reported == ran
+    assert len(ran) == 3

@@ -310,6 +310,31 @@ def test_docker_run_bash_c():
     assert launch.location == where(script, 1, "python3")
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        'docker exec sglang bash -c "python3 -m sglang.launch_server --tp 2"',
+        "docker exec -d -e HF_TOKEN=x -u 0 -w /work $CONTAINER python3 -m sglang.launch_server --tp 2",
+        "sudo docker exec -it sglang-c bash -c 'python3 -m sglang.launch_server --tp 2 > log 2>&1 &'",
+        "docker container exec --env=A=1 -ite B=2 c python3 -m sglang.launch_server --tp 2",
+        "podman exec c python3 -m sglang.launch_server --tp 2",
+    ],
+)
+def test_docker_exec_runs_its_command_in_the_container(command):
+    """`docker exec [OPTIONS] CONTAINER COMMAND`: scripts start their servers in
+    a container they started before (michael-amd/sglang-ci, Mooncake's tests).
+    It was not looked through, and the launch was lost without a note."""
+    launch = one(command + "\n")
+    assert argv(launch) == ["--tp", "2"]
+    assert launch.location == where(command + "\n", 1, "python3")
+    assert not analyze(command + "\n").version_hints  # (a container's name names no release)
+
+
+def test_docker_exec_of_another_command_launches_nothing():
+    result = analyze("docker exec sglang ls /models\ndocker exec -it sglang bash\n")
+    assert result.servers == [] and result.notes == []
+
+
 def test_ssh():
     script = (
         'ssh -p 22 -i key.pem user@host "python3 -m sglang.launch_server --tp 7"\n'

@@ -26,7 +26,7 @@ from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordE
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
-from sglang_lint.sources.wrappers import DOCKER_RUN_VALUE_OPTIONS, PYTHON_NAME, SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.sources.wrappers import DOCKER_EXEC_VALUE_OPTIONS, DOCKER_RUN_VALUE_OPTIONS, PYTHON_NAME, SSH_VALUE_OPTIONS, WRAPPERS
 from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
@@ -285,6 +285,10 @@ class LaunchDetection(WordExpansion):
                 self._ssh(words, index, command_loc, env, depth)
                 return
             if name in ("docker", "podman", "nvidia-docker"):
+                exec_index = _skip_docker_exec(words, index)
+                if exec_index >= 0:
+                    index = exec_index  # (a running container's name names no release)
+                    continue
                 index = _skip_docker_run(words, index)
                 if index < 0:
                     return
@@ -790,6 +794,39 @@ def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
             continue
         return None, index  # a script path or -c: not a module launch
     return None, index
+
+
+def _skip_docker_exec(words: list[Word], index: int) -> int:
+    """Index of the command in ``docker exec [opts] CONTAINER CMD``, or -1 (not
+    an exec, or no command). Scripts start their servers in a container they
+    started before (`docker exec -d sglang bash -c "python -m
+    sglang.launch_server ..."`): this was not looked through, and the launch
+    was lost without a note."""
+    position = index + 1
+    if position >= len(words):
+        return -1
+    sub = word_value(words[position])
+    if sub == Value.known("container") and position + 1 < len(words):
+        position += 1
+        sub = word_value(words[position])
+    if sub != Value.known("exec"):
+        return -1
+    position += 1
+    while position < len(words):
+        option = word_value(words[position])
+        if not option.is_known:
+            if option.literal_prefix().startswith("-") and "=" in option.literal_prefix():
+                position += 1
+                continue
+            break  # the container, most often a variable
+        text = option.text
+        if not text.startswith("-") or len(text) == 1:
+            break
+        position += 1
+        if "=" not in text and (text in DOCKER_EXEC_VALUE_OPTIONS or (len(text) > 2 and not text.startswith("--") and "-" + text[-1] in DOCKER_EXEC_VALUE_OPTIONS)):
+            position += 1  # -e X, -u 0, and a cluster ending in one (-ite X)
+    position += 1  # the container
+    return position if position < len(words) else -1
 
 
 def _skip_docker_run(words: list[Word], index: int) -> int:

@@ -46,7 +46,7 @@ from sglang_lint.sources.shell_words import (
     word_value,
 )
 from sglang_lint.sources.textpos import FileText
-from sglang_lint.sources.wrappers import SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.sources.wrappers import DOCKER_EXEC_VALUE_OPTIONS, SSH_VALUE_OPTIONS, WRAPPERS
 
 # Commands interpreted per file: a bound on work for scripts whose functions call
 # each other many times over.
@@ -712,7 +712,7 @@ class ShellAnalyzer(LaunchDetection):
         # after a true one never run, a false one adds no alternative.
         undecided: list[tuple[str, tuple[PathStep, PathStep]]] = []
         bodies, exhaustive = _taken_bodies(
-            ((lambda c=condition: True if c is None else self._path_verdict(c, text, env, depth, undecided)), body) for condition, body in clauses
+            ((lambda c=condition: True if c is None else self._run_condition(c, text, env, depth, undecided)), body) for condition, body in clauses
         )
         ended = self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
         if ended and undecided and len(clauses) <= 2 and len(bodies) == len(clauses) and clauses[0][0] is not None:
@@ -738,6 +738,17 @@ class ShellAnalyzer(LaunchDetection):
                 self.pending = None
 
         self.paths.guard_from(fork[0], fork[1], decide, holds)
+
+    def _run_condition(self, nodes: list, text, env: Env, depth: int, undecided: list) -> bool | None:
+        """An `if`/`elif` condition list runs before it decides (bash runs each
+        condition reached): `if ! start_server "$cmd"; then return 1; fi`
+        starts the server. Its commands were only decided, never run, and a
+        launch in one (a function that evals a `docker exec ... bash -c`
+        command, Mooncake's test scripts) was lost without a note."""
+        for condition in nodes:
+            if condition.type != "comment":
+                self._walk(condition, text, env, depth + 1)
+        return self._path_verdict(nodes, text, env, depth, undecided)
 
     def _path_verdict(self, nodes: list, text, env: Env, depth: int, undecided: list) -> bool | None:
         """Whether a condition list succeeds: decided by the file's values, or by
@@ -1736,7 +1747,6 @@ def _before_keyword(node, keyword: str) -> list:
 # `kubectl`/`oc` subcommands that read manifests from `-f -`.
 _MANIFEST_SUBCOMMANDS = {"apply", "create", "replace"}
 # `docker exec` options that take a value (docker container exec --help).
-_DOCKER_EXEC_VALUE_OPTIONS = {"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"}
 
 
 def _stdin_reader(statement, redirect, text) -> tuple[str, str] | None:
@@ -1822,7 +1832,7 @@ def _reads_script_from_stdin(command, text) -> str | None:
     if first in ("docker", "podman") and words[1:2] == ["exec"]:
         index = 2
         while index < len(words) and words[index].startswith("-"):
-            index += 2 if words[index] in _DOCKER_EXEC_VALUE_OPTIONS else 1
+            index += 2 if words[index] in DOCKER_EXEC_VALUE_OPTIONS else 1
         words = words[index + 1 :]  # the command run in the container
         if not words:
             return None

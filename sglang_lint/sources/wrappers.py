@@ -168,6 +168,10 @@ DOCKER_RUN_VALUE_OPTIONS = frozenset(
     }
 )
 
+# `docker exec [OPTIONS] CONTAINER COMMAND`: its options that take a value
+# (docker CLI reference, docker container exec).
+DOCKER_EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
+
 SSH_VALUE_OPTIONS = frozenset(
     {"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"}
 )
