@@ -1409,6 +1409,48 @@ def test_string_set_differently_per_branch_names_each_mention():
     ]
 
 
+def test_a_string_evaluated_after_a_merge_is_noted_not_lost():
+    """`eval "$X"` where a branch changed X and its command is one we cannot
+    see: the merged string is unreadable, and nothing said a launch was lost
+    (the eval's own words were not among the names the note looks at), so
+    the path never forked either. It forks now, and each way is noted."""
+    script = 'P=$(date)\nX="${P}python -m sglang.launch_server --model-path m"\nif [ -n "$FOO" ]; then X="$X --tp 2"; fi\neval "$X"\n'
+    notes = dropped(script)
+    assert notes and all("launch not analyzed" in message and "command substitution" in message for _, _, message in notes)
+
+
+def test_a_string_that_appends_to_itself_keeps_what_it_named():
+    """`CMD="${CMD} > log 2>&1 &"` outside any branch used to forget that CMD
+    named a launch entry: a launch the branch before made unreadable was lost
+    without a note (Mooncake's launch helpers)."""
+    script = (
+        "f() {\n"
+        "  local P=$(date)\n"
+        '  local X="bash -c \\"${P}python -m sglang.launch_server --model-path m"\n'
+        '  if [ -n "$2" ]; then X="${X} $2"; fi\n'
+        '  X="${X}\\""\n'
+        '  eval "$X"\n'
+        "}\n"
+        'f m "--encoder-urls ${LIP}"\n'
+    )
+    assert any("launch not analyzed" in message for _, _, message in dropped(script))
+
+
+def test_a_router_found_on_a_line_does_not_hide_a_server_lost_there():
+    """A helper that evals every command it is handed: the router it runs is
+    found at its eval line, and the server it cannot read was lost there
+    without a note (a note was kept only if no launch came from its line)."""
+    script = (
+        'run() {\n  eval "$1"\n}\n'
+        "prefix=$(cat /etc/prefix)\n"
+        'run "${prefix}python3 -m sglang.launch_server --model-path m --port 30000 &"\n'
+        'run "python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://a:30000 --decode http://b:30001 &"\n'
+    )
+    result = analyze(script)
+    assert len(result.routers) == 1 and result.servers == []
+    assert [note.line for note in result.notes] == [2]
+
+
 def test_array_changed_element_by_element():
     script = "cmd=(python -m sglang.launch_server --tp 8)\ncmd[3]=4\n\"${cmd[@]}\"\n"
     assert dropped(script) == [(1, 16, 'launch not analyzed: line 3 runs `"${cmd[@]}"`, an array changed element by element (line 2)')]

@@ -101,9 +101,14 @@ class LaunchDetection(WordExpansion):
         self.name_mentions: dict[str, list[Location]] = {}
         self.name_lost: dict[str, tuple[Location, str]] = {}
         self.running: list[tuple[object, object]] = []
-        # (path, line): a sourced file's lines are not the script's.
-        self.launch_lines: set[tuple[str, int]] = set()
+        # (path, line, a router's): a sourced file's lines are not the script's,
+        # and a router found on a line says nothing of a server lost there (a
+        # helper that evals every command it is handed: Mooncake's test
+        # scripts' router came out of the line their servers were lost on,
+        # and the servers' note was dropped with it).
+        self.launch_lines: set[tuple[str, int, bool]] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
+        self.dropped_router: dict[tuple[int, int], bool] = {}
         self.branch_depth = 0  # inside a branch or loop body: assignments add up
         # Inside a script that runs on another host (`ssh HOST "..."`, a
         # here-document given to ssh): its files are that host's, not ours.
@@ -118,7 +123,7 @@ class LaunchDetection(WordExpansion):
     def drop_notes(self) -> list[Note]:
         """A note for each place a launch entry point is named where it could run
         and no launch came of it (issue 16: never drop a launch silently)."""
-        return [note for note in self.dropped.values() if (note.path, note.line) not in self.launch_lines]
+        return [note for key, note in self.dropped.items() if (note.path, note.line, self.dropped_router.get(key, False)) not in self.launch_lines]
 
     def _mentions(self, words: list[Word]) -> list[Location]:
         return entry_mentions(self.path, words)
@@ -129,9 +134,11 @@ class LaunchDetection(WordExpansion):
         branch that names none forgets the earlier ones)."""
         mentions = self._mentions(words) if b"sglang" in text.data[node.start_byte : node.end_byte] else []
         if self.name_mentions:
+            # (its own among them: `CMD="${CMD} > log 2>&1 &"` keeps what CMD
+            # named; before, it forgot it, and the launch a later merge made
+            # unreadable was lost without a note)
             for used in _expanded_names(node, text):
-                if used != name:
-                    mentions.extend(self.name_mentions.get(used, ()))
+                mentions.extend(self.name_mentions.get(used, ()))
         if mentions:
             known = self.name_mentions.setdefault(name, [])
             known.extend(m for m in mentions if m not in known)
@@ -157,6 +164,8 @@ class LaunchDetection(WordExpansion):
         from_names = [(name, loc) for name in sorted(names) for loc in self.name_mentions.get(name, ())]
         if not mentions and not from_names:
             return
+        # (a router's command, when the words that name an entry name a router's only)
+        router = _names_only_a_router(rest)
         run_at = command_loc.line
         if how in ("word", "module"):
             subject, what = self._unknown_command(words[index], names)
@@ -174,6 +183,7 @@ class LaunchDetection(WordExpansion):
             key = (location.line, location.column)
             if key not in self.dropped:
                 self.dropped[key] = Note(self.path, "launch not analyzed: " + message, location.line, location.column)
+                self.dropped_router[key] = router
 
     def _unknown_command(self, word: Word, names: set[str]) -> tuple[str, str]:
         """The command word ``word`` that is not known, as written, and what it is
@@ -349,14 +359,15 @@ class LaunchDetection(WordExpansion):
         context = ""
         if self.call_stack:
             context = " <- ".join(_call_context(name, loc) for name, loc, _ in reversed(self.call_stack))
-        self.launch_lines.add((first.path, first.line))
+        router = entry in _ROUTER_ENTRIES
+        self.launch_lines.add((first.path, first.line, router))
         for word in words[start:args_from]:
             for seg in word:
                 if seg.chars:
-                    self.launch_lines.add((chars_path(seg), seg.chars[0][0]))
+                    self.launch_lines.add((chars_path(seg), seg.chars[0][0], router))
                 elif seg.loc.path:
-                    self.launch_lines.add((seg.loc.path, seg.loc.line))
-        record_cls = RouterLaunch if entry in _ROUTER_ENTRIES else ServerLaunch
+                    self.launch_lines.add((seg.loc.path, seg.loc.line, router))
+        record_cls = RouterLaunch if router else ServerLaunch
         launch = record_cls(
             path=script,
             location=first,
@@ -685,6 +696,16 @@ def _call_context(name: str, loc: Location) -> str:
     if name.startswith(SOURCED):
         return f"{name[len(SOURCED):]} sourced at {loc.short()}"
     return f"{name}() called at {loc.short()}"
+
+
+_ROUTER_MENTION = re.compile(r"sglang_router|sglang-router")
+
+
+def _names_only_a_router(words: list[Word]) -> bool:
+    """Whether the entry points the known text of ``words`` names are all the
+    router's."""
+    named = [match.group(0) for word in words for seg in word if seg.value.kind is Kind.KNOWN for match in _ENTRY_MENTION.finditer(seg.value.text)]
+    return bool(named) and all(_ROUTER_MENTION.match(name) for name in named)
 
 
 def entry_mentions(path: str, words: list[Word]) -> list[Location]:

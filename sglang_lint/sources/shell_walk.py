@@ -1249,7 +1249,15 @@ class ShellAnalyzer(LaunchDetection):
                 if number:
                     joined.append(Seg(Value.known(" "), command_loc))
                 joined.extend(word)
-            self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
+            # (running: a launch lost in the string is noted at the names this
+            # command expands, `eval "$CMD"`, where a merge of branches made the
+            # string one we cannot read; before, such a launch was lost without
+            # a note and its path never forked)
+            self.running.append((node, text))
+            try:
+                self._nested_script(tuple(joined), command_loc, env, depth, in_place=True)
+            finally:
+                self.running.pop()
             return
         if first.is_known and first.text == "read" and self._read_herestring(node, words, text, env, depth, command_loc):
             return
