@@ -426,6 +426,19 @@ def test_a_literal_dollar_keeps_the_line_and_its_positions() -> None:
 
 
 # -- a here-document in a condition --------------------------------------------------
+def python3_calls(tmp_path, script: str) -> list[str]:
+    """Each `python3` command bash runs for ``script``, its arguments joined
+    by blanks, through a stub that records them (and reads its input)."""
+    stub = tmp_path / "bin" / "python3"
+    stub.parent.mkdir(exist_ok=True)
+    stub.write_text('#!/bin/sh\ncat > /dev/null\necho "$@" >> "$RECORD"\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(script)
+    env = {"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}
+    subprocess.run(["bash", str(tmp_path / "run.sh")], env=env, check=True, capture_output=True, stdin=subprocess.DEVNULL)
+    return (tmp_path / "argv").read_text().splitlines()
+
+
 CONDITION_HEREDOC = """\
 #!/bin/bash
 serve() {
@@ -461,13 +474,7 @@ def test_a_here_document_in_a_condition_keeps_the_script_around_it() -> None:
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 def test_a_here_document_in_a_condition_against_bash(tmp_path) -> None:
-    stub = tmp_path / "bin" / "python3"
-    stub.parent.mkdir()
-    stub.write_text('#!/bin/sh\ncat > /dev/null\nprintf "%s " "$@" >> "$RECORD"\necho >> "$RECORD"\n')
-    stub.chmod(0o755)
-    (tmp_path / "run.sh").write_text(CONDITION_HEREDOC)
-    subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}, check=True, capture_output=True)
-    assert (tmp_path / "argv").read_text().splitlines() == ["- 4 ", "-m sglang.launch_server --model-path m --tp 4 "]
+    assert python3_calls(tmp_path, CONDITION_HEREDOC) == ["- 4", "-m sglang.launch_server --model-path m --tp 4"]
 
 
 @pytest.mark.parametrize("middle", ["if grep -q x <<EOF; then echo y; fi\nx\nEOF\n", "while read -r a <<-'E'; do break; done\n\tx\n\tE\n"])
@@ -538,12 +545,6 @@ def test_a_condition_runs_before_it_decides(tmp_path) -> None:
     result = analyze_shell("run.sh", LAUNCH_IN_A_CONDITION)
     assert result.notes == []
     reported = sorted(tuple(t.value.describe() for t in launch.args) for launch in result.servers)
-    stub = tmp_path / "bin" / "python3"
-    stub.parent.mkdir()
-    stub.write_text('#!/bin/sh\necho "$@" >> "$RECORD"\n')
-    stub.chmod(0o755)
-    (tmp_path / "run.sh").write_text(LAUNCH_IN_A_CONDITION)
-    subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:/usr/bin:/bin", "RECORD": str(tmp_path / "argv")}, check=True, capture_output=True)
-    ran = sorted(tuple(line.split()[2:]) for line in (tmp_path / "argv").read_text().splitlines())
+    ran = sorted(tuple(line.split()[2:]) for line in python3_calls(tmp_path, LAUNCH_IN_A_CONDITION))
     assert reported == ran
     assert len(ran) == 3

@@ -817,12 +817,9 @@ def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
     return None, index
 
 
-def _skip_docker_exec(words: list[Word], index: int) -> int:
-    """Index of the command in ``docker exec [opts] CONTAINER CMD``, or -1 (not
-    an exec, or no command). Scripts start their servers in a container they
-    started before (`docker exec -d sglang bash -c "python -m
-    sglang.launch_server ..."`): this was not looked through, and the launch
-    was lost without a note."""
+def _after_docker_subcommand(words: list[Word], index: int, subcommand: str) -> int:
+    """Index of the word after ``docker [container] SUBCOMMAND``, or -1 when
+    the command at ``index`` is another subcommand."""
     position = index + 1
     if position >= len(words):
         return -1
@@ -830,9 +827,18 @@ def _skip_docker_exec(words: list[Word], index: int) -> int:
     if sub == Value.known("container") and position + 1 < len(words):
         position += 1
         sub = word_value(words[position])
-    if sub != Value.known("exec"):
+    return position + 1 if sub == Value.known(subcommand) else -1
+
+
+def _skip_docker_exec(words: list[Word], index: int) -> int:
+    """Index of the command in ``docker exec [opts] CONTAINER CMD``, or -1 (not
+    an exec, or no command). Scripts start their servers in a container they
+    started before (`docker exec -d sglang bash -c "python -m
+    sglang.launch_server ..."`): this was not looked through, and the launch
+    was lost without a note."""
+    position = _after_docker_subcommand(words, index, "exec")
+    if position < 0:
         return -1
-    position += 1
     while position < len(words):
         option = word_value(words[position])
         if not option.is_known:
@@ -852,16 +858,9 @@ def _skip_docker_exec(words: list[Word], index: int) -> int:
 
 def _skip_docker_run(words: list[Word], index: int) -> int:
     """Index of the container's command in ``docker run [opts] IMAGE CMD``, or -1."""
-    position = index + 1
-    if position >= len(words):
+    position = _after_docker_subcommand(words, index, "run")
+    if position < 0:
         return -1
-    sub = word_value(words[position])
-    if sub == Value.known("container") and position + 1 < len(words):
-        position += 1
-        sub = word_value(words[position])
-    if sub != Value.known("run"):
-        return -1
-    position += 1
     while position < len(words):
         option = word_value(words[position])
         if not option.is_known:
