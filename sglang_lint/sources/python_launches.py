@@ -684,7 +684,7 @@ class LaunchInterpreter(PythonInterpreter):
         if not isinstance(url, PStr):
             return unknown, unknown
         fields = split_word(url.word, ":")
-        if fields is None or len(fields) != 3:
+        if len(fields) != 3:
             return unknown, unknown
         host_field = fields[1]
         text = literal_text(host_field[:1]) or ""

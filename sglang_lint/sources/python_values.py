@@ -276,7 +276,7 @@ def _collect(items: list[tuple[str | None, Seg, int]]) -> Word:
     return tuple(out)
 
 
-def split_word(word: Word, separator: str | None, maxsplit: int = -1) -> list[Word] | None:
+def split_word(word: Word, separator: str | None, maxsplit: int = -1) -> list[Word]:
     """``str.split``: by ``separator``, or by runs of whitespace when None. An
     opaque piece may hold the separator itself; it is taken as the shell
     source takes an unquoted ``$(cmd)``: part of the field it stands in (a

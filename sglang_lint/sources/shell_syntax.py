@@ -169,6 +169,8 @@ def parse_script(data: bytes) -> ScriptParse:
 # instead, unless the command is a shell that would run the body.
 _CONDITION_HEREDOC = re.compile(rb"^[ \t]*(?:if|elif|while|until)[ \t](?P<before>[^\n]*?)(?<!<)(?P<op><<-?)[ \t]*(?P<quote>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=quote)", re.M)
 _SHELLS = (b"bash", b"sh", b"zsh", b"dash", b"ssh", b"srun", b"kubectl", b"docker")
+# Every byte a blank but a newline: the lines stay where they were.
+_BLANK_BUT_NEWLINES = bytes(0x0A if byte == 0x0A else 0x20 for byte in range(256))
 
 
 def _without_condition_heredocs(data: bytes) -> bytes | None:
@@ -198,7 +200,7 @@ def _without_condition_heredocs(data: bytes) -> bytes | None:
         if masked is None:
             masked = bytearray(data)
         masked[match.start("op") : match.end()] = b" " * (match.end() - match.start("op"))
-        masked[body:end] = bytes(b if b == 0x0A else 0x20 for b in data[body:end])
+        masked[body:end] = data[body:end].translate(_BLANK_BUT_NEWLINES)
     return bytes(masked) if masked is not None else None
 
 

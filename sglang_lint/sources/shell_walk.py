@@ -1754,7 +1754,6 @@ def _before_keyword(node, keyword: str) -> list:
 
 # `kubectl`/`oc` subcommands that read manifests from `-f -`.
 _MANIFEST_SUBCOMMANDS = {"apply", "create", "replace"}
-# `docker exec` options that take a value (docker container exec --help).
 
 
 def _stdin_reader(statement, redirect, text) -> tuple[str, str] | None:

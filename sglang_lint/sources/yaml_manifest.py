@@ -515,7 +515,8 @@ class YamlAnalyzer:
         if not isinstance(image, ScalarNode):
             return
         text = image.value
-        if compose and (interpolated := _compose_value(text[2:-1]) if text.startswith("${") and text.endswith("}") else None) is not None:
+        if compose and text.startswith("${") and text.endswith("}"):
+            interpolated = _compose_value(text[2:-1])
             if interpolated.kind is Kind.SYMBOL and interpolated.default:
                 text = interpolated.default
         if hint := version_from_image(text, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1)):
