@@ -278,6 +278,14 @@ def test_a_heredoc_given_to_any_other_command_is_data(opening: str) -> None:
         ("bash <<EOF", ["--tp-size", "8"]),  # expanded by the outer shell
         ("ssh -p 2222 node1 bash -s <<EOF", ["--tp-size", "8"]),
         ("docker exec -i -u root sglang-decode bash <<EOF", ["--tp-size", "8"]),
+        # docker's options as its parser (pflag) reads them, the same reading as
+        # for a command given in words: a cluster ending in a value option, a
+        # value inside the cluster, `--opt=value`, `container exec`, `run -i`.
+        ("docker exec -ie HOME=/root sglang-decode bash <<EOF", ["--tp-size", "8"]),
+        ("docker exec -ieHOME=/root $CTR bash -s <<EOF", ["--tp-size", "8"]),
+        ("podman exec --env=A=1 --user=0 -- ctr bash <<EOF", ["--tp-size", "8"]),
+        ("docker container exec -i ctr bash <<EOF", ["--tp-size", "8"]),
+        ("docker run -i --rm --gpus all lmsysorg/sglang:v0.5.9 bash <<EOF", ["--tp-size", "8"]),
         ("cat <<EOF | ssh node1 bash", ["--tp-size", "8"]),
         ("sh <<-EOF", ["--tp-size", "8"]),
         ("sudo -u svc bash <<EOF", ["--tp-size", "8"]),

@@ -196,6 +196,9 @@ def test_not_an_entry_point(script):
         "docker container run -it img ",
         "podman run --rm -v x:y img ",
         "docker run --rm -- img ",
+        # an option whose value cannot be known is still an option
+        "docker run -e$ENV_LINE --env=$E -v$CACHE:/root/.cache img ",
+        "docker exec -e$ENV_LINE -u$USER_ID sglang-ctr ",
         "sudo -E -u me ",
         "uv run --with x ",
         # Nsight Systems: every switch takes a value, the next word or after "="

@@ -26,7 +26,7 @@ from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordE
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
-from sglang_lint.sources.wrappers import DOCKER_EXEC_VALUE_OPTIONS, DOCKER_RUN_VALUE_OPTIONS, PYTHON_NAME, SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.sources.wrappers import DOCKER_CLIS, PYTHON_NAME, SSH_VALUE_OPTIONS, UNKNOWN_REST, WRAPPERS, docker_command_start
 from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
@@ -108,7 +108,7 @@ class LaunchDetection(WordExpansion):
         # and the servers' note was dropped with it).
         self.launch_lines: set[tuple[str, int, bool]] = set()
         self.dropped: dict[tuple[int, int], Note] = {}
-        self.dropped_router: dict[tuple[int, int], bool] = {}
+        self.dropped_routers: set[tuple[int, int]] = set()  # the keys of `dropped` whose launch is a router's
         self.branch_depth = 0  # inside a branch or loop body: assignments add up
         # Inside a script that runs on another host (`ssh HOST "..."`, a
         # here-document given to ssh): its files are that host's, not ours.
@@ -123,7 +123,7 @@ class LaunchDetection(WordExpansion):
     def drop_notes(self) -> list[Note]:
         """A note for each place a launch entry point is named where it could run
         and no launch came of it (issue 16: never drop a launch silently)."""
-        return [note for key, note in self.dropped.items() if (note.path, note.line, self.dropped_router.get(key, False)) not in self.launch_lines]
+        return [note for key, note in self.dropped.items() if (note.path, note.line, key in self.dropped_routers) not in self.launch_lines]
 
     def _mentions(self, words: list[Word]) -> list[Location]:
         return entry_mentions(self.path, words)
@@ -183,7 +183,8 @@ class LaunchDetection(WordExpansion):
             key = (location.line, location.column)
             if key not in self.dropped:
                 self.dropped[key] = Note(self.path, "launch not analyzed: " + message, location.line, location.column)
-                self.dropped_router[key] = router
+                if router:
+                    self.dropped_routers.add(key)
 
     def _unknown_command(self, word: Word, names: set[str]) -> tuple[str, str]:
         """The command word ``word`` that is not known, as written, and what it is
@@ -294,12 +295,16 @@ class LaunchDetection(WordExpansion):
             if name == "ssh":
                 self._ssh(words, index, command_loc, env, depth)
                 return
-            if name in ("docker", "podman", "nvidia-docker"):
-                exec_index = _skip_docker_exec(words, index)
+            if name in DOCKER_CLIS:
+                # `docker exec -d sglang bash -c "python -m sglang.launch_server
+                # ..."`: scripts start their servers in a container they started
+                # before (a running container's name names no release).
+                texts = _docker_texts(words)
+                exec_index = docker_command_start(texts, index, "exec")
                 if exec_index >= 0:
-                    index = exec_index  # (a running container's name names no release)
+                    index = exec_index
                     continue
-                index = _skip_docker_run(words, index)
+                index = docker_command_start(texts, index, "run")
                 if index < 0:
                     return
                 image = words[index - 1]  # the SGLang release the container runs
@@ -817,80 +822,17 @@ def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
     return None, index
 
 
-def _after_docker_subcommand(words: list[Word], index: int, subcommand: str) -> int:
-    """Index of the word after ``docker [container] SUBCOMMAND``, or -1 when
-    the command at ``index`` is another subcommand."""
-    position = index + 1
-    if position >= len(words):
-        return -1
-    sub = word_value(words[position])
-    if sub == Value.known("container") and position + 1 < len(words):
-        position += 1
-        sub = word_value(words[position])
-    return position + 1 if sub == Value.known(subcommand) else -1
-
-
-def _skip_docker_exec(words: list[Word], index: int) -> int:
-    """Index of the command in ``docker exec [opts] CONTAINER CMD``, or -1 (not
-    an exec, or no command). Scripts start their servers in a container they
-    started before (`docker exec -d sglang bash -c "python -m
-    sglang.launch_server ..."`): this was not looked through, and the launch
-    was lost without a note."""
-    position = _after_docker_subcommand(words, index, "exec")
-    if position < 0:
-        return -1
-    while position < len(words):
-        option = word_value(words[position])
-        if not option.is_known:
-            if option.literal_prefix().startswith("-") and "=" in option.literal_prefix():
-                position += 1
-                continue
-            break  # the container, most often a variable
-        text = option.text
-        if not text.startswith("-") or len(text) == 1:
-            break
-        position += 1
-        if "=" not in text and (text in DOCKER_EXEC_VALUE_OPTIONS or (len(text) > 2 and not text.startswith("--") and "-" + text[-1] in DOCKER_EXEC_VALUE_OPTIONS)):
-            position += 1  # -e X, -u 0, and a cluster ending in one (-ite X)
-    position += 1  # the container
-    return position if position < len(words) else -1
-
-
-def _skip_docker_run(words: list[Word], index: int) -> int:
-    """Index of the container's command in ``docker run [opts] IMAGE CMD``, or -1."""
-    position = _after_docker_subcommand(words, index, "run")
-    if position < 0:
-        return -1
-    while position < len(words):
-        option = word_value(words[position])
-        if not option.is_known:
-            # The image, most often a variable (`$IMAGE`, `lmsysorg/sglang:$TAG`):
-            # returning -1 here lost every such launch. An option with an unknown
-            # value after `=` (`--gpus=$G`) is still an option.
-            if option.literal_prefix().startswith("--") and "=" in option.literal_prefix():
-                position += 1
-                continue
-            break
-        text = option.text
-        if text == "--":
-            position += 1
-            break
-        if text.startswith("--"):
-            position += 1
-            if "=" not in text and text in DOCKER_RUN_VALUE_OPTIONS:
-                position += 1
+def _docker_texts(words: list[Word]) -> list[str | None]:
+    """Each word as ``docker_command_start`` reads it: an unknown word whose
+    literal start is an option's (`--gpus=$G`, `-e$X`) is still an option;
+    any other unknown word is an operand (the image or container, most often
+    a variable: taking it for anything else lost every such launch)."""
+    texts: list[str | None] = []
+    for word in words:
+        value = word_value(word)
+        if value.is_known:
+            texts.append(value.text)
             continue
-        if text.startswith("-") and len(text) > 1:
-            position += 1
-            # -e X, -v a:b, -p 80:80, and clusters like -it; -eFOO=1 carries its value.
-            last = text[-1]
-            if len(text) == 2 and ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
-                position += 1
-            elif len(text) > 2 and ("-" + text[1]) in DOCKER_RUN_VALUE_OPTIONS:
-                pass
-            elif ("-" + last) in DOCKER_RUN_VALUE_OPTIONS:
-                position += 1
-            continue
-        break
-    position += 1  # the image
-    return position if position < len(words) else -1
+        start = value.literal_prefix()
+        texts.append(start + UNKNOWN_REST if start.startswith("-") and len(start) > 1 else None)
+    return texts

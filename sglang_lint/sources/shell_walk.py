@@ -46,7 +46,7 @@ from sglang_lint.sources.shell_words import (
     word_value,
 )
 from sglang_lint.sources.textpos import FileText
-from sglang_lint.sources.wrappers import DOCKER_EXEC_VALUE_OPTIONS, SSH_VALUE_OPTIONS, WRAPPERS
+from sglang_lint.sources.wrappers import DOCKER_CLIS, SSH_VALUE_OPTIONS, WRAPPERS, docker_command_start
 
 # Commands interpreted per file: a bound on work for scripts whose functions call
 # each other many times over.
@@ -1836,13 +1836,11 @@ def _reads_script_from_stdin(command, text) -> str | None:
     if not words:
         return None
     first = words[0].rsplit("/", 1)[-1]
-    if first in ("docker", "podman") and words[1:2] == ["exec"]:
-        index = 2
-        while index < len(words) and words[index].startswith("-"):
-            index += 2 if words[index] in DOCKER_EXEC_VALUE_OPTIONS else 1
-        words = words[index + 1 :]  # the command run in the container
-        if not words:
+    if first in DOCKER_CLIS:
+        start = max(docker_command_start(words, 0, "exec"), docker_command_start(words, 0, "run"))
+        if start < 0:
             return None
+        words = words[start:]  # the command run in the container
         first = words[0].rsplit("/", 1)[-1]
     if first == "ssh":
         operands = []

@@ -172,6 +172,55 @@ DOCKER_RUN_VALUE_OPTIONS = frozenset(
 # (docker CLI reference, docker container exec).
 DOCKER_EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir", "--detach-keys"})
 
+# The container CLIs whose `run` and `exec` are looked through.
+DOCKER_CLIS = frozenset({"docker", "podman", "nvidia-docker"})
+
+# Marks the part of an option word that cannot be known (`--env=$X`, `-e$X`):
+# the word's literal start, then this, which stands for one or more characters.
+UNKNOWN_REST = "\x00"
+
+
+def docker_command_start(texts: Sequence[str | None], index: int, subcommand: str) -> int:
+    """Index of the command a container runs in ``docker [container] run
+    [OPTIONS] IMAGE CMD`` or ``docker [container] exec [OPTIONS] CONTAINER CMD``
+    (``subcommand``, the CLI at ``index``); -1 when the CLI runs another
+    subcommand or no command. ``texts``: each word's text; None for a word that
+    cannot be known, or its literal start and UNKNOWN_REST when that start is
+    an option's (both readers of a command, over words and over plain text,
+    share this one reading of docker's options)."""
+    position = index + 1
+    if position + 1 < len(texts) and texts[position] == "container":
+        position += 1
+    if position >= len(texts) or texts[position] != subcommand:
+        return -1
+    value_options = DOCKER_RUN_VALUE_OPTIONS if subcommand == "run" else DOCKER_EXEC_VALUE_OPTIONS
+    position = _first_pflag_operand(texts, position + 1, value_options) + 1  # past the image or container
+    return position if position < len(texts) else -1
+
+
+def _first_pflag_operand(texts: Sequence[str | None], position: int, value_options: frozenset[str]) -> int:
+    """Index of the first operand at or after ``position``, options read as Go's
+    pflag (docker's and podman's parser) reads them: ``--opt=v`` and ``--opt v``;
+    a cluster ``-ite X`` whose first letter that takes a value takes the rest of
+    the word (``-eFOO=1``) or, last, the next word; ``--`` ends the options."""
+    while position < len(texts):
+        text = texts[position]
+        if text is None or not text.startswith("-") or text == "-":
+            return position
+        position += 1
+        if text == "--":
+            return position
+        if text.startswith("--"):
+            if "=" not in text and text in value_options:
+                position += 1
+            continue
+        for offset in range(1, len(text)):
+            if "-" + text[offset] in value_options:
+                if offset == len(text) - 1:
+                    position += 1
+                break
+    return position
+
 SSH_VALUE_OPTIONS = frozenset(
     {"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"}
 )
