@@ -31,7 +31,7 @@ from sglang_lint.rules import ALL_RULES
 from sglang_lint.rules.base import RuleContext
 from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
-from sglang_lint.sources.paths import MERGED_PAST_BOUND, not_followed
+from sglang_lint.sources.paths import MERGED_PAST_BOUND, NOT_FOLLOWED, not_followed
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
 from sglang_lint.variant_findings import fold, fold_alternatives, name_pass_through
 
@@ -265,7 +265,7 @@ def analyze_results(
         unused = unused_suppressions(directives, used, ran, lint.sources)
         for rule in selected:
             findings.extend(rule.check_suppressions(context, unused))
-    findings.extend(internal_finding(note) for note in notes)
+    findings.extend(internal_finding(note, reached_from) for note, reached_from in _one_note_per_place(notes))
     findings = [f for f in findings if selection.keeps(f)]
     by_pair = [(p, d, [f for f in found if selection.keeps(f)]) for p, d, found in by_pair]
     lint.pair_findings = [(p, d, tuple(sorted({f.code for f in found}))) for p, d, found in by_pair if found]
@@ -320,6 +320,29 @@ def _one_per_place(findings: list[Finding]) -> list[Finding]:
         ranges = merged.setdefault(replace(finding, noqa_ranges=()), [])
         ranges.extend(r for r in finding.noqa_ranges if r not in ranges)
     return [replace(finding, noqa_ranges=tuple(ranges)) for finding, ranges in merged.items()]
+
+
+def _one_note_per_place(notes: list[Note]) -> list[tuple[Note, list[Location]]]:
+    """One note for one thing at one place, with every analyzed file's line
+    that led to it: a helper's note comes from the helper analyzed as a file and
+    from each file that sources or imports it (a run over one of them reports
+    it for that file's line). A launch not followed is one thing, however each
+    run worded why (the helper's own run, which sees its code first-hand, says it)."""
+    merged: dict[tuple[str, int, int, str], tuple[Note, list[Location]]] = {}
+    first_hand: set[tuple[str, int, int, str]] = set()
+    for note in notes:
+        what = NOT_FOLLOWED if note.message.startswith(NOT_FOLLOWED) else note.message
+        place = (note.path, note.line, note.column, what)
+        if place not in merged:
+            merged[place] = (replace(note, reached_from=None), [])
+        elif note.reached_from is None and place not in first_hand:
+            merged[place] = (replace(note, reached_from=None), merged[place][1])
+        reached = merged[place][1]
+        if note.reached_from is None:
+            first_hand.add(place)
+        elif note.reached_from not in reached:
+            reached.append(note.reached_from)
+    return list(merged.values())
 
 
 def _fixes_that_apply(findings: list[Finding], sources: Mapping[str, list[str]]) -> list[Finding]:

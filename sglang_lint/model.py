@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import enum
 import itertools
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Sequence
 
 from msgspec import Struct
 from msgspec.structs import force_setattr
@@ -536,6 +536,21 @@ class Note(Struct, frozen=True, gc=False, array_like=True):
     message: str
     line: int = 1
     column: int = 1
+    # For a note in another file than the one analyzed (a helper a script
+    # `source`s): the analyzed file's line whose run led there. A run over the
+    # script alone (pre-commit names it, the helper is context) reports the
+    # note for it; without this the helper's note was not reported at all.
+    reached_from: Location | None = None
+
+
+def reached_from(path: str, analyzed: str, call_stack: Sequence[tuple[str, Location, tuple[int, int]]]) -> Location | None:
+    """For a note in ``path`` while the file ``analyzed`` runs: None in that
+    file itself; in another (a helper it sources or imports), the analyzed
+    file's outermost call on ``call_stack`` (the walkers' stack: name, call
+    site, lines), its own line rather than a helper's call of a helper."""
+    if path == analyzed:
+        return None
+    return next((location for _, location, _ in call_stack if location.path == analyzed), None)
 
 
 class BrokenContinuation(Struct, frozen=True, gc=False, array_like=True):

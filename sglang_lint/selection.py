@@ -5,11 +5,11 @@ the rules."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
 
 from msgspec.structs import replace
 
-from sglang_lint.model import Finding, Location, Note, Severity
+from sglang_lint.model import Finding, Location, Note, Related, Severity
 
 if TYPE_CHECKING:
     from sglang_lint.config import Config
@@ -49,7 +49,12 @@ def _note_lines(text: str) -> tuple[str, str, tuple[str, ...]]:
     return head, help_text, tuple(notes)
 
 
-def internal_finding(note: Note) -> Finding:
+def internal_finding(note: Note, reached_from: Sequence[Location] = ()) -> Finding:
+    """The SGL900 finding of ``note``. ``reached_from``: the lines of the
+    analyzed files whose run led to it (a helper's note, reached from each
+    script that sources it); by default the note's own."""
+    if not reached_from and note.reached_from is not None:
+        reached_from = (note.reached_from,)
     message, help_text, notes = _note_lines(note.message)
     return Finding(
         code=INTERNAL_ERROR_CODE,
@@ -59,6 +64,7 @@ def internal_finding(note: Note) -> Finding:
         notes=notes,
         location=Location(note.path, note.line, note.column),
         severity=Severity.WARNING,
+        related=tuple(Related(location, "reached from here") for location in reached_from),
         url=DOCS_URL.format(code=INTERNAL_ERROR_CODE.lower()),
     )
 

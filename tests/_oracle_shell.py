@@ -140,6 +140,7 @@ CONSTRUCTS = (
     "array_cmd",
     "array_append",
     "array_append_branch",
+    "array_comment",
     "if",
     "and_list",
     "case",
@@ -650,7 +651,16 @@ class _Gen:
     def array_args(self, depth: int, indent: str, role_param: str | None) -> list[str]:
         self.tag("array_args")
         name = self.new_name(_LOCAL_NAMES)
-        lines = [f"{indent}{name}=(" + " ".join(self.option_words(role_param, count=self.rng.randint(1, 3))) + ")"]
+        words = self.option_words(role_param, count=self.rng.randint(1, 3))
+        if self.ok("array_comment") and self.chance(0.3):
+            # Comments between an array's words, on their own lines and after a
+            # word: bash skips them (a real script's each became an unknown word).
+            self.tag("array_comment")
+            body = [f"{indent}    {word}" for word in words]
+            body[-1] += "  # the last one (see the runbook)"
+            lines = [f"{indent}{name}=(", f"{indent}    # why these options: it's the (measured) best", *body, f"{indent})"]
+        else:
+            lines = [f"{indent}{name}=(" + " ".join(words) + ")"]
         if self.ok("array_append") and self.chance(0.6):
             self.tag("array_append")
             assignment = f"{name}+=(" + " ".join(self.option_words(None, count=1)) + ")"

@@ -93,6 +93,63 @@ def test_findings_about_context_files_alone_are_not_reported(copy) -> None:
     assert [code for code, _, _ in rows(lint_paths(["prefill.sh"], LintOptions()))] == ["SGL202"]
 
 
+HELPER = """\
+#!/bin/bash
+source ./serve_lib.sh
+start_role() {
+    $LAUNCHER -m sglang.launch_server --model-path m --disaggregation-mode "$1" --tp 2 &
+}
+"""
+LIBRARY = """\
+#!/bin/bash
+serve_lib_start() {
+    $PY -m sglang.launch_server --model-path m --tp 2 &
+}
+"""
+
+
+def _scripts_sourcing_a_helper(directory: Path) -> None:
+    """Two scripts that source one helper whose launches cannot be followed
+    (their command is a variable no file sets), through a helper of its own."""
+    (directory / "common.sh").write_text(HELPER)
+    (directory / "serve_lib.sh").write_text(LIBRARY)
+    # (each launches a server too: a file that launches nothing brings no context)
+    (directory / "run.sh").write_text("#!/bin/bash\nsource ./common.sh\nstart_role prefill\nstart_role decode\npython3 -m sglang.launch_server --model-path m --tp 2\n")
+    (directory / "run_small.sh").write_text("#!/bin/bash\n. ./common.sh\n\nserve_lib_start\npython3 -m sglang.launch_server --model-path m --tp 2\n")
+
+
+def _notes(result) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    return sorted((f.location.path, f.location.line, [(r.location.path, r.location.line) for r in f.related]) for f in result.findings if f.code == "SGL900")
+
+
+def test_a_note_in_a_sourced_helper_is_reported_for_the_named_script(tmp_path, monkeypatch) -> None:
+    """pre-commit names the changed script; the helper it sources is context.
+    A launch of the script lost in the helper was noted at the helper's line,
+    and a run over the script did not report the note at all (Mooncake's
+    `common.sh`): the launch was dropped without a word. The note says which
+    line of the script reached it, and concerns the script through it."""
+    monkeypatch.chdir(tmp_path)
+    _scripts_sourcing_a_helper(tmp_path)
+    result = lint_paths(["run.sh"], LintOptions())
+    assert "common.sh" in result.context_files
+    assert _notes(result) == [("common.sh", 4, [("run.sh", 3)])]
+    # (through a helper's helper: the script's own line, not the helper's call)
+    assert _notes(lint_paths(["run_small.sh"], LintOptions())) == [("serve_lib.sh", 3, [("run_small.sh", 4)])]
+
+
+def test_a_helper_note_is_one_note_with_each_line_that_reaches_it(tmp_path, monkeypatch) -> None:
+    """Over the directory, the helper's note comes from the helper analyzed as a
+    file and from each script that sources it: one note, and each script's line."""
+    monkeypatch.chdir(tmp_path)
+    _scripts_sourcing_a_helper(tmp_path)
+    assert _notes(lint_paths(["."], LintOptions())) == [
+        ("common.sh", 4, [("run.sh", 3)]),
+        ("serve_lib.sh", 3, [("run_small.sh", 4)]),
+    ]
+    # Named alone, the helper keeps its note; no script is a context of it.
+    assert [(path, line) for path, line, _ in _notes(lint_paths(["common.sh"], LintOptions()))] == [("common.sh", 4)]
+
+
 def test_a_file_that_launches_nothing_brings_no_context(copy) -> None:
     directory = copy("split-files")
     (directory / "notes.md").write_text("# Notes\n\nNothing to launch here.\n")

@@ -1086,3 +1086,33 @@ def test_another_packages_helper_of_the_same_name_is_read_not_taken_for_sglangs(
     write(tmp_path, {"test/srt/test_retract.py": OTHER_TEST.replace("sgl_jax.test.test_utils", "sglang.test.test_utils")})
     ours = lint_paths(["."], LintOptions(cache=False))
     assert [f.code for f in ours.findings] == ["SGL202"]
+
+
+UNFOLLOWED_HELPER = (
+    "import os\n"
+    "import subprocess\n"
+    "\n"
+    "def start(role):\n"
+    '    cmd = [os.environ["LAUNCHER"], "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", role]\n'
+    "    return subprocess.Popen(cmd)\n"
+    "\n"
+    "def start_known(role):\n"
+    '    return subprocess.Popen(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--disaggregation-mode", role])\n'
+)
+
+
+def test_a_launch_lost_in_an_imported_helper_is_noted_in_the_helper(tmp_path, monkeypatch) -> None:
+    """The note of a launch an imported function could not follow was given the
+    importer's path with the helper's line and column (`main.py:5:24`, past
+    the end of main.py's line 5). It lies in the helper, with the importer's
+    line that reached it; over the directory, the helper's own note and the
+    importer's are one."""
+    write(tmp_path, {"helper.py": UNFOLLOWED_HELPER, "main.py": "from helper import start, start_known\n\nstart('prefill')\nstart_known('decode')\n"})
+    monkeypatch.chdir(tmp_path)
+    result = extract("main.py", (tmp_path / "main.py").read_text(), FileKind.PYTHON, None, ProjectFiles((os.path.realpath(tmp_path),)), precheck=False, launcher_imported=True)
+    (note,) = [note for note in result.notes if note.message.startswith("launch not analyzed")]
+    assert (note.path, note.line, note.column) == ("helper.py", 5, 43)
+    assert note.reached_from is not None and (note.reached_from.path, note.reached_from.line) == ("main.py", 3)
+    for named in (["."], ["main.py"]):  # (the helper is context of main.py)
+        found = [f for f in lint_paths(named, LintOptions()).findings if f.code == "SGL900"]
+        assert [(f.location.path, f.location.line, [(r.location.path, r.location.line) for r in f.related]) for f in found] == [("helper.py", 5, [("main.py", 3)])]

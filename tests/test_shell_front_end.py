@@ -336,6 +336,9 @@ BASH_RUNS = {
     # file's last `\` with no newline after it is a literal `\` argument (bash
     # 5.2), while `bash FILE`, how scripts run, drops it as the analysis does.
     "backslash-at-end": f"{LS} --port 30000 \\\n  --tp-size 2 \\\n",
+    # Comments between an array's words (a public DGX Spark launcher's): each
+    # was an unknown word, which took the place of docker's image.
+    "array-comments": f"ARGS=(\n  --tp-size 2  # the size (measured)\n  # a line of its own: it's a comment\n  --port 30000\n)\n{LS} \"${{ARGS[@]}}\"\n",
 }
 
 

@@ -1675,3 +1675,37 @@ def test_an_empty_prefix_against_bash(tmp_path):
     script.write_text('LAUNCH_PREFIX="${LAUNCH_PREFIX:-}"\n${LAUNCH_PREFIX:-} printf "%s\\n" ran\n')
     out = subprocess.run(["bash", str(script)], env={"PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, check=True).stdout
     assert out == "ran\n"
+
+
+@pytest.mark.parametrize(
+    "script, program",
+    [
+        ("docker run --rm --entrypoint python3 lmsysorg/sglang:v0.5.9 -m sglang.launch_server --tp 2\n", "python3"),
+        ("docker run --entrypoint=python3 img -m sglang.launch_server --tp 2\n", "--entrypoint=python3"),
+        ('BASE=(--gpus all --entrypoint python3)\ndocker run -d "${BASE[@]}" img -m sglang.launch_server --tp 2\n', '"${BASE[@]}"'),
+        ("docker run --entrypoint bash img -c 'python3 -m sglang.launch_server --tp 2'\n", "python3"),
+        # (an empty entrypoint is the image's default: the command is whole)
+        ('docker run --entrypoint "" img python3 -m sglang.launch_server --tp 2\n', "python3"),
+    ],
+)
+def test_docker_run_entrypoint_is_the_program_of_the_command(script, program):
+    """`docker run --entrypoint python3 IMAGE -m sglang.launch_server ...`: the
+    words after the image are the entrypoint's arguments (a public DGX Spark
+    launcher needs it: its image's entrypoint is `true`). The launch was lost
+    without a note."""
+    launch = one(script)
+    assert argv(launch) == ["--tp", "2"]
+    where = launch.location
+    assert where.line == script.count("\n")
+    assert script.split("\n")[where.line - 1][where.column - 1 : where.end_column - 1] == program
+
+
+def test_docker_run_options_that_differ_between_branches_fork_the_path():
+    """An options array one branch grew, spread before the image: taken for the
+    image, it made the command `IMAGE -m sglang.launch_server ...` (its
+    `--entrypoint python3` lost in the merge), and the launch was lost without
+    a note. Each path knows the array, and finds the launch."""
+    script = 'BASE=(--entrypoint python3)\nif [ -n "$X" ]; then\n  BASE+=(-e B=1)\nfi\ndocker run "${BASE[@]}" img -m sglang.launch_server --tp 2\n'
+    result = analyze(script)
+    assert result.notes == []
+    assert result.servers and all(argv(launch) == ["--tp", "2"] for launch in result.servers)

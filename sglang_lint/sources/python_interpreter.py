@@ -30,7 +30,7 @@ from msgspec.structs import replace
 
 from sglang_lint import interrupt
 from sglang_lint.prefilter import PROCESS_MARKERS
-from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves
+from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves, reached_from
 from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
@@ -809,7 +809,8 @@ class PythonInterpreter:
         if not self.noted_depth:
             self.noted_depth = True
             loc = self._loc(node) if node is not None else Location(self.path, 1, 1)
-            self.result.notes.append(Note(self.path, "nesting too deep to analyze here; launches inside may be missing", loc.line, loc.column))
+            where = reached_from(loc.path, self.result.path, self.call_stack)
+            self.result.notes.append(Note(loc.path, "nesting too deep to analyze here; launches inside may be missing", loc.line, loc.column, where))
 
     def _exec(self, node, depth: int) -> _Flow:
         self._step()
@@ -3599,6 +3600,7 @@ class PythonInterpreter:
                             "(run sglang-lint from the directory that holds it)",
                             cls.loc.line,
                             cls.loc.column,
+                            reached_from(cls.loc.path, self.result.path, self.call_stack),
                         )
                     )
                     return

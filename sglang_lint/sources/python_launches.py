@@ -172,8 +172,8 @@ class LaunchInterpreter(PythonInterpreter):
         shown = expr_text(command_node)
         for mention in mentions:
             place = f"line {loc.line} runs" if mention.line != loc.line else "it runs"
-            key = (mention.line, mention.column)
-            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", replace=better and key not in noted)
+            key = (mention.path, mention.line, mention.column)
+            shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", self.call_stack, replace=better and key not in noted)
 
     def _hides_words(self, command: PyValue | None) -> bool:
         """Whether a command holds words we cannot see (it may hide a launch)."""
@@ -422,7 +422,7 @@ class LaunchInterpreter(PythonInterpreter):
         argument = node.args[0] if isinstance(node, ast.Call) and node.args else None
         shown = f"`{expr_text(argument)}`" if argument is not None else "its argument"
         what = self._why_not_followed(server_args).removesuffix(", which sglang-lint cannot see")
-        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of {called}() come from {shown}, {what}")
+        self._shell_bridge().dropped(loc, f"launch not analyzed: the ServerArgs of {called}() come from {shown}, {what}", self.call_stack)
 
     # -- configurations under test ---------------------------------------------------------
     def _under_test(self, node, entry: EntryPoint) -> UnderTest:
@@ -665,7 +665,7 @@ class LaunchInterpreter(PythonInterpreter):
                 value = kwargs.get(option)
                 if value is not None and not isinstance(value, PNone) and self._value_truth(value) is not False:
                     message = f"launch not analyzed: popen_launch_server({option}=...) starts sglang.launch_pd_server, not modeled"
-                    self._shell_bridge().dropped(loc, message)
+                    self._shell_bridge().dropped(loc, message, self.call_stack)
                     return
         words: list[Word] = [(known_seg("--model-path", loc),), self._argv_item_word(bound.get("model", PUnknown(Value.unknown("model"), loc)), loc)]
         other = bound.get("other_args")

@@ -46,7 +46,7 @@ from typing import Callable, Mapping
 from msgspec.structs import replace
 
 from sglang_lint.files import FileKind
-from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult
+from sglang_lint.model import BrokenContinuation, EntryPoint, Location, Note, RouterLaunch, ServerLaunch, SourceResult, reached_from
 from sglang_lint.sources.paths import Fork, Paths, explore, variants
 from sglang_lint.sources.project import FileReader
 from sglang_lint.sources.shell_launches import ScriptExit
@@ -74,15 +74,17 @@ class EmbeddedShell:
         launch entry point named where it could run and no launch came of it."""
         return self._shell.result.notes + self._shell.drop_notes()
 
-    def dropped(self, location: Location, message: str, replace: bool = False) -> None:
-        """A launch the caller saw named at ``location`` and could not follow
-        (``replace``: this message says it better than the one already there)."""
-        key = (location.line, location.column)
+    def dropped(self, location: Location, message: str, call_stack: list[tuple[str, Location, tuple[int, int]]], replace: bool = False) -> None:
+        """A launch the caller saw named at ``location`` and could not follow,
+        while running ``call_stack`` (``location`` may lie in a module the file
+        imports); ``replace``: this message says it better than the one already there."""
+        key = (location.path, location.line, location.column)
         if replace or key not in self._shell.dropped:
-            self._shell.dropped[key] = Note(self._shell.path, message, location.line, location.column)
+            where = reached_from(location.path, self._shell.result.path, call_stack)
+            self._shell.dropped[key] = Note(location.path, message, location.line, location.column, where)
 
-    def dropped_at(self) -> set[tuple[int, int]]:
-        """Where notes about launches not followed are, as (line, column)."""
+    def dropped_at(self) -> set[tuple[str, int, int]]:
+        """Where notes about launches not followed are, as (path, line, column)."""
         return set(self._shell.dropped)
 
     @property

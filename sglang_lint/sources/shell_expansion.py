@@ -151,11 +151,22 @@ class WordExpansion:
     def _span(self, start: tuple[int, int], end: tuple[int, int]) -> Location:
         return Location(self.path, start[0], start[1], end[0], end[1])
 
+    def _note(self, message: str, line: int = 1, column: int = 1, path: str | None = None) -> Note:
+        """A note at ``line``:``column`` of ``path`` (the file being read), which
+        may be a helper the script sources: then with the script's line that led there."""
+        path = path or self.path
+        return Note(path, message, line, column, self._reached_from(path))
+
+    def _reached_from(self, path: str) -> Location | None:
+        """The script's line whose run led into ``path`` (the walker's call
+        stack knows it; expansion alone reads the script only)."""
+        return None
+
     def _note_depth(self, node, text) -> None:
         if not self.noted_depth:
             self.noted_depth = True
             line, column = text.position(node.start_byte)
-            self.result.notes.append(Note(self.path, f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed", line, column))
+            self.result.notes.append(self._note(f"nesting deeper than {MAX_TREE_DEPTH} levels is not analyzed", line, column))
 
     def _depends(self, names: Iterable[str]) -> frozenset[str]:
         return frozenset().union(*(self.taint.get(name, frozenset()) for name in names))

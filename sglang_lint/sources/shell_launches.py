@@ -20,7 +20,7 @@ import os
 import re
 from typing import Mapping
 
-from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value
+from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value, merge_made, reached_from
 from sglang_lint.sources.paths import Paths, imprecise_launch, refined_launch
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
@@ -107,8 +107,9 @@ class LaunchDetection(WordExpansion):
         # scripts' router came out of the line their servers were lost on,
         # and the servers' note was dropped with it).
         self.launch_lines: set[tuple[str, int, bool]] = set()
-        self.dropped: dict[tuple[int, int], Note] = {}
-        self.dropped_routers: set[tuple[int, int]] = set()  # the keys of `dropped` whose launch is a router's
+        # (keyed by path, line and column: the mention may lie in a helper)
+        self.dropped: dict[tuple[str, int, int], Note] = {}
+        self.dropped_routers: set[tuple[str, int, int]] = set()  # the keys of `dropped` whose launch is a router's
         self.branch_depth = 0  # inside a branch or loop body: assignments add up
         # Inside a script that runs on another host (`ssh HOST "..."`, a
         # here-document given to ssh): its files are that host's, not ours.
@@ -118,6 +119,9 @@ class LaunchDetection(WordExpansion):
         """Run the statements of ``node``: the interpreter (shell_walk.ShellAnalyzer)
         does, for the command strings of ``bash -c``, ``ssh`` and ``eval``."""
         raise NotImplementedError
+
+    def _reached_from(self, path: str) -> Location | None:
+        return reached_from(path, self.result.path, self.call_stack)
 
     # -- launches that could not be followed ---------------------------------------
     def drop_notes(self) -> list[Note]:
@@ -167,22 +171,24 @@ class LaunchDetection(WordExpansion):
         # (a router's command, when the words that name an entry name a router's only)
         router = _names_only_a_router(rest)
         run_at = command_loc.line
-        if how in ("word", "module"):
+        if how in ("word", "module", "image"):
             subject, what = self._unknown_command(words[index], names)
         for location in mentions + [loc for _, loc in from_names]:
             elsewhere = location.line != run_at
             if how == "eval":
                 message = f"line {run_at} runs it through `eval`" if elsewhere else "it runs through `eval`"
                 message += ", which sglang-lint does not follow"
+            elif how == "image":
+                message = f"`docker run` takes {subject} for the image, {what}"
             elif how == "wrapper":
                 message = f"it runs under `{word_value(words[index]).describe()}`, a command sglang-lint does not look through"
             elif how == "module":
                 message = f"line {run_at} runs the module {subject}, {what}" if elsewhere else f"its module {subject} is {what}"
             else:
                 message = f"line {run_at} runs {subject}, {what}" if elsewhere else f"its command {subject} is {what}"
-            key = (location.line, location.column)
+            key = (location.path, location.line, location.column)
             if key not in self.dropped:
-                self.dropped[key] = Note(self.path, "launch not analyzed: " + message, location.line, location.column)
+                self.dropped[key] = self._note("launch not analyzed: " + message, location.line, location.column, location.path)
                 if router:
                     self.dropped_routers.add(key)
 
@@ -304,9 +310,22 @@ class LaunchDetection(WordExpansion):
                 if exec_index >= 0:
                     index = exec_index
                     continue
-                index = docker_command_start(texts, index, "run")
+                entrypoint: list[int | str] = []
+                index = docker_command_start(texts, index, "run", entrypoint)
                 if index < 0:
                     return
+                if texts[index - 1] is None and merge_made(word_value(words[index - 1])):
+                    # What was taken for the image is a merge of branches (an
+                    # options array one branch grew): where the options end is
+                    # not known; the paths fork on it, as on a command word.
+                    self._dropped_launch(words, index - 1, command_loc, "image")
+                    return
+                if entrypoint and entrypoint[-1] != "" and (isinstance(entrypoint[-1], str) or texts[entrypoint[-1]] != ""):
+                    # `--entrypoint python3 IMAGE -m sglang.launch_server ...`:
+                    # the command's words are the entrypoint's arguments (an
+                    # image whose entrypoint is `true` needs it; the launch was
+                    # lost without a note).
+                    words = [*words[:index], _entrypoint_word(words, entrypoint[-1], command_loc), *words[index:]]
                 image = words[index - 1]  # the SGLang release the container runs
                 self.result.version_hints.extend(image_hints(word_value(image), self._token(image, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
                 continue
@@ -341,8 +360,7 @@ class LaunchDetection(WordExpansion):
         token = self._token(word, command_loc)
         name = word_value(word).literal_prefix().partition("=")[0]
         self.result.notes.append(
-            Note(
-                self.path,
+            self._note(
                 f"`{wrapper}` takes `{name}=...` for the program to run and fails (after a command name, NAME=value is an "
                 f"argument, not an environment setting): put the settings before `{wrapper}`, or after `env`; "
                 "the launch is analyzed as if they were set",
@@ -820,6 +838,15 @@ def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
             continue
         return None, index  # a script path or -c: not a module launch
     return None, index
+
+
+def _entrypoint_word(words: list[Word], value: int | str, command_loc: Location) -> Word:
+    """The program `docker run --entrypoint` names: the word after the option,
+    or the text after its ``=``, where the option word is written."""
+    if isinstance(value, int):
+        return words[value]
+    where = next((seg.loc for word in words for seg in word if seg.value.is_known and seg.value.text.startswith("--entrypoint=")), command_loc)
+    return (Seg(Value.known(value), where),)
 
 
 def _docker_texts(words: list[Word]) -> list[str | None]:

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Mapping
 from msgspec import Struct
 
 from sglang_lint.files import DEFAULT_EXCLUDED_DIRS
-from sglang_lint.model import Kind, Location, Note, PathStep, SourceResult, Value, is_ascii_digits
+from sglang_lint.model import Kind, Location, PathStep, SourceResult, Value, is_ascii_digits
 from sglang_lint.sources.paths import Paths, decision, suspended
 from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.project import FileReader, resolve
@@ -203,13 +203,13 @@ class ShellAnalyzer(LaunchDetection):
                         pass
         except CommandBudgetSpent:
             self.result.notes.append(
-                Note(self.path, f"stopped after {MAX_COMMANDS} commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing")
+                self._note(f"stopped after {MAX_COMMANDS} commands and assignments (a very long script, or functions that call each other too often to follow); launches after this point may be missing")
             )
         except RecursionError:
             # Depth is bounded everywhere we recurse (MAX_TREE_DEPTH), but the
             # caller's own stack is not ours to know: "never raise" must hold even
             # when it is already deep. Keep what was found so far.
-            self.result.notes.append(Note(self.path, "nesting too deep to analyze; launches after this point may be missing"))
+            self.result.notes.append(self._note("nesting too deep to analyze; launches after this point may be missing"))
         self._note_syntax(parsed)
         self._find_continuation_breaks(tree.root_node)
         self._find_broken_continuations(tree.root_node, self.file_text, [*self.result.servers, *self.result.routers])
@@ -238,12 +238,12 @@ class ShellAnalyzer(LaunchDetection):
             lines = f"line {first}" if first == last else f"lines {first}-{last}"
             them = "it" if first == last else "them"
             message = f"tree-sitter-bash cannot parse {lines} (bash may accept {them}): no launch on {them} is analyzed; the rest of the script is, without {them}"
-            self.result.notes.append(Note(self.path, message, first, 1))
+            self.result.notes.append(self._note(message, first, 1))
         if len(parsed.skipped) > MAX_SKIPPED_NOTES:
             more = parsed.skipped[MAX_SKIPPED_NOTES:]
             count = sum(last - first + 1 for first, last in more)
             self.result.notes.append(
-                Note(self.path, f"tree-sitter-bash cannot parse {count} more lines from here (bash may accept them): no launch on them is analyzed", more[0][0], 1)
+                self._note(f"tree-sitter-bash cannot parse {count} more lines from here (bash may accept them): no launch on them is analyzed", more[0][0], 1)
             )
         root = parsed.tree.root_node
         if not root.has_error:
@@ -257,7 +257,7 @@ class ShellAnalyzer(LaunchDetection):
             message = "shell syntax error (bash would refuse part of this script); launches around it may be incomplete"
         else:
             message = "tree-sitter-bash cannot parse this part of the script (bash may accept it); launches around it may be incomplete"
-        self.result.notes.append(Note(self.path, message, line, column))
+        self.result.notes.append(self._note(message, line, column))
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
@@ -410,7 +410,8 @@ class ShellAnalyzer(LaunchDetection):
         if value_node is not None and value_node.type == "array":
             words: list[Word] = []
             for element in value_node.named_children:
-                words.extend(self._eval_word_fields(element, text, env, depth))
+                if element.type != "comment":  # (bash allows comments between the words; each was an unknown word)
+                    words.extend(self._eval_word_fields(element, text, env, depth))
             if appending:
                 found, old = env.lookup(name)
                 if found and old is not None and old.is_array and old.array is not None:
@@ -509,7 +510,7 @@ class ShellAnalyzer(LaunchDetection):
         for launch in found:
             where = launch.location
             message = f"launch never runs: {name}() is defined again at line {redefined_at.line} before any call to this definition"
-            self.dropped.setdefault((where.line, where.column), Note(self.path, message, where.line, where.column))
+            self.dropped.setdefault((where.path, where.line, where.column), self._note(message, where.line, where.column, where.path))
 
     def _stmt_redirected_statement(self, node, text, env, depth) -> None:
         for child in node.named_children:
@@ -553,8 +554,7 @@ class ShellAnalyzer(LaunchDetection):
             # key a launch is written under, or names an entry point)
             if "sglang" in known and (MANIFEST_LAUNCH_KEY.search(known) or names_an_entry_point(known)):
                 self.result.notes.append(
-                    Note(
-                        self.path,
+                    self._note(
                         f"manifest given to `{program}` here is not analyzed: its text holds {unknown.value.describe()} ({unknown.loc.short()}), which is not known here",
                         command_loc.line,
                         command_loc.column,
@@ -1217,8 +1217,7 @@ class ShellAnalyzer(LaunchDetection):
                 self._expand_alias(first.text, node, name_node, text, command_loc, env, depth)
             elif names_an_entry_point(node_text(node, text)):
                 self.result.notes.append(
-                    Note(
-                        self.path,
+                    self._note(
                         f"launch never runs: `{first.text}` is an alias, which bash does not expand in a script "
                         f"(`shopt -s expand_aliases` turns that on), so this line looks for a program named {first.text}",
                         command_loc.line,
@@ -1518,7 +1517,7 @@ class ShellAnalyzer(LaunchDetection):
         return self.names_entry or "sglang" in self.file_text.text.lower() or any("sglang" in value.lower() for value in self.configured_env.values())
 
     def _source_note(self, where: Location, message: str) -> None:
-        self.result.notes.append(Note(where.path, message, where.line, where.column))
+        self.result.notes.append(self._note(message, where.line, where.column, where.path))
 
     def _machine_file(self, word: Word) -> bool:
         """A file of the machine rather than of the project, not followed and not

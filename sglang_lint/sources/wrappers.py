@@ -180,29 +180,32 @@ DOCKER_CLIS = frozenset({"docker", "podman", "nvidia-docker"})
 UNKNOWN_REST = "\x00"
 
 
-def docker_command_start(texts: Sequence[str | None], index: int, subcommand: str) -> int:
+def docker_command_start(texts: Sequence[str | None], index: int, subcommand: str, entrypoint: list[int | str] | None = None) -> int:
     """Index of the command a container runs in ``docker [container] run
     [OPTIONS] IMAGE CMD`` or ``docker [container] exec [OPTIONS] CONTAINER CMD``
     (``subcommand``, the CLI at ``index``); -1 when the CLI runs another
     subcommand or no command. ``texts``: each word's text; None for a word that
     cannot be known, or its literal start and UNKNOWN_REST when that start is
     an option's (both readers of a command, over words and over plain text,
-    share this one reading of docker's options)."""
+    share this one reading of docker's options). ``entrypoint`` gets the value
+    of `run --entrypoint`, which is the program the command's words are given
+    to: the index of the word that holds it, or its text (`--entrypoint=X`)."""
     position = index + 1
     if position + 1 < len(texts) and texts[position] == "container":
         position += 1
     if position >= len(texts) or texts[position] != subcommand:
         return -1
     value_options = DOCKER_RUN_VALUE_OPTIONS if subcommand == "run" else DOCKER_EXEC_VALUE_OPTIONS
-    position = _first_pflag_operand(texts, position + 1, value_options) + 1  # past the image or container
+    position = _first_pflag_operand(texts, position + 1, value_options, entrypoint) + 1  # past the image or container
     return position if position < len(texts) else -1
 
 
-def _first_pflag_operand(texts: Sequence[str | None], position: int, value_options: frozenset[str]) -> int:
+def _first_pflag_operand(texts: Sequence[str | None], position: int, value_options: frozenset[str], entrypoint: list[int | str] | None = None) -> int:
     """Index of the first operand at or after ``position``, options read as Go's
     pflag (docker's and podman's parser) reads them: ``--opt=v`` and ``--opt v``;
     a cluster ``-ite X`` whose first letter that takes a value takes the rest of
-    the word (``-eFOO=1``) or, last, the next word; ``--`` ends the options."""
+    the word (``-eFOO=1``) or, last, the next word; ``--`` ends the options.
+    ``entrypoint`` gets each ``--entrypoint`` value (docker_command_start)."""
     while position < len(texts):
         text = texts[position]
         if text is None or not text.startswith("-") or text == "-":
@@ -211,6 +214,8 @@ def _first_pflag_operand(texts: Sequence[str | None], position: int, value_optio
         if text == "--":
             return position
         if text.startswith("--"):
+            if entrypoint is not None and text.partition("=")[0] == "--entrypoint":
+                entrypoint.append(text.partition("=")[2] if "=" in text else position)
             if "=" not in text and text in value_options:
                 position += 1
             continue
