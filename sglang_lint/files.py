@@ -64,6 +64,10 @@ _SUFFIXES = {
     ".md": FileKind.MARKDOWN,
     ".markdown": FileKind.MARKDOWN,
 }
+# Batch-job scripts (Slurm's `sbatch` files, PBS's): a shell script, or a Python
+# one, as its `#!` line says (sbatch requires one). A directory walk passed
+# them over, and with them a cluster's launches.
+_JOB_SUFFIXES = frozenset({".sbatch", ".slurm", ".pbs"})
 
 # Directory names never walked into (they are only skipped below a walked root: a
 # directory named explicitly on the command line is walked).
@@ -166,12 +170,13 @@ def classify(path: str | os.PathLike[str], head: bytes) -> FileKind | None:
     shebang line (``head`` is the start of the file; ``b""`` when not read).
 
     ``*.sh``/``*.bash`` are SHELL, ``*.py`` PYTHON, ``*.yaml``/``*.yml`` YAML,
-    ``*.md``/``*.markdown`` MARKDOWN (suffixes compared case-insensitively). Any other
-    suffix is None whatever the content: a template or a ``.txt`` copy of a script
-    is not analyzed unless named explicitly (see :func:`discover`).
+    ``*.md``/``*.markdown`` MARKDOWN (suffixes compared case-insensitively); a
+    batch-job script (``*.sbatch``, ``*.slurm``, ``*.pbs``) what its shebang names.
+    Any other suffix is None whatever the content: a template or a ``.txt`` copy of
+    a script is not analyzed unless named explicitly (see :func:`discover`).
     """
     suffix = _suffix(path)
-    if suffix:
+    if suffix and suffix not in _JOB_SUFFIXES:
         return _SUFFIXES.get(suffix)
     return shebang_kind(head)
 
@@ -782,7 +787,8 @@ class _Walker:
             elif stat.S_ISREG(info.st_mode):
                 if rules.ignored(child_abs, False) or _excluded(child_abs, exclusions, walk_root, False):
                     continue
-                kind = classify(entry.name, b"" if _suffix(entry.name) else _head(child_abs))
+                suffix = _suffix(entry.name)
+                kind = classify(entry.name, b"" if suffix and suffix not in _JOB_SUFFIXES else _head(child_abs))
                 if kind is not None:
                     self.add(child_display, info)
             # FIFOs, sockets and devices found while walking are silently passed over.
@@ -815,7 +821,8 @@ def discover(
       when ``exclusions`` is given, the :class:`ExcludeSet` it returns for the
       absolute directory holding the path (a config's ``exclude`` applies below
       the config file's directory) instead of ``exclude``.
-      Extension-less files are taken when their shebang names a shell or Python.
+      Extension-less files, and batch-job scripts (``*.sbatch``, ``*.slurm``,
+      ``*.pbs``), are taken when their shebang names a shell or Python.
     - Directory symlinks are not followed below a root unless ``follow_symlinks``
       (loops are then cut). File symlinks are followed when they point at a regular
       file. FIFOs, sockets and devices are never opened.

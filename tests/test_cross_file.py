@@ -178,6 +178,20 @@ def test_the_machines_files_are_neither_read_nor_noted(tmp_path, monkeypatch) ->
     assert result.notes == [] and result.dependencies == []
 
 
+@pytest.mark.parametrize(
+    "activation",
+    ['source "$VENV_PATH/bin/activate"', "source ${VENV}/bin/activate", "source sglang/.venv-sglang/bin/activate", "source activate sglang", '. "$ORIGINAL_HOME/sglang-env/bin/activate"'],
+)
+def test_a_python_environments_activation_is_neither_read_nor_noted(tmp_path, monkeypatch, activation) -> None:
+    """Wherever the environment lies (a variable's directory, a path the
+    repository does not hold, conda's `activate`), activating it sets PATH: a
+    note that it was not followed came before nearly every launch of a
+    cluster script (5 files of 4 public repositories)."""
+    write(tmp_path, {"run.sh": f"{activation}\npython3 -m sglang.launch_server --model-path m --tp 2\n"})
+    result = analyze(tmp_path, "run.sh", monkeypatch)
+    assert result.notes == [] and len(result.servers) == 1
+
+
 def test_a_symbolic_link_out_of_the_project_is_not_followed(tmp_path, monkeypatch) -> None:
     write(tmp_path, {"secret.sh": COMMON, "project/run.sh": "source lib.sh\nserve m 2\n"})
     (tmp_path / "project" / "lib.sh").symlink_to(tmp_path / "secret.sh")

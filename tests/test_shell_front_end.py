@@ -286,6 +286,7 @@ def test_a_heredoc_given_to_any_other_command_is_data(opening: str) -> None:
         ("podman exec --env=A=1 --user=0 -- ctr bash <<EOF", ["--tp-size", "8"]),
         ("docker container exec -i ctr bash <<EOF", ["--tp-size", "8"]),
         ("docker run -i --rm --gpus all lmsysorg/sglang:v0.5.9 bash <<EOF", ["--tp-size", "8"]),
+        ("singularity exec --nv -B /data sglang.sif bash <<EOF", ["--tp-size", "8"]),
         ("cat <<EOF | ssh node1 bash", ["--tp-size", "8"]),
         ("sh <<-EOF", ["--tp-size", "8"]),
         ("sudo -u svc bash <<EOF", ["--tp-size", "8"]),

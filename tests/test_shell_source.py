@@ -199,6 +199,10 @@ def test_not_an_entry_point(script):
         # an option whose value cannot be known is still an option
         "docker run -e$ENV_LINE --env=$E -v$CACHE:/root/.cache img ",
         "docker exec -e$ENV_LINE -u$USER_ID sglang-ctr ",
+        # Apptainer (Singularity) on HPC clusters: `-e` is --cleanenv there, a switch
+        "singularity exec --nv --no-home -B /work -B /work/$(whoami)/home:$HOME /work/$(whoami)/sglang_latest.sif ",
+        "apptainer exec -e --env A=1 --env-file x.env --pwd /w -C docker://lmsysorg/sglang:v0.5.9 ",
+        "srun apptainer exec --bind=/data:/data --nv image.sif ",
         "sudo -E -u me ",
         "uv run --with x ",
         # Nsight Systems: every switch takes a value, the next word or after "="
@@ -1550,7 +1554,8 @@ def test_no_note_where_nothing_is_dropped(script):
         ("kubectl exec -it decode-0 -- python3 -m sglang.launch_server --tp-size 8\n", "kubectl"),
         ('tmux new-session -d -s prefill "python3 -m sglang.launch_server --tp-size 8"\n', "tmux"),
         ('tmux send-keys -t prefill "python3 -m sglang.launch_server --tp-size 8" Enter\n', "tmux"),
-        ("apptainer exec sglang.sif python3 -m sglang.launch_server --tp-size 8\n", "apptainer"),
+        # (apptainer exec is looked through: test_wrappers_are_seen_through)
+        ("ch-run sglang-image -- python3 -m sglang.launch_server --tp-size 8\n", "ch-run"),
     ],
 )
 def test_launch_under_a_command_not_looked_through_is_named(script, runner):
@@ -1709,3 +1714,11 @@ def test_docker_run_options_that_differ_between_branches_fork_the_path():
     result = analyze(script)
     assert result.notes == []
     assert result.servers and all(argv(launch) == ["--tp", "2"] for launch in result.servers)
+
+
+def test_an_apptainer_image_from_a_registry_names_the_release():
+    result = analyze("apptainer exec --nv docker://lmsysorg/sglang:v0.5.9-cu126 python3 -m sglang.launch_server --tp 2\n")
+    assert [hint.release for hint in result.version_hints] == ["0.5.9"]
+    # (`run` hands its words to the image's runscript, as docker run to the entrypoint)
+    (launch,) = analyze("singularity run --nv img.sif python3 -m sglang.launch_server --tp 2\n").servers
+    assert argv(launch) == ["--tp", "2"]

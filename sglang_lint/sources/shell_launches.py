@@ -26,7 +26,7 @@ from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordE
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
 from sglang_lint.sources.textpos import EmbeddedText
-from sglang_lint.sources.wrappers import DOCKER_CLIS, PYTHON_NAME, SSH_VALUE_OPTIONS, UNKNOWN_REST, WRAPPERS, docker_command_start
+from sglang_lint.sources.wrappers import APPTAINER_CLIS, DOCKER_CLIS, PYTHON_NAME, SSH_VALUE_OPTIONS, UNKNOWN_REST, WRAPPERS, apptainer_command_start, docker_command_start
 from sglang_lint.version_facts import image_hints, install_pins
 
 # Function calls and `bash -c` strings within each other.
@@ -328,6 +328,17 @@ class LaunchDetection(WordExpansion):
                     words = [*words[:index], _entrypoint_word(words, entrypoint[-1], command_loc), *words[index:]]
                 image = words[index - 1]  # the SGLang release the container runs
                 self.result.version_hints.extend(image_hints(word_value(image), self._token(image, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
+                continue
+            if name in APPTAINER_CLIS:
+                # HPC clusters run their servers in an Apptainer (Singularity)
+                # image: `singularity exec --nv -B /work IMAGE python3 -m ...`.
+                index = apptainer_command_start(_docker_texts(words), index)
+                if index < 0:
+                    return
+                image = word_value(words[index - 1])
+                if image.is_known and image.text.startswith("docker://"):
+                    image = Value.known(image.text[len("docker://") :])
+                self.result.version_hints.extend(image_hints(image, self._token(words[index - 1], command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
                 continue
             if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
                 record(EntryPoint.SGLANG_SERVE, index, index + 2)

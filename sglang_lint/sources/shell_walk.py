@@ -46,7 +46,7 @@ from sglang_lint.sources.shell_words import (
     word_value,
 )
 from sglang_lint.sources.textpos import FileText
-from sglang_lint.sources.wrappers import DOCKER_CLIS, SSH_VALUE_OPTIONS, WRAPPERS, docker_command_start
+from sglang_lint.sources.wrappers import APPTAINER_CLIS, DOCKER_CLIS, SSH_VALUE_OPTIONS, WRAPPERS, apptainer_command_start, docker_command_start
 
 # Commands interpreted per file: a bound on work for scripts whose functions call
 # each other many times over.
@@ -1530,6 +1530,12 @@ class ShellAnalyzer(LaunchDetection):
         value = word_value(word)
         if value.kind is Kind.CONCAT and value.parts[0].kind is Kind.SYMBOL and value.parts[0].name == "$HOME" and value.parts[0].default is None:
             return True  # `source "$HOME/.local/bin/env"` (uv's installer), as `~/...`
+        ending = value.text if value.is_known else value.parts[-1].text if value.kind is Kind.CONCAT and value.parts[-1].is_known else ""
+        if ending == "activate" or ending.endswith("/bin/activate"):
+            # A Python environment's activation (`source "$VENV/bin/activate"`,
+            # `source sglang/.venv/bin/activate`, conda's `source activate env`)
+            # wherever it lies: it sets PATH; a note for each was noise.
+            return True
         if not value.is_known:
             return False
         if value.text.startswith("~"):
@@ -1835,8 +1841,8 @@ def _reads_script_from_stdin(command, text) -> str | None:
     if not words:
         return None
     first = words[0].rsplit("/", 1)[-1]
-    if first in DOCKER_CLIS:
-        start = max(docker_command_start(words, 0, "exec"), docker_command_start(words, 0, "run"))
+    if first in DOCKER_CLIS or first in APPTAINER_CLIS:
+        start = max(docker_command_start(words, 0, "exec"), docker_command_start(words, 0, "run")) if first in DOCKER_CLIS else apptainer_command_start(words, 0)
         if start < 0:
             return None
         words = words[start:]  # the command run in the container

@@ -175,6 +175,23 @@ DOCKER_EXEC_VALUE_OPTIONS = frozenset({"-e", "--env", "--env-file", "-u", "--use
 # The container CLIs whose `run` and `exec` are looked through.
 DOCKER_CLIS = frozenset({"docker", "podman", "nvidia-docker"})
 
+# `apptainer exec|run [OPTIONS] IMAGE COMMAND` (and `singularity`, its former
+# name): the options that take a value (apptainer cmd/internal/cli/action_flags.go,
+# with the registry and key options every action takes). `-e` is --cleanenv
+# here, a switch.
+APPTAINER_CLIS = frozenset({"apptainer", "singularity"})
+APPTAINER_EXEC_VALUE_OPTIONS = frozenset(
+    {
+        "--app", "-B", "--bind", "--mount", "-H", "--home", "-o", "--overlay", "-S", "--scratch", "-W",
+        "--workdir", "--pwd", "--hostname", "--network", "--network-args", "--dns", "--security",
+        "--apply-cgroups", "--vm-ram", "--vm-cpu", "--vm-ip", "--containlibs", "--fusemount", "--tmpdir",
+        "--add-caps", "--drop-caps", "--env", "--env-file", "--no-mount", "--dmtcp-launch", "--dmtcp-restart",
+        "--blkio-weight", "--blkio-weight-device", "--cpu-shares", "--cpus", "--cpuset-cpus", "--cpuset-mems",
+        "--memory", "--memory-reservation", "--memory-swap", "--pids-limit", "--pem-path", "--docker-host",
+        "--docker-username", "--docker-password", "--authfile",
+    }
+)
+
 # Marks the part of an option word that cannot be known (`--env=$X`, `-e$X`):
 # the word's literal start, then this, which stands for one or more characters.
 UNKNOWN_REST = "\x00"
@@ -197,6 +214,19 @@ def docker_command_start(texts: Sequence[str | None], index: int, subcommand: st
         return -1
     value_options = DOCKER_RUN_VALUE_OPTIONS if subcommand == "run" else DOCKER_EXEC_VALUE_OPTIONS
     position = _first_pflag_operand(texts, position + 1, value_options, entrypoint) + 1  # past the image or container
+    return position if position < len(texts) else -1
+
+
+def apptainer_command_start(texts: Sequence[str | None], index: int) -> int:
+    """Index of the command in ``apptainer exec [OPTIONS] IMAGE CMD`` or
+    ``apptainer run [OPTIONS] IMAGE ARGS`` (the CLI at ``index``; ``texts`` as
+    for docker_command_start), or -1: another subcommand, or no command. `run`
+    hands the words to the image's runscript, which for an image built from a
+    Docker one runs its entrypoint with them, as `docker run IMAGE CMD` does."""
+    position = index + 1
+    if position >= len(texts) or texts[position] not in ("exec", "run"):
+        return -1
+    position = _first_pflag_operand(texts, position + 1, APPTAINER_EXEC_VALUE_OPTIONS) + 1  # past the image
     return position if position < len(texts) else -1
 
 
