@@ -33,7 +33,7 @@ from sglang_lint.selection import Selection, internal_finding
 from sglang_lint.suppress import Directives, DirectiveUse, is_suppressed, parse_directives, suppressing, unused_suppressions
 from sglang_lint.sources.paths import MERGED_PAST_BOUND, NOT_FOLLOWED, not_followed
 from sglang_lint.topology import Router, Server, build_deployments, make_server, pairs
-from sglang_lint.variant_findings import fold, fold_alternatives, name_pass_through
+from sglang_lint.variant_findings import fold, fold_alternatives, is_path_note, name_pass_through
 
 
 def _config_reader(
@@ -314,12 +314,18 @@ def _one_per_place(findings: list[Finding]) -> list[Finding]:
     """One finding for one mistake at one place: launches that share a word
     (a list of common arguments for the prefill and the decode) each gave the
     same finding, differing only in the launch lines a ``# noqa`` may sit on.
-    They become one, which a directive on any of those launches silences."""
-    merged: dict[Finding, list[tuple[str, int, int]]] = {}
+    They become one, which a directive on any of those launches silences.
+    So do findings that differ only in the notes that name the other paths of
+    their launch (one launch reached two ways, ktransformers' `kt run`): one,
+    with the notes of both. (Findings of two launches, a function called once
+    per role, differ in the notes that say which: each is kept, issue 16.)"""
+    merged: dict[Finding, tuple[list[tuple[str, int, int]], list[str]]] = {}
     for finding in findings:
-        ranges = merged.setdefault(replace(finding, noqa_ranges=()), [])
+        key = replace(finding, noqa_ranges=(), notes=tuple(note for note in finding.notes if not is_path_note(note)))
+        ranges, notes = merged.setdefault(key, ([], []))
         ranges.extend(r for r in finding.noqa_ranges if r not in ranges)
-    return [replace(finding, noqa_ranges=tuple(ranges)) for finding, ranges in merged.items()]
+        notes.extend(n for n in finding.notes if n not in notes)
+    return [replace(finding, noqa_ranges=tuple(ranges), notes=tuple(notes)) for finding, (ranges, notes) in merged.items()]
 
 
 def _one_note_per_place(notes: list[Note]) -> list[tuple[Note, list[Location]]]:

@@ -176,10 +176,10 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
                 # with what the other paths give as notes.
                 (first, _), *rest = distinct.values()
                 if rest:
-                    others = [f"on the path when {describe_path(_condition(conditions, indexes))}: {finding.message}" for finding, indexes in rest[:_MAX_OTHER_PATHS]]
+                    others = [f"{_ON_THE_PATH}{describe_path(_condition(conditions, indexes))}: {finding.message}" for finding, indexes in rest[:_MAX_OTHER_PATHS]]
                     if len(rest) > _MAX_OTHER_PATHS:
-                        others.append(f"and on {len(rest) - _MAX_OTHER_PATHS} more paths")
-                    first = _with_notes(first, ("this holds on every path through the branches; the first is shown",) + tuple(others))
+                        others.append(f"{_ON_MORE_PATHS}{len(rest) - _MAX_OTHER_PATHS} more paths")
+                    first = _with_notes(first, (_EVERY_PATH,) + tuple(others))
                 result.append(first)
                 continue
             for finding, indexes in distinct.values():
@@ -199,10 +199,39 @@ def fold(groups: Sequence[tuple[tuple[Server, ...], list[Finding]]]) -> list[Fin
                 others = 0 if shared else len(indexes) - 1
                 steps = shared or conditions[indexes[0]]
                 result.append(_conditioned(finding, steps, others, Severity.WARNING))
-    return result
+    return _without_covered(result)
 
 
 _MAX_OTHER_PATHS = 3
+# The notes a finding that holds on every path of its launch gets: what the
+# other paths give (is_path_note).
+_EVERY_PATH = "this holds on every path through the branches; the first is shown"
+_ON_THE_PATH = "on the path when "
+_ON_MORE_PATHS = "and on "
+
+
+def is_path_note(note: str) -> bool:
+    """A note ``fold`` adds to a finding that holds on every path of its
+    launch, naming what the other paths give (not which launch it is)."""
+    return note == _EVERY_PATH or note.startswith(_ON_THE_PATH) or (note.startswith(_ON_MORE_PATHS) and note.endswith(" more paths"))
+
+
+def _without_covered(findings: list[Finding]) -> list[Finding]:
+    """Without a finding that holds on some paths where the same finding holds
+    on every path of the same launch reached another way (a function the file
+    calls, and runs once more as a root: ktransformers' and slime's launchers
+    reported "unknown option X" and, at the same word, "when ..., unknown
+    option X")."""
+    everywhere = {(f.code, f.location, f.message) for f in findings if not f.path}
+    if not everywhere:
+        return findings
+    return [f for f in findings if not f.path or not any((f.code, f.location, m) in everywhere for m in _unconditioned(f.message))]
+
+
+def _unconditioned(message: str) -> list[str]:
+    """The messages a conditioned finding's (``when A and B, M``) may have been
+    made from: each text after one of its ``, `` (the condition may hold one)."""
+    return [message[i + 2 :] for i in range(len(message)) if message.startswith(", ", i)] if message.startswith("when ") else []
 
 
 def _condition(conditions: list[tuple[PathStep, ...]], indexes: list[int]) -> tuple[PathStep, ...]:

@@ -180,7 +180,7 @@ def test_the_machines_files_are_neither_read_nor_noted(tmp_path, monkeypatch) ->
 
 @pytest.mark.parametrize(
     "activation",
-    ['source "$VENV_PATH/bin/activate"', "source ${VENV}/bin/activate", "source sglang/.venv-sglang/bin/activate", "source activate sglang", '. "$ORIGINAL_HOME/sglang-env/bin/activate"'],
+    ['source "$VENV_PATH/bin/activate"', "source ${VENV}/bin/activate", "source sglang/.venv-sglang/bin/activate", "source activate sglang", '. "$ORIGINAL_HOME/sglang-env/bin/activate"', 'source "$CONDA_PREFIX/etc/profile.d/conda.sh"'],
 )
 def test_a_python_environments_activation_is_neither_read_nor_noted(tmp_path, monkeypatch, activation) -> None:
     """Wherever the environment lies (a variable's directory, a path the

@@ -18,6 +18,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 
 from sglang_lint.model import Severity
 from sglang_lint.pipeline import LintOptions, lint_paths
@@ -1365,3 +1366,33 @@ def test_a_warning_names_the_decisions_that_make_the_difference(tmp_path) -> Non
     assert "$ENABLE_FLASHINFER_MLA" in condition
     assert "$TRUST_REMOTE_CODE" not in condition and "$LOG_REQUESTS" not in condition
     assert condition.count(" is one of ") <= 4
+
+
+def test_one_launch_reached_two_ways_gives_one_finding_per_mistake() -> None:
+    """A launch that runs in a function the file calls, and again as a root of
+    its own (ktransformers' `kt run`, slime's external-PD test), is two groups
+    of variants. Each gave the same finding at the same word: once as it holds
+    on every path of one group (differing only in the notes naming the other
+    paths), and once conditioned on a path of the other ("when ..., unknown
+    option X"). One finding is left, unconditioned, with the notes of both."""
+    from sglang_lint.analysis import _one_per_place
+    from sglang_lint.model import Finding, Location, PathStep
+    from sglang_lint.variant_findings import _conditioned, _without_covered
+
+    where = Location("run.py", 676, 17)
+    finding = Finding("SGL202", "unknown-option", "unknown option --kt-x for sglang 0.5.23", where)
+    step = PathStep("k", False, "`'--help' in sys.argv` is false", Location("run.py", 123, 8))
+    conditioned = _conditioned(finding, (step,), 0, Severity.WARNING)
+    assert conditioned.message.startswith("when `'--help' in sys.argv` is false (line 123), unknown option")
+    first = replace(finding, notes=("on the path when A: another",))
+    second = replace(finding, notes=("on the path when B: another",))
+    kept = _one_per_place(_without_covered([first, conditioned, second]))
+    assert [(f.message, f.severity, f.notes) for f in kept] == [(finding.message, Severity.ERROR, ("on the path when A: another", "on the path when B: another"))]
+    # Two launches (a function called once per role) keep a finding each: their
+    # notes say which (issue 16, fixture variants-hicache-offload).
+    prefill = replace(finding, notes=("run.py:9 (serve() called at line 20) sets --kt-x",))
+    decode = replace(finding, notes=("run.py:9 (serve() called at line 21) sets --kt-x",))
+    assert len(_one_per_place([prefill, decode])) == 2
+    # A finding that holds on some paths only, with no unconditioned twin, stays.
+    other = Finding("SGL202", "unknown-option", "unknown option --kt-y for sglang 0.5.23", where)
+    assert _without_covered([first, _conditioned(other, (step,), 0, Severity.WARNING)])[1].path == (step,)

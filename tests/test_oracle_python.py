@@ -318,3 +318,38 @@ def test_oracle_catches_a_planted_bug_in_generated_programs() -> None:
     programs = [oracle.generate(seed, exclude=KNOWN_GAPS) for seed in range(60)]
     caught = dropped_launches_caught(programs, oracle.run_python(programs), oracle.analyzer_launches)
     assert caught >= 20
+
+
+_PORT_CHECK_PROGRAM = """\
+import os, subprocess, sys
+
+
+def port_in_use(port):
+    try:
+        int(os.environ["PROBE"])
+        return True
+    except (KeyError, ValueError):
+        return False
+
+
+def start(port):
+    if port_in_use(port):
+        return False
+    subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--port", str(port)])
+    return True
+
+
+start(30000)
+"""
+
+
+def test_a_guard_on_a_helper_that_may_raise_lets_the_launch_run() -> None:
+    """`if port_in_use(): return` where the helper returns True from a `try`
+    body and False from its handler (a public backend's port check). The two
+    were merged as the texts "True" and "False", both true, so the guard always
+    returned and the launch was lost without a note; CPython starts it when
+    the body raises."""
+    program = _program(_PORT_CHECK_PROGRAM, {"PROBE": (None, "1", "x")})
+    ((_, comparison, runs),) = oracle.check_programs([program], full=True)
+    assert comparison.verdict == AGREE, comparison.problems
+    assert any(run.calls for run in runs) and not all(run.calls for run in runs)

@@ -1128,6 +1128,23 @@ def test_launch_server_cmd_runs_what_sglang_runs(command: str, port) -> None:
     assert reported == expected
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m sglang.launch_server --model-path m --tp 2",
+        "\n  python -m sglang.launch_server --model-path google/gemma-2-2b-it \\\n  --mem-fraction-static 0.6 \\\n  --port 9000\n  ",
+    ],
+)
+def test_execute_shell_command_runs_what_sglang_runs(command: str) -> None:
+    """sglang.utils.execute_shell_command, the helper of older notebooks
+    (Gemma's SGLang cookbook, SGLang's own 0.4 docs): the launch was lost
+    without a note. Its words are those the helper runs."""
+    result = analyze_python("nb.py", f"from sglang.utils import execute_shell_command\nexecute_shell_command({command!r})\n")
+    (launch,) = result.servers
+    _, words = _execute_shell_command_words(command)
+    assert [token.value.describe() for token in launch.args] == words[3:]
+
+
 SPLIT_OF_PARAMETERS = """\
 import subprocess
 from secrets_store import load_key

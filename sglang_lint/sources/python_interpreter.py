@@ -252,6 +252,8 @@ class PythonInterpreter:
         # it is placed at the branch that reads it), and the decision the
         # comparison just evaluated made (a value carries it, PUnknown.condition).
         self.pending_by_value = False
+        # Whether the condition being decided read a merged bool (_merged_bool).
+        self.read_merged_bool = False
         self.compared: tuple[str, tuple[str, str], bool] | None = None
         # The bodies of the last branches run that raised (_run_branches).
         self.raised_bodies: set[int] = set()
@@ -662,6 +664,16 @@ class PythonInterpreter:
             # texts: as unknown truths, SGLang's test_utils.py forked on them
             # past the exploration bound.)
             return PUnknown(Value.unknown("True or False, by the way the path takes"), loc)
+        if all(isinstance(v, PNum) and isinstance(v.number, bool) for v in values):
+            # True on one way and False on another of what the file does not
+            # decide (a port check's `try: urlopen(...); return True / except:
+            # return False`): its texts, "True" and "False", are both true
+            # strings, and taken as the truth of `if port_in_use(): return`
+            # they made every launch after it unreachable, without a note. As
+            # a value we cannot see, its truth is not known: both ways run,
+            # merged (no decision to fork on), and its text is still either.
+            return PUnknown(Value.one_of(Value.known(num_text(v.number)) for v in values), loc)  # type: ignore[union-attr]
+            # (_value_truth: not known; _path_truth: merged, no launch variants)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
             # A `${X:-d}`-like value counts as its default alone, not merged with
@@ -1310,6 +1322,7 @@ class PythonInterpreter:
         condition itself at this place of this call."""
         self.pending = None
         self.pending_by_value = False
+        self.read_merged_bool = False
         launches = self._launch_count()
         truth, read_local = self._condition_truth(test)
         # A condition that launched (`if not wait(popen_launch_server(...)):`)
@@ -1327,11 +1340,14 @@ class PythonInterpreter:
             # The top level of a module read for its definitions (platform
             # probes: `if is_hip():`): both ways merged, never launch variants.
             return None, None
-        if fork is None and self.module is not None:
+        if fork is None and (self.module is not None or self.read_merged_bool):
             # A condition of another module's code that neither the file nor
             # an environment variable decides (`if is_hip():`, a config probe
             # in SGLang's server_args.py): merged, never launch variants; the
-            # variants are the user's branches (issue 20).
+            # variants are the user's branches (issue 20). So is one over a
+            # bool that is True on one way and False on another of what the
+            # file does not decide (_merged_value): a health check's result in
+            # a retry loop (SGLang's test_utils.py forked past its bound on it).
             return None, None
         own_decision = fork is None  # (the condition itself at this place)
         if own_decision:
@@ -1572,17 +1588,20 @@ class PythonInterpreter:
         if not (isinstance(container, PExternal) and container.qualname == "os.environ"):
             return None
         name = known_text(self._eval(looked_up.slice))
-        if name is None or name in self.configured_env:
+        if name is None:
             return None
+        if name in self.configured_env:
+            return "", handler  # (set by the config's env: the body's way alone)
         return "$" + name, handler
 
     def _environment_try(self, node, depth: int, subject: str, handler) -> _Flow:
         """:meth:`_environment_lookup`'s ``try``: the way the path fixed, else
-        both ways as the branches of that decision."""
+        both ways as the branches of that decision. (``subject`` "": a variable
+        the config's env sets, looked up without a KeyError.)"""
         key = f"set\0{subject}"
         where = self._loc(node.body[0])
         set_way = [*node.body, *node.orelse]
-        verdict = implied(self.paths.known(), key)
+        verdict = True if not subject else implied(self.paths.known(), key)
         if verdict is True:
             flow = self._exec_block(set_way, depth + 1)
         elif verdict is False:
@@ -2418,6 +2437,9 @@ class PythonInterpreter:
         return self._value_truth(self._eval(node))
 
     def _value_truth(self, value: PyValue) -> bool | None:
+        if _merged_bool(value):
+            self.read_merged_bool = True
+            return None
         if isinstance(value, PUnknown) and value.condition is not None:
             # A comparison made elsewhere (`return value in ("true", "1")` in
             # a helper): the same decision wherever its value is tested.
@@ -3817,6 +3839,12 @@ def _catches_key_error(kind) -> bool:
         return any(_catches_key_error(item) for item in kind.elts)
     name = kind.id if isinstance(kind, ast.Name) else kind.attr if isinstance(kind, ast.Attribute) else ""
     return name in ("KeyError", "LookupError", "Exception", "BaseException")
+
+
+def _merged_bool(value: PyValue) -> bool:
+    """A bool that is True on one way and False on another of what the file
+    does not decide (_merged_value)."""
+    return isinstance(value, PUnknown) and value.value.kind is Kind.ALTERNATIVES and set(value.value.alternatives) == {"True", "False"}
 
 
 def _plain_test(test: ast.AST) -> bool:

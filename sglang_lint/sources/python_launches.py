@@ -85,7 +85,7 @@ _COMMAND_LINE_PARSERS = ("sys.argv", "parse_args(", "parse_known_args(", "prepar
 # launcher is handed it, a unit test's configuration otherwise (issue 20, item 4).
 _CONFIGURATION_CALLS = frozenset({"ServerArgs"})
 _ENTRY_CALLS = frozenset(
-    {"launch_server", "launch_server_cmd", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
+    {"launch_server", "launch_server_cmd", "execute_shell_command", "Engine", "ServerArgs", "popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "LLMConfig", "build_pd_openai_app"}
 )
 
 
@@ -280,6 +280,9 @@ class LaunchInterpreter(PythonInterpreter):
             return unknown  # the diffusion server's own entry points: no LLM server (issue 20)
         if _is_sglang_name(qualname, "launch_server_cmd") and (args or "command" in kwargs):
             self._launch_server_cmd(node, args, kwargs, loc)
+            return unknown
+        if _is_sglang_name(qualname, "execute_shell_command") and (args or "command" in kwargs):
+            self._utils_command(node, args[0] if args else kwargs["command"], (), loc)
             return unknown
         if (_is_sglang_name(qualname, "launch_server") or _is_sglang_name(qualname, "run_server")) and (args or kwargs):
             self._launch_server_call(node, last, args[0] if args else next(iter(kwargs.values())), loc)
@@ -579,6 +582,12 @@ class LaunchInterpreter(PythonInterpreter):
             port_word: Word = (Seg(Value.unknown("a free port launch_server_cmd reserves"), loc),)
         else:
             port_word = self._word_of_item(port, loc)
+        self._utils_command(node, command, ((known_seg(" --port ", loc),), port_word), loc)
+
+    def _utils_command(self, node, command: PyValue, appended: tuple[Word, ...], loc: Location) -> None:
+        """``sglang.utils.execute_shell_command(command)`` (sglang/utils.py:467
+        in 0.5.23; the older notebooks' helper, and launch_server_cmd's), with
+        ``appended``: (the separator, the word) launch_server_cmd adds."""
         if not isinstance(command, PStr):
             self._run_followed(_command_node(node, "command"), command, loc, lambda: None)
             return
@@ -589,7 +598,7 @@ class LaunchInterpreter(PythonInterpreter):
             Seg(Value.known(seg.value.text.translate(_ONE_LINE)), seg.loc, seg.split, seg.quoted, seg.chars, seg.origin) if seg.value.is_known else seg
             for seg in command.word
         )
-        full = PStr(join_words((known_seg(" --port ", loc),), [flat, port_word]), loc)
+        full = PStr(join_words(appended[0], [flat, appended[1]]) if appended else flat, loc)
         self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_script(full, loc))
 
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
@@ -779,7 +788,7 @@ def _keeps_builtin_model(qualname: str) -> bool:
     # sglang-jax's `sgl_jax.test.test_utils.popen_launch_server` runs
     # `sgl_jax.launch_server`, whose options are not SGLang's; one the tree does
     # not hold is still taken for SGLang's, _call_external)
-    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "launch_server_cmd", "run_server", "Engine", "ServerArgs"))
+    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "launch_server_cmd", "execute_shell_command", "run_server", "Engine", "ServerArgs"))
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:

@@ -1531,10 +1531,11 @@ class ShellAnalyzer(LaunchDetection):
         if value.kind is Kind.CONCAT and value.parts[0].kind is Kind.SYMBOL and value.parts[0].name == "$HOME" and value.parts[0].default is None:
             return True  # `source "$HOME/.local/bin/env"` (uv's installer), as `~/...`
         ending = value.text if value.is_known else value.parts[-1].text if value.kind is Kind.CONCAT and value.parts[-1].is_known else ""
-        if ending == "activate" or ending.endswith("/bin/activate"):
+        if ending == "activate" or ending.endswith(("/bin/activate", "/etc/profile.d/conda.sh", "/etc/profile.d/mamba.sh")):
             # A Python environment's activation (`source "$VENV/bin/activate"`,
-            # `source sglang/.venv/bin/activate`, conda's `source activate env`)
-            # wherever it lies: it sets PATH; a note for each was noise.
+            # `source sglang/.venv/bin/activate`, conda's `source activate env`
+            # and `source "$CONDA_PREFIX/etc/profile.d/conda.sh"`) wherever it
+            # lies: it sets PATH; a note for each was noise.
             return True
         if not value.is_known:
             return False
