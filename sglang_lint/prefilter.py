@@ -136,9 +136,10 @@ def _spells_engine(text: str) -> bool:
     """Whether SGLang's ``Engine`` is used the ways a launch uses it: called
     (``Engine(``, ``sgl.Engine(``), imported under another name (``Engine as
     E``), imported (``import Engine``) or taken from the package
-    (``sglang.Engine``, ``sgl.Engine``); not the word in prose ("the LLM
-    Inference Engine.") nor inside another name (``LLMEngine``, ``EngineArgs``)."""
-    if "sgl.Engine" in text or "sglang.Engine" in text or "import Engine" in text:
+    (``sglang.Engine``, ``sgl.Engine``, ``getattr(sgl, "Engine", None)``); not
+    the word in prose ("the LLM Inference Engine.") nor inside another name
+    (``LLMEngine``, ``EngineArgs``)."""
+    if "sgl.Engine" in text or "sglang.Engine" in text or "import Engine" in text or '"Engine"' in text or "'Engine'" in text:
         return True
     start = text.find("Engine")
     while start != -1:

@@ -1168,3 +1168,37 @@ def test_a_whitespace_split_of_unknown_pieces_is_still_a_launch() -> None:
     assert shown[:7] == ["--model-path", "run_server.model_path", "--tp-size", "run_server.n_gpus", "--port", "3000", "--api-key"]
     assert launch.args[7].value.kind is Kind.UNKNOWN  # (as the shell takes `--api-key $(cmd)`)
     assert launch.args[-1].spread
+
+
+@pytest.mark.parametrize(
+    "optional_import",
+    [
+        "try:\n    from sglang import Engine\nexcept ImportError:\n    Engine = None\n",
+        'if is_package_available("sglang"):\n    from sglang import Engine\nelse:\n    Engine = None\n',
+        "try:\n    import sglang as sgl\n    Engine = sgl.Engine\nexcept ImportError:\n    Engine = None\n",
+    ],
+)
+def test_an_optional_import_of_an_entry_point_still_launches(optional_import: str) -> None:
+    """The import merged with its `None` fallback was "differs between
+    branches", and `Engine(**args)` no launch, without a note (lighteval's
+    and GPTQModel's SGLang backends). None cannot be called: the name is
+    sglang's wherever the call runs."""
+    source = "from pkgutil_like import is_package_available\n" + optional_import + "\n\ndef load(path):\n    args = {'model_path': path, 'tp_size': 2}\n    return Engine(**args)\n"
+    result = analyze_python("backend.py", source)
+    (launch,) = result.servers
+    assert launch.entry is EntryPoint.ENGINE and {k.name: k.value.describe() for k in launch.keywords}["tp_size"] == "2"
+    assert result.notes == []
+
+
+@pytest.mark.parametrize(
+    "bind",
+    ["factory = sgl.Engine", 'factory = getattr(sgl, "Engine", None)'],
+)
+def test_a_launcher_bound_to_a_local_name_launches_where_it_is_called(bind: str) -> None:
+    """`factory = getattr(sgl, "Engine", None)` then `factory(...)` (GPTQModel's
+    SGLang loader): the statement calling the local named no launcher, so it
+    was cut as the tail after the last launch, and nothing was found."""
+    source = f"import sglang as sgl\n\n\ndef load(model):\n    {bind}\n    if factory is not None:\n        return factory(model_path=model, tp_size=2)\n    return None\n"
+    result = analyze_python("loader.py", source)
+    (launch,) = result.servers
+    assert launch.entry is EntryPoint.ENGINE and {k.name: k.value.describe() for k in launch.keywords}["tp_size"] == "2"

@@ -34,7 +34,7 @@ from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_
 from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
-from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, hands_on_a_command, per_tree, reaching_functions, statement_references, tail_statements
+from sglang_lint.sources.python_reach import FunctionRefs, function_imports, function_references, functions_in, hands_on_a_command, launcher_aliases, per_tree, reaching_functions, statement_references, tail_statements
 from sglang_lint.sources.python_values import (
     MAX_ITEMS,
     MAX_STRING,
@@ -650,6 +650,14 @@ class PythonInterpreter:
         loc = next((loc_of(v) for v in values if v is not None and loc_of(v) is not None), None) or Location(self.path, 1, 1)
         if any(v is None for v in values):
             return PUnknown(Value.unknown("set in only some branches"), loc)
+        imported = [v for v in values if not isinstance(v, PNone)]
+        if len(imported) < len(values) and len({_import_key(v) for v in imported}) == 1 and _import_key(imported[0]) is not None:
+            # An optional import (`try: from sglang import Engine / except
+            # ImportError: Engine = None`, or under `if is_package_available(
+            # "sglang"):`): the name is the module's wherever it can be used at
+            # all (None cannot be called). As "differs between branches",
+            # `Engine(**args)` was no launch, and no note (lighteval, GPTQModel).
+            return imported[0]
         if (
             self.merging
             and not any(key.startswith("at\0") for key in self.merging)
@@ -2913,6 +2921,11 @@ class PythonInterpreter:
             frame = self.frames[-1]
             if frame.owner is not None and frame.receiver is not None:
                 return PSuper(frame.owner, frame.receiver)
+        if name == "getattr" and isinstance(first, (PExternal, PModule)) and len(args) >= 2 and known_text(args[1]) is not None:
+            # `getattr(sgl, "Engine", None)` (GPTQModel's engine factory): the
+            # module's attribute, as `sgl.Engine` is; the default is for a
+            # release without it, where no launch runs.
+            return self._attribute(first, known_text(args[1]), loc)  # type: ignore[arg-type]
         return PUnknown(Value.unknown(f"the result of {name}()"), loc)
 
     def _call_method(self, method: PMethod, args: list[PyValue], kwargs: dict[str, PyValue], loc: Location, spreads: list[PyValue] = ()) -> PyValue:
@@ -3667,6 +3680,10 @@ class PythonInterpreter:
             if launching:
                 module_judge = judge
                 judge = lambda statement: module_judge(statement) or _uses_any(statement_references(statement), launching)  # noqa: E731
+        aliases = launcher_aliases(func.node, judge)
+        if aliases:
+            named_judge = judge
+            judge = lambda statement: named_judge(statement) or _uses_any(statement_references(statement), aliases)  # noqa: E731
         tail, last_calls = tail_statements(func.node, judge)
         tail -= self.skipped
         last_calls -= self.last_calls
@@ -3839,6 +3856,16 @@ def _catches_key_error(kind) -> bool:
         return any(_catches_key_error(item) for item in kind.elts)
     name = kind.id if isinstance(kind, ast.Name) else kind.attr if isinstance(kind, ast.Attribute) else ""
     return name in ("KeyError", "LookupError", "Exception", "BaseException")
+
+
+def _import_key(value: PyValue | None) -> tuple | None:
+    """What an imported name is, to tell two ways that bound the same one
+    (None for a value that is not an import)."""
+    if isinstance(value, PExternal):
+        return ("external", value.qualname)
+    if isinstance(value, PImported):
+        return ("imported", value.module, value.level, value.name)
+    return None
 
 
 def _merged_bool(value: PyValue) -> bool:

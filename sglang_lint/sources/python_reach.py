@@ -145,6 +145,12 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
             stack.extend(node.args)  # type: ignore[attr-defined]
             stack.extend(keyword.value for keyword in node.keywords)  # type: ignore[attr-defined]
             continue
+        if kind is ast.Call:
+            taken = _getattr_chain(node)
+            if taken is not None:
+                # `getattr(sgl, "Engine", None)` uses `sgl.Engine` (GPTQModel's
+                # engine factory), as the attribute written out does.
+                dotted.add(taken)
         if kind is ast.Attribute:
             names.add(node.attr)  # type: ignore[attr-defined]
             chain = _dotted(node)
@@ -183,6 +189,33 @@ def _references_of(definition: ast.AST | None, name: str, nodes: list[ast.AST]) 
 
 
 _ANNOTATED = (ast.AnnAssign, ast.arg, ast.FunctionDef, ast.AsyncFunctionDef)
+
+
+def _getattr_chain(call: ast.Call) -> str | None:
+    """``X.name`` for ``getattr(X, "name"[, default])`` with ``X`` a name or an
+    attribute chain; else None."""
+    func, args = call.func, call.args
+    if type(func) is not ast.Name or func.id != "getattr" or not 2 <= len(args) <= 3:  # type: ignore[attr-defined]
+        return None
+    name = args[1]
+    if type(name) is not ast.Constant or not isinstance(name.value, str):  # type: ignore[attr-defined]
+        return None
+    base = args[0].id if type(args[0]) is ast.Name else _dotted(args[0])  # type: ignore[attr-defined]
+    return None if base is None else f"{base}.{name.value}"  # type: ignore[attr-defined]
+
+
+def launcher_aliases(function: ast.AST, reaches: Callable[[ast.AST], bool]) -> set[str]:
+    """The local names ``function`` binds to a launcher it refers to
+    (``factory = sgl.Engine``, ``make = getattr(sgl, "Engine", None)``): a
+    statement that calls one may launch, though it names no launcher. Judged
+    by their names alone, it was a tail after the last launch, and cut."""
+    aliases: set[str] = set()
+    for node in ast.walk(function):
+        if type(node) is ast.Assign and len(node.targets) == 1 and type(node.targets[0]) is ast.Name:  # type: ignore[attr-defined]
+            value = node.value  # type: ignore[attr-defined]
+            if (type(value) in (ast.Name, ast.Attribute) or (type(value) is ast.Call and _getattr_chain(value) is not None)) and reaches(node):
+                aliases.add(node.targets[0].id)  # type: ignore[attr-defined]
+    return aliases
 
 # The process APIs, by qualified name (the Python source's launch recognisers
 # read the same lists): those taking an argv (with ``shell=True`` a command
