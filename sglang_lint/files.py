@@ -53,6 +53,7 @@ class FileKind(enum.Enum):
     PYTHON = "python"
     YAML = "yaml"
     MARKDOWN = "markdown"
+    NOTEBOOK = "notebook"
 
 
 _SUFFIXES = {
@@ -63,6 +64,7 @@ _SUFFIXES = {
     ".yml": FileKind.YAML,
     ".md": FileKind.MARKDOWN,
     ".markdown": FileKind.MARKDOWN,
+    ".ipynb": FileKind.NOTEBOOK,
 }
 # Batch-job scripts (Slurm's `sbatch` files, PBS's): a shell script, or a Python
 # one, as its `#!` line says (sbatch requires one). A directory walk passed

@@ -240,6 +240,8 @@ def _parse_problem(shown: str, before: str, after: str) -> str | None:
         check = _shell_problem
     elif kind is FileKind.YAML:
         check = _yaml_problem
+    elif kind is FileKind.NOTEBOOK:
+        check = _json_problem
     else:
         return None
     if check(before) is not None:
@@ -254,6 +256,17 @@ def _python_problem(text: str) -> str | None:
         parse_python(text)
     except (SyntaxError, ValueError, MemoryError, RecursionError) as error:
         return f"Python: {type(error).__name__}: {error}"
+    return None
+
+
+def _json_problem(text: str) -> str | None:
+    """A notebook is JSON: an edit inside a cell's string must keep it so."""
+    import json
+
+    try:
+        json.loads(text)
+    except (ValueError, RecursionError) as error:
+        return f"JSON: {error}"
     return None
 
 

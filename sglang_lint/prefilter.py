@@ -228,7 +228,7 @@ _PYTHON_BYTE_GATE = (b"erver", b"popen_", b"Engine", b"sglang", b"LLMConfig", b"
 
 
 def may_launch(kind: str, text: str, env=None) -> bool:
-    """Whether a file of ``kind`` ("shell", "python", "yaml", "markdown") can hold
+    """Whether a file of ``kind`` ("shell", "python", "yaml", "markdown", "notebook") can hold
     a launch the sources would find; False lets the driver skip parsing it.
 
     - Python: :func:`python_may_run_a_launch`.
@@ -238,7 +238,8 @@ def may_launch(kind: str, text: str, env=None) -> bool:
       kept in a variable the file sets. A shell script may also call a launch
       helper of a file it sources (issue 19): ``source``, or ``.`` as a command
       (:data:`SHELL_DOT_COMMANDS`), makes it a candidate too.
-    - Markdown: either (its code blocks are shell, YAML or Python).
+    - Markdown: either (its code blocks are shell, YAML or Python); a
+      notebook the same (its cells are Python and shell).
 
     ``env`` (the config's values for environment variables) can name the entry
     point for the file (``python -m $ENTRY``): a marker in one of its values
@@ -248,7 +249,7 @@ def may_launch(kind: str, text: str, env=None) -> bool:
         return True
     if kind == "python":
         return python_may_run_a_launch(text)
-    if kind == "markdown":
+    if kind in ("markdown", "notebook"):
         return python_may_launch(text)
     if kind == "shell":
         return "sglang" in text or "source" in text or text.startswith(". ") or any(dot in text for dot in SHELL_DOT_COMMANDS)
@@ -276,7 +277,7 @@ def may_launch_bytes(kind: str, data: bytes, env=None) -> bool:
         if not any(marker in data for marker in _PYTHON_BYTE_GATE):
             return False
         return python_may_run_a_launch(data.decode("latin-1"))
-    if kind == "markdown":
+    if kind in ("markdown", "notebook"):
         return bytes_may_launch(data)
     if kind == "shell":
         return b"sglang" in data or b"source" in data or data.startswith(b". ") or any(dot in data for dot in _SHELL_DOT_BYTES)

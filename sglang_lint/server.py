@@ -41,7 +41,7 @@ SOURCE = "sglang-lint"
 # The code action kind of "fix all" (ruff's `source.fixAll.ruff`): the safe fixes only.
 FIX_ALL = "source.fixAll.sglang-lint"
 # What the analysis reads: launch files, configs, SGLang --config YAML files.
-WATCHED_FILES = ("**/*.{sh,bash,py,yaml,yml,md,markdown,toml}",)
+WATCHED_FILES = ("**/*.{sh,bash,py,yaml,yml,md,markdown,ipynb,toml}",)
 # Milliseconds between the last change and the run it triggers.
 DEFAULT_DEBOUNCE_MS = 50
 # How long a pull for diagnostics waits for the analysis of the latest changes.

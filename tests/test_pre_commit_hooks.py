@@ -90,7 +90,7 @@ def test_hook_manifest() -> None:
     assert set(hooks) == {"sglang-lint", "sglang-lint-fix", "sglang-lint-flake8"}
     main = hooks["sglang-lint"]
     assert main["entry"] == "sglang-lint check --force-exclude" and main["language"] == "python"
-    assert main["types_or"] == ["python", "shell", "yaml", "markdown"]
+    assert main["types_or"] == ["python", "shell", "yaml", "markdown", "jupyter"]
     assert main["require_serial"] is True and main["pass_filenames"] is True
     fix = hooks["sglang-lint-fix"]
     assert fix["entry"] == "sglang-lint check --force-exclude --fix"

@@ -480,7 +480,7 @@ async def test_files_changed_outside_the_editor_are_watched_and_rechecked(client
     (registration,) = request.registrations
     assert registration.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
     (watcher,) = registration.register_options.watchers
-    assert watcher.glob_pattern.endswith("{sh,bash,py,yaml,yml,md,markdown,toml}")
+    assert watcher.glob_pattern.endswith("{sh,bash,py,yaml,yml,md,markdown,ipynb,toml}")
     # A git checkout rewrites decode.sh behind the editor's back; the editor's watcher tells the server.
     mark = len(client.publications)
     (workspace / "decode.sh").write_text(DECODE.format(tp=8))

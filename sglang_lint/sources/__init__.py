@@ -22,6 +22,7 @@ SOURCES: dict[FileKind, tuple[str, str]] = {
     FileKind.PYTHON: ("sglang_lint.sources.python", "analyze_python"),
     FileKind.YAML: ("sglang_lint.sources.yaml_manifest", "analyze_yaml"),
     FileKind.MARKDOWN: ("sglang_lint.sources.markdown", "analyze_markdown"),
+    FileKind.NOTEBOOK: ("sglang_lint.sources.notebook", "analyze_notebook"),
 }
 # The kinds whose source reads other files of the project (a shell script's
 # `source`d helpers, a Python module's imports of the project, issue 19): it takes a ``files`` keyword, a

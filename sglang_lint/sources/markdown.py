@@ -528,6 +528,13 @@ def find_blocks(text: str) -> list[Block]:
     return _Scanner(text.split("\n")).run()
 
 
+def blocks_and_headings(lines: list[str]) -> tuple[list[Block], list[Heading]]:
+    """:func:`find_blocks` and :func:`find_headings` of a text's lines, in one pass."""
+    scanner = _Scanner(lines)
+    blocks = scanner.run()
+    return blocks, scanner.headings
+
+
 def find_headings(text: str) -> list[Heading]:
     """The section headings of a Markdown text, in order: ATX (``## NIXL``, closing
     #s dropped) and setext (a paragraph underlined with ``===`` or ``---``) at the
@@ -906,11 +913,22 @@ class MarkdownAnalyzer:
         self.section_starts: list[int] = []
         self.sections: list[tuple[Heading, ...]] = []
 
+    def _blocks(self) -> tuple[list[Block], list[Heading]]:
+        """The code blocks to read and the headings that make the sections (a
+        notebook's come from its cells: sources.notebook)."""
+        return blocks_and_headings(self.lines)
+
+    def _comment_text(self, line: int, comment: str) -> str:
+        """A comment of a block at ``line``, as the document writes it."""
+        # A comment runs to the end of its line: the same characters of the
+        # Markdown line, placeholders as written.
+        original = self.lines[line - 1].rstrip("\r") if 1 <= line <= len(self.lines) else ""
+        return original[len(original) - len(comment) :] if len(comment) <= len(original) else self.placeholders.display(comment)
+
     def run(self) -> SourceResult:
-        scanner = _Scanner(self.lines)
-        blocks = scanner.run()
-        self.section_starts = [heading.line for heading in scanner.headings]
-        self.sections = section_paths(scanner.headings)
+        blocks, headings = self._blocks()
+        self.section_starts = [heading.line for heading in headings]
+        self.sections = section_paths(headings)
         by_family: dict[str, list[_Prepared]] = {SHELL: [], PYTHON: [], YAML: []}
         prepare = {
             SHELL: partial(_prepare_shell, env=self.configured_env),
@@ -1075,12 +1093,9 @@ class MarkdownAnalyzer:
             )
         for note in part.notes:
             column = note.column + self.cuts.get(note.line, 0) if note.path == self.path else note.column
-            self.result.notes.append(Note(note.path, display(note.message), note.line, column))
+            self.result.notes.append(replace(note, message=display(note.message), column=column))
         for line, comment in part.comments.items():
-            # A comment runs to the end of its line: the same characters of the
-            # Markdown line, placeholders as written.
-            original = self.lines[line - 1].rstrip("\r") if 1 <= line <= len(self.lines) else ""
-            self.result.comments[line] = original[len(original) - len(comment) :] if len(comment) <= len(original) else display(comment)
+            self.result.comments[line] = self._comment_text(line, comment)
         for comment_loc, words_loc in part.continuation_breaks:
             self.result.continuation_breaks.append((self._loc(comment_loc), self._loc(words_loc)))
         for broken in part.broken_continuations:

@@ -679,9 +679,9 @@ class PythonInterpreter:
             # strings, and taken as the truth of `if port_in_use(): return`
             # they made every launch after it unreachable, without a note. As
             # a value we cannot see, its truth is not known: both ways run,
-            # merged (no decision to fork on), and its text is still either.
+            # merged (no decision to fork on: _value_truth, _path_truth), and
+            # its text is still either.
             return PUnknown(Value.one_of(Value.known(num_text(v.number)) for v in values), loc)  # type: ignore[union-attr]
-            # (_value_truth: not known; _path_truth: merged, no launch variants)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
             # A `${X:-d}`-like value counts as its default alone, not merged with

@@ -120,6 +120,11 @@ class LaunchDetection(WordExpansion):
         does, for the command strings of ``bash -c``, ``ssh`` and ``eval``."""
         raise NotImplementedError
 
+    def _image_hint(self, image: Value, word: Word, command_loc: Location) -> None:
+        """The release the image of a container's command names (``word``,
+        read as ``image``), a version fact for the launches on its lines."""
+        self.result.version_hints.extend(image_hints(image, self._token(word, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
+
     def _reached_from(self, path: str) -> Location | None:
         return reached_from(path, self.result.path, self.call_stack)
 
@@ -320,14 +325,14 @@ class LaunchDetection(WordExpansion):
                     # not known; the paths fork on it, as on a command word.
                     self._dropped_launch(words, index - 1, command_loc, "image")
                     return
-                if entrypoint and entrypoint[-1] != "" and (isinstance(entrypoint[-1], str) or texts[entrypoint[-1]] != ""):
+                program = entrypoint[-1] if entrypoint else ""
+                if program != "" and (isinstance(program, str) or texts[program] != ""):  # (`--entrypoint ""` is the image's own)
                     # `--entrypoint python3 IMAGE -m sglang.launch_server ...`:
                     # the command's words are the entrypoint's arguments (an
                     # image whose entrypoint is `true` needs it; the launch was
                     # lost without a note).
-                    words = [*words[:index], _entrypoint_word(words, entrypoint[-1], command_loc), *words[index:]]
-                image = words[index - 1]  # the SGLang release the container runs
-                self.result.version_hints.extend(image_hints(word_value(image), self._token(image, command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
+                    words = [*words[:index], _entrypoint_word(words, program, command_loc), *words[index:]]
+                self._image_hint(word_value(words[index - 1]), words[index - 1], command_loc)
                 continue
             if name in APPTAINER_CLIS:
                 # HPC clusters run their servers in an Apptainer (Singularity)
@@ -338,7 +343,7 @@ class LaunchDetection(WordExpansion):
                 image = word_value(words[index - 1])
                 if image.is_known and image.text.startswith("docker://"):
                     image = Value.known(image.text[len("docker://") :])
-                self.result.version_hints.extend(image_hints(image, self._token(words[index - 1], command_loc).location, (command_loc.line, max(command_loc.line, command_loc.end_line))))
+                self._image_hint(image, words[index - 1], command_loc)
                 continue
             if name == "sglang" and index + 1 < len(words) and word_value(words[index + 1]) == Value.known("serve"):
                 record(EntryPoint.SGLANG_SERVE, index, index + 2)

@@ -1,0 +1,158 @@
+"""Jupyter notebooks (sources/notebook.py): the code cells run as IPython runs
+them, Markdown cells read as a runbook, every position the notebook file's own.
+
+Notebooks were passed over by a directory walk, and with them the launches of
+SGLang's documentation notebooks and the cloud cookbooks that copy them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sglang_lint.files import FileKind, classify
+from sglang_lint.pipeline import LintOptions, lint_paths
+from sglang_lint.sources.notebook import analyze_notebook
+
+LS = "python -m sglang.launch_server --model-path m"
+
+
+def notebook(*cells: tuple[str, str], language: str = "python") -> str:
+    """A notebook as Jupyter writes it: one JSON line per source line."""
+    made = [
+        {"cell_type": kind, "metadata": {}, "source": text.splitlines(keepends=True), **({"outputs": [], "execution_count": None} if kind == "code" else {})}
+        for kind, text in cells
+    ]
+    document = {"cells": made, "metadata": {"kernelspec": {"language": language, "name": language}}, "nbformat": 4, "nbformat_minor": 5}
+    return json.dumps(document, indent=1) + "\n"
+
+
+def at(text: str, line: int, column: int, length: int) -> str:
+    return text.split("\n")[line - 1][column - 1 : column - 1 + length]
+
+
+def args(launch) -> list[str]:
+    """The launch's words after LS's `--model-path m`."""
+    words = [token.value.describe() for token in launch.args]
+    return words[2:] if words[:2] == ["--model-path", "m"] else words
+
+
+def test_a_notebook_is_walked() -> None:
+    assert classify("guide.ipynb", b"") is FileKind.NOTEBOOK
+
+
+def test_a_bang_line_is_a_shell_command_at_the_notebooks_line_and_column() -> None:
+    text = notebook(("code", f"import os\n!{LS} --tp 2 --port {{PORT}} &\nprint('started')\n"))
+    result = analyze_notebook("nb.ipynb", text)
+    assert result.notes == []
+    (launch,) = result.servers
+    assert args(launch)[:3] == ["--tp", "2", "--port"]
+    # `{PORT}` is a Python value IPython puts there (a placeholder), not text
+    assert not launch.args[5].value.is_known
+    tp = launch.args[2].location
+    assert at(text, tp.line, tp.column, 4) == "--tp"
+
+
+def test_a_bang_command_continues_on_backslashed_lines() -> None:
+    text = notebook(("code", f"!{LS} \\\n    --tp 4 \\\n    --dp 2 &\nx = 1\n"))
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    assert args(launch) == ["--tp", "4", "--dp", "2"]
+
+
+@pytest.mark.parametrize("magic", ["%%bash", "%%sh", "%%script bash"])
+def test_a_shell_cell_magic_makes_the_cell_a_script(magic: str) -> None:
+    text = notebook(("code", f"{magic}\nTP=8\n{LS} --tp $TP &\n"))
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    assert args(launch) == ["--tp", "8"]
+
+
+@pytest.mark.parametrize("magic", ["%%writefile serve.sh", "%%html", "%%javascript"])
+def test_a_cell_magic_that_runs_no_code_launches_nothing(magic: str) -> None:
+    text = notebook(("code", f"{magic}\n{LS} --tp 8 --no-such-option\n"))
+    result = analyze_notebook("nb.ipynb", text)
+    assert result.servers == [] and result.notes == []
+
+
+def test_python_cells_are_one_program_in_order() -> None:
+    """One kernel runs every cell: a name the first defines, the second uses.
+    Line magics and `x = !cmd` run no Python."""
+    text = notebook(
+        ("code", "%load_ext autoreload\nimport subprocess\nTP = 2\nfiles = !ls\n"),
+        ("markdown", "Start it:\n"),
+        ("code", "subprocess.Popen(['python', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp', str(TP)])\n"),
+    )
+    result = analyze_notebook("nb.ipynb", text)
+    assert result.notes == []
+    (launch,) = result.servers
+    assert args(launch) == ["--tp", "2"]
+
+
+def test_a_pip_magic_pins_the_release() -> None:
+    text = notebook(("code", '%pip install "sglang[all]==0.5.9"\n'), ("code", f"!{LS} --tp 2 &\n"))
+    result = analyze_notebook("nb.ipynb", text)
+    assert [hint.release for hint in result.version_hints] == ["0.5.9"]
+
+
+def test_markdown_cells_are_a_runbook_with_sections() -> None:
+    """A guide's fenced commands in Markdown cells (AMD's PD notebook), each
+    heading a section, as in a Markdown runbook."""
+    text = notebook(
+        ("markdown", "## Single node\n\n```bash\n" + LS + " --disaggregation-mode prefill --tp 2\n```\n"),
+        ("markdown", "## Two nodes\n\n```bash\n" + LS + " --disaggregation-mode prefill --tp 8\n```\n"),
+    )
+    result = analyze_notebook("nb.ipynb", text)
+    assert [launch.section[-1].title for launch in result.servers] == ["Single node", "Two nodes"]
+    assert all(at(text, launch.location.line, launch.location.column, 6) == "python" for launch in result.servers)
+
+
+def test_a_bash_kernel_runs_its_cells_as_shell() -> None:
+    text = notebook(("code", f"TP=2\n{LS} --tp $TP &\n"), language="bash")
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    assert args(launch) == ["--tp", "2"]
+
+
+def test_a_noqa_comment_in_a_cell_silences_its_finding(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = notebook(("code", f"!{LS} --no-such-option &  # noqa: SGL202\n!{LS} --other-bad-option &\n"))
+    (tmp_path / "nb.ipynb").write_text(text)
+    (finding,) = lint_paths(["nb.ipynb"], LintOptions()).findings
+    assert finding.code == "SGL202" and "--other-bad-option" in finding.message
+    assert at(text, finding.location.line, finding.location.column, 18) == "--other-bad-option"
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("{not json", "not valid JSON"),
+        ('{"worksheets": []}', "nbformat 3"),
+        ('{"cells": 3}', "no list of cells"),
+        ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
+    ],
+)
+def test_a_file_that_is_not_a_notebook_is_noted(text: str, why: str) -> None:
+    result = analyze_notebook("nb.ipynb", text)
+    (note,) = result.notes
+    assert why in note.message and result.servers == []
+
+
+def test_a_cell_written_as_one_string_is_noted() -> None:
+    document = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "source": f"import os\n!{LS} --tp 2 &\n"}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    result = analyze_notebook("nb.ipynb", json.dumps(document))
+    assert result.servers == []
+    (note,) = result.notes
+    assert "one string of several lines" in note.message
+
+
+_CELL_LINES = st.sampled_from(
+    ["import subprocess", f"!{LS} --tp 2 &", "%%bash", "%pip install sglang==0.5.9", "x = !ls", "\\", '"', "```bash", "# H", "{x}", "!", "%%", ""]
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cells=st.lists(st.tuples(st.sampled_from(["code", "markdown", "raw"]), st.lists(_CELL_LINES, max_size=6).map("\n".join)), max_size=5))
+def test_any_notebook_is_analyzed_without_raising(cells: list[tuple[str, str]]) -> None:
+    text = notebook(*cells)
+    first = analyze_notebook("nb.ipynb", text)
+    assert analyze_notebook("nb.ipynb", text) == first  # (deterministic)
