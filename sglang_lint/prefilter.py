@@ -132,6 +132,19 @@ def _used(text: str, marker: str) -> bool:
     return False
 
 
+def _takes_engine_by_name(text: str) -> bool:
+    """``getattr(sgl, "Engine", None)``: the name quoted as getattr's second
+    argument (not any "Engine" text: a test's data tuple)."""
+    for quoted in ('"Engine"', "'Engine'"):
+        start = text.find(quoted)
+        while start != -1:
+            before = text[max(0, start - 80) : start].rstrip()
+            if before.endswith(",") and "getattr(" in before:
+                return True
+            start = text.find(quoted, start + len(quoted))
+    return False
+
+
 def _spells_engine(text: str) -> bool:
     """Whether SGLang's ``Engine`` is used the ways a launch uses it: called
     (``Engine(``, ``sgl.Engine(``), imported under another name (``Engine as
@@ -139,7 +152,9 @@ def _spells_engine(text: str) -> bool:
     (``sglang.Engine``, ``sgl.Engine``, ``getattr(sgl, "Engine", None)``); not
     the word in prose ("the LLM Inference Engine.") nor inside another name
     (``LLMEngine``, ``EngineArgs``)."""
-    if "sgl.Engine" in text or "sglang.Engine" in text or "import Engine" in text or '"Engine"' in text or "'Engine'" in text:
+    if "sgl.Engine" in text or "sglang.Engine" in text or "import Engine" in text:
+        return True
+    if ('"Engine"' in text or "'Engine'" in text) and _takes_engine_by_name(text):
         return True
     start = text.find("Engine")
     while start != -1:

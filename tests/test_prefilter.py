@@ -311,3 +311,18 @@ def test_the_byte_gate_holds_a_part_of_every_marker() -> None:
 
     for marker in PYTHON_GATE_MARKERS:
         assert any(anchor in marker.encode("ascii") for anchor in _PYTHON_BYTE_GATE), marker
+
+
+@pytest.mark.parametrize(
+    ("text", "launches"),
+    [
+        ('import sglang as sgl\nfactory = getattr(sgl, "Engine", None)\nfactory(model_path=m)\n', True),
+        ("engine = getattr(\n    sgl, 'Engine'\n)\n", True),
+        # the word quoted as data (CPython's lib2to3 grammar tests) is no launch;
+        # parsing it made every run over the standard library import the sources
+        ("x = [('Boeing', 'Airliner'), ('Boeing', 'Engine'), ('Ford', 'Engine')]\n", False),
+        ('PARTS = {"Engine": 1}\nserver = 2\n', False),
+    ],
+)
+def test_engine_taken_by_its_name_is_a_launch_entry(text: str, launches: bool) -> None:
+    assert python_may_run_a_launch(text) is launches

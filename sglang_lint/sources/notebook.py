@@ -31,7 +31,6 @@ and their fenced code blocks are the guide's commands.
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -55,12 +54,15 @@ class _Strings:
     column of its opening quote (0-based), to pair with the parsed values."""
 
     def __init__(self, text: str) -> None:
+        import json  # (here: the run imports every source before its workers fork)
+
+        self.decode = json.loads
         self.matches = _STRING.finditer(text)
         self.line_starts = [0] + [index + 1 for index, char in enumerate(text) if char == "\n"]
 
     def next(self, expected: str) -> tuple[int, int]:
         match = next(self.matches, None)
-        if match is None or json.loads(match.group(0)) != expected:
+        if match is None or self.decode(match.group(0)) != expected:
             raise NotebookError("its strings do not follow its structure")
         offset = match.start()
         line = bisect.bisect_right(self.line_starts, offset)
@@ -92,6 +94,8 @@ def _positions(node: Any, strings: _Strings, found: dict[int, list[tuple[int, in
 
 
 def _parse(text: str) -> tuple[dict, dict[int, list[tuple[int, int]]]]:
+    import json
+
     try:
         document = json.loads(text)
     except RecursionError:
