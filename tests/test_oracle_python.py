@@ -353,3 +353,35 @@ def test_a_guard_on_a_helper_that_may_raise_lets_the_launch_run() -> None:
     ((_, comparison, runs),) = oracle.check_programs([program], full=True)
     assert comparison.verdict == AGREE, comparison.problems
     assert any(run.calls for run in runs) and not all(run.calls for run in runs)
+
+
+_FILTERED_ALIAS_PROGRAM = """\
+import os, subprocess
+
+SHARED = ["python3", "-m", "sglang.launch_server"]
+flag = True if os.getenv("USE_DP_ATTN") else False
+
+
+def command(tp):
+    cmd = SHARED
+    cmd += ["--tp-size", str(tp)]
+    if not flag:
+        cmd = cmd + ["--skip-server-warmup"]
+    cmd.insert(3, "--trust-remote-code")
+    return [a for a in cmd if a is not None]
+
+
+subprocess.Popen(command(1))
+subprocess.Popen(command(2))
+"""
+
+
+def test_a_filter_over_a_list_a_branch_grew_keeps_the_fork() -> None:
+    """CPython oracle, seed 124409: `[a for a in cmd if a is not None]` over a
+    list one branch grew made an item "a condition we cannot decide may
+    drop", which said nothing of the branch: the launch did not fork, and the
+    merged run could not follow the other branch growing the shared list in
+    place (its second launch carries the first's words)."""
+    program = _program(_FILTERED_ALIAS_PROGRAM, {"USE_DP_ATTN": (None, "1")})
+    ((_, comparison, _),) = oracle.check_programs([program], full=True)
+    assert comparison.verdict != DISAGREE, comparison.problems

@@ -30,7 +30,7 @@ from msgspec.structs import replace
 
 from sglang_lint import interrupt
 from sglang_lint.prefilter import PROCESS_MARKERS
-from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merged_leaves, reached_from
+from sglang_lint.model import Kind, Location, Note, SourceResult, Value, merge_made, merged_leaves, reached_from
 from sglang_lint.sources.paths import IN_SEPARATOR, Paths, decision, implied, imprecise_launch, launch_values, merged_launch, not_followed, suspended
 from sglang_lint.sources.python_literals import scan_string_literals, simple_literal_start
 from sglang_lint.sources.python_outline import ModuleOutline, bound_names, outline, parse_python
@@ -2188,7 +2188,7 @@ class PythonInterpreter:
             return False
         for item in items:
             if isinstance(item, PSpread):
-                results.append(maybe)
+                results.append(self._maybe_of(maybe, item))
                 continue
             self._step()
             self._assign(generator.target, item)
@@ -2198,11 +2198,23 @@ class PythonInterpreter:
             if None in truths:
                 if maybe is None:
                     return False
-                results.append(maybe)
+                results.append(self._maybe_of(maybe, item))
                 continue
             if not self._unroll(generators, index + 1, element, results, maybe):
                 return False
         return True
+
+    def _maybe_of(self, maybe: PyValue | None, item: PyValue) -> PyValue | None:
+        """What stands for the results of ``item`` a comprehension cannot
+        decide: ``maybe``; for an item a merge of branches made, one that says
+        so and keeps what it was merged over, so that the launch it reaches
+        forks on those branches (CPython oracle, seed 124409: `[a for a in cmd
+        if a is not None]` over a list one branch grew lost the fork, and the
+        launches of the branch that also grew a shared list in place)."""
+        if not isinstance(maybe, PSpread) or not any(merge_made(value) for value in self._model_values(item)):
+            return maybe
+        carried = PSpread(Value.unknown(f"{maybe.value.reason}, of items that differ between branches"), maybe.loc)
+        return self._record_merge(carried, self._provenance_of(self._model_values(item), set()))
 
     def _expr_BinOp(self, node: ast.BinOp) -> PyValue:
         return self._binop(node.op, self._eval(node.left), self._eval(node.right), self._loc(node))
