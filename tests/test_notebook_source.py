@@ -145,6 +145,15 @@ def test_a_cell_written_as_one_string_is_noted() -> None:
     assert "one string of several lines" in note.message
 
 
+def test_a_notebook_written_on_one_line_is_noted_not_misread() -> None:
+    """Compact JSON puts every cell's lines on one line of the file: placed
+    there, each overwrote the other."""
+    text = notebook(("markdown", "# Title\n"), ("code", f"TP = 2\n!{LS} --tp 2 &\n"))
+    compact = json.dumps(json.loads(text))
+    result = analyze_notebook("nb.ipynb", compact)
+    assert result.servers == [] and "not each on a line of their own" in result.notes[0].message
+
+
 _CELL_LINES = st.sampled_from(
     ["import subprocess", f"!{LS} --tp 2 &", "%%bash", "%pip install sglang==0.5.9", "x = !ls", "\\", '"', "```bash", "# H", "{x}", "!", "%%", ""]
 )

@@ -132,6 +132,7 @@ class _Cells:
         self.blocks: list[Block] = []
         self.headings: list[Heading] = []
         self.notes: list[Note] = []
+        self.used_lines: set[int] = set()  # (the file's lines cells' lines are on)
         shell_kernel = _language(document) in ("bash", "sh", "shell")
         for cell in document["cells"]:
             if not isinstance(cell, dict):
@@ -159,13 +160,16 @@ class _Cells:
         lines: list[tuple[int, int, str]] = []
         for text, (line, column) in zip(source, found):
             body = text[:-1] if text.endswith("\n") else text
-            if "\n" in body:
-                if "sglang" in "".join(source):
+            if "\n" in body or line in self.used_lines or any(line == seen for seen, _, _ in lines):
+                # (one string of several lines, or a notebook written without
+                # line breaks: two lines of code on one line of the file)
+                if "sglang" in "".join(item for item in source if isinstance(item, str)):
                     self.notes.append(
-                        Note(self.path, "a cell whose source is written as one string of several lines is not analyzed: its lines cannot be placed in the file", line, column + 1)
+                        Note(self.path, "a cell whose lines are not each on a line of their own in the file (one string of several lines, or a notebook written on one line) is not analyzed: its lines cannot be placed in the file", line, column + 1)
                     )
                 return None
             lines.append((line, column + 1, body))
+        self.used_lines.update(line for line, _, _ in lines)
         return lines
 
     def _markdown_cell(self, lines: list[tuple[int, int, str]]) -> None:
