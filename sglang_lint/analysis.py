@@ -335,20 +335,15 @@ def _one_note_per_place(notes: list[Note]) -> list[tuple[Note, list[Location]]]:
     it for that file's line). A launch not followed is one thing, however each
     run worded why (the helper's own run, which sees its code first-hand, says it)."""
     merged: dict[tuple[str, int, int, str], tuple[Note, list[Location]]] = {}
-    first_hand: set[tuple[str, int, int, str]] = set()
     for note in notes:
         what = NOT_FOLLOWED if note.message.startswith(NOT_FOLLOWED) else note.message
         place = (note.path, note.line, note.column, what)
-        if place not in merged:
-            merged[place] = (replace(note, reached_from=None), [])
-        elif note.reached_from is None and place not in first_hand:
-            merged[place] = (replace(note, reached_from=None), merged[place][1])
-        reached = merged[place][1]
-        if note.reached_from is None:
-            first_hand.add(place)
-        elif note.reached_from not in reached:
+        kept, reached = merged.setdefault(place, (note, []))
+        if note.reached_from is None and kept.reached_from is not None:
+            merged[place] = (note, reached)  # (the first-hand wording)
+        if note.reached_from is not None and note.reached_from not in reached:
             reached.append(note.reached_from)
-    return list(merged.values())
+    return [(replace(note, reached_from=None), reached) for note, reached in merged.values()]
 
 
 def _fixes_that_apply(findings: list[Finding], sources: Mapping[str, list[str]]) -> list[Finding]:

@@ -154,7 +154,7 @@ def _spells_engine(text: str) -> bool:
     (``LLMEngine``, ``EngineArgs``)."""
     if "sgl.Engine" in text or "sglang.Engine" in text or "import Engine" in text:
         return True
-    if ('"Engine"' in text or "'Engine'" in text) and _takes_engine_by_name(text):
+    if _takes_engine_by_name(text):
         return True
     start = text.find("Engine")
     while start != -1:

@@ -1722,3 +1722,13 @@ def test_an_apptainer_image_from_a_registry_names_the_release():
     # (`run` hands its words to the image's runscript, as docker run to the entrypoint)
     (launch,) = analyze("singularity run --nv img.sif python3 -m sglang.launch_server --tp 2\n").servers
     assert argv(launch) == ["--tp", "2"]
+
+
+def test_an_entrypoint_the_file_does_not_set_is_noted():
+    """`--entrypoint="$PY"`: the program was taken for the text after `=` with
+    its unknown part a marker character, and the launch was lost without a
+    note; it is `$PY`, a variable the file never sets."""
+    result = analyze('docker run --rm --entrypoint="$PY" img -m sglang.launch_server --tp 2\n')
+    assert result.servers == []
+    (note,) = result.notes
+    assert note.message == 'launch not analyzed: its command `"$PY"` is a variable this file never sets'

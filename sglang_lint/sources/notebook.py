@@ -44,6 +44,8 @@ _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SHELL_CELL_MAGICS = frozenset({"%%bash", "%%sh"})
 _PYTHON_CELL_MAGICS = frozenset({"%%time", "%%timeit", "%%capture", "%%prun"})
 _PACKAGE_MAGICS = ("%pip ", "%conda ")
+# `files = !ls`: a shell command's output assigned (no launch of ours)
+_SHELL_ASSIGNMENT = re.compile(r"[\w.]+\s*=\s*!")
 
 
 class NotebookError(Exception):
@@ -137,7 +139,7 @@ class _Cells:
         for cell in document["cells"]:
             if not isinstance(cell, dict):
                 continue
-            lines = self._lines(cell, cell.get("source"), positions)
+            lines = self._lines(cell, positions)
             if lines is None:
                 continue
             if cell.get("cell_type") == "markdown":
@@ -148,8 +150,9 @@ class _Cells:
                 else:
                     self._python_cell(lines)
 
-    def _lines(self, cell: dict, source: Any, positions: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, str]] | None:
+    def _lines(self, cell: dict, positions: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, str]] | None:
         """The cell's lines as (file line, characters before the text, text)."""
+        source: Any = cell.get("source")
         if isinstance(source, str):
             where = positions.get(id(cell))
             source, found = ([source], where) if source and where else ([], None)
@@ -207,7 +210,7 @@ class _Cells:
             if shell:
                 self.blocks.append(Block(SHELL, "bash", shell[0][0] - 1, shell))
                 shell = []
-            if (index == 0 and magic) or stripped.startswith("%") or re.match(r"[\w.]+\s*=\s*!", stripped):
+            if (index == 0 and magic) or stripped.startswith("%") or _SHELL_ASSIGNMENT.match(stripped):
                 if stripped.startswith(_PACKAGE_MAGICS):
                     # `%pip install sglang==0.5.9`: the install pin names the release
                     self.blocks.append(Block(SHELL, "bash", number - 1, [(number, cut + indent + 1, stripped[1:])]))

@@ -2211,10 +2211,11 @@ class PythonInterpreter:
         forks on those branches (CPython oracle, seed 124409: `[a for a in cmd
         if a is not None]` over a list one branch grew lost the fork, and the
         launches of the branch that also grew a shared list in place)."""
-        if not isinstance(maybe, PSpread) or not any(merge_made(value) for value in self._model_values(item)):
+        values = self._model_values(item)
+        if not isinstance(maybe, PSpread) or not any(merge_made(value) for value in values):
             return maybe
         carried = PSpread(Value.unknown(f"{maybe.value.reason}, of items that differ between branches"), maybe.loc)
-        return self._record_merge(carried, self._provenance_of(self._model_values(item), set()))
+        return self._record_merge(carried, self._provenance_of(values, set()))
 
     def _expr_BinOp(self, node: ast.BinOp) -> PyValue:
         return self._binop(node.op, self._eval(node.left), self._eval(node.right), self._loc(node))

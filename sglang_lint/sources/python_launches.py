@@ -282,7 +282,7 @@ class LaunchInterpreter(PythonInterpreter):
             self._launch_server_cmd(node, args, kwargs, loc)
             return unknown
         if _is_sglang_name(qualname, "execute_shell_command") and (args or "command" in kwargs):
-            self._utils_command(node, args[0] if args else kwargs["command"], (), loc)
+            self._utils_command(node, args[0] if args else kwargs["command"], loc)
             return unknown
         if (_is_sglang_name(qualname, "launch_server") or _is_sglang_name(qualname, "run_server")) and (args or kwargs):
             self._launch_server_call(node, last, args[0] if args else next(iter(kwargs.values())), loc)
@@ -582,12 +582,12 @@ class LaunchInterpreter(PythonInterpreter):
             port_word: Word = (Seg(Value.unknown("a free port launch_server_cmd reserves"), loc),)
         else:
             port_word = self._word_of_item(port, loc)
-        self._utils_command(node, command, ((known_seg(" --port ", loc),), port_word), loc)
+        self._utils_command(node, command, loc, port_word)
 
-    def _utils_command(self, node, command: PyValue, appended: tuple[Word, ...], loc: Location) -> None:
+    def _utils_command(self, node, command: PyValue, loc: Location, port_word: Word | None = None) -> None:
         """``sglang.utils.execute_shell_command(command)`` (sglang/utils.py:467
         in 0.5.23; the older notebooks' helper, and launch_server_cmd's), with
-        ``appended``: (the separator, the word) launch_server_cmd adds."""
+        `` --port PORT`` after it when ``port_word`` is given (launch_server_cmd)."""
         if not isinstance(command, PStr):
             self._run_followed(_command_node(node, "command"), command, loc, lambda: None)
             return
@@ -598,7 +598,7 @@ class LaunchInterpreter(PythonInterpreter):
             Seg(Value.known(seg.value.text.translate(_ONE_LINE)), seg.loc, seg.split, seg.quoted, seg.chars, seg.origin) if seg.value.is_known else seg
             for seg in command.word
         )
-        full = PStr(join_words(appended[0], [flat, appended[1]]) if appended else flat, loc)
+        full = PStr(flat if port_word is None else join_words((known_seg(" --port ", loc),), [flat, port_word]), loc)
         self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_script(full, loc))
 
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:

@@ -315,7 +315,7 @@ class LaunchDetection(WordExpansion):
                 if exec_index >= 0:
                     index = exec_index
                     continue
-                entrypoint: list[int | str] = []
+                entrypoint: list[tuple[int, int]] = []
                 index = docker_command_start(texts, index, "run", entrypoint)
                 if index < 0:
                     return
@@ -325,13 +325,13 @@ class LaunchDetection(WordExpansion):
                     # not known; the paths fork on it, as on a command word.
                     self._dropped_launch(words, index - 1, command_loc, "image")
                     return
-                program = entrypoint[-1] if entrypoint else ""
-                if program != "" and (isinstance(program, str) or texts[program] != ""):  # (`--entrypoint ""` is the image's own)
+                at, cut = entrypoint[-1] if entrypoint else (-1, 0)
+                if at >= 0 and texts[at] != "" and texts[at] != "--entrypoint=":  # (`--entrypoint ""` is the image's own)
                     # `--entrypoint python3 IMAGE -m sglang.launch_server ...`:
                     # the command's words are the entrypoint's arguments (an
                     # image whose entrypoint is `true` needs it; the launch was
                     # lost without a note).
-                    words = [*words[:index], _entrypoint_word(words, program, command_loc), *words[index:]]
+                    words = [*words[:index], _entrypoint_word(words[at], cut), *words[index:]]
                 self._image_hint(word_value(words[index - 1]), words[index - 1], command_loc)
                 continue
             if name in APPTAINER_CLIS:
@@ -856,13 +856,18 @@ def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
     return None, index
 
 
-def _entrypoint_word(words: list[Word], value: int | str, command_loc: Location) -> Word:
-    """The program `docker run --entrypoint` names: the word after the option,
-    or the text after its ``=``, where the option word is written."""
-    if isinstance(value, int):
-        return words[value]
-    where = next((seg.loc for word in words for seg in word if seg.value.is_known and seg.value.text.startswith("--entrypoint=")), command_loc)
-    return (Seg(Value.known(value), where),)
+def _entrypoint_word(word: Word, cut: int) -> Word:
+    """The program `docker run --entrypoint` names: the word after the option
+    (``cut`` 0), or what follows ``--entrypoint=`` in ``word`` (its first
+    ``cut`` characters), where that word is written."""
+    pieces = list(word)
+    while cut and pieces and pieces[0].value.is_known and len(pieces[0].value.text) <= cut:
+        cut -= len(pieces[0].value.text)
+        pieces.pop(0)
+    if cut and pieces:
+        first = pieces[0]  # (a known piece: the option's name is)
+        pieces[0] = Seg(Value.known(first.value.text[cut:]), first.loc, first.split, first.quoted, first.chars[cut:] if first.chars else None, first.origin)
+    return tuple(pieces)
 
 
 def _docker_texts(words: list[Word]) -> list[str | None]:

@@ -197,16 +197,17 @@ APPTAINER_EXEC_VALUE_OPTIONS = frozenset(
 UNKNOWN_REST = "\x00"
 
 
-def docker_command_start(texts: Sequence[str | None], index: int, subcommand: str, entrypoint: list[int | str] | None = None) -> int:
+def docker_command_start(texts: Sequence[str | None], index: int, subcommand: str, entrypoint: list[tuple[int, int]] | None = None) -> int:
     """Index of the command a container runs in ``docker [container] run
     [OPTIONS] IMAGE CMD`` or ``docker [container] exec [OPTIONS] CONTAINER CMD``
     (``subcommand``, the CLI at ``index``); -1 when the CLI runs another
     subcommand or no command. ``texts``: each word's text; None for a word that
     cannot be known, or its literal start and UNKNOWN_REST when that start is
     an option's (both readers of a command, over words and over plain text,
-    share this one reading of docker's options). ``entrypoint`` gets the value
-    of `run --entrypoint`, which is the program the command's words are given
-    to: the index of the word that holds it, or its text (`--entrypoint=X`)."""
+    share this one reading of docker's options). ``entrypoint`` gets where the
+    value of each `run --entrypoint` is, the program the command's words are
+    given to: (the index of the word that holds it, the characters before it
+    in that word: `--entrypoint=X`'s)."""
     position = index + 1
     if position + 1 < len(texts) and texts[position] == "container":
         position += 1
@@ -230,7 +231,7 @@ def apptainer_command_start(texts: Sequence[str | None], index: int) -> int:
     return position if position < len(texts) else -1
 
 
-def _first_pflag_operand(texts: Sequence[str | None], position: int, value_options: frozenset[str], entrypoint: list[int | str] | None = None) -> int:
+def _first_pflag_operand(texts: Sequence[str | None], position: int, value_options: frozenset[str], entrypoint: list[tuple[int, int]] | None = None) -> int:
     """Index of the first operand at or after ``position``, options read as Go's
     pflag (docker's and podman's parser) reads them: ``--opt=v`` and ``--opt v``;
     a cluster ``-ite X`` whose first letter that takes a value takes the rest of
@@ -245,7 +246,7 @@ def _first_pflag_operand(texts: Sequence[str | None], position: int, value_optio
             return position
         if text.startswith("--"):
             if entrypoint is not None and text.partition("=")[0] == "--entrypoint":
-                entrypoint.append(text.partition("=")[2] if "=" in text else position)
+                entrypoint.append((position - 1, len("--entrypoint=")) if "=" in text else (position, 0))
             if "=" not in text and text in value_options:
                 position += 1
             continue
@@ -255,6 +256,7 @@ def _first_pflag_operand(texts: Sequence[str | None], position: int, value_optio
                     position += 1
                 break
     return position
+
 
 SSH_VALUE_OPTIONS = frozenset(
     {"-B", "-b", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o", "-p", "-Q", "-R", "-S", "-W", "-w"}
