@@ -165,3 +165,56 @@ def test_any_notebook_is_analyzed_without_raising(cells: list[tuple[str, str]]) 
     text = notebook(*cells)
     first = analyze_notebook("nb.ipynb", text)
     assert analyze_notebook("nb.ipynb", text) == first  # (deterministic)
+
+
+# Escapes before a column: Jupyter writes `"` as `\"`, `\` as `\\`, a tab as
+# `\t` and, with json's default ensure_ascii, `é` as `\u00e9` and an emoji as a
+# surrogate pair of two `\uXXXX`: the file's text runs ahead of the cell's.
+_ESCAPED_PREFIX = 'MSG="caf\u00e9 \\\\ \\"PD\\" \U0001f600\t" '
+
+
+def test_a_column_after_escapes_on_its_line_is_the_files() -> None:
+    text = notebook(("code", f"!{_ESCAPED_PREFIX}{LS} --tp 2 --no-such-option &\n"))
+    assert "\\u00e9" in text and "\\ud83d\\ude00" in text and '\\"' in text and "\\t" in text
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    for token in launch.args:
+        word = token.value.describe()
+        assert at(text, token.location.line, token.location.column, len(word)) == word
+    assert at(text, launch.location.line, launch.location.column, 6) == "python"
+
+
+def test_a_finding_after_escapes_points_at_its_option(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = notebook(("code", f'print("\\"PD\\" caf\u00e9")\n!{_ESCAPED_PREFIX}{LS} --no-such-option &\n'))
+    (tmp_path / "nb.ipynb").write_text(text)
+    (finding,) = lint_paths(["nb.ipynb"], LintOptions()).findings
+    assert finding.code == "SGL202"
+    location = finding.location
+    assert at(text, location.line, location.column, 16) == "--no-such-option"
+    assert at(text, location.end_line, location.end_column - 16, 16) == "--no-such-option"
+
+
+def test_a_python_cells_columns_after_escapes_are_the_files() -> None:
+    code = 'label = "\\"caf\u00e9\\""; p = subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"])\n'
+    text = notebook(("code", "import subprocess\n" + code))
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    tp = next(token for token in launch.args if token.value.describe() == "--tp")
+    # (the string's quotes are escapes in the file: `\"--tp\"`)
+    assert at(text, tp.location.line, tp.location.column, 8) == '\\"--tp\\"'
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prefix=st.text(st.characters(blacklist_characters="\n\r{}'", blacklist_categories=("Cs",)), max_size=12), ascii_only=st.booleans())
+def test_every_word_after_any_escaped_text_is_placed_on_itself(prefix: str, ascii_only: bool) -> None:
+    """Whatever precedes a launch on its line (quotes, backslashes, control
+    characters, non-ASCII written raw or as escapes), each word's column is
+    where the word is in the file."""
+    cell = f"!X='{prefix}' {LS} --tp 2 &\n"
+    made = {"cells": [{"cell_type": "code", "metadata": {}, "source": [cell], "outputs": [], "execution_count": None}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    text = json.dumps(made, indent=1, ensure_ascii=ascii_only) + "\n"
+    result = analyze_notebook("nb.ipynb", text)
+    for launch in result.servers:
+        for token in launch.args:
+            word = token.value.describe()
+            if token.value.is_known and word.startswith("-"):
+                assert at(text, token.location.line, token.location.column, len(word)) == word

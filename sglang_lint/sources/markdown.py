@@ -1056,10 +1056,15 @@ class MarkdownAnalyzer:
     def _loc(self, location: Location | None) -> Location | None:
         if location is None or location.path != self.path or location.line < 1:
             return location
-        cut, end_cut = self.cuts.get(location.line, 0), self.cuts.get(location.end_line, 0)
-        if not cut and not end_cut:
+        column, end_column = self._column(location.line, location.column), self._column(location.end_line, location.end_column)
+        if column == location.column and end_column == location.end_column:
             return location
-        return Location(location.path, location.line, location.column + cut, location.end_line, location.end_column + end_cut)
+        return Location(location.path, location.line, column, location.end_line, end_column)
+
+    def _column(self, line: int, column: int) -> int:
+        """The document's column of a block's ``column`` on ``line``: moved
+        back by what was cut from the line's start."""
+        return column + self.cuts.get(line, 0)
 
     def _token(self, token: ArgToken) -> ArgToken:
         return ArgToken(self.placeholders.value(token.value), self._loc(token.location), self._loc(token.origin), token.spread)
@@ -1092,7 +1097,7 @@ class MarkdownAnalyzer:
                 )
             )
         for note in part.notes:
-            column = note.column + self.cuts.get(note.line, 0) if note.path == self.path else note.column
+            column = self._column(note.line, note.column) if note.path == self.path else note.column
             self.result.notes.append(replace(note, message=display(note.message), column=column))
         for line, comment in part.comments.items():
             self.result.comments[line] = self._comment_text(line, comment)

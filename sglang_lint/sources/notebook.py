@@ -21,8 +21,9 @@ How IPython runs a Python cell's lines:
 
 Positions: Jupyter writes a cell's source as a list of strings, one per line of
 the file, so a cell's line is the file's line of its string, and a column is
-counted from the string's opening quote (exact unless an escape, ``\\"``,
-comes before it on the line). A cell written as one string of several lines
+counted from the string's opening quote, plus what each escape before it on the
+line (``\\"``, ``\\\\``, ``\\u00e9``) takes beyond the one character it stands
+for. A cell written as one string of several lines
 cannot be placed line by line: it is noted (when it names SGLang) and not read.
 Markdown cells are read as a runbook is: their headings make the sections,
 and their fenced code blocks are the guide's commands.
@@ -63,19 +64,55 @@ class _Strings:
         self.matches = _STRING.finditer(text)
         self.line_starts = [0] + [index + 1 for index, char in enumerate(text) if char == "\n"]
 
-    def next(self, expected: str) -> tuple[int, int]:
+    def next(self, expected: str) -> tuple[int, int, Escapes]:
         match = next(self.matches, None)
         if match is None or self.decode(match.group(0)) != expected:
             raise NotebookError("its strings do not follow its structure")
         offset = match.start()
         line = bisect.bisect_right(self.line_starts, offset)
-        return line, offset - self.line_starts[line - 1]
+        raw = match.group(0)
+        return line, offset - self.line_starts[line - 1], _escapes(raw[1:-1]) if "\\" in raw else ()
 
 
-def _positions(node: Any, strings: _Strings, found: dict[int, list[tuple[int, int]]]) -> None:
+# For a JSON string's body: (index in the decoded text, characters the text
+# written in the file is longer than the decoded text before that index), at
+# each index past an escape; () without escapes.
+Escapes = tuple[tuple[int, int], ...]
+
+
+def _escapes(raw: str) -> Escapes:
+    """Where the file's text of a valid JSON string body ``raw`` runs ahead of
+    its decoded text: ``\\"`` is two characters for one, ``\\u00e9`` six, a
+    surrogate pair's two escapes twelve for one code point."""
+    found: list[tuple[int, int]] = []
+    decoded = extra = index = 0
+    while (escape := raw.find("\\", index)) >= 0:
+        length = 2
+        if raw[escape + 1] == "u":
+            length = 6
+            if 0xD800 <= int(raw[escape + 2 : escape + 6], 16) < 0xDC00 and raw[escape + 6 : escape + 8] == "\\u" and 0xDC00 <= int(raw[escape + 8 : escape + 12], 16) < 0xE000:
+                length = 12
+        decoded += escape - index + 1
+        extra += length - 1
+        found.append((decoded, extra))
+        index = escape + length
+    return tuple(found)
+
+
+def escaped_column(escapes: Escapes, index: int) -> int:
+    """The characters the file's text runs ahead of the decoded text at the
+    decoded ``index`` (0-based)."""
+    at = bisect.bisect_right(escapes, (index, float("inf"))) - 1
+    return escapes[at][1] if at >= 0 else 0
+
+
+Position = tuple[int, int, Escapes]  # (line, column of the opening quote, its escapes)
+
+
+def _positions(node: Any, strings: _Strings, found: dict[int, list[Position]]) -> None:
     """Walk ``node`` in the text's order, consuming one string token per string
     key and value; each list's strings' positions go to ``found`` by id()."""
-    stack: list[tuple[Any, list[tuple[int, int]] | None]] = [(node, None)]
+    stack: list[tuple[Any, list[Position] | None]] = [(node, None)]
     while stack:
         value, into = stack.pop()
         if isinstance(value, str):
@@ -89,14 +126,14 @@ def _positions(node: Any, strings: _Strings, found: dict[int, list[tuple[int, in
                 stack.append((item, found.setdefault(id(value), []) if key == "source" and isinstance(item, str) else None))
                 stack.append((key, None))
         elif isinstance(value, list):
-            positions: list[tuple[int, int]] = []
+            positions: list[Position] = []
             if value and all(isinstance(item, str) for item in value):
                 found[id(value)] = positions
             for item in reversed(value):
                 stack.append((item, positions if isinstance(item, str) else None))
 
 
-def _parse(text: str) -> tuple[dict, dict[int, list[tuple[int, int]]]]:
+def _parse(text: str) -> tuple[dict, dict[int, list[Position]]]:
     import json
 
     try:
@@ -109,7 +146,7 @@ def _parse(text: str) -> tuple[dict, dict[int, list[tuple[int, int]]]]:
         if isinstance(document, dict) and "worksheets" in document:
             raise NotebookError("it is in the nbformat 3 layout, which sglang-lint does not read")
         raise NotebookError("it has no list of cells")
-    found: dict[int, list[tuple[int, int]]] = {}
+    found: dict[int, list[Position]] = {}
     _positions(document, _Strings(text), found)
     return document, found
 
@@ -129,12 +166,15 @@ class _Cells:
     """The blocks and headings of a notebook's cells, and the notes about cells
     that cannot be read."""
 
-    def __init__(self, path: str, document: dict, positions: dict[int, list[tuple[int, int]]]) -> None:
+    def __init__(self, path: str, document: dict, positions: dict[int, list[Position]]) -> None:
         self.path = path
         self.blocks: list[Block] = []
         self.headings: list[Heading] = []
         self.notes: list[Note] = []
         self.used_lines: set[int] = set()  # (the file's lines cells' lines are on)
+        # For a line with escapes: the 1-based file column of its text's first
+        # character, and the escapes (to place a column after them).
+        self.escapes: dict[int, tuple[int, Escapes]] = {}
         shell_kernel = _language(document) in ("bash", "sh", "shell")
         for cell in document["cells"]:
             if not isinstance(cell, dict):
@@ -150,7 +190,7 @@ class _Cells:
                 else:
                     self._python_cell(lines)
 
-    def _lines(self, cell: dict, positions: dict[int, list[tuple[int, int]]]) -> list[tuple[int, int, str]] | None:
+    def _lines(self, cell: dict, positions: dict[int, list[Position]]) -> list[tuple[int, int, str]] | None:
         """The cell's lines as (file line, characters before the text, text)."""
         source: Any = cell.get("source")
         if isinstance(source, str):
@@ -161,7 +201,8 @@ class _Cells:
         if not source or found is None:
             return None
         lines: list[tuple[int, int, str]] = []
-        for text, (line, column) in zip(source, found):
+        escapes: dict[int, tuple[int, Escapes]] = {}
+        for text, (line, column, line_escapes) in zip(source, found):
             body = text[:-1] if text.endswith("\n") else text
             if "\n" in body or line in self.used_lines or any(line == seen for seen, _, _ in lines):
                 # (one string of several lines, or a notebook written without
@@ -172,7 +213,10 @@ class _Cells:
                     )
                 return None
             lines.append((line, column + 1, body))
+            if line_escapes:
+                escapes[line] = (column + 2, line_escapes)
         self.used_lines.update(line for line, _, _ in lines)
+        self.escapes.update(escapes)
         return lines
 
     def _markdown_cell(self, lines: list[tuple[int, int, str]]) -> None:
@@ -234,6 +278,14 @@ class NotebookAnalyzer(MarkdownAnalyzer):
         self.result.notes.extend(self.cells.notes)
         # (in the file's order: cells' shell commands and Python alike)
         return sorted(self.cells.blocks, key=lambda block: block.fence_line), self.cells.headings
+
+    def _column(self, line: int, column: int) -> int:
+        column = super()._column(line, column)
+        escaped = self.cells.escapes.get(line)
+        if escaped is not None and column >= escaped[0]:
+            first, escapes = escaped
+            column += escaped_column(escapes, column - first)
+        return column
 
     def _comment_text(self, line: int, comment: str) -> str:
         # (the file's line is the cell's line inside a JSON string: the
