@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 import pytest
@@ -1315,6 +1316,43 @@ def test_strays_after_a_typo_are_those_argparse_reports_once_it_is_fixed(words, 
     strays = [columns[p.location.column] for p in result.problems[1:]]
     assert all(p.kind == "unknown" and p.option == "" for p in result.problems[1:])
     assert strays == expected
+
+
+@same_argparse
+@pytest.mark.parametrize(
+    "words, fixed_word",
+    [
+        # `ARGS="{$ARGS} --tp 2"` (a public SageMaker `serve` script): the brace
+        # is glued to the first option, the closing one to the last word.
+        (["{--tp-size", "8", "16", "--port", "1"], "--tp-size"),
+        (["{--tp", "8", "--port", "1"], "--tp"),
+        (['"--pair', "a", "b", "c"], "--pair"),
+        (["{--tp-size=8", "16"], "--tp-size=8"),
+        (["(--enable-metrics", "true", "--port", "1"], "--enable-metrics"),
+        (["`--lora-paths", "a", "b", "--port", "1"], "--lora-paths"),
+    ],
+)
+def test_an_option_with_a_stray_character_before_it_is_one_finding(words, fixed_word):
+    # argparse takes `{--tp-size` for an argument: "unrecognized arguments:
+    # {--tp-size 8 16". The oracle, as for a typo: real argparse on the argv
+    # with the stray character removed; what it still refuses are mistakes of
+    # their own, every other word was the option's value.
+    fixed = [fixed_word, *words[1:]]
+    expected = _strays_after_the_fix(_CASCADE_TABLE, words, fixed)
+    assert expected is not None
+    with pytest.raises(_ArgparseError, match="unrecognized arguments: " + re.escape(words[0])):
+        _cached_real_parser(_CASCADE_TABLE).parse_args(words)
+    result = parse_server_args(tokens(*words), _CASCADE_TABLE)
+    first = result.problems[0]
+    assert first.kind == "unknown" and f"a stray {words[0][0]!r} before {fixed_word.split('=')[0]}" in first.message
+    columns = {token.location.column: token.value.text for token in tokens(*words)}
+    strays = [columns[p.location.column] for p in result.problems[1:]]
+    assert strays == expected
+
+
+def test_a_stray_character_before_a_word_that_is_no_option_is_not_explained():
+    result = parse_server_args(tokens("{--no-such-option", "8"), _CASCADE_TABLE)
+    assert [p.message for p in result.problems] == ["unrecognized argument: '{--no-such-option'", "unrecognized argument: '8'"]
 
 
 @pytest.mark.parametrize(

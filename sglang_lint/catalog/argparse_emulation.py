@@ -27,7 +27,7 @@ import functools
 
 from msgspec import Struct
 
-from sglang_lint.catalog.argv_words import Role, _Classified, _OptionWord, _Word, close_match
+from sglang_lint.catalog.argv_words import ArgparseView, Role, _Classified, _OptionWord, _Word, close_match
 from sglang_lint.catalog.option_values import (
     DEFAULT_NONE_REASON,
     default_value,
@@ -138,6 +138,11 @@ def _options_named(name: str) -> tuple[Option, ...]:
 # The argparse pass
 
 
+# Characters a script glues before an option by mistake: an unbalanced
+# brace or bracket of `"{$ARGS} ..."`, a quote of a broken quoting.
+_STRAY_BEFORE_OPTION = "{([\"'`,"
+
+
 class _Assignment(Struct):
     """A setting made by a word, with the index of that word in argv order."""
 
@@ -152,6 +157,9 @@ class _Parse(Struct):
     problems: list[ArgProblem]
     assignments: dict[str, _Assignment] = {}
     opaque: list[int] = []
+    # argparse's reading of an option word (catalog.argv_words), for a word
+    # with a stray character before an option
+    view: ArgparseView | None = None
 
     # -- the main loop ------------------------------------------------------------
     def run(self) -> None:
@@ -186,6 +194,10 @@ class _Parse(Struct):
                 continue
             if role.role == Role.ARGUMENT:
                 if not previous_unseen:  # after an unseen word it may be that word's value
+                    glued = self._glued_option(index)
+                    if glued is not None:
+                        index, stray_hint = glued
+                        continue
                     self._unrecognized(index, stray_hint)
                 index += 1
                 continue
@@ -205,6 +217,30 @@ class _Parse(Struct):
         for position in range(index, len(self.words)):
             if not self.words[position].token.spread:  # a spread may be no word at all
                 self._unrecognized(position, None)
+
+    def _glued_option(self, index: int) -> tuple[int, str | None] | None:
+        """An argument word that is an option with a stray character glued
+        before it (``{--host`` of ``"{$ARGS} ..."``, ``"--tp``): argparse sees
+        an argument, unrecognized, and then the option's values as more
+        unrecognized arguments. One mistake, one finding (issue 18): the word
+        is reported with the option it is meant to be, and takes that option's
+        values as a misspelled option does."""
+        word = self.words[index]
+        if not word.value.is_known:
+            return None
+        text = word.value.describe()
+        stripped = text.lstrip(_STRAY_BEFORE_OPTION)
+        if stripped == text or not stripped.startswith("-"):
+            return None
+        meant = self.view.parse_optional(stripped) if self.view is not None else None
+        if meant is None or meant.option is None:
+            return None
+        stray = text[: len(text) - len(stripped)]
+        self.problems.append(
+            ArgProblem("unknown", f"unrecognized argument: {text!r} (a stray {stray!r} before {meant.written})", word.location, option="")
+        )
+        parsed = _OptionWord(None, stripped, stray + meant.written, meant.explicit)
+        return self._consume_unparsed(index, word, parsed, [meant.option], "unknown")
 
     def _unrecognized(self, index: int, stray_hint: str | None) -> None:
         word = self.words[index]

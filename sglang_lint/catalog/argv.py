@@ -415,7 +415,7 @@ def _llm_settings(
     words, config = merge_config(words, table, read_config, problems)
     argparse_view = _facts(table).argparse
     roles = [classify(word, argparse_view) for word in words]
-    parse = _Parse(table, words, roles, problems)
+    parse = _Parse(table, words, roles, problems, view=argparse_view)
     parse.run()
     _report_ignored_config(parse)
     return _settings(table, parse, config)
@@ -449,7 +449,7 @@ def _diffusion_parse(table: OptionTable, words: list[_Word], problems: list[ArgP
     no merge."""
     argparse_view = _facts(table).argparse
     roles = [classify(word, argparse_view) for word in words]
-    parse = _Parse(table, words, roles, problems)
+    parse = _Parse(table, words, roles, problems, view=argparse_view)
     parse.run()
     return _settings(table, parse, _ConfigOutcome())
 

@@ -41,7 +41,10 @@ One mistake, one finding: the words after an unknown option that the option it
 most likely means would take as values (the option of that name in other
 releases, else the close match) are not reported again, and a word past them is
 (`--tp-szie 8 16`: the `16` is refused after the fix too). When no option is
-close, every word up to the next option goes with it. What the meant option
+close, every word up to the next option goes with it. An option with a stray
+character glued before it (`{--host`, from `ARGS="{$ARGS} --tp 2"`) is an
+argument to argparse: it is reported once, naming the option, and takes that
+option's values. What the meant option
 would have set is unknown to the other rules, so a typo on one side of a PD pair
 is not also reported as a mismatch.
 
@@ -94,6 +97,12 @@ option table (options are added and removed between releases).
             {"run.sh": "python -m sglang.launch_server --model-path /m --tp-szie 8 16\n"},
             findings=2,
             message_contains="sglang 0.5.23",
+        ),
+        Example(
+            # `{$ARGS}` for `${ARGS}`: `{--host 0.0.0.0}` (the value keeps the `}`).
+            {"run.sh": 'ARGS="--host 0.0.0.0"\nARGS="{$ARGS} --tp 2"\npython -m sglang.launch_server --model-path /m $ARGS\n'},
+            findings=1,
+            message_contains="a stray '{' before --host",
         ),
     ]
     valid = [
