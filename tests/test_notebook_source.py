@@ -68,11 +68,56 @@ def test_a_shell_cell_magic_makes_the_cell_a_script(magic: str) -> None:
     assert args(launch) == ["--tp", "8"]
 
 
-@pytest.mark.parametrize("magic", ["%%writefile serve.sh", "%%html", "%%javascript"])
+@pytest.mark.parametrize("magic", ["%%html", "%%javascript"])
 def test_a_cell_magic_that_runs_no_code_launches_nothing(magic: str) -> None:
     text = notebook(("code", f"{magic}\n{LS} --tp 8 --no-such-option\n"))
     result = analyze_notebook("nb.ipynb", text)
     assert result.servers == [] and result.notes == []
+
+
+def test_a_written_script_is_read_as_the_program_its_shebang_names() -> None:
+    """SageMaker's `serve` (a public notebook): `%%writefile serve`, a bash
+    script the container runs; `"{$ARGS} ..."` glues a brace to --host."""
+    script = '#!/bin/bash\nARGS="--host 0.0.0.0 --port 8080"\nARGS="{$ARGS} --tp 2"\npython3 -m sglang.launch_server --model-path m $ARGS\n'
+    text = notebook(("code", "TP = 8\n"), ("code", "%%writefile serve\n" + script), ("code", "!chmod +x serve\n"))
+    result = analyze_notebook("nb.ipynb", text)
+    (launch,) = result.servers
+    assert args(launch) == ["{--host", "0.0.0.0", "--port", "8080}", "--tp", "2"]
+    assert at(text, launch.location.line, launch.location.column, 7) == "python3"
+
+
+def test_a_written_file_is_a_program_of_its_own(tmp_path, monkeypatch) -> None:
+    """The kernel's names and a `!` line's variables are not the written
+    file's: it runs later, alone."""
+    monkeypatch.chdir(tmp_path)
+    text = notebook(
+        ("code", "!TP=8\n"),
+        ("code", f"%%writefile launch.sh\n{LS} --tp $TP --no-such-option\n"),
+        ("code", f"%%writefile launch.py\nimport subprocess\nsubprocess.run(['python', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp-szie', '2'])\n"),
+    )
+    (tmp_path / "nb.ipynb").write_text(text)
+    findings = lint_paths(["nb.ipynb"], LintOptions()).findings
+    assert sorted((finding.code, at(text, finding.location.line, finding.location.column, 16)) for finding in findings) == [
+        ("SGL202", "'--tp-szie', '2'"),
+        ("SGL202", "--no-such-option"),
+    ]
+    (shell, python) = analyze_notebook("nb.ipynb", text).servers
+    assert not shell.args[3].value.is_known  # $TP: the `!` line's shell is gone
+
+
+def test_a_written_manifest_is_read_as_yaml() -> None:
+    manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: s}\nspec:\n  containers:\n  - name: s\n    image: lmsysorg/sglang:v0.5.9\n    command: [python3, -m, sglang.launch_server]\n    args: [--model-path, m, --tp, '4']\n"
+    text = notebook(("code", "%%writefile -a pod.yaml\n" + manifest))
+    (launch,) = analyze_notebook("nb.ipynb", text).servers
+    assert args(launch) == ["--tp", "4"]
+
+
+def test_a_written_file_of_no_known_language_that_launches_is_noted() -> None:
+    text = notebook(("code", "%%writefile Dockerfile\nFROM lmsysorg/sglang:latest\nCMD python3 -m sglang.launch_server --model-path m\n"))
+    result = analyze_notebook("nb.ipynb", text)
+    (note,) = result.notes
+    assert result.servers == [] and "`Dockerfile` this cell writes is not analyzed" in note.message
+    assert at(text, note.line, note.column, 11) == "%%writefile"
 
 
 def test_python_cells_are_one_program_in_order() -> None:

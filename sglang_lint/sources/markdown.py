@@ -149,6 +149,10 @@ class Block(Struct):
     fence_line: int
     lines: list[tuple[int, int, str]] = []
     session: bool = False
+    # The file a notebook's `%%writefile NAME` cell writes: a program of its
+    # own (a container's `serve` script), not part of the kernel's or the
+    # runbook's session.
+    written: str = ""
 
     @property
     def last_line(self) -> int:
@@ -935,11 +939,12 @@ class MarkdownAnalyzer:
             PYTHON: _prepare_python,
             YAML: _prepare_yaml,
         }
+        written: list[_Prepared] = []
         for block in blocks:
-            if block.family == SHELL and not block.session and _python_fenced_as_shell(block):
+            if block.family == SHELL and not block.session and not block.written and _python_fenced_as_shell(block):
                 block.family = PYTHON
             item = prepare[block.family](block, self.placeholders)
-            by_family[block.family].append(item)
+            (written if block.written else by_family[block.family]).append(item)
             for number, cut, _ in item.lines:
                 if cut:
                     self.cuts[number] = cut
@@ -954,6 +959,13 @@ class MarkdownAnalyzer:
                 line = items[0].block.fence_line
                 self.result.notes.append(
                     Note(self.path, f"internal error while analyzing the {family} blocks ({type(error).__name__}: {error}); please report it", line)
+                )
+        for item in written:
+            try:
+                parts.append(self._written(item))
+            except Exception as error:  # noqa: BLE001 - one file must not lose the others
+                self.result.notes.append(
+                    Note(self.path, f"internal error while analyzing the file {item.block.written} a cell writes ({type(error).__name__}: {error}); please report it", item.block.fence_line)
                 )
         for part in parts:
             self._merge(part)
@@ -991,6 +1003,16 @@ class MarkdownAnalyzer:
         if not combined.notes or (len(items) == 1 and self._may_launch(items[0])):
             return [combined]
         return self._isolate(items, _yaml_block_ok, stream, partial(analyze_yaml, env=self.configured_env, placeholder_note=False), "YAML")
+
+    def _written(self, item: _Prepared) -> SourceResult:
+        """A file a cell writes, read alone as the program it is (a script
+        runs non-interactively: no aliases)."""
+        text, env = _document([item]), self.configured_env
+        if item.block.family == SHELL:
+            return analyze_shell(self.path, text, env)
+        if item.block.family == PYTHON:
+            return analyze_python(self.path, text, env)
+        return analyze_yaml(self.path, text, env, placeholder_note=False)
 
     def _isolate(
         self,

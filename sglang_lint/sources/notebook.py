@@ -16,8 +16,11 @@ How IPython runs a Python cell's lines:
   install pin names the release, as in a script);
 - another ``%magic`` line, and ``x = !cmd``, run no launch: blank;
 - ``%%bash``, ``%%sh``, ``%%script bash|sh`` make the whole cell a shell script;
-  ``%%time``, ``%%timeit``, ``%%capture``, ``%%prun`` run it as Python; other
-  cell magics (``%%writefile``, ``%%html``) run no Python and no shell.
+  ``%%time``, ``%%timeit``, ``%%capture``, ``%%prun`` run it as Python;
+  ``%%writefile NAME`` (``%%file``) writes the cell to a file, which is read
+  as the program its name or ``#!`` line says (SageMaker's ``serve`` script):
+  on its own, not as part of the kernel; other cell magics (``%%html``) run
+  no Python and no shell.
 
 Positions: Jupyter writes a cell's source as a list of strings, one per line of
 the file, so a cell's line is the file's line of its string, and a column is
@@ -37,13 +40,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from sglang_lint.model import Heading, Note, SourceResult
-from sglang_lint.sources.markdown import PYTHON, SHELL, Block, MarkdownAnalyzer, blocks_and_headings
+from sglang_lint.files import FileKind, source_kind
+from sglang_lint.sources.markdown import PYTHON, SHELL, YAML, Block, MarkdownAnalyzer, blocks_and_headings
+from sglang_lint.sources.shell import names_an_entry_point
 
 # A JSON string token (JSON strings hold no raw line break), its loop unrolled:
 # an output's base64 image is megabytes of one string.
 _STRING = re.compile(r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"')
 _SHELL_CELL_MAGICS = frozenset({"%%bash", "%%sh"})
 _PYTHON_CELL_MAGICS = frozenset({"%%time", "%%timeit", "%%capture", "%%prun"})
+_WRITEFILE_MAGICS = frozenset({"%%writefile", "%%file"})
+_WRITTEN_FAMILIES = {FileKind.SHELL: SHELL, FileKind.PYTHON: PYTHON, FileKind.YAML: YAML}
 _PACKAGE_MAGICS = ("%pip ", "%conda ")
 # `files = !ls`: a shell command's output assigned (no launch of ours)
 _SHELL_ASSIGNMENT = re.compile(r"[\w.]+\s*=\s*!")
@@ -237,8 +244,11 @@ class _Cells:
             if len(lines) > 1:
                 self.blocks.append(Block(SHELL, "bash", lines[0][0], lines[1:]))
             return
+        if magic in _WRITEFILE_MAGICS:
+            self._written_file(first, lines)
+            return
         if magic and magic not in _PYTHON_CELL_MAGICS:
-            return  # (%%writefile, %%html, ...: no Python, no shell)
+            return  # (%%html, %%javascript, ...: no Python, no shell)
         python: list[tuple[int, int, str]] = []
         shell: list[tuple[int, int, str]] = []
         continued = False
@@ -265,6 +275,25 @@ class _Cells:
             self.blocks.append(Block(SHELL, "bash", shell[0][0] - 1, shell))
         if any(text.strip() for _, _, text in python):
             self.blocks.append(Block(PYTHON, "python", python[0][0] - 1, python))
+
+
+    def _written_file(self, first: str, lines: list[tuple[int, int, str]]) -> None:
+        """``%%writefile [-a] NAME``: the cell's other lines are the file NAME,
+        a program of its own. One whose language neither its name nor a ``#!``
+        line tells, and which names an SGLang entry point, is noted: its launch
+        would otherwise be lost without a word."""
+        name = next((word for word in first.split()[1:] if not word.startswith("-")), "")
+        body = lines[1:]
+        if not name or not body:
+            return
+        text = "\n".join(text for _, _, text in body)
+        family = _WRITTEN_FAMILIES.get(source_kind(name, text))  # type: ignore[arg-type]
+        if family is not None:
+            self.blocks.append(Block(family, family, lines[0][0], body, written=name))
+        elif names_an_entry_point(text):
+            self.notes.append(
+                Note(self.path, f"the file `{name}` this cell writes is not analyzed: neither its name nor a `#!` line says it is a shell, Python or YAML file", lines[0][0], lines[0][1] + 1)
+            )
 
 
 class NotebookAnalyzer(MarkdownAnalyzer):
