@@ -1109,6 +1109,10 @@ def _execute_shell_command_words(command: str) -> tuple[dict[str, str], list[str
         "python3 -m sglang.launch_server --model-path m --tp 2",
         "\npython3 -m sglang.launch_server --model-path m \\\n  --tp 4 --host 0.0.0.0\n",
         "CUDA_VISIBLE_DEVICES=0,1 SGLANG_X=1 python -m sglang.launch_server --model-path m --dp 2",
+        # No shell quoting: the quotes are characters of the words, and a
+        # quoted value with a blank is two words (argparse refuses the second).
+        "python3 -m sglang.launch_server --model-path 'm' --json-model-override-args '{\"a\": 1}' --tp 2",
+        'python3 -m sglang.launch_server --model-path "my model" --tp 2',
     ],
 )
 @pytest.mark.parametrize("port", [None, 30001])

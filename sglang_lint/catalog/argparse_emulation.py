@@ -249,7 +249,7 @@ class _Parse(Struct):
         if word.config_key is not None:
             hint = f" (from config key {word.config_key!r})"
         self.problems.append(
-            ArgProblem("unknown", f"unrecognized argument: {text!r}{hint}", word.location, option="")
+            ArgProblem("unknown", f"unrecognized argument: {text!r}{hint}", word.location, option="", word=text)
         )
 
     # -- options ------------------------------------------------------------------

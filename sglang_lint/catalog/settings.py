@@ -133,6 +133,8 @@ class ArgProblem(Struct, frozen=True):
     # An "invalid choice": the value's text outside the option's choices (which a
     # plugin or a newer release may add); "" for every other problem.
     refused_choice: str = ""
+    # An unrecognized argument: the word's text ("" for every other problem).
+    word: str = ""
 
 
 # What `sglang serve` raises when its own scan finds no model path (0.5.23

@@ -99,6 +99,12 @@ option table (options are added and removed between releases).
             message_contains="sglang 0.5.23",
         ),
         Example(
+            # launch_server_cmd splits at blanks and reads no quotes: the JSON is three words.
+            {"nb.py": "from sglang.utils import launch_server_cmd\nlaunch_server_cmd(\"python -m sglang.launch_server --model-path /m --json-model-override-args '{\\\"a\\\": 1}'\")\n"},
+            findings=1,
+            message_contains="read no shell quotes",
+        ),
+        Example(
             # `{$ARGS}` for `${ARGS}`: `{--host 0.0.0.0}` (the value keeps the `}`).
             {"run.sh": 'ARGS="--host 0.0.0.0"\nARGS="{$ARGS} --tp 2"\npython -m sglang.launch_server --model-path /m $ARGS\n'},
             findings=1,
@@ -137,6 +143,13 @@ option table (options are added and removed between releases).
                 message = clip(problem.message, 100)
                 help_text = "remove the word, or give it to the option it belongs to"
                 notes.append("SGLang's parser takes no positional arguments: every word must be an option or its value")
+                if "'" in problem.word or '"' in problem.word:
+                    # (sglang/utils.py:473-474 in 0.5.23: `command.split()`)
+                    help_text = "write the value without blanks, or start the server from an argv list"
+                    notes.append(
+                        "the word holds a quote: whatever split this command read no shell quotes (sglang.utils' "
+                        "launch_server_cmd and execute_shell_command split at blanks), so a quoted value with a blank became several words"
+                    )
             else:
                 message = f"unknown option {clip(written, 48)} for sglang {version}"
                 help_text = f"correct the spelling, or drop {written}"

@@ -598,8 +598,8 @@ class LaunchInterpreter(PythonInterpreter):
             Seg(Value.known(seg.value.text.translate(_ONE_LINE)), seg.loc, seg.split, seg.quoted, seg.chars, seg.origin) if seg.value.is_known else seg
             for seg in command.word
         )
-        full = PStr(flat if port_word is None else join_words((known_seg(" --port ", loc),), [flat, port_word]), loc)
-        self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_script(full, loc))
+        full = flat if port_word is None else join_words((known_seg(" --port ", loc),), [flat, port_word])
+        self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_argv(_helper_argv(full), loc))
 
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
         """``subprocess.Popen(command, shell=...)``: a list is the argv (with
@@ -817,6 +817,23 @@ def _mention_key(node) -> str:
 
 
 _ONE_LINE = str.maketrans("\\\n\r", "   ")
+
+
+def _helper_argv(command: Word) -> list[Word]:
+    """The argv ``execute_shell_command`` starts (0.5.23 sglang/utils.py:473-486):
+    ``command.split()`` with no shell quoting (a quote is a character of its
+    word: ``--json-model-override-args '{"a": 1}'`` is two words, ``'{"a":``
+    and ``1}'``), after the leading ``KEY=VALUE`` words it takes for the
+    environment. A piece we cannot see that is a whole field may be any
+    number of fields, as in a whitespace split."""
+    fields = [spread_word(field[0].value, field[0].loc) if len(field) == 1 and field[0].split else field for field in split_word(as_written(command), None)]
+    while fields:
+        text = literal_text(fields[0])
+        key, equals, _ = (text or "").partition("=")
+        if not equals or text.startswith(("-", "/")) or not key.replace("_", "").isalnum():  # type: ignore[union-attr]
+            break
+        fields.pop(0)
+    return fields
 
 
 def _command_node(node, keyword: str):
