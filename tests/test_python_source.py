@@ -1125,6 +1125,9 @@ def test_launch_server_cmd_runs_what_sglang_runs(command: str, port) -> None:
     _, words = _execute_shell_command_words(f"{command} --port {port or 12345}")
     assert words[:3] == ["python3" if words[0] == "python3" else "python", "-m", "sglang.launch_server"]
     reported = [token.value.describe() for token in launch.args]
+    # (the free port is one word, not any number of them: a spread there made
+    # every option "may be overridden")
+    assert not any(token.spread for token in launch.args)
     expected = words[3:]
     if port is None:
         assert reported[-1].startswith("<unknown: a free port")

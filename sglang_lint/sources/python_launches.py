@@ -598,8 +598,9 @@ class LaunchInterpreter(PythonInterpreter):
             Seg(Value.known(seg.value.text.translate(_ONE_LINE)), seg.loc, seg.split, seg.quoted, seg.chars, seg.origin) if seg.value.is_known else seg
             for seg in command.word
         )
-        full = flat if port_word is None else join_words((known_seg(" --port ", loc),), [flat, port_word])
-        self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_argv(_helper_argv(full), loc))
+        # (`f"{command} --port {port}"`: the port an int, one word)
+        port = [] if port_word is None else [(known_seg("--port", loc),), port_word]
+        self._run_followed(_command_node(node, "command"), command, loc, lambda: self._run_argv(_helper_argv(flat) + port, loc))
 
     def _run_process(self, command: PyValue, shell: bool | None, loc: Location) -> None:
         """``subprocess.Popen(command, shell=...)``: a list is the argv (with
