@@ -141,6 +141,7 @@ CONSTRUCTS = (
     "array_append",
     "array_append_branch",
     "array_comment",
+    "assignment_line",
     "if",
     "and_list",
     "case",
@@ -689,6 +690,7 @@ class _Gen:
 
     def preamble(self) -> list[str]:
         lines = []
+        simple = None  # the last line of plain assignments
         for _ in range(self.rng.randint(0, 2)):
             kind = self.pick(("number", "role", "path"))
             name = self.new_name(("tp", "TP_LOCAL", "model", "mode", "port", "dp"))
@@ -733,7 +735,13 @@ class _Gen:
             else:
                 value = self.literal(kind)
             self.tag("var")
-            lines.append(f"{name}={value}")
+            if lines and lines[-1] is simple and self.ok("assignment_line") and self.chance(0.5):
+                # `A=1 B=2` alone on a line: plain assignments (tree-sitter-bash
+                # read them as the next command's environment).
+                self.tag("assignment_line")
+                lines[-1] = simple = f"{lines[-1]} {name}={value}"
+            else:
+                lines.append(simple := f"{name}={value}")
             self.vars[name] = kind
         return lines
 

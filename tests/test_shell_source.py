@@ -1732,3 +1732,45 @@ def test_an_entrypoint_the_file_does_not_set_is_noted():
     assert result.servers == []
     (note,) = result.notes
     assert note.message == 'launch not analyzed: its command `"$PY"` is a variable this file never sets'
+
+
+_ASSIGNMENT_LINES = [
+    # (tree-sitter-bash 0.25 read `MODEL=/m TP=8` as the environment of the
+    # next line's command; the line was blanked with a "cannot parse" note,
+    # and the launch's values lost)
+    "MODEL=/m TP=8\npython -m sglang.launch_server --model-path $MODEL --tp $TP\n",
+    'MODE=prefill TP="4" PORT=30000\n[[ "$MODE" == prefill ]] && python -m sglang.launch_server --model-path m --tp "$TP" --port $PORT\n',
+    "A=2 B=4\nwhile true; do\n  python -m sglang.launch_server --model-path m --tp $A --dp $B\n  break\ndone\n",
+    "serve() {\n  local_tp=2 local_dp=1\n  python -m sglang.launch_server --model-path m --tp $local_tp --dp $local_dp\n}\nserve\n",
+    # (lines of one assignment after it, then a command with its own environment)
+    'M=x ROLE="prefill"\nCMD=(python -m sglang.launch_server --tp 4)\nCMD+=(--disaggregation-mode "$ROLE")\nNCCL_DEBUG=INFO "${CMD[@]}"\n',
+    'TP=2 DP=1\nCUDA_VISIBLE_DEVICES=0,1 python -m sglang.launch_server --model-path m --tp $TP --dp $DP\n',
+    # (one assignment, and assignments that are the command's environment, as before)
+    "TP=8\nCUDA_VISIBLE_DEVICES=0 NCCL_DEBUG=INFO python -m sglang.launch_server --model-path m --tp $TP\n",
+]
+
+
+@pytest.mark.parametrize("script", _ASSIGNMENT_LINES)
+def test_a_line_of_assignments_sets_the_next_launchs_values_as_bash_does(tmp_path, script):
+    """The oracle is bash: a stub `python` prints the argv it is given."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir()
+    stub.write_text('#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(script)
+    ran = subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PATH": f"{stub.parent}:{os.environ.get('PATH', '')}"}, capture_output=True, text=True, check=True).stdout.split("\n")[2:-1]
+    result = analyze_shell("run.sh", script)
+    assert result.notes == []
+    (launch,) = result.servers
+    assert [token.value.describe() for token in launch.args] == ran
+
+
+def test_a_line_of_assignments_keeps_later_positions_and_directives() -> None:
+    """tree-sitter reads the line ended by a `;` (its rows past it are one
+    short); what is reported is placed by the file's bytes."""
+    script = "MODEL=/m TP=8\n# sglang-lint: source=env.sh\nPORT=1\npython -m sglang.launch_server --model-path $MODEL --tp $TP --bad\n"
+    (launch,) = analyze_shell("run.sh", script).servers
+    bad = launch.args[-1]
+    assert (bad.value.text, bad.location.line, bad.location.column) == ("--bad", 4, script.split("\n")[3].index("--bad") + 1)

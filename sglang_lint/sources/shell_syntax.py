@@ -231,29 +231,74 @@ def _unmerged(data: bytes, tree) -> ScriptParse:
     became words of ``head``. bash ends a simple command at a newline that no
     backslash escapes. The line where such a command starts is blanked, as a
     line tree-sitter cannot parse is (its note says so), and the script parsed
-    again, while that parses without error."""
+    again, while that parses without error.
+
+    One such merge is read right instead: a line of two or more assignments
+    (``MODEL=/m TP=8``) taken for the environment of the next line's command
+    (:func:`_assignment_line_ends`). tree-sitter reads the script with a ``;``
+    in place of that line's newline (the same bytes otherwise, so every node's
+    offsets are the file's; its rows past there are not, and nothing reads
+    them); the text the walker reads keeps the newline."""
     merged = _merged_command(tree.root_node, data)
     if merged is None:
         return ScriptParse(data, tree, [], False)
-    masked = bytearray(data)
+    masked = bytearray(data)  # the walker's text: lines blanked
+    parse_input = bytearray(data)  # tree-sitter's: the same, and a `;` ending each assignment line
     skipped: list[int] = []
     for _ in range(MAX_MERGED_REPARSES):
         if merged is None:
             break
-        saved = bytes(masked)
-        start = data.rfind(b"\n", 0, merged.start_byte) + 1
-        stop = data.find(b"\n", start)
-        stop = len(data) if stop == -1 else stop
-        masked[start:stop] = b" " * (stop - start)
-        repaired = parse_bash(bytes(masked))
+        saved = bytes(masked), bytes(parse_input)
+        ends = _assignment_line_ends(tree.root_node, bytes(parse_input))
+        for newline in ends:
+            parse_input[newline] = ord(";")
+        if not ends:
+            start = data.rfind(b"\n", 0, merged.start_byte) + 1
+            stop = data.find(b"\n", start)
+            stop = len(data) if stop == -1 else stop
+            masked[start:stop] = parse_input[start:stop] = b" " * (stop - start)
+        repaired = parse_bash(bytes(parse_input))
         if repaired.root_node.has_error:
-            masked[:] = saved  # the blank made it worse: keep what was
+            masked[:], parse_input[:] = saved  # the change made it worse: keep what was
             break
-        skipped.append(merged.start_point[0] + 1)
+        if not ends:
+            skipped.append(data.count(b"\n", 0, merged.start_byte) + 1)
         tree = repaired
-        merged = _merged_command(tree.root_node, bytes(masked))
+        merged = _merged_command(tree.root_node, bytes(parse_input))
     groups = [(line, line) for line in sorted(set(skipped))]
     return ScriptParse(bytes(masked), tree, groups, False)
+
+
+def _assignment_line_ends(root, data: bytes) -> list[int]:
+    """The newlines that end a line of assignments tree-sitter-bash 0.25 read
+    as the environment of the next line's command: ``A=1 B=2`` alone on its
+    line (lines of one assignment may follow it), then a command, a
+    ``[[ ... ]]`` or a compound command's keyword, which it then takes for a
+    command's name (bash ends the line's statement at the newline: the
+    assignments set shell variables, ``MODEL=/m TP=8`` before the launch that
+    expands them). Blanking the line, as for another merge, lost the values,
+    with a note."""
+    ends = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.start_point[0] == node.end_point[0]:
+            continue
+        children = node.children
+        if node.type == "command" and children[0].type == "variable_assignment":
+            # Each newline after one of the leading assignments ends a line of
+            # them (the next line may hold more, or the command's own
+            # environment: `CUDA_VISIBLE_DEVICES=0 python ...`).
+            index = 0
+            while index + 1 < len(children) and children[index].type == "variable_assignment":
+                start = children[index].end_byte
+                gap = data[start : children[index + 1].start_byte]
+                newline = gap.find(b"\n")
+                if newline != -1 and not gap[:newline].strip(b" \t\r"):
+                    ends.append(start + newline)
+                index += 1
+        stack.extend(reversed(children))
+    return ends
 
 
 def _merged_command(root, data: bytes):
