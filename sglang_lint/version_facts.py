@@ -109,6 +109,12 @@ def image_release(text: str) -> str:
     return match.group(1) if match else ""
 
 
+def names_sglang_image(text: str) -> bool:
+    """Whether an image reference is SGLang's (or Dynamo's SGLang runtime)."""
+    repository, _ = _reference(text)
+    return is_sglang_image(repository) or _is_dynamo(repository)
+
+
 def version_from_image(text: str, location: Location, lines: tuple[int, int] | None = None) -> VersionHint | None:
     """The fact that the launches on ``lines`` (first, last; default: the line
     of ``location``) run in image ``text`` (a reference, or an enroot ``.sqsh``
@@ -171,7 +177,8 @@ def requirement_release(text: str) -> str | None:
     return release if _RELEASE.fullmatch(release) else None
 
 
-def _pin(text: str, location: Location) -> list[VersionHint]:
+def pin_hints(text: str, location: Location) -> list[VersionHint]:
+    """The pin a requirement (``sglang[all]==0.5.9``) makes, if it pins SGLang."""
     release = requirement_release(text)
     return [VersionHint("pin", text.strip(), release, location)] if release else []
 
@@ -221,7 +228,7 @@ def install_pins(command: str, words: Iterable[object], value_of: Callable[[obje
         if text.startswith("-"):
             takes_value = "=" not in text and text in _INSTALL_VALUE_OPTIONS
             continue
-        hints.extend(_pin(text, location))
+        hints.extend(pin_hints(text, location))
     return hints
 
 
@@ -246,7 +253,7 @@ def requirements_pins(text: str, path: str) -> list[VersionHint]:
         if not requirement or requirement.startswith("-"):
             continue
         column = len(lines[first]) - len(lines[first].lstrip()) + 1
-        hints.extend(_pin(requirement, Location(path, first + 1, column)))
+        hints.extend(pin_hints(requirement, Location(path, first + 1, column)))
     return hints
 
 
@@ -275,7 +282,7 @@ def pyproject_pins(text: str, path: str) -> list[VersionHint]:
         requirements.extend(_strings(group))
     hints: list[VersionHint] = []
     for requirement in requirements:
-        hints.extend(_pin(requirement, _line_of(lines, path, requirement)))
+        hints.extend(pin_hints(requirement, _line_of(lines, path, requirement)))
     poetry = data.get("tool", {}).get("poetry", {}) if isinstance(data.get("tool"), dict) else {}
     tables = [poetry.get("dependencies")] if isinstance(poetry, dict) else []
     if isinstance(poetry, dict) and isinstance(poetry.get("group"), dict):
@@ -290,7 +297,7 @@ def pyproject_pins(text: str, path: str) -> list[VersionHint]:
             constraint = version.strip()
             if constraint[:1].isdigit():
                 constraint = "==" + constraint  # Poetry: a bare version is exact
-            hints.extend(_pin(f"{name}{constraint}", _line_of(lines, path, name, key=True)))
+            hints.extend(pin_hints(f"{name}{constraint}", _line_of(lines, path, name, key=True)))
     return hints
 
 

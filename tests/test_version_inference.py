@@ -386,6 +386,50 @@ def test_latest_falls_back_to_the_newest_and_says_which_image() -> None:
     assert _versions(lint_texts({"p.yaml": text})) == {("p.yaml", 9): (newest, "the newest known: image lmsysorg/sglang:latest at p.yaml:8 names no release")}
 
 
+MODAL_APP = """\
+import subprocess
+
+import modal
+
+{image}
+client = modal.Image.debian_slim().pip_install("requests")
+app = modal.App("sglang-server")
+
+
+@app.function(image=image, gpu="H100:2")
+@modal.web_server(port=8000)
+def serve():
+    subprocess.Popen(["python", "-m", "sglang.launch_server", "--model-path", "m", "--port", "8000"])
+"""
+
+
+@pytest.mark.parametrize(
+    ("image", "judged"),
+    [
+        # Modal's image of SGLang's: every launch of the file runs in it.
+        (
+            'image = modal.Image.from_registry("lmsysorg/sglang:v0.5.6.post2-cu129-amd64-runtime").entrypoint([])',
+            ("0.5.6", "from image lmsysorg/sglang:v0.5.6.post2-cu129-amd64-runtime at app.py:5 (0.5.6.post2 with 0.5.6's table)"),
+        ),
+        # Another project's image says nothing; the install pins.
+        (
+            'image = modal.Image.from_registry("nvidia/cuda:12.4.1-devel-ubuntu22.04", add_python="3.11").pip_install("sglang[all]==0.5.9", "flashinfer")',
+            ("0.5.9", "from pin sglang[all]==0.5.9 at app.py:5"),
+        ),
+        ('image = modal.Image.debian_slim().uv_pip_install("sglang==0.5.14")', ("0.5.14", "from pin sglang==0.5.14 at app.py:5")),
+        # A tag we cannot see names nothing.
+        ('import os\nimage = modal.Image.from_registry(os.environ["SGLANG_IMAGE"])', (default_version(), "")),
+    ],
+)
+def test_a_modal_image_names_the_release_of_the_files_launches(image: str, judged: tuple[str, str]) -> None:
+    """A public Modal app pinned lmsysorg/sglang:v0.5.6.post2 and passed
+    `--cuda-graph-max-bs`, which 0.5.6 has: judged as the newest release
+    (where it is an ambiguous abbreviation), it was an SGL201 of no use."""
+    text = MODAL_APP.format(image=image)
+    ((_, version_and_why),) = _versions(lint_texts({"app.py": text})).items()
+    assert version_and_why == judged
+
+
 def _project(tmp_path: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = tmp_path / name

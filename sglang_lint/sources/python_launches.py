@@ -69,6 +69,7 @@ from sglang_lint.sources.python_values import (
 from sglang_lint.sources.shell import EmbeddedShell
 from sglang_lint.sources.shell_launches import entry_mentions
 from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word, spread_word
+from sglang_lint.version_facts import names_sglang_image, pin_hints, version_from_image
 
 # What a call must name for :meth:`LaunchInterpreter._call_external` to read it
 # as a launch (issue 20, python_reach: a function that refers to none of them,
@@ -278,6 +279,9 @@ class LaunchInterpreter(PythonInterpreter):
             return unknown
         if qualname.startswith("sglang.multimodal_gen."):
             return unknown  # the diffusion server's own entry points: no LLM server (issue 20)
+        if qualname.startswith("modal.Image."):
+            self._modal_image(last, args, loc)
+            return PExternal("modal.Image", loc)  # (an image: its methods chain)
         if _is_sglang_name(qualname, "launch_server_cmd") and (args or "command" in kwargs):
             self._launch_server_cmd(node, args, kwargs, loc)
             return unknown
@@ -317,6 +321,24 @@ class LaunchInterpreter(PythonInterpreter):
         if qualname == "shlex.quote" and args:
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         return super()._call_external(qualname, args, kwargs, spreads, node, loc)
+
+    def _modal_image(self, method: str, args: list[PyValue], loc: Location) -> None:
+        """A Modal image's facts about the SGLang its functions run (Modal's
+        ``Image.from_registry(tag)``, ``.pip_install(*packages)``,
+        ``.uv_pip_install(*packages)``): an SGLang image names the release of
+        every launch of the file (its functions run in it; an image of another
+        project says nothing), a requirement pins it."""
+        if method in ("from_registry", "from_aws_ecr", "from_gcp_artifact_registry") and args:
+            text = literal_text(args[0].word) if isinstance(args[0], PStr) else None
+            if text is not None and names_sglang_image(text):
+                hint = version_from_image(text, args[0].loc, _WHOLE_FILE)
+                if hint is not None:
+                    self.result.version_hints.append(hint)
+        elif method in ("pip_install", "uv_pip_install"):
+            for package in args:
+                text = literal_text(package.word) if isinstance(package, PStr) else None
+                if text is not None:
+                    self.result.version_hints.extend(pin_hints(text, package.loc))
 
     def _ray_llm_config(self, kwargs: dict[str, PyValue], spreads: list[PyValue], loc: Location) -> None:
         """Ray Serve LLM's ``LLMConfig(server_cls=SGLangServer, engine_kwargs={...})``
@@ -818,6 +840,10 @@ def _mention_key(node) -> str:
 
 
 _ONE_LINE = str.maketrans("\\\n\r", "   ")
+
+
+# The lines of the launches an image a Python file builds runs: all of them.
+_WHOLE_FILE = (1, 2**31 - 1)
 
 
 def _helper_argv(command: Word) -> list[Word]:
