@@ -212,6 +212,34 @@ def test_compose_interpolation_in_a_command_string():
     assert [f.code for f in result.findings] == []
 
 
+def test_a_command_string_is_interpolated_before_it_is_split():
+    """`${PARSER:+--reasoning-parser ${PARSER}}` (a public compose file): compose
+    interpolates the whole string, then splits it, so the expression is one
+    piece, not the words `${PARSER:+--reasoning-parser` and `${PARSER}}` (an
+    "unrecognized argument" that was never one). The image's tag default names
+    the release."""
+    text = textwrap.dedent("""\
+        services:
+          sglang:
+            image: lmsysorg/sglang:${SGLANG_VERSION:-v0.5.6.post2}
+            command: >
+              python3 -m sglang.launch_server
+              --model-path ${MODEL_PATH:-Qwen/Qwen3-VL-4B-Instruct}
+              --context-length ${CONTEXT_LENGTH:-8192}
+              ${REASONING_PARSER:+--reasoning-parser ${REASONING_PARSER}}
+              --chat-template "${TEMPLATE:-chat ml}"
+        """)
+    (server,), result = _servers(text, path="docker-compose.yml")
+    assert result.findings == []
+    # (a quoted default with a blank is one word; the alternative's words we
+    # do not read: what comes before it may be overridden, what comes after not)
+    assert _value(server, "chat_template") == "$TEMPLATE (default chat ml)"
+    assert _value(server, "context_length").startswith("<unknown: may be overridden")
+    assert server.judged.version == "0.5.6"
+    words = [token.value.describe() for token in server.launch.args]
+    assert "${REASONING_PARSER:+--reasoning-parser" not in words and "${REASONING_PARSER}}" not in words
+
+
 def test_container_without_command_uses_the_image_entrypoint_and_is_not_read():
     servers, _ = _servers("kind: Pod\nspec:\n  containers:\n    - name: s\n      args: [--tp, '2']\n")
     assert servers == []

@@ -435,11 +435,14 @@ class YamlAnalyzer:
             if isinstance(part, SequenceNode):
                 words.extend(self._compose_word(word) for word in map(self._item_word, part.value) if word is not None)
             elif isinstance(part, ScalarNode):
-                split = _shlex_words(self._scalar_word(part))
+                # Compose interpolates the string, then splits it: an expression
+                # with blanks in it (`${PARSER:+--reasoning-parser ${PARSER}}`)
+                # is one piece, never cut in two at its blank.
+                split = _shlex_words(_compose_interpolated(self._scalar_word(part)))
                 if split is None:
                     self.result.notes.append(Note(self.path, "compose command with unbalanced quotes; not analyzed", *self._position(part)))
                     return
-                words.extend(self._compose_word(word, string_command=True) for word in split)
+                words.extend(map(_any_number_of_words, split))
             elif part is not None:
                 word = self._item_word(part)
                 if word is not None:
@@ -447,7 +450,7 @@ class YamlAnalyzer:
         self._image(fields.get("image"), service, compose=True)
         self._launch(words, self._command_loc(service, ("entrypoint", "command")), {})
 
-    def _compose_word(self, word: Word, string_command: bool = False) -> Word:
+    def _compose_word(self, word: Word) -> Word:
         """A compose ``command``/``entrypoint`` word with compose's variable
         interpolation (``${X:-d}``, ``$X``, ``$$``: compose-spec
         interpolation.md), which compose applies to the file before the
@@ -455,23 +458,12 @@ class YamlAnalyzer:
         the environment (or ``.env``) sets PORT, not the text
         ``${PORT:-30000}`` (an "invalid int value" of three public compose
         files). A word with blanks (a ``sh -c`` script) is left to the shell
-        source, which reads the same syntax the same way. In a ``command``
-        string, compose interpolates before it splits the string: a word
-        that is one variable alone (``${EXTRA_ARGS}``) may be any number of
-        words."""
+        source, which reads the same syntax the same way."""
         if not any(seg.value.is_known and "$" in seg.value.text for seg in word):
             return word
         if any(seg.value.is_known and _BLANK.search(_BRACED.sub("", seg.value.text)) for seg in word):
             return word  # a script (blanks outside `${...}`)
-        pieces: list[Seg] = []
-        for seg in word:
-            if seg.value.is_known and "$" in seg.value.text:
-                pieces.extend(_compose_expand(seg))
-            else:
-                pieces.append(seg)
-        if string_command and len(pieces) == 1 and pieces[0].value.kind is Kind.SYMBOL and pieces[0].value.default is None:
-            pieces = [Seg(pieces[0].value, pieces[0].loc, split=True, origin=pieces[0].origin)]
-        return tuple(pieces) or word
+        return _compose_interpolated(word) or word
 
     # -- launches -----------------------------------------------------------------
     def _launch(self, words: list[Word], loc: Location, env: dict[str, _EnvVar]) -> None:
@@ -515,10 +507,13 @@ class YamlAnalyzer:
         if not isinstance(image, ScalarNode):
             return
         text = image.value
-        if compose and text.startswith("${") and text.endswith("}"):
-            interpolated = _compose_value(text[2:-1])
-            if interpolated.kind is Kind.SYMBOL and interpolated.default:
-                text = interpolated.default
+        if compose and "$" in text:
+            # (the image unless the environment sets the variables: their
+            # defaults, `lmsysorg/sglang:${TAG:-v0.5.6.post2}` too)
+            pieces = _compose_expand(Seg(Value.known(text), self._loc(image)))
+            defaults = [piece.value.text if piece.value.is_known else piece.value.default if piece.value.kind is Kind.SYMBOL else None for piece in pieces]
+            if all(default is not None for default in defaults):
+                text = "".join(defaults)  # type: ignore[arg-type]
         if hint := version_from_image(text, self._loc(image), (holder.start_mark.line + 1, holder.end_mark.line + 1)):
             self.result.version_hints.append(hint)
 
@@ -853,6 +848,31 @@ def _compose_expand(seg: Seg) -> list[Seg]:
         at = text.find("$", max(last, at + 1))
     literal(last, len(text))
     return pieces
+
+
+def _compose_interpolated(word: Word) -> Word:
+    """``word`` after compose's interpolation (:func:`_compose_expand`)."""
+    pieces: list[Seg] = []
+    for seg in word:
+        if seg.value.is_known and "$" in seg.value.text:
+            pieces.extend(_compose_expand(seg))
+        else:
+            pieces.append(seg)
+    return tuple(pieces)
+
+
+def _any_number_of_words(word: Word) -> Word:
+    """A word of a ``command`` string that is one interpolation alone: compose
+    splits the string after interpolating it, so a variable without a default
+    (``${EXTRA_ARGS}``), a default with blanks, or an expression we cannot
+    see (``${PARSER:+--reasoning-parser ${PARSER}}``) may be any number of
+    words."""
+    if len(word) != 1 or word[0].value.is_known:
+        return word
+    value = word[0].value
+    if value.kind is Kind.SYMBOL and value.default is not None and not _BLANK.search(value.default):
+        return word
+    return (Seg(value, word[0].loc, split=True, origin=word[0].origin),)
 
 
 def _compose_value(inner: str) -> Value:
