@@ -318,14 +318,22 @@ def _one_per_place(findings: list[Finding]) -> list[Finding]:
     So do findings that differ only in the notes that name the other paths of
     their launch (one launch reached two ways, ktransformers' `kt run`): one,
     with the notes of both. (Findings of two launches, a function called once
-    per role, differ in the notes that say which: each is kept, issue 16.)"""
-    merged: dict[Finding, tuple[list[tuple[str, int, int]], list[str]]] = {}
+    per role, differ in the notes that say which: each is kept, issue 16.)
+    A decision is compared by what it says and where, not by its key, which
+    names the call chain that met it: one function's branch reached from three
+    callers gave the same finding three times, nothing told apart."""
+    merged: dict[Finding, tuple[Finding, list[tuple[str, int, int]], list[str]]] = {}
     for finding in findings:
-        key = replace(finding, noqa_ranges=(), notes=tuple(note for note in finding.notes if not is_path_note(note)))
-        ranges, notes = merged.setdefault(key, ([], []))
+        key = replace(
+            finding,
+            noqa_ranges=(),
+            notes=tuple(note for note in finding.notes if not is_path_note(note)),
+            path=tuple(replace(step, key="") for step in finding.path),
+        )
+        first, ranges, notes = merged.setdefault(key, (finding, [], []))
         ranges.extend(r for r in finding.noqa_ranges if r not in ranges)
         notes.extend(n for n in finding.notes if n not in notes)
-    return [replace(finding, noqa_ranges=tuple(ranges), notes=tuple(notes)) for finding, (ranges, notes) in merged.items()]
+    return [replace(first, noqa_ranges=tuple(ranges), notes=tuple(notes)) for first, ranges, notes in merged.values()]
 
 
 def _one_note_per_place(notes: list[Note]) -> list[tuple[Note, list[Location]]]:

@@ -21,7 +21,7 @@ import pytest
 from msgspec.structs import replace
 
 from sglang_lint.model import Severity
-from sglang_lint.pipeline import LintOptions, lint_paths
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 from sglang_lint.report import sarif
 from sglang_lint.sources import paths
 from sglang_lint.sources.python import analyze_python
@@ -1366,6 +1366,50 @@ def test_a_warning_names_the_decisions_that_make_the_difference(tmp_path) -> Non
     assert "$ENABLE_FLASHINFER_MLA" in condition
     assert "$TRUST_REMOTE_CODE" not in condition and "$LOG_REQUESTS" not in condition
     assert condition.count(" is one of ") <= 4
+
+
+THREE_CALLERS = """\
+import subprocess
+
+
+class Manager:
+    def __init__(self, max_len=None):
+        self.max_len = max_len
+
+    def build(self):
+        cmd = ["python", "-m", "sglang.launch_server", "--model-path", "m"]
+        if self.max_len:
+            cmd.extend(["--max-model-len", str(self.max_len)])
+        return cmd
+
+    def start(self):
+        subprocess.Popen(self.build())
+
+
+def on_chat(config):
+    Manager(config).start()
+
+
+def on_voice(config):
+    Manager(config).start()
+
+
+def on_reload(config):
+    Manager(config).start()
+"""
+
+
+def test_one_branch_reached_from_three_callers_gives_one_finding() -> None:
+    """A public voice assistant's server manager starts SGLang from three
+    handlers: the branch that adds vLLM's `--max-model-len` is met on each
+    call chain, a decision of its own per chain (its key names the chain).
+    The same finding came three times, nothing telling them apart."""
+    result = lint_texts({"manager.py": THREE_CALLERS})
+    assert [(f.code, f.location.line, f.message) for f in result.findings] == [
+        ("SGL202", 11, "when `self.max_len` is true (line 10), unknown option --max-model-len for sglang 0.5.23"),
+    ]
+    (finding,) = result.findings
+    assert [step.key for step in finding.path] != [""]  # (the kept one's own decision)
 
 
 def test_one_launch_reached_two_ways_gives_one_finding_per_mistake() -> None:
