@@ -240,6 +240,42 @@ def test_a_command_string_is_interpolated_before_it_is_split():
     assert "${REASONING_PARSER:+--reasoning-parser" not in words and "${REASONING_PARSER}}" not in words
 
 
+ENVSUBST_JOB = """\
+apiVersion: batch/v1
+kind: Job
+metadata:
+  name: ${JOB_NAME}
+spec:
+  template:
+    spec:
+      containers:
+        - name: ${JOB_NAME}
+          image: ${WORKER_IMAGE}
+          command: ["python3", "-m", "sglang.launch_server"]
+          args:
+            - --model-path
+            - "${MODEL}"
+            - --port
+            - "${WORKER_PORT}"
+            - --tp
+            - "2"
+"""
+
+
+def test_an_envsubst_template_s_placeholders_are_values_we_cannot_see():
+    """A CI's Job named `${JOB_NAME}` is rendered by envsubst before it is
+    applied (a public repository's): `--port "${WORKER_PORT}"` is the port
+    envsubst puts there, not an invalid int. Where no such sign says so, the
+    kubelet passes `${...}` as written, and that is what SGLang gets."""
+    (server,), result = _servers(ENVSUBST_JOB)
+    assert [f.code for f in result.findings] == ["SGL900"]
+    assert "'${MODEL}'" in result.findings[0].message
+    assert _value(server, "tp_size") == "2"
+    literal = ENVSUBST_JOB.replace("name: ${JOB_NAME}\nspec", "name: sglang-ci\nspec")
+    _, result = _servers(literal)
+    assert [(f.code, f.message) for f in result.findings] == [("SGL203", "argument --port: invalid int value: '${WORKER_PORT}'")]
+
+
 def test_container_without_command_uses_the_image_entrypoint_and_is_not_read():
     servers, _ = _servers("kind: Pod\nspec:\n  containers:\n    - name: s\n      args: [--tp, '2']\n")
     assert servers == []

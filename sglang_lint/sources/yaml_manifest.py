@@ -84,6 +84,10 @@ _TEMPLATE = re.compile(r"\{\{-?\s*[.$\w]|\{%-?\s*\w")
 # A placeholder inside a scalar's text: GitHub Actions `${{ ... }}`, Helm/Jinja/Go
 # `{{ ... }}` (on one line), or a bare `{name}` (not `${name}`, `{{name}}`).
 _PLACEHOLDER = re.compile(r"\$\{\{[^\n]*?\}\}|\{\{[^\n]*?\}\}|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})")
+# ... and, in a Kubernetes object that is an envsubst template (its name is
+# `${JOB_NAME}`: no cluster takes that), `${NAME}`, which the kubelet never
+# expands (it expands `$(NAME)`).
+_ENVSUBST_PLACEHOLDER = re.compile(_PLACEHOLDER.pattern + r"|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 _PLACEHOLDER_NOTE = (
     "template placeholders (such as '{first}') were read as unknown values, never as the text they stand for; "
     "lint the rendered manifest for exact results (e.g. helm template ... > rendered.yaml)"
@@ -140,6 +144,8 @@ class YamlAnalyzer:
         self.noted_depth = False
         # The first template placeholder read as a value: (line, column, text).
         self.placeholder_at: tuple[int, int, str] | None = None
+        # The placeholders of the document being read (_envsubst_template).
+        self.placeholders = _PLACEHOLDER
         self.placeholder_note = placeholder_note
         self._line_starts = [0]
         for index, char in enumerate(text):
@@ -168,6 +174,7 @@ class YamlAnalyzer:
                 self.read_words.clear()
                 self.services.clear()
                 self.patch_bases = rbg_templates.patch_bases(document)
+                self.placeholders = _ENVSUBST_PLACEHOLDER if _envsubst_template(document) else _PLACEHOLDER
                 self.runtime = llmaz_runtimes.backend_runtime(document)
                 # An srt-slurm recipe is read by its own module (issue 18).
                 if document is not None and not srt_slurm.read_recipe(self.path, document, self.result):
@@ -548,11 +555,11 @@ class YamlAnalyzer:
         loc = self._loc(node)
         text = node.value
         chars = self._scalar_chars(node)
-        if "{" not in text or _PLACEHOLDER.search(text) is None:
+        if "{" not in text or self.placeholders.search(text) is None:
             return (Seg(Value.known(text), loc, chars=chars),)
         pieces: list[Seg] = []
         last = 0
-        for match in _PLACEHOLDER.finditer(text):
+        for match in self.placeholders.finditer(text):
             start, end = match.span()
             if start > last:
                 pieces.append(Seg(Value.known(text[last:start]), loc, chars=chars[last:start] if chars else None))
@@ -702,6 +709,21 @@ def _too_deep(text: str) -> int | None:
         elif char in "]}" and depth:
             depth -= 1
     return None
+
+
+def _envsubst_template(document: Node | None) -> bool:
+    """A Kubernetes object whose ``metadata.name`` holds ``${NAME}``: a file
+    rendered by envsubst (or a CI's own substitution) before it is applied, as
+    no cluster accepts that name. Its ``${NAME}`` are then placeholders, not
+    text the container receives (the kubelet expands only ``$(NAME)``)."""
+    if not isinstance(document, MappingNode):
+        return False
+    fields = _fields(document)
+    metadata = fields.get("metadata")
+    if "kind" not in fields or "apiVersion" not in fields or not isinstance(metadata, MappingNode):
+        return False
+    name = _fields(metadata).get("name")
+    return isinstance(name, ScalarNode) and re.search(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}", name.value) is not None
 
 
 def _placeholder_name(written: str) -> str:
