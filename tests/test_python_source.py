@@ -1152,6 +1152,22 @@ def test_execute_shell_command_runs_what_sglang_runs(command: str) -> None:
     assert [token.value.describe() for token in launch.args] == words[3:]
 
 
+def test_launch_server_cmd_takes_an_assignment_of_an_unseen_value_for_the_environment() -> None:
+    """`f"CUDA_VISIBLE_DEVICES={gpu_id} python -m sglang.launch_server ..."`
+    (an RL tutorial's): the helper takes `KEY=...` for the environment
+    whatever its value; the launch was "its command is a value sglang-lint
+    cannot follow"."""
+    text = (
+        "from sglang.utils import launch_server_cmd\n"
+        "def start(gpu_id, model_id):\n"
+        '    launch_server_cmd(f"CUDA_VISIBLE_DEVICES={gpu_id} python -m sglang.launch_server --model-path {model_id} --tp 2")\n'
+    )
+    result = analyze_python("rl.py", text)
+    assert result.notes == []
+    (launch,) = result.servers
+    assert [token.value.describe() for token in launch.args][2:4] == ["--tp", "2"]
+
+
 SPLIT_OF_PARAMETERS = """\
 import subprocess
 from secrets_store import load_key

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value, merge_made
@@ -855,9 +856,11 @@ def _helper_argv(command: Word) -> list[Word]:
     number of fields, as in a whitespace split."""
     fields = [spread_word(field[0].value, field[0].loc) if len(field) == 1 and field[0].split else field for field in split_word(as_written(command), None)]
     while fields:
-        text = literal_text(fields[0])
-        key, equals, _ = (text or "").partition("=")
-        if not equals or text.startswith(("-", "/")) or not key.replace("_", "").isalnum():  # type: ignore[union-attr]
+        # (the known text the field starts with: `CUDA_VISIBLE_DEVICES={gpu}`
+        # is an assignment whatever the value)
+        known = "".join(itertools.takewhile(lambda text: text is not None, (seg.value.text if seg.value.is_known and not seg.split else None for seg in fields[0])))
+        key, equals, _ = known.partition("=")
+        if not equals or known.startswith(("-", "/")) or not key.replace("_", "").isalnum():
             break
         fields.pop(0)
     return fields
