@@ -1774,3 +1774,24 @@ def test_a_line_of_assignments_keeps_later_positions_and_directives() -> None:
     (launch,) = analyze_shell("run.sh", script).servers
     bad = launch.args[-1]
     assert (bad.value.text, bad.location.line, bad.location.column) == ("--bad", 4, script.split("\n")[3].index("--bad") + 1)
+
+
+@pytest.mark.parametrize("program", ['"$PROJECT_DIR/.venv/bin/python"', "$PROJECT_DIR/.venv/bin/python3", '"${PROJECT_DIR}"/.venv/bin/python'])
+def test_a_venv_interpreter_in_a_directory_we_cannot_see_is_python(tmp_path, program):
+    """`exec "$PROJECT_DIR/.venv/bin/python" -m sglang.launch_server ...` (an
+    eval harness's launcher): the directory is the environment's, the program
+    is a Python all the same. It was "a launch not analyzed". bash, with a
+    stub interpreter there, runs what we report."""
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = f'ARGS=(--model-path m --tp 2)\n{program} -m sglang.launch_server "${{ARGS[@]}}"\n'
+    stub = tmp_path / ".venv" / "bin" / ("python3" if "python3" in program else "python")
+    stub.parent.mkdir(parents=True)
+    stub.write_text('#!/bin/sh\nfor a in "$@"; do printf "%s\\n" "$a"; done\n')
+    stub.chmod(0o755)
+    (tmp_path / "run.sh").write_text(script)
+    ran = subprocess.run(["bash", str(tmp_path / "run.sh")], env={"PROJECT_DIR": str(tmp_path), "PATH": os.environ.get("PATH", "")}, capture_output=True, text=True, check=True).stdout.split("\n")[2:-1]
+    result = analyze_shell("run.sh", script)
+    assert result.notes == []
+    (launch,) = result.servers
+    assert [token.value.describe() for token in launch.args] == ran == ["--model-path", "m", "--tp", "2"]

@@ -275,7 +275,7 @@ class LaunchDetection(WordExpansion):
                 misread = misread or (wrapper, words[index])
                 index += 1
                 continue
-            name = _command_basename(value)
+            name = _command_name(words[index], value)
             if name is None:
                 self._dropped_launch(words, index, command_loc, "word")
                 return
@@ -800,7 +800,7 @@ def _runs_python_module(words: list[Word], start: int) -> bool:
     """Whether ``words[start:]`` hold ``python -m <entry point>`` or ``sglang serve``
     (a command we do not look through runs a launch)."""
     for index in range(start, len(words)):
-        name = _command_basename(word_value(words[index]))
+        name = _command_name(words[index], word_value(words[index]))
         if name is None:
             continue
         if PYTHON_NAME.fullmatch(name) and _python_module(words, index + 1)[0] in _ENTRY_MODULES:
@@ -824,6 +824,19 @@ def _command_basename(value: Value) -> str | None:
         return None
     (text,) = candidates
     return os.path.basename(text) if "/" in text else text
+
+
+def _command_name(word: Word, value: Value) -> str | None:
+    """The command's basename (:func:`_command_basename`), or, when only its
+    directory is not known (`"$PROJECT_DIR/.venv/bin/python"`, a venv's
+    interpreter), the name its known last piece ends with."""
+    name = _command_basename(value)
+    if name is not None or not word:
+        return name
+    last = word[-1]
+    if last.value.is_known and not last.split and not isinstance(last, SpreadSeg) and "/" in last.value.text:
+        return last.value.text.rsplit("/", 1)[1] or None
+    return None
 
 
 def _python_module(words: list[Word], index: int) -> tuple[str | None, int]:
