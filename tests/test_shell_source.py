@@ -223,6 +223,17 @@ def test_wrappers_are_seen_through(prefix):
     assert launch.line_ranges == ((1, 1),)
 
 
+@pytest.mark.parametrize("command", ["uv run -m sglang.launch_server", "uv run --with sglang --module sglang.launch_server", "uv run --project . -m sglang.launch_server"])
+def test_uv_run_module_is_python_m(command):
+    """`uv run -m sglang.launch_server ...` (uv's run --module: the project's
+    Python with -m; a public DeepSeek launcher's only launch was lost)."""
+    script = f"{command} --tp 8 &\n"
+    launch = one(script)
+    assert launch.entry is EntryPoint.LAUNCH_SERVER
+    assert argv(launch) == ["--tp", "8"]
+    assert analyze("uv run -m some.other_module --tp 8\n").servers == []
+
+
 @pytest.mark.parametrize(
     ("prefix", "misread"),
     [

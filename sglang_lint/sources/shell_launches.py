@@ -296,6 +296,13 @@ class LaunchDetection(WordExpansion):
                 # command after it, settings included)
                 wrapper = None if WRAPPERS[name].assignments or (name == "time" and index == 0) else name
                 index = WRAPPERS[name].skip(words, index, word_value)
+                option = word_value(words[index]) if index < len(words) else None
+                if option is not None and option.is_known and option.text in WRAPPERS[name].module_options:
+                    # `uv run -m sglang.launch_server ...`: python -m, the module the next word
+                    module = word_value(words[index + 1]) if index + 1 < len(words) else None
+                    if module is not None and module.is_known and module.text in _ENTRY_MODULES:
+                        record(_ENTRY_MODULES[module.text], index, index + 2)
+                    return
                 continue
             if _is_env_assignment(value):
                 index += 1

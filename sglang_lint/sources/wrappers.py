@@ -31,6 +31,9 @@ class Wrapper(Struct, frozen=True):
     # Every option takes a value, the next word unless written `--opt=VALUE`
     # (nsys: its switches' booleans are words too, `--force-overwrite true`).
     options_take_values: bool = False
+    # Options that run a Python module with the rest (`uv run -m MODULE`):
+    # the wrapper's words end there, at the option.
+    module_options: frozenset[str] = frozenset()
 
     def skip(self, words: Sequence, index: int, value_of: Callable) -> int:
         """Index of the wrapped command's first word (len(words) when none)."""
@@ -60,6 +63,8 @@ class Wrapper(Struct, frozen=True):
                 break
             if text in self.refuses:
                 return len(words)
+            if text in self.module_options:
+                break
             if text.startswith("-") and len(text) > 1:
                 if text in self.positional_unless or text.split("=", 1)[0] in self.positional_unless:
                     saw_list_option = True
@@ -144,7 +149,9 @@ WRAPPERS: dict[str, Wrapper] = {
     # true`). Every profile switch but --help takes a parameter (booleans are
     # `true`/`false`), so a switch is its word and the next, unless it holds "=".
     "nsys": Wrapper(subcommand="profile", options_take_values=True, refuses=_opts("-h", "--help")),
-    "uv": Wrapper(value_options=_opts("--with", "--python", "-p", "--project", "--directory", "--env-file"), subcommand="run"),
+    # `uv run [opts] -m MODULE ARGS` runs the project's Python with -m (uv's
+    # run --module).
+    "uv": Wrapper(value_options=_opts("--with", "--python", "-p", "--project", "--directory", "--env-file"), subcommand="run", module_options=_opts("-m", "--module")),
     "conda": Wrapper(value_options=_opts("-n", "--name", "-p", "--prefix"), subcommand="run"),
 }
 
