@@ -234,6 +234,16 @@ def test_uv_run_module_is_python_m(command):
     assert analyze("uv run -m some.other_module --tp 8\n").servers == []
 
 
+def test_the_router_and_its_workers_launched_together_is_noted():
+    """`python -m sglang_router.launch_server` (a public runbook's, with
+    `--dp-size 4`) starts the router and its workers from one parser we have
+    no table of: it was lost without a word."""
+    result = analyze('MODEL="Qwen/Qwen3-1.7B"\npython -m sglang_router.launch_server --model-path "$MODEL" --dp-size 4 --host 0.0.0.0\n')
+    assert result.servers == [] and result.routers == []
+    (note,) = result.notes
+    assert note.line == 2 and note.message.startswith("launch not analyzed: `sglang_router.launch_server` starts the router and its workers together")
+
+
 @pytest.mark.parametrize(
     ("prefix", "misread"),
     [

@@ -370,6 +370,19 @@ class LaunchDetection(WordExpansion):
                     record(EntryPoint.DIFFUSION_SERVE, index, after + 1)
                 elif module is None and after > index + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
                     self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
+                elif module == CO_LAUNCH_MODULE:
+                    # The router and its data-parallel workers in one command
+                    # (SGLang's router docs, "Co-launch Router and Workers"):
+                    # their arguments share one parser we have no table of.
+                    key = (command_loc.path, command_loc.line, command_loc.column)
+                    if key not in self.dropped:
+                        self.dropped[key] = self._note(
+                            f"launch not analyzed: `{CO_LAUNCH_MODULE}` starts the router and its workers together, which sglang-lint does not model; "
+                            "start the workers (python -m sglang.launch_server) and the router (python -m sglang_router.launch_router) on their own to have them checked",
+                            command_loc.line,
+                            command_loc.column,
+                            command_loc.path,
+                        )
                 return
             if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
                 self._dropped_launch(words, index, command_loc, "wrapper")
@@ -831,6 +844,10 @@ def _command_basename(value: Value) -> str | None:
         return None
     (text,) = candidates
     return os.path.basename(text) if "/" in text else text
+
+
+# `python -m sglang_router.launch_server`: a router and its workers at once.
+CO_LAUNCH_MODULE = "sglang_router.launch_server"
 
 
 def _command_name(word: Word, value: Value) -> str | None:
