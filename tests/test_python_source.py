@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sglang_lint.model import EntryPoint, Kind, Value
-from sglang_lint.pipeline import LintOptions, lint_texts
+from sglang_lint.pipeline import LintOptions, lint_paths, lint_texts
 from sglang_lint.sources.python import analyze_python
 
 
@@ -1166,6 +1166,48 @@ def test_launch_server_cmd_takes_an_assignment_of_an_unseen_value_for_the_enviro
     assert result.notes == []
     (launch,) = result.servers
     assert [token.value.describe() for token in launch.args][2:4] == ["--tp", "2"]
+
+
+CI_OR_NOT = """\
+from sglang.test.test_utils import is_in_ci
+
+if is_in_ci():
+    from patch import launch_server_cmd
+else:
+    from sglang.utils import launch_server_cmd
+
+server_process, port = launch_server_cmd(
+    \"\"\"
+python -m sglang.launch_server --model-path m \\
+ --host 0.0.0.0 --tp 2
+\"\"\"
+)
+"""
+
+
+@pytest.mark.parametrize("project", [False, True])
+def test_a_launcher_imported_from_one_module_or_another_by_a_branch(tmp_path, monkeypatch, project) -> None:
+    """SGLang's older documentation notebooks, copied into many projects:
+    `if is_in_ci(): from patch import launch_server_cmd / else: from
+    sglang.utils import launch_server_cmd`. The name was "differs between
+    branches" and the launch was lost without a word; the paths now fork
+    there, and the way that imports SGLang's helper launches."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "start.py").write_text(CI_OR_NOT)
+    if project:
+        result = lint_paths(["start.py"], LintOptions())
+        ((server,),) = [deployment.servers for deployment in result.deployments]
+        assert [f.code for f in result.findings] == []
+        launch = server.launch
+    else:
+        analyzed = analyze_python("start.py", CI_OR_NOT)
+        assert analyzed.notes == []
+        (launch,) = analyzed.servers
+    assert [token.value.describe() for token in launch.args][:6] == ["--model-path", "m", "--host", "0.0.0.0", "--tp", "2"]
+    assert [step.text for step in launch.path_condition] == ["`is_in_ci()` is false"]
+    # Two functions neither of which launches: nothing to say.
+    other = CI_OR_NOT.replace("launch_server_cmd", "print_highlight")
+    assert analyze_python("start.py", other).notes == []
 
 
 SPLIT_OF_PARAMETERS = """\

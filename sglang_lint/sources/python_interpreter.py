@@ -694,6 +694,9 @@ class PythonInterpreter:
         if all(isinstance(v, PList) for v in values):
             contents = [self.heap.get(v.ref, ()) for v in values]  # type: ignore[union-attr]
             return PList(self._new_ref(self._merge_items(contents)), loc)
+        if all(isinstance(v, (PExternal, PImported)) for v in values):
+            callees = tuple(dict.fromkeys(v.qualname for v in values))  # type: ignore[union-attr]
+            return PUnknown(Value.unknown(f"one of {', '.join(callees)}, by the branch taken"), loc, callees=callees)
         return PUnknown(Value.unknown("differs between branches"), loc)
 
     # -- positions -------------------------------------------------------------------
@@ -2644,7 +2647,15 @@ class PythonInterpreter:
             if isinstance(init, PFunc):
                 self._call_function(replace(init, bound=instance), args, kwargs, node)
             return instance
+        if isinstance(func, PUnknown) and any(self._is_launch_qualname(callee, configurations=False) for callee in func.callees):
+            self._lost_call(func, loc)
         return PUnknown(Value.unknown("the result of a call we cannot see"), loc)
+
+    def _lost_call(self, func: PUnknown, loc: Location) -> None:
+        """Hook: a call of a name bound to a different imported function on
+        each way of a branch, one of which launches. Its note makes the paths
+        fork there (on each, the name is one function), and it stays where
+        they cannot."""
 
     def _started_elsewhere(self, func: PyValue, args: list[PyValue], kwargs: dict[str, PyValue], node) -> PyValue | None:
         """A function of this file handed to a thread, a process or an executor

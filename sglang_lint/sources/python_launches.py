@@ -323,6 +323,10 @@ class LaunchInterpreter(PythonInterpreter):
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         return super()._call_external(qualname, args, kwargs, spreads, node, loc)
 
+    def _lost_call(self, func: PUnknown, loc: Location) -> None:
+        shown = ", ".join(f"`{callee}`" for callee in func.callees)
+        self._shell_bridge().dropped(loc, f"launch not analyzed: the function called here is one of {shown}, by a branch sglang-lint cannot decide", self.call_stack)
+
     def _modal_image(self, method: str, args: list[PyValue], loc: Location) -> None:
         """A Modal image's facts about the SGLang its functions run (Modal's
         ``Image.from_registry(tag)``, ``.pip_install(*packages)``,

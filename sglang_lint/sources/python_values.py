@@ -80,6 +80,10 @@ class PUnknown(PyValue, frozen=True):
     # most of them in CI at one branch and not at the next).
     subject: str | None = None
     condition: tuple[str, tuple[str, str], bool] | None = None
+    # A name bound to a different imported function on each way of a branch
+    # (`if is_in_ci(): from patch import launch_server_cmd / else: from
+    # sglang.utils import launch_server_cmd`): their qualified names.
+    callees: tuple[str, ...] = ()
 
 
 class PSpread(PyValue, frozen=True):
