@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import itertools
 from typing import Callable, Mapping
 
 from sglang_lint.model import EntryPoint, KeywordArg, Kind, Location, ServerLaunch, UnderTest, Value, merge_made
@@ -862,7 +861,7 @@ def _helper_argv(command: Word) -> list[Word]:
     while fields:
         # (the known text the field starts with: `CUDA_VISIBLE_DEVICES={gpu}`
         # is an assignment whatever the value)
-        known = "".join(itertools.takewhile(lambda text: text is not None, (seg.value.text if seg.value.is_known and not seg.split else None for seg in fields[0])))
+        known = word_value(fields[0]).literal_prefix()
         key, equals, _ = known.partition("=")
         if not equals or known.startswith(("-", "/")) or not key.replace("_", "").isalnum():
             break

@@ -279,47 +279,47 @@ def _assignment_line_ends(root, data: bytes) -> list[int]:
     expands them). Blanking the line, as for another merge, lost the values,
     with a note."""
     ends = []
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node.start_point[0] == node.end_point[0]:
-            continue
-        children = node.children
-        if node.type == "command" and children[0].type == "variable_assignment":
-            # Each newline after one of the leading assignments ends a line of
-            # them (the next line may hold more, or the command's own
-            # environment: `CUDA_VISIBLE_DEVICES=0 python ...`).
-            index = 0
-            while index + 1 < len(children) and children[index].type == "variable_assignment":
-                start = children[index].end_byte
-                gap = data[start : children[index + 1].start_byte]
-                newline = gap.find(b"\n")
-                if newline != -1 and not gap[:newline].strip(b" \t\r"):
-                    ends.append(start + newline)
-                index += 1
-        stack.extend(reversed(children))
+    for command in _multiline_commands(root):
+        children = command.children
+        # Each newline after one of the leading assignments ends a line of
+        # them (the next line may hold more, or the command's own
+        # environment: `CUDA_VISIBLE_DEVICES=0 python ...`).
+        index = 0
+        while index + 1 < len(children) and children[index].type == "variable_assignment":
+            start = children[index].end_byte
+            gap = data[start : children[index + 1].start_byte]
+            newline = gap.find(b"\n")
+            if newline != -1 and not gap[:newline].strip(b" \t\r"):
+                ends.append(start + newline)
+            index += 1
     return ends
 
 
 def _merged_command(root, data: bytes):
     """The first ``command`` node that runs on past a newline no backslash
-    escapes, between two of its parts; None when there is none. Only nodes
-    spanning several lines are looked into."""
+    escapes, between two of its parts; None when there is none."""
+    for command in _multiline_commands(root):
+        children = command.children
+        for before, after in zip(children, children[1:]):
+            gap = data[before.end_byte : after.start_byte]
+            newline = gap.find(b"\n")
+            # (a CRLF line end after the backslash continues it too, as tree-sitter reads it)
+            if newline != -1 and not gap[:newline].rstrip(b"\r").endswith(b"\\"):
+                return command
+    return None
+
+
+def _multiline_commands(root):
+    """The ``command`` nodes that span several lines, in the text's order
+    (only nodes spanning several lines are looked into)."""
     stack = [root]
     while stack:
         node = stack.pop()
         if node.start_point[0] == node.end_point[0]:
             continue
-        children = node.children
         if node.type == "command":
-            for before, after in zip(children, children[1:]):
-                gap = data[before.end_byte : after.start_byte]
-                newline = gap.find(b"\n")
-                # (a CRLF line end after the backslash continues it too, as tree-sitter reads it)
-                if newline != -1 and not gap[:newline].rstrip(b"\r").endswith(b"\\"):
-                    return node
-        stack.extend(reversed(children))
-    return None
+            yield node
+        stack.extend(reversed(node.children))
 
 
 def _open_at_end(root, data: bytes) -> bool:
