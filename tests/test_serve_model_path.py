@@ -128,8 +128,12 @@ def problems(argv: list[str], version: str) -> list:
 def meant_a_model(argv: list[str], version: tuple[int, ...]) -> bool:
     """A word argparse would read as the model path (an exact name, an alias, a
     unique prefix of the 0.5.23 LLM table's long options), a --config FILE, or a
-    model as the first word of a release that does not take it there."""
+    model as the first word of a release that does not take it there. A word
+    `--model-type` takes as its value (`--model-type --model`) is the
+    backend's name, whatever it spells: not among those (0.5.10+)."""
     table = load_table("0.5.23")
+    if version >= (0, 5, 10):
+        argv = _extract_model_type_override(argv)
     for word in argv:
         name = word.split("=", 1)[0]
         if not name.startswith("--"):

@@ -44,9 +44,8 @@ releases, else the close match) are not reported again, and a word past them is
 close, every word up to the next option goes with it. An option with a stray
 character glued before it (`{--host`, from `ARGS="{$ARGS} --tp 2"`) is an
 argument to argparse: it is reported once, naming the option, and takes that
-option's values. What the meant option
-would have set is unknown to the other rules, so a typo on one side of a PD pair
-is not also reported as a mismatch.
+option's values. What the meant option would have set is unknown to the other
+rules, so a typo on one side of a PD pair is not also reported as a mismatch.
 
 `sglang serve` is read as the server SGLang dispatches it to (README, "`sglang
 serve`: the LLM or the diffusion server"): a diffusion server's options are
