@@ -93,7 +93,7 @@ def test_a_written_file_is_a_program_of_its_own(tmp_path, monkeypatch) -> None:
     text = notebook(
         ("code", "!TP=8\n"),
         ("code", f"%%writefile launch.sh\n{LS} --tp $TP --no-such-option\n"),
-        ("code", f"%%writefile launch.py\nimport subprocess\nsubprocess.run(['python', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp-szie', '2'])\n"),
+        ("code", "%%writefile launch.py\nimport subprocess\nsubprocess.run(['python', '-m', 'sglang.launch_server', '--model-path', 'm', '--tp-szie', '2'])\n"),
     )
     (tmp_path / "nb.ipynb").write_text(text)
     findings = lint_paths(["nb.ipynb"], LintOptions()).findings
