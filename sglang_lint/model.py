@@ -380,6 +380,9 @@ class EntryPoint(enum.Enum):
     # Python: keyword arguments named after ServerArgs fields, not argv words.
     ENGINE = "sglang.Engine"
     SERVER_ARGS = "ServerArgs"
+    # The frontend language's `sglang.Runtime(**fields)`: an HTTP server started
+    # from ServerArgs keywords (0.5.23 lang/backend/runtime_endpoint.py:364-413).
+    RUNTIME = "sglang.Runtime"
 
 
 class UnderTest(enum.Enum):

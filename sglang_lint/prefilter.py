@@ -88,7 +88,8 @@ def bytes_may_launch(data: bytes) -> bool:
 #   ``multiprocessing.Process(target=launch_server)``), its test helpers
 #   ``popen_launch_server`` / ``popen_launch_pd_server`` / ``popen_with_error_check``,
 #   ``ServerArgs(...)`` and ``Engine(...)`` (:func:`_spells_engine`: the name, not
-#   ``LLMEngine`` or ``EngineArgs``), Ray Serve LLM's ``LLMConfig`` /
+#   ``LLMEngine`` or ``EngineArgs``), the frontend language's ``sgl.Runtime(...)``
+#   (:func:`_spells_runtime`), Ray Serve LLM's ``LLMConfig`` /
 #   ``build_pd_openai_app``;
 # - a command that names an entry point (:data:`COMMAND_ENTRY_MARKERS`: the
 #   shell source's entries, ``python -m sglang.launch_server`` being covered by
@@ -166,6 +167,27 @@ def _spells_engine(text: str) -> bool:
     return False
 
 
+def _spells_runtime(text: str) -> bool:
+    """SGLang's ``Runtime`` (the frontend language's server, ``sgl.Runtime(...)``),
+    taken from the package, or the whole name in a file that imports from
+    sglang (``from sglang import Runtime``, in parentheses too): not
+    ``RuntimeError`` nor ``RuntimeEndpoint``."""
+    if "Runtime" not in text or "sglang" not in text:
+        return False
+    if "sgl.Runtime" in text or "sglang.Runtime" in text:
+        return True
+    if "from sglang" not in text:
+        return False
+    start = text.find("Runtime")
+    while start != -1:
+        before = text[start - 1] if start else " "
+        after = text[start + 7 : start + 8]
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        start = text.find("Runtime", start + 7)
+    return False
+
+
 # A test module can launch without spelling any of the above: it derives a
 # server fixture class of another module (issue 19), whose methods start the
 # servers with its class attributes (SGLang's `PDDisaggregationServerBase` from
@@ -201,7 +223,7 @@ _VERDICTS: dict[tuple[int, int], bool] = {}
 
 
 def _python_may_run_a_launch(text: str) -> bool:
-    if any(marker in text and _used(text, marker) for marker in CALL_ENTRY_MARKERS) or _spells_engine(text):
+    if any(marker in text and _used(text, marker) for marker in CALL_ENTRY_MARKERS) or _spells_engine(text) or _spells_runtime(text):
         return True
     # A command needs a way to run it: one the file spells, or a helper it
     # imports (`run_detached(["sglang", "serve", ...])`, the helper's module

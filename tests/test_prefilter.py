@@ -156,6 +156,9 @@ PRECISE_LAUNCHERS = [
     "from ray.serve.llm import LLMConfig, SGLangServer\n",
     "from ray.serve import llm\nconfig = llm.LLMConfig(engine_kwargs={'disaggregation_mode': 'decode'})\n",
     "from sglang.test.server_fixtures.disaggregation_fixture import PDDisaggregationServerBase\n",
+    # The frontend language's runtime starts a server (FastChat's, Xinference's workers).
+    "import sglang as sgl\nruntime = sgl.Runtime(model_path='m', tp_size=2)\n",
+    "from sglang import (\n    Runtime,\n    set_default_backend,\n)\nset_default_backend(Runtime(model_path='m'))\n",
 ]
 
 PRECISE_NON_LAUNCHERS = [
@@ -170,6 +173,9 @@ PRECISE_NON_LAUNCHERS = [
     # Ray Serve's LLMConfig is a whole name: SGLang's diffusion model configs
     # (0.5.23 multimodal_gen/runtime/models/sensenova_u1/neo_unify/__init__.py).
     "from .configuration_neo_chat import NEOChatConfig, NEOLLMConfig\nconfig = NEOLLMConfig()\n",
+    # Runtime inside another name is not sglang's Runtime.
+    "import subprocess\nfrom sglang.srt.utils import get_bool_env_var\nraise RuntimeError('no GPU')\n",
+    "from sglang.lang.backend.runtime_endpoint import RuntimeEndpoint\nbackend = RuntimeEndpoint('http://localhost:30000')\n",
 ]
 
 

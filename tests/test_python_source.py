@@ -1210,6 +1210,32 @@ def test_a_launcher_imported_from_one_module_or_another_by_a_branch(tmp_path, mo
     assert analyze_python("start.py", other).notes == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "import sglang as sgl\nruntime = sgl.Runtime(model_path='m', tp_size=2, launch_timeout=600)\nsgl.set_default_backend(runtime)\n",
+        "from sglang import Runtime, set_default_backend\nset_default_backend(Runtime(model_path='m', tp_size=2))\n",
+        "from sglang.lang.backend.runtime_endpoint import Runtime\nRuntime('info', 300.0, 'm', tp_size=2)\n",
+    ],
+)
+def test_the_frontend_runtime_is_a_launch(text: str) -> None:
+    """`sglang.Runtime(**fields)` starts `launch_server(ServerArgs(*args,
+    log_level=..., port=..., **fields))` in a process (0.5.23
+    lang/backend/runtime_endpoint.py:364-413): FastChat's and Xinference's
+    SGLang workers start it, and their launches were lost without a note.
+    `launch_timeout` is the Runtime's own; its first two positional arguments
+    are the log level and that timeout."""
+    (launch,) = analyze_python("worker.py", text).servers
+    assert launch.entry is EntryPoint.RUNTIME
+    fields = {keyword.name: keyword.value.describe() for keyword in launch.keywords}
+    assert fields["model_path"] == "m" and fields["tp_size"] == "2" and "launch_timeout" not in fields
+
+
+def test_another_packages_runtime_is_no_launch() -> None:
+    text = "from mylib.runtime import Runtime\nimport sglang\nRuntime(model_path='m', tp_size=2)\n"
+    assert analyze_python("worker.py", text).servers == []
+
+
 SPLIT_OF_PARAMETERS = """\
 import subprocess
 from secrets_store import load_key

@@ -338,7 +338,7 @@ def parse_server_args(
     0.5.5). With it, ``sglang serve`` is read as the server it dispatches to
     (``ServerSettings.program``, see ``_serve_program``).
     """
-    if entry in (EntryPoint.ENGINE, EntryPoint.SERVER_ARGS):
+    if entry in (EntryPoint.ENGINE, EntryPoint.SERVER_ARGS, EntryPoint.RUNTIME):
         return _keyword_settings(list(keywords), table)
     problems: list[ArgProblem] = []
     words = [_Word(token) for token in tokens]

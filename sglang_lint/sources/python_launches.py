@@ -291,6 +291,9 @@ class LaunchInterpreter(PythonInterpreter):
         if (_is_sglang_name(qualname, "launch_server") or _is_sglang_name(qualname, "run_server")) and (args or kwargs):
             self._launch_server_call(node, last, args[0] if args else next(iter(kwargs.values())), loc)
             return unknown
+        if _is_sglang_runtime(qualname):
+            self._runtime(args, kwargs, spreads, node, loc)
+            return unknown
         if _is_sglang_name(qualname, "Engine"):
             if "server_args" not in kwargs:
                 self._keyword_launch(EntryPoint.ENGINE, args, kwargs, spreads, loc, self._under_test(node, EntryPoint.ENGINE))
@@ -321,6 +324,22 @@ class LaunchInterpreter(PythonInterpreter):
         if qualname == "shlex.quote" and args:
             return PStr(self._quoted(self._word_of_item(args[0], loc), loc), loc)
         return super()._call_external(qualname, args, kwargs, spreads, node, loc)
+
+    def _runtime(self, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> None:
+        """``sglang.Runtime(log_level="error", launch_timeout=300.0, *args,
+        **kwargs)`` builds ``ServerArgs(*args, log_level=..., port=...,
+        **kwargs)`` and starts ``launch_server`` with it in a process (0.5.23
+        lang/backend/runtime_endpoint.py:364-413; the port the first free one
+        from the one given): the frontend language's runtime, which FastChat's
+        and Xinference's SGLang workers start. ``launch_timeout`` is its own."""
+        fields = {name: value for name, value in kwargs.items() if name != "launch_timeout"}
+        if args:
+            fields.setdefault("log_level", args[0])
+        if len(args) > 2:
+            fields.setdefault("model_path", args[2])  # (ServerArgs' first field)
+            if len(args) > 3:
+                spreads = [*spreads, PUnknown(Value.unknown("positional ServerArgs fields"), loc)]
+        self._keyword_launch(EntryPoint.RUNTIME, [], fields, spreads, loc, self._under_test(node, EntryPoint.RUNTIME))
 
     def _lost_call(self, func: PUnknown, loc: Location) -> None:
         shown = ", ".join(f"`{callee}`" for callee in func.callees)
@@ -801,7 +820,7 @@ def _is_launch_qualname(qualname: str, configurations: bool) -> bool:
         # server (_call_external): a diffusion unit test that builds its
         # ServerArgs reaches no launch and is not run (issue 20).
         return False
-    return last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)
+    return (last in _ENTRY_CALLS and (configurations or last not in _CONFIGURATION_CALLS)) or _is_sglang_runtime(qualname)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -815,7 +834,17 @@ def _keeps_builtin_model(qualname: str) -> bool:
     # sglang-jax's `sgl_jax.test.test_utils.popen_launch_server` runs
     # `sgl_jax.launch_server`, whose options are not SGLang's; one the tree does
     # not hold is still taken for SGLang's, _call_external)
-    return any(_is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "launch_server_cmd", "execute_shell_command", "run_server", "Engine", "ServerArgs"))
+    return _is_sglang_runtime(qualname) or any(
+        _is_sglang_name(qualname, name) for name in ("popen_launch_pd_server", "popen_launch_server", "popen_with_error_check", "launch_server", "launch_server_cmd", "execute_shell_command", "run_server", "Engine", "ServerArgs")
+    )
+
+
+def _is_sglang_runtime(qualname: str) -> bool:
+    """SGLang's ``Runtime`` (``sgl.Runtime``, ``sglang.lang.api.Runtime``,
+    ``...runtime_endpoint.Runtime``), never another package's class of that
+    common name, nor a bare name nothing imported."""
+    parts = qualname.split(".")
+    return parts[-1] == "Runtime" and parts[0] in ("sglang", "sgl") and len(parts) > 1
 
 
 def _is_sglang_name(qualname: str, name: str) -> bool:
