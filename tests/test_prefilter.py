@@ -176,6 +176,9 @@ PRECISE_NON_LAUNCHERS = [
     # Runtime inside another name is not sglang's Runtime.
     "import subprocess\nfrom sglang.srt.utils import get_bool_env_var\nraise RuntimeError('no GPU')\n",
     "from sglang.lang.backend.runtime_endpoint import RuntimeEndpoint\nbackend = RuntimeEndpoint('http://localhost:30000')\n",
+    # ... nor the word in a comment or prose of a module importing from sglang
+    # (43 of SGLang's own modules passed on it).
+    "import subprocess\nfrom sglang.srt.utils import get_bool_env_var\n# Runtime check: the scheduler's memory pool\n",
 ]
 
 
