@@ -232,6 +232,9 @@ def test_uv_run_module_is_python_m(command):
     assert launch.entry is EntryPoint.LAUNCH_SERVER
     assert argv(launch) == ["--tp", "8"]
     assert analyze("uv run -m some.other_module --tp 8\n").servers == []
+    # (the same reading of `-m` as python's: the co-launch gets its note)
+    (note,) = analyze("uv run -m sglang_router.launch_server --dp-size 2\n").notes
+    assert "`sglang_router.launch_server` starts the router and its workers together" in note.message
 
 
 def test_the_router_and_its_workers_launched_together_is_noted():

@@ -269,6 +269,30 @@ class LaunchDetection(WordExpansion):
             if misread is not None:
                 self._misread_setting(*misread, command_loc)
 
+        def python_module(start: int, module: str | None, after: int) -> None:
+            """`python -m MODULE` (or `uv run -m MODULE`) at ``words[start]``,
+            its arguments from ``after``."""
+            if module in _ENTRY_MODULES:
+                record(_ENTRY_MODULES[module], start, after)
+            elif module == DIFFUSION_CLI and after < len(words) and word_value(words[after]) == Value.known("serve"):
+                # Its other subcommand, `generate`, runs one generation: no server.
+                record(EntryPoint.DIFFUSION_SERVE, start, after + 1)
+            elif module is None and after > start + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
+                self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
+            elif module == CO_LAUNCH_MODULE:
+                # The router and its data-parallel workers in one command
+                # (SGLang's router docs, "Co-launch Router and Workers"):
+                # their arguments share one parser we have no table of.
+                key = (command_loc.path, command_loc.line, command_loc.column)
+                if key not in self.dropped:
+                    self.dropped[key] = self._note(
+                        f"launch not analyzed: `{CO_LAUNCH_MODULE}` starts the router and its workers together, which sglang-lint does not model; "
+                        "start the workers (python -m sglang.launch_server) and the router (python -m sglang_router.launch_router) on their own to have them checked",
+                        command_loc.line,
+                        command_loc.column,
+                        command_loc.path,
+                    )
+
         while index < len(words):
             value = word_value(words[index])
             if index and wrapper is not None and _is_env_assignment(value):
@@ -300,8 +324,7 @@ class LaunchDetection(WordExpansion):
                 if option is not None and option.is_known and option.text in WRAPPERS[name].module_options:
                     # `uv run -m sglang.launch_server ...`: python -m, the module the next word
                     module = word_value(words[index + 1]) if index + 1 < len(words) else None
-                    if module is not None and module.is_known and module.text in _ENTRY_MODULES:
-                        record(_ENTRY_MODULES[module.text], index, index + 2)
+                    python_module(index, module.text if module is not None and module.is_known else None, min(index + 2, len(words)))
                     return
                 continue
             if _is_env_assignment(value):
@@ -362,27 +385,7 @@ class LaunchDetection(WordExpansion):
                 record(EntryPoint.ROUTER_BINARY, index, start)
                 return
             if PYTHON_NAME.fullmatch(name):
-                module, after = _python_module(words, index + 1)
-                if module in _ENTRY_MODULES:
-                    record(_ENTRY_MODULES[module], index, after)
-                elif module == DIFFUSION_CLI and after < len(words) and word_value(words[after]) == Value.known("serve"):
-                    # Its other subcommand, `generate`, runs one generation: no server.
-                    record(EntryPoint.DIFFUSION_SERVE, index, after + 1)
-                elif module is None and after > index + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
-                    self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
-                elif module == CO_LAUNCH_MODULE:
-                    # The router and its data-parallel workers in one command
-                    # (SGLang's router docs, "Co-launch Router and Workers"):
-                    # their arguments share one parser we have no table of.
-                    key = (command_loc.path, command_loc.line, command_loc.column)
-                    if key not in self.dropped:
-                        self.dropped[key] = self._note(
-                            f"launch not analyzed: `{CO_LAUNCH_MODULE}` starts the router and its workers together, which sglang-lint does not model; "
-                            "start the workers (python -m sglang.launch_server) and the router (python -m sglang_router.launch_router) on their own to have them checked",
-                            command_loc.line,
-                            command_loc.column,
-                            command_loc.path,
-                        )
+                python_module(index, *_python_module(words, index + 1))
                 return
             if _runs_python_module(words, index + 1) or (name in _COMMAND_STRING_RUNNERS and self._mentions(words[index + 1 :])):
                 self._dropped_launch(words, index, command_loc, "wrapper")
