@@ -87,7 +87,8 @@ _PLACEHOLDER = re.compile(r"\$\{\{[^\n]*?\}\}|\{\{[^\n]*?\}\}|(?<![$\w{])\{[A-Za
 # ... and, in a Kubernetes object that is an envsubst template (its name is
 # `${JOB_NAME}`: no cluster takes that), `${NAME}`, which the kubelet never
 # expands (it expands `$(NAME)`).
-_ENVSUBST_PLACEHOLDER = re.compile(_PLACEHOLDER.pattern + r"|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+_BRACED_VARIABLE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+_ENVSUBST_PLACEHOLDER = re.compile(f"{_PLACEHOLDER.pattern}|{_BRACED_VARIABLE.pattern}")
 _PLACEHOLDER_NOTE = (
     "template placeholders (such as '{first}') were read as unknown values, never as the text they stand for; "
     "lint the rendered manifest for exact results (e.g. helm template ... > rendered.yaml)"
@@ -723,7 +724,7 @@ def _envsubst_template(document: Node | None) -> bool:
     if "kind" not in fields or "apiVersion" not in fields or not isinstance(metadata, MappingNode):
         return False
     name = _fields(metadata).get("name")
-    return isinstance(name, ScalarNode) and re.search(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}", name.value) is not None
+    return isinstance(name, ScalarNode) and _BRACED_VARIABLE.search(name.value) is not None
 
 
 def _placeholder_name(written: str) -> str:
