@@ -819,23 +819,22 @@ def test_the_first_fork_of_a_shell_script_is_the_one_a_run_from_the_start_meets(
 
 
 def _variants_without_the_shortcut(script: str):
-    original = paths.Paths.launch, paths.Paths.differs
+    """The variants of runs that fork from the start, with no merged first
+    run to start them from its first fork (or to be the answer when it has
+    none): as an analysis that follows an earlier one runs, given a hint no
+    run meets."""
+    from sglang_lint.sources import shell as shell_source
 
-    def differs(self, key, steps, where, launched=False):
-        first = self.first_fork
-        original[1](self, key, steps, where, launched)
-        self.first_fork = first
+    original = shell_source.explore
 
-    def launch(self, imprecise, relevant=None):
-        first = self.first_fork
-        original[0](self, imprecise, relevant)
-        self.first_fork = first
+    def from_the_start(run, imprecise=None, learned=None):
+        return original(run, imprecise, {"a decision no run meets": None})
 
-    paths.Paths.launch, paths.Paths.differs = launch, differs
+    shell_source.explore = from_the_start
     try:
         return _variants(analyze_shell("run.sh", script))
     finally:
-        paths.Paths.launch, paths.Paths.differs = original
+        shell_source.explore = original
 
 
 def test_the_next_analysis_of_a_file_takes_the_decisions_the_last_one_forked_on(tmp_path, monkeypatch) -> None:
@@ -1440,3 +1439,74 @@ def test_one_launch_reached_two_ways_gives_one_finding_per_mistake() -> None:
     # A finding that holds on some paths only, with no unconditioned twin, stays.
     other = Finding("SGL202", "unknown-option", "unknown option --kt-y for sglang 0.5.23", where)
     assert _without_covered([first, _conditioned(other, (step,), 0, Severity.WARNING)])[1].path == (step,)
+
+
+def test_a_dict_merged_over_a_branch_forks_on_that_branch_only(monkeypatch) -> None:
+    """`kwargs["log_level"] = "error"` under `if "log_level" not in kwargs`
+    merges the dict into one SGLang's `Engine(**kwargs)` cannot see into; the
+    merge is over that branch alone, as for any merged value. It was not
+    recorded, so the launch forked on every branch its root met, a helper's
+    `$PLUGINS` too (SGLang 0.5.23 `srt/entrypoints/engine.py:277-297`, whose
+    `load_plugins()` reads `$SGLANG_PLUGINS` and `$SGLANG_PLATFORM`: 14 runs of
+    the module where 5 give its launches; issue 20)."""
+    source = textwrap.dedent(
+        """
+        import os
+        import sglang as sgl
+
+
+        def plugins():
+            if os.environ.get("PLUGINS"):
+                found = os.environ["PLUGINS"].split(",")
+            else:
+                found = []
+            return found
+
+
+        def start(**kwargs):
+            plugins()
+            if "log_level" not in kwargs:
+                kwargs["log_level"] = "error"
+            return sgl.Engine(**kwargs)
+        """
+    )
+    runs = record_runs(monkeypatch)
+    result = analyze_python("start.py", source)
+    keywords = sorted(tuple((keyword.name, keyword.value.describe()) for keyword in server.keywords if keyword.name) for server in result.servers)
+    assert keywords == [(), (("log_level", "error"),)]
+    assert not any("PLUGINS" in key for fixed in runs for key in fixed)
+    assert len(runs) == 3  # the merged run, then the two ways of `"log_level" not in kwargs`
+
+
+def test_a_merged_run_with_nothing_to_fork_on_is_the_answer(monkeypatch) -> None:
+    """A launch word merged over no decision (a `try` that returns a port or
+    a fallback) makes the merged run imprecise, but no branch it met is one
+    to fork on: a run that may fork meets the same branches and forks on none,
+    so it would be the merged run again (SGLang's test_utils.py: a second run
+    of 0.14 s for the same launches; issue 20)."""
+    source = textwrap.dedent(
+        """
+        import os
+        import subprocess
+
+        from helpers import find_port
+
+        if os.environ.get("CI"):
+            TIMEOUT = 600
+        else:
+            TIMEOUT = 300
+
+
+        def port():
+            try:
+                return str(find_port())
+            except OSError:
+                return "30000"
+
+
+        subprocess.run(["python3", "-m", "sglang.launch_server", "--model-path", "m", "--port", port()], timeout=TIMEOUT)
+        """
+    )
+    variants, runs = _runs_of(source, monkeypatch)
+    assert variants == [(["--model-path", "m", "--port", "<unknown: one of several branches is not static>"], [])]
+    assert runs == [{}]

@@ -382,6 +382,13 @@ def explore(
         first, work = run(first_paths)
         if not first_paths.merged_at or not (first_paths.conditional or (imprecise or _imprecise)(first)):
             return [({}, first)]
+        if first_paths.first_fork is None:
+            # No branch it merged is one a launch read or sits in: a run that
+            # may fork meets the same branches and forks on none of them, so it
+            # is this run again (SGLang's test_utils.py: 0.14 s for nothing;
+            # a launch whose merged words' branches are not known forks on any
+            # branch it met, and so has a first fork).
+            return [({}, first)]
         # The decisions runs had to fork on: a later run takes a way at them
         # as it meets them (Paths.take) instead of stopping at its end.
         learned.update(first_paths.needed)

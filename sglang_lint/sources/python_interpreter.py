@@ -624,7 +624,19 @@ class PythonInterpreter:
             )
             opens = [d.open for d in dicts if d.open is not None]
             return DictContents(entries, opens[0] if opens else None)
-        return DictContents((), Value.unknown("a dict that differs between branches"))
+        # What the merge was over, as for any merged value: without it, a launch
+        # of the dict (`Engine.__init__`'s `kwargs["log_level"] = "error"` under
+        # `if "log_level" not in kwargs`, then `ServerArgs(**kwargs)`) forked on
+        # every branch its root met. SGLang's engine.py ran 14 times where 4
+        # give its launches (issue 20).
+        unknown = Value.unknown("a dict that differs between branches")
+        over = self._provenance_of(
+            [*(d.open for d in dicts if d.open is not None), *(leaf for d in dicts for _, item in d.entries for leaf in self._model_values(item))],
+            set(self.merging),
+        )
+        if over is not None:
+            self.provenance[id(unknown)] = (unknown, frozenset(over))
+        return DictContents((), unknown)
 
     def _merge_values(self, values: list[PyValue | None]) -> PyValue:
         first = values[0]
