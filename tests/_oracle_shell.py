@@ -121,7 +121,7 @@ from sglang_lint.sources.shell import analyze_shell
 # ---------------------------------------------------------------------------------
 # Programs
 
-_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array")
+_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append")
 CONSTRUCTS = (
     "var",
     "default",
@@ -595,12 +595,38 @@ class _Gen:
             lines.append(f"{indent}fi")
             self.tested.pop()
             return lines
+        if kind == "loop_append":
+            return self.loop_append(indent)
         # for_array
         roles = self.new_name(("ROLES", "roles", "MODES"))
         var = self.new_name(_LOOP_NAMES)
         lines = [f"{indent}{roles}=({self.pick(('prefill decode', 'decode prefill', 'prefill'))})", f'{indent}for {var} in "${{{roles}[@]}}"; do']
         lines += self.body(depth + 1, indent + "  ", f'"${var}"')
         return lines + [f"{indent}done"]
+
+    def loop_append(self, indent: str) -> list[str]:
+        """A router whose decode endpoints a loop adds, as many as the
+        environment says (`$NUM_DECODE`, unset in the runs: its default),
+        to an array or to a string run with `eval` or split unquoted: the
+        words around what the loop adds are the words bash runs."""
+        self.tag("router")
+        name = self.new_name(_LOCAL_NAMES)
+        rounds = self.pick(("${NUM_DECODE:-2}", "${NUM_DECODE:-1}", "${NUM_DECODE:-0}"))
+        prefill = self.pick(('"http://127.0.0.1:30000"', "http://prefill:30000"))
+        endpoint = self.pick(('"http://127.0.0.1:$((30001 + i))"', '"http://decode-$i:30001"'))
+        tail = ["--port", self.value_word("number")]
+        loop = f"{indent}for ((i = 0; i < {rounds}; i++)); do"
+        form = self.pick(("array", "eval", "split"))
+        if form == "array":
+            lines = [f"{indent}{name}=(--pd-disaggregation --prefill {prefill})", loop, f"{indent}  {name}+=(--decode {endpoint})", f"{indent}done"]
+            return lines + self.command_line(["python3", "-m", "sglang_router.launch_router", f'"${{{name}[@]}}"', *tail], indent)
+        inner = endpoint.strip('"')
+        if form == "eval":
+            words = ["python3", "-m", "sglang_router.launch_router", "--pd-disaggregation", "--prefill", prefill.strip('"')]
+            lines = [f'{indent}{name}="{" ".join(words)}"', loop, f'{indent}  {name}="${{{name}}} --decode {inner}"', f"{indent}done"]
+            return lines + [f'{indent}{name}="${name} {" ".join(tail).replace(chr(34), "")}"', f'{indent}eval "${name}"']
+        lines = [f'{indent}{name}="--pd-disaggregation --prefill {prefill.strip(chr(34))}"', loop, f'{indent}  {name}="${name} --decode {inner}"', f"{indent}done"]
+        return lines + self.command_line(["python3", "-m", "sglang_router.launch_router", f"${name}", *tail], indent)
 
     def conditional_append(self, indent: str, assignment: str, construct: str = "branch_assign") -> list[str]:
         """``assignment`` under a condition, as an ``if`` or an ``&&`` list."""

@@ -623,7 +623,7 @@ def test_launch_not_followed_in_a_container_script_is_named():
               args:
                 - |
                   CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 8"
-                  if [ -n "$DP" ]; then CMD="$CMD --dp-size $DP --enable-dp-attention"; fi
+                  if [ "$ENGINE" = vllm ]; then CMD="vllm serve /models/m"; fi
                   exec $CMD
         """
     )
@@ -631,6 +631,42 @@ def test_launch_not_followed_in_a_container_script_is_named():
     assert result.servers == []
     assert [(n.line, n.column, n.message) for n in result.notes] == [
         (12, 27, "launch not analyzed: line 14 runs `$CMD`, a variable that differs between branches (line 13)")
+    ]
+
+
+def test_a_container_script_that_adds_flags_under_a_branch_keeps_the_words_around_them():
+    """A `bash -c` script of a manifest is read in one run, its branches
+    merged: a string a branch adds flags to is the words every way has, then
+    any number we cannot see. It was one unknown word, and its launch was not
+    analyzed (the test above, before the command differed between branches)."""
+    text = textwrap.dedent(
+        """\
+        apiVersion: v1
+        kind: Pod
+        metadata:
+          name: decode
+        spec:
+          containers:
+            - name: sglang
+              image: lmsysorg/sglang:v0.5.23
+              command: ["/bin/bash", "-c"]
+              args:
+                - |
+                  CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 8"
+                  if [ -n "$DP" ]; then CMD="$CMD --dp-size $DP --enable-dp-attention"; fi
+                  exec $CMD
+        """
+    )
+    result = analyze_yaml("deploy.yaml", text)
+    assert result.notes == []
+    (server,) = result.servers
+    words = [(token.value.describe(), token.spread) for token in server.args]
+    assert words == [
+        ("--disaggregation-mode", False),
+        ("decode", False),
+        ("--tp-size", False),
+        ("8", False),
+        ("<unknown: words of $CMD that differ between branches>", True),
     ]
 
 

@@ -29,6 +29,7 @@ from sglang_lint.sources.shell_words import (
     Var,
     Word,
     is_identifier,
+    restated,
     split_fields,
     spread_word,
     strict_texts,
@@ -178,7 +179,7 @@ class WordExpansion:
     def _eval_word_scalar(self, node, text, env: Env, depth: int) -> Word:
         """A word where bash does no field splitting (assignment values)."""
         segs = self._eval_parts(node, text, env, quoted=False, depth=depth, scalar=True)
-        return tuple(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in segs)
+        return tuple(restated(s, s.loc, False, True, s.chars, s.origin) for s in segs)
 
     def _eval_word_fields(self, node, text, env: Env, depth: int) -> list[Word]:
         """The words (fields) one argument node becomes."""
@@ -228,7 +229,8 @@ class WordExpansion:
                 found, var = self._lookup(env, name)
                 if found and var is not None and var.is_array:
                     if var.array is None:
-                        return [(Seg(Value.unknown(f"${{{name}[@]}}"), loc, quoted=quoted),)]
+                        # (changed element by element: any number of words)
+                        return [spread_word(Value.unknown(f"${{{name}[@]}}"), loc)]
                     return [self._relocate(word, loc, var.defined_at, split=not quoted) for word in var.array] if quoted else split_fields(
                         [seg for word in var.array for seg in self._relocate(word, loc, var.defined_at, split=True) + (Seg(Value.known(" "), loc, split=True),)]
                     )
@@ -315,7 +317,7 @@ class WordExpansion:
                     else:
                         segs.append(Seg(Value.known(raw), self._loc(child, text), quoted=True, chars=self._char_positions(child, text, raw)))
                 else:
-                    segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, scalar))
+                    segs.extend(restated(s, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, scalar))
             if text.data[node.end_byte - 1 : node.end_byte] == b'"':
                 between(node.end_byte - 1)  # before the closing quote: `" $X "`
             return segs
@@ -442,7 +444,7 @@ class WordExpansion:
                 continue
             if match.start() > last:
                 segs.append(Seg(Value.known(raw[last : match.start()]), loc, quoted=True))
-            segs.extend(Seg(seg.value, seg.loc, quoted=True, origin=seg.origin) for seg in var.scalar)
+            segs.extend(restated(seg, seg.loc, False, True, origin=seg.origin) for seg in var.scalar)
             last = match.end()
         if last < len(raw) or not segs:
             segs.append(Seg(Value.known(raw[last:]), loc, quoted=True))
@@ -537,7 +539,7 @@ class WordExpansion:
                 if child.type not in ("simple_expansion", "expansion", "command_substitution", "arithmetic_expansion"):
                     continue
                 literal(previous_end, child.start_byte)
-                segs.extend(Seg(s.value, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, True))
+                segs.extend(restated(s, s.loc, False, True, s.chars, s.origin) for s in self._eval_parts(child, text, env, True, depth + 1, True))
                 previous_end = child.end_byte
         literal(previous_end, body.end_byte)
         return tuple(segs)

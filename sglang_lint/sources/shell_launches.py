@@ -24,7 +24,7 @@ from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Lo
 from sglang_lint.sources.paths import Paths, imprecise_launch, refined_launch
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
-from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, is_identifier, word_value
+from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, holds_words, is_identifier, spread_word, word_value
 from sglang_lint.sources.textpos import EmbeddedText
 from sglang_lint.sources.wrappers import APPTAINER_CLIS, DOCKER_CLIS, PYTHON_NAME, SSH_VALUE_OPTIONS, UNKNOWN_REST, WRAPPERS, apptainer_command_start, docker_command_start
 from sglang_lint.version_facts import image_hints, install_pins
@@ -569,13 +569,19 @@ class LaunchDetection(WordExpansion):
                 # the outer text back in messages).
                 name = f"{STAND_IN_PREFIX}{len(placeholders)}"
                 placeholders[name] = seg
-                stand_in = "${" + name + "}"
+                # Words we cannot see, `eval "$CMD"` of a string a loop added
+                # words to: any number of them in the inner script too, apart
+                # from the words around them (sources make them so)
+                stand_in = ' "${' + name + '[@]}" ' if holds_words(seg) else "${" + name + "}"
                 chars.append(stand_in)
                 positions.extend([start] * len(stand_in))
         script = "".join(chars)
         embedded = EmbeddedText(script, positions)
         inner_env = env if in_place else env.snapshot()
         for name, seg in placeholders.items():
+            if holds_words(seg):
+                inner_env.globals[name] = Var(array=[spread_word(seg.value, seg.loc)], is_array=True)
+                continue
             inner_env.globals[name] = Var(scalar=(Seg(seg.value, seg.loc, chars=None, origin=seg.origin),))
         tree = parse_bash(embedded.data)
         found = len(self.result.servers), len(self.result.routers)

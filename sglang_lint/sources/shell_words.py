@@ -11,6 +11,8 @@ the same domain; nothing here reads the syntax tree.
 
 from __future__ import annotations
 
+import os
+
 from msgspec import Struct, field
 
 from sglang_lint.model import Kind, Location, Value
@@ -96,6 +98,25 @@ class _SpreadSeg(Seg):
     """A piece standing for any number of words we cannot see."""
 
 
+class _WordsSeg(Seg):
+    """Text we cannot see that holds any number of words, in a string (what
+    branches added to `CMD="$CMD --decode $URL"`): where the shell splits it,
+    that many words (a spread); where it does not, a piece of one word."""
+
+
+def restated(seg: Seg, loc: Location, split: bool, quoted: bool, chars: tuple[tuple[int, int], ...] | None = None, origin: Location | None = None) -> Seg:
+    """``seg`` with new flags: a string's words we cannot see stay so (a
+    spread glued into a string is a piece of it, as before)."""
+    kind = _WordsSeg if isinstance(seg, _WordsSeg) else Seg
+    return kind(seg.value, loc, split, quoted, chars, origin)
+
+
+def holds_words(seg: Seg) -> bool:
+    """Whether ``seg`` stands for any number of words where a command's text is
+    read again (`eval`)."""
+    return isinstance(seg, (_SpreadSeg, _WordsSeg))
+
+
 def spread_word(value: Value, loc: Location) -> Word:
     return (_SpreadSeg(value, loc),)
 
@@ -124,17 +145,148 @@ def merge_vars(options: list[Var | None], name: str) -> Var | None:
     first = options[0]
     if all(_same_var(o, first) for o in options):
         return first
+    if all(option is not None and option.is_array and option.array is not None for option in options):
+        return Var(array=_merge_arrays([option.array for option in options], name), is_array=True)  # type: ignore[union-attr,misc]
     values = []
     for option in options:
         if option is None or option.is_array:
             return Var(scalar=(Seg(Value.unknown(f"${name} differs between branches"), NOWHERE),))
         values.append(word_value(option.scalar or ()))
-    if any(value.uses_default for value in values):
-        # `${X:-d}` counts as d alone, not merged with other branches' values:
-        # the launch variants give it exactly.
+    merged = None if any(value.uses_default for value in values) else Value.one_of(values)
+    if merged is None or merged.kind is Kind.UNKNOWN:
+        # A string the ways add words to (`CMD="$CMD --decode $URL"` in a
+        # loop over the decode servers, a flag under an `if`): the words all
+        # ways begin and end with, and between them any number we cannot see.
+        # As one unknown, the command the string runs was lost (`eval "$CMD"`).
+        # (`${X:-d}` counts as d alone, never merged with other branches'
+        # values: the launch variants give it exactly; words the ways share
+        # are no merge.)
+        between = _words_between([option.scalar or () for option in options], name)  # type: ignore[union-attr]
+        if between is not None:
+            return Var(scalar=between)
         return Var(scalar=(Seg(Value.unknown(f"${name} differs between branches"), NOWHERE),))
-    merged = Value.one_of(values)
     return Var(scalar=(Seg(merged, NOWHERE),))
+
+
+def _words_between(words: list[Word], name: str) -> Word | None:
+    """The word the ways' ``words`` all begin with up to a blank, a piece
+    for any number of words, and the word they all end with from a blank;
+    None when they share neither."""
+    # (the empty pieces quotes leave hold no text: `"${CMD}"" --x"`)
+    words = [tuple(seg for seg in word if not (seg.value.is_known and not seg.value.text)) for word in words]
+    head = _common_pieces(words)
+    head = _to_blank(head, [word[len(head) :] for word in words], at_end=True)
+    rests = [word[len(head) :] for word in words]
+    tail = _common_pieces([tuple(reversed(rest)) for rest in rests], from_end=True)[::-1]
+    tail = _to_blank(tail, [rest[: len(rest) - len(tail)] for rest in rests], at_end=False)
+    if not head and not tail:
+        return None
+    where = next((seg.loc for seg in (*head, *tail) if seg.loc is not NOWHERE), NOWHERE)
+    middle = _WordsSeg(Value.unknown(f"words of ${name} that differ between branches"), where)
+    return (*head, middle, *tail)
+
+
+def _common_pieces(words: list[Word], from_end: bool = False) -> tuple[Seg, ...]:
+    """The pieces all ``words`` begin with (their ends when ``from_end``, the
+    words given reversed): whole pieces of the same value, then the text two
+    known pieces share."""
+    common: list[Seg] = []
+    for index, seg in enumerate(words[0]):
+        others = [word[index] if index < len(word) else None for word in words[1:]]
+        if all(other is not None and other.value == seg.value and type(other) is type(seg) for other in others):
+            common.append(seg)
+            continue
+        if seg.value.is_known and type(seg) is Seg and all(other is not None and other.value.is_known and type(other) is Seg for other in others):
+            texts = [seg.value.text, *(other.value.text for other in others)]  # type: ignore[union-attr]
+            shared = _shared_text(texts, from_end)
+            if shared:
+                common.append(_cut(seg, len(seg.value.text) - len(shared), len(seg.value.text)) if from_end else _cut(seg, 0, len(shared)))
+        break
+    return tuple(common)
+
+
+def _shared_text(texts: list[str], from_end: bool) -> str:
+    if from_end:
+        return os.path.commonprefix([text[::-1] for text in texts])[::-1]
+    return os.path.commonprefix(texts)
+
+
+def _cut(seg: Seg, start: int, end: int) -> Seg:
+    chars = seg.chars[start:end] if seg.chars and len(seg.chars) == len(seg.value.text) else None
+    return Seg(Value.known(seg.value.text[start:end]), seg.loc, seg.split, seg.quoted, chars, seg.origin)
+
+
+def _to_blank(common: tuple[Seg, ...], rests: list[Word], at_end: bool) -> tuple[Seg, ...]:
+    """``common`` cut back to a word's edge: it ends (``at_end``; else
+    begins) with a blank, or every way's rest is empty or begins (ends) with
+    one there. Nothing when it has no blank to cut at."""
+    if not common:
+        return common
+
+    def blank_next_to(rest: Word) -> bool:
+        if not rest:
+            return True
+        seg = rest[0] if at_end else rest[-1]
+        if not seg.value.is_known or not seg.value.text:
+            return False
+        return (seg.value.text[0] if at_end else seg.value.text[-1]) in IFS_WHITESPACE
+
+    edge = common[-1] if at_end else common[0]
+    if edge.value.is_known and edge.value.text and (edge.value.text[-1] if at_end else edge.value.text[0]) in IFS_WHITESPACE:
+        return common
+    if all(blank_next_to(rest) for rest in rests):
+        return common
+    pieces = list(common) if at_end else list(reversed(common))
+    while pieces:
+        seg = pieces.pop()
+        text = seg.value.text if seg.value.is_known else ""
+        blanks = [index for index, char in enumerate(text) if char in IFS_WHITESPACE]
+        if blanks:
+            if at_end:
+                pieces.append(_cut(seg, 0, blanks[-1] + 1))
+            else:
+                pieces.append(_cut(seg, blanks[0], len(text)))
+            break
+    return tuple(pieces) if at_end else tuple(reversed(pieces))
+
+
+def _merge_arrays(arrays: list[list[Word]], name: str) -> list[Word]:
+    """An array after branches (or a loop's rounds) that left it with
+    different words: word by word when they have as many (each word one of
+    its texts), else the words they all begin and end with, and between them
+    any number of words we cannot see. `ARGS+=(--decode "$URL")` in a loop
+    over the decode servers keeps the router's `--pd-disaggregation` and
+    `--prefill` before it; as one unknown the router was no PD router.
+    (sources/python_interpreter.py ``_merge_items`` does the same for
+    Python's lists.)"""
+    first = arrays[0]
+    if all(len(words) == len(first) for words in arrays):
+        return [_merge_words([words[index] for words in arrays], name) for index in range(len(first))]
+    texts = [[word_value(word) for word in words] for words in arrays]
+    shortest = min(map(len, texts))
+    head = 0
+    while head < shortest and all(values[head] == texts[0][head] for values in texts):
+        head += 1
+    tail = 0
+    while tail < shortest - head and all(values[-1 - tail] == texts[0][-1 - tail] for values in texts):
+        tail += 1
+    where = next((seg.loc for words in arrays for word in words for seg in word), NOWHERE)
+    middle = spread_word(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where)
+    return [*first[:head], middle, *(first[len(first) - tail :] if tail else ())]
+
+
+def _merge_words(words: list[Word], name: str) -> Word:
+    """One word of an array after branches: itself when they agree, else one
+    of its texts (a merge of branches, as :func:`merge_vars` makes)."""
+    if all(word_value(word) == word_value(words[0]) for word in words[1:]):
+        return words[0]
+    where = next((seg.loc for word in words for seg in word), NOWHERE)
+    if any(is_spread_word(word) for word in words):
+        return spread_word(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where)
+    values = [word_value(word) for word in words]
+    if any(value.uses_default for value in values):
+        return (Seg(Value.unknown(f"a word of ${{{name}[@]}} that differs between branches"), where),)
+    return (Seg(Value.one_of(values), where),)
 
 
 def strict_texts(value: Value) -> set[str] | None:
@@ -162,6 +314,10 @@ def split_fields(segs: list[Seg]) -> list[Word]:
     for seg in segs:
         if isinstance(seg, _SpreadSeg):
             fields.append([seg])
+            fields.append([])
+            continue
+        if isinstance(seg, _WordsSeg) and seg.split:
+            fields.append([_SpreadSeg(seg.value, seg.loc, origin=seg.origin)])
             fields.append([])
             continue
         if seg.split and seg.value.is_known:
