@@ -405,11 +405,24 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
             for index, found in sorted(answering.items())
             if len({base_launch(s) for s in found}) > 1 and not _may_all_answer(found, endpoints_of)
         ]
-        if members or not router.settings.opaque:
-            deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router], shared_endpoints=shared))
+        # (one whose words we cannot all see and that names no server here is
+        # still a launch of the deployment: dropped, the topology lost it)
+        deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router], shared_endpoints=shared))
+    for deployment in deployments:
+        router = deployment.routers[0]
+        if router.settings.opaque:
+            # Words it has that we cannot see may name the servers no router
+            # names: the decode servers a loop starts, whose URLs the same
+            # loop adds (`CMD="$CMD --decode http://...:$((BASE + i))"`). They
+            # pair with its servers too, and stay the scope's (not claimed).
+            deployment.servers.extend(
+                s for s in servers if id(s) not in claimed and s.role in (PREFILL, DECODE) and is_started(s) and router_reaches(router, s)
+            )
     rest = [s for s in servers if id(s) not in claimed]
     unrouted = [r for r in routers if r not in pd_routers]
-    if rest or not deployments:
+    # (a router that is no PD router, or whose words we cannot see, beside one
+    # that is: it was dropped from the topology, with nothing said)
+    if rest or unrouted or not deployments:
         deployments.insert(0, Deployment(name=name, how=how, servers=rest, routers=unrouted))
     # A server two routers name belongs to both deployments; a server no router
     # names is still checked against the others no router names.

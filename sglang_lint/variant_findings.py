@@ -99,7 +99,14 @@ def fold_alternatives(groups: list[tuple[tuple[Server, ...], list[Finding]]], de
     warning that names which launch it needs ("when the prefill at
     http://host:30000 is 41_run.sh:42, ..."): it was an error for a setup that
     may never run with this decode."""
-    shared = [(endpoint, [s for s in servers if not is_secondary_node(s)]) for deployment in deployments for endpoint, servers in deployment.shared_endpoints]
+    # (with the router's other servers: its URL decides only the pairs it routes;
+    # a prefill two routers name, each with launches that share its URL, was
+    # "when the prefill at <the other router's URL> is ..." for the pairs of both)
+    shared = [
+        (endpoint, [s for s in servers if not is_secondary_node(s)], {id(s) for s in deployment.servers})
+        for deployment in deployments
+        for endpoint, servers in deployment.shared_endpoints
+    ]
     if not shared:
         return groups
     codes: dict[tuple[int, int], set[str]] = {}
@@ -109,10 +116,10 @@ def fold_alternatives(groups: list[tuple[tuple[Server, ...], list[Finding]]], de
     result = []
     for servers, found in groups:
         if len(servers) == 2 and found:
-            for endpoint, alternatives in shared:
+            for endpoint, alternatives, routed in shared:
                 for position in (0, 1):
                     side, other = servers[position], servers[1 - position]
-                    if not any(side is a for a in alternatives):
+                    if not any(side is a for a in alternatives) or id(other) not in routed:
                         continue
                     # (each other launch at the URL, by any of its variants)
                     others: dict[tuple, list[Server]] = {}

@@ -55,3 +55,22 @@ def test_variants_of_one_launch_at_the_url_are_folded_as_variants() -> None:
     result = lint_texts({"d/prefill.sh": prefill, "d/decode.sh": DECODE, "d/router.sh": router}, LintOptions())
     (finding,) = result.findings
     assert finding.severity is Severity.WARNING and finding.message.startswith("when $BIG is empty")
+
+
+def test_a_routers_url_decides_only_the_pairs_it_routes() -> None:
+    """Two routers of one directory, each naming its own decode, whose prefill
+    URLs both fit two prefill launches: the condition "when the prefill at
+    URL is ..." of the pair behind one router is that router's URL. Each
+    finding was prefixed with both routers' conditions, one of a router that
+    never routes that pair (found once the 1PxD router of TonyLi15's layout,
+    its --decode URLs added in a loop, was read)."""
+    near = DECODE.replace("--tp 8", "--tp 4").replace("30001", "30002")
+    routers = {
+        "d/router_a.sh": "python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30001\n",
+        "d/router_b.sh": 'python3 -m sglang_router.launch_router --pd-disaggregation --prefill "http://${P:-10.0.0.1}:30000" --decode http://10.0.0.2:30002\n',
+    }
+    result = lint_texts({"d/p_a.sh": _prefill(8), "d/p_b.sh": _prefill(4), "d/decode.sh": DECODE, "d/near.sh": near, **routers}, LintOptions())
+    messages = sorted(f.message for f in result.findings)
+    assert len(messages) == 2 and all(message.count("when the prefill at") == 1 for message in messages)
+    assert messages[0].startswith("when the prefill at http://${P:-10.0.0.1}:30000 is the one of d/p_a.sh:1, attention TP differs")
+    assert messages[1].startswith("when the prefill at http://10.0.0.1:30000 is the one of d/p_b.sh:1, attention TP differs")

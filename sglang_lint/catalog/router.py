@@ -33,6 +33,8 @@ class RouterSettings(Struct):
     decodes: list[Endpoint] = []
     # Words we cannot see ("$@"): the router may have more endpoints than listed.
     opaque: bool = False
+    # The first of them, as the topology shows it.
+    unseen: str = ""
 
 
 def _option_name(token: ArgToken) -> str | None:
@@ -54,6 +56,7 @@ def parse_router_args(launch: RouterLaunch) -> RouterSettings:
         token = tokens[index]
         if token.spread or token.value.kind is Kind.UNKNOWN:
             settings.opaque = True
+            settings.unseen = settings.unseen or token.value.describe()
             index += 1
             continue
         name = _option_name(token)

@@ -105,7 +105,8 @@ def render_text(deployments: Sequence[Deployment], version: str) -> str:
             settings = router.settings
             targets = [f"prefill {e.url.describe()}" + (f" bootstrap {e.bootstrap_port.describe()}" if e.bootstrap_port else "") for e in settings.prefills]
             targets += [f"decode {e.url.describe()}" for e in settings.decodes]
-            out.append(f"  router   {router.label}  " + sanitize(", ".join(targets) or "no PD endpoints"))
+            unseen = f"; words it cannot see from {settings.unseen}" if settings.opaque else ""
+            out.append(f"  router   {router.label}  " + sanitize((", ".join(targets) or "no PD endpoints") + unseen))
         for server in deployment.servers:
             note = "  (node-rank > 0: not paired)" if is_secondary_node(server) else ""
             if not is_started(server):
