@@ -606,10 +606,10 @@ def test_nesting_past_the_walk_limit_is_noted_whatever_libyaml_allows() -> None:
     assert f"nested deeper than {MAX_DEPTH} levels" in note.message and note.line == 4
 
 
-def test_launch_not_followed_in_a_container_script_is_named():
-    """Issue 16: a `bash -c` script of a manifest inherits the shell source's
-    never-silent notes, at the manifest's lines."""
-    text = textwrap.dedent(
+def _container_script(branch: str) -> str:
+    """A Pod whose container runs a `bash -c` script: a launch string, a line
+    ``branch`` that changes it, and the string run."""
+    return textwrap.dedent(
         """\
         apiVersion: v1
         kind: Pod
@@ -623,11 +623,16 @@ def test_launch_not_followed_in_a_container_script_is_named():
               args:
                 - |
                   CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 8"
-                  if [ "$ENGINE" = vllm ]; then CMD="vllm serve /models/m"; fi
+                  BRANCH
                   exec $CMD
         """
-    )
-    result = analyze_yaml("deploy.yaml", text)
+    ).replace("BRANCH", branch)
+
+
+def test_launch_not_followed_in_a_container_script_is_named():
+    """Issue 16: a `bash -c` script of a manifest inherits the shell source's
+    never-silent notes, at the manifest's lines."""
+    result = analyze_yaml("deploy.yaml", _container_script('if [ "$ENGINE" = vllm ]; then CMD="vllm serve /models/m"; fi'))
     assert result.servers == []
     assert [(n.line, n.column, n.message) for n in result.notes] == [
         (12, 27, "launch not analyzed: line 14 runs `$CMD`, a variable that differs between branches (line 13)")
@@ -639,25 +644,7 @@ def test_a_container_script_that_adds_flags_under_a_branch_keeps_the_words_aroun
     merged: a string a branch adds flags to is the words every way has, then
     any number we cannot see. It was one unknown word, and its launch was not
     analyzed (the test above, before the command differed between branches)."""
-    text = textwrap.dedent(
-        """\
-        apiVersion: v1
-        kind: Pod
-        metadata:
-          name: decode
-        spec:
-          containers:
-            - name: sglang
-              image: lmsysorg/sglang:v0.5.23
-              command: ["/bin/bash", "-c"]
-              args:
-                - |
-                  CMD="python3 -m sglang.launch_server --disaggregation-mode decode --tp-size 8"
-                  if [ -n "$DP" ]; then CMD="$CMD --dp-size $DP --enable-dp-attention"; fi
-                  exec $CMD
-        """
-    )
-    result = analyze_yaml("deploy.yaml", text)
+    result = analyze_yaml("deploy.yaml", _container_script('if [ -n "$DP" ]; then CMD="$CMD --dp-size $DP --enable-dp-attention"; fi'))
     assert result.notes == []
     (server,) = result.servers
     words = [(token.value.describe(), token.spread) for token in server.args]
