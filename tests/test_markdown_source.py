@@ -260,10 +260,69 @@ def test_shell_tags(tag):
     assert argv(one(fence(body, tag))) == ["--tp", "8"]
 
 
-@pytest.mark.parametrize("tag", ["", "text", "json", "dockerfile", "powershell", "bash-but-not", "ini"])
-def test_other_and_untagged_blocks_are_ignored(tag):
+@pytest.mark.parametrize("tag", ["text", "json", "dockerfile", "powershell", "bash-but-not", "ini"])
+def test_blocks_of_other_languages_are_ignored(tag):
     assert servers(fence(f"{LS} --tp 8\n", tag)) == []
     assert find_blocks(fence(f"{LS} --tp 8\n", tag)) == []
+
+
+def test_an_untagged_block_that_names_an_entry_point_is_shell():
+    """A block with no info string: a model README's launch (Tencent's
+    Hunyuan-7B, `docker run --entrypoint="python3" ... -m
+    sglang.launch_server`), a Hygon runbook's PD pair and router. Such blocks
+    were ignored, and their launches lost without a word; in eight public
+    corpora each of the 22 that named an entry point was a command."""
+    doc = (
+        "Start the server:\n\n"
+        "```\n"
+        "docker run --entrypoint=\"python3\" --gpus all --net=host lmsysorg/sglang:v0.5.23 \\\n"
+        "    -m sglang.launch_server --model-path /m --tp 4 --port 30000\n"
+        "```\n"
+    )
+    (block,) = find_blocks(doc)
+    assert block.family == "untagged"
+    launch = one(doc)
+    assert argv(launch) == ["--model-path", "/m", "--tp", "4", "--port", "30000"] and launch.location.line == 4  # (its python3)
+
+
+def test_an_untagged_block_of_a_command_and_its_output_reads_the_command():
+    """A launch line and the server's log under it, in one untagged block (a
+    cloud guide's QwQ-32B section): the log's lines are output, not lines
+    tree-sitter-bash cannot parse (three notes), as a transcript's output is."""
+    body = (
+        "python3.12 -m sglang.launch_server --model-path /m --port 30000 \\\n"
+        "    --tensor-parallel-size 4\n"
+        "INFO 03-07 12:29:02 __init__.py:190] Automatically detected platform cuda.\n"
+        "[2025-03-08 12:29:04] server_args=ServerArgs(model_path='/m', tp_size=4)\n"
+        "100%|████| 13/13 [00:07<00:00,  1.80it/s]\n"
+        "[2025-03-08 12:29:29] INFO:     Uvicorn running on http://0.0.0.0:30000 (Press CTRL+C to quit)\n"
+    )
+    result = analyze(fence(body, ""))
+    assert [argv(s) for s in result.servers] == [["--model-path", "/m", "--port", "30000", "--tensor-parallel-size", "4"]]
+    assert result.notes == []
+
+
+def test_an_untagged_transcript_is_read_as_one():
+    doc = fence(f"$ {LS} --tp 8\n[2025-06-01 10:00:00] server_args=ServerArgs(tp_size=8)\n$ curl localhost:30000/health\n", "")
+    assert argv(one(doc)) == ["--tp", "8"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "INFO: server_args=ServerArgs(tp_size=8) sglang 0.5.23\n",  # output: no entry point
+        "pip install sglang[all]\n",
+        "my-wrapper --engine sglang --tp 8\n",
+    ],
+)
+def test_an_untagged_block_that_names_no_entry_point_is_ignored(body):
+    result = analyze(fence(body, ""))
+    assert result.servers == [] and result.notes == []
+
+
+def test_an_untagged_python_program_is_python():
+    body = "import subprocess\n\nif True:\n    subprocess.Popen([\"python3\", \"-m\", \"sglang.launch_server\", \"--tp\", \"2\"])\n"
+    assert argv(one(fence(body, ""))) == ["--tp", "2"]
 
 
 def test_prose_and_inline_code_are_never_launches():

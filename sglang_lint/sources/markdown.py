@@ -16,7 +16,12 @@ The first word of the info string, case-insensitive, is the language:
 - ``python``, ``py``, ``python3`` (``pycon``: a Python console session): Python;
 - ``yaml``, ``yml``: YAML.
 
-Other and untagged blocks are ignored.
+A block with no info string at all is read as shell when it names an SGLang
+entry point the shell source recognises (``shell.names_an_entry_point``: a
+model README's ``docker run ... python3 -m sglang.launch_server`` fenced with no
+language; in eight public corpora every such block was a command), or as Python
+when bash refuses it and it has a shape only Python gives a line. Blocks of
+other languages, and untagged ones that name no entry point, are ignored.
 
 Sessions (console transcripts): in a ``console`` block, and in any shell block one
 of whose lines starts with a ``$ `` prompt or a prompt that names its host
@@ -124,6 +129,9 @@ PYTHON_SESSION_TAGS = frozenset({"pycon"})
 YAML_TAGS = frozenset({"yaml", "yml"})
 
 SHELL, PYTHON, YAML = "shell", "python", "yaml"
+# A block with no info string: shell or Python by what it holds, or nothing
+# (MarkdownAnalyzer._untagged).
+UNTAGGED = "untagged"
 
 # Block quotes and list items within each other that are followed; deeper ones
 # are read as text (each line costs the depth it continues).
@@ -422,7 +430,7 @@ class _Scanner:
         if fence is not None and self._fence_info_ok(rest):
             marker, info = fence.group(1), fence.group(2)
             tag = language_tag(info)
-            family, session = _family(tag)
+            family, session = _family(tag) if info.strip(" \t") else (UNTAGGED, False)
             block = Block(family, tag, number, session=session) if family is not None else None
             if block is not None:
                 self.blocks.append(block)
@@ -528,7 +536,8 @@ def _after_front_matter(lines: list[str]) -> int:
 
 
 def find_blocks(text: str) -> list[Block]:
-    """The shell, Python and YAML fenced code blocks of a Markdown text, in order."""
+    """The shell, Python, YAML and untagged fenced code blocks of a Markdown
+    text, in order."""
     return _Scanner(text.split("\n")).run()
 
 
@@ -941,6 +950,8 @@ class MarkdownAnalyzer:
         }
         written: list[_Prepared] = []
         for block in blocks:
+            if block.family == UNTAGGED and not self._untagged(block):
+                continue
             if block.family == SHELL and not block.session and not block.written and _python_fenced_as_shell(block):
                 block.family = PYTHON
             item = prepare[block.family](block, self.placeholders)
@@ -1058,6 +1069,35 @@ class MarkdownAnalyzer:
                 )
             )
         return results
+
+    def _untagged(self, block: Block) -> bool:
+        """Whether a block with no info string is read, as shell (its family
+        from now on; Python when it is a Python program): when it names an
+        entry point the shell source recognises. Such a block was
+        skipped without a word (Hygon's Kimi-K2.6 runbook: five launches, a PD
+        pair and its router)."""
+        text = "\n".join(text for _, _, text in block.lines)
+        if not names_an_entry_point(text, self.configured_env):
+            return False
+        if _python_fenced_as_shell(block):
+            block.family = PYTHON
+            return True
+        block.family = SHELL
+        if _bash_refuses(text):
+            # A command and what it printed, in one block (a server's log under
+            # its launch line; a script bash accepts as a whole is taken as
+            # one): each line, with the lines a trailing backslash continues it
+            # onto, is a command when bash accepts it alone or it names an
+            # entry point, else output (the log's lines gave "cannot parse"
+            # notes). As a transcript's output is, with no prompt to tell.
+            commands = _shell_commands(block, [_Prompt(0, "$", False)] * len(block.lines))
+            block.lines = [
+                line
+                for command in commands
+                if names_an_entry_point("\n".join(t for _, _, t in command), self.configured_env) or not _bash_refuses("\n".join(t for _, _, t in command))
+                for line in command
+            ]
+        return True
 
     def _may_launch(self, item: _Prepared) -> bool:
         return may_launch("markdown", "\n".join(t for _, _, t in item.lines), self.configured_env)
