@@ -121,3 +121,16 @@ def test_no_pair_fix_for_a_prefill_of_attention_tp_zero() -> None:
     )
     findings = lint_texts({"layouts.py": text}, LintOptions()).findings
     assert all(fix.edits for finding in findings if finding.code == "SGL001" for fix in finding.fixes)
+
+
+def test_an_option_glued_to_its_value_by_a_no_break_space_is_fixed_with_a_space() -> None:
+    """`--tool-call-parser<U+00A0>qwen3` (a public Qwen3-Coder guide): one word to
+    the shell. Its close match was `--tool-call-parser`, and the quick fix
+    replaced the word with it, dropping the value; the fix types a space."""
+    text = "python3 -m sglang.launch_server --model-path /m --tool-call-parser\u00a0qwen3 --tp 8\n"
+    (finding,) = lint_texts({"run.sh": text}, LintOptions()).findings
+    assert finding.code == "SGL202" and "\\xa0" in finding.message
+    (fix,) = finding.fixes
+    edit = resolve_fix(fix, text.split("\n"))
+    assert edit is not None
+    assert apply_edits(text.split("\n"), [edit]) == text.replace("\u00a0", " ")

@@ -58,7 +58,10 @@ only when neither parser declares it (and it is not one of the diffusion server'
 ## How to fix
 Correct the spelling (the message's "did you mean"), drop the option, or target
 a release that has it (`--target-version`). A stray word is usually a value given
-to a flag or a value left over after a line was edited.
+to a flag or a value left over after a line was edited. A no-break space (or a
+zero-width space) copied from a rendered page between an option and its value
+looks like a blank and is none to the shell: the message shows it (`\xa0`), and
+the quick fix types a space in its place.
 
 Quick fix (language server, `fix` in `json`, SARIF and reviewdog output): replace
 the option with the suggested one, when the message has a "did you mean".
@@ -102,6 +105,20 @@ option table (options are added and removed between releases).
             {"nb.py": "from sglang.utils import launch_server_cmd\nlaunch_server_cmd(\"python -m sglang.launch_server --model-path /m --json-model-override-args '{\\\"a\\\": 1}'\")\n"},
             findings=1,
             message_contains="read no shell quotes",
+        ),
+        Example(
+            # A no-break space between the option and its value (a copy from a
+            # rendered page): one word to the shell.
+            {"run.md": "```\npython3 -m sglang.launch_server --model-path /m --tool-call-parser\u00a0qwen3 --tp 8\n```\n"},
+            findings=1,
+            message_contains="qwen3: a no-break space (U+00A0) is no blank to the shell",
+        ),
+        Example(
+            # A zero-width space after the option: it looks like nothing, and is
+            # part of the word.
+            {"run.sh": "python -m sglang.launch_server --model-path /m --tp-size\u200b 8\n"},
+            findings=1,
+            message_contains="--tp-size\\u200b: a zero-width space (U+200B) is no blank to the shell",
         ),
         Example(
             # `{$ARGS}` for `${ARGS}`: `{--host 0.0.0.0}` (the value keeps the `}`).
@@ -149,6 +166,16 @@ option table (options are added and removed between releases).
                         "the word holds a quote: whatever split this command read no shell quotes (sglang.utils' "
                         "launch_server_cmd and execute_shell_command split at blanks), so a quoted value with a blank became several words"
                     )
+            elif _odd_blank(written) is not None:
+                # (before a close match: `--tool-call-parser\u00a0qwen3` is closest
+                # to --tool-call-parser, and replacing it dropped the value)
+                odd = _odd_blank(written)
+                meant = _with_blanks(written)
+                shown = written.encode("ascii", "backslashreplace").decode("ascii")
+                message = f"unknown option {clip(shown, 40)}: {_BLANK_NAMES.get(odd, 'an invisible character')} (U+{ord(odd):04X}) is no blank to the shell"
+                help_text = f"did you mean {meant}? Type the blank again (a copy from a web page or a chat brings such characters along)"
+                fixes.append(Fix(f"Replace {_BLANK_NAMES.get(odd, 'the invisible character')} with a space", problem.location, written, meant, preferred=True))
+                exits = f"sglang {version}'s argparse sees one word, '{shown}', and exits with \"unrecognized arguments\": the server never starts"
             else:
                 message = f"unknown option {clip(written, 48)} for sglang {version}"
                 help_text = f"correct the spelling, or drop {written}"
@@ -178,3 +205,34 @@ option table (options are added and removed between releases).
         if not written.startswith("--"):
             return []
         return versions_where(lambda table: written in table.by_name)
+
+
+# Characters that look like a blank, or like nothing, in a runbook or a chat
+# and that the shell does not split words at (it splits at space, tab and
+# newline only): what a copy from a rendered page brings along.
+_BLANK_NAMES = {
+    "\u00a0": "a no-break space",
+    "\u2007": "a figure space",
+    "\u202f": "a narrow no-break space",
+    "\u2009": "a thin space",
+    "\u3000": "an ideographic space",
+    "\u200b": "a zero-width space",
+    "\u200c": "a zero-width non-joiner",
+    "\u200d": "a zero-width joiner",
+    "\u2060": "a word joiner",
+    "\ufeff": "a zero-width no-break space",
+}
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff")
+
+
+def _odd_blank(word: str) -> str | None:
+    """The first character of ``word`` that looks like a blank or like nothing
+    and is not one to the shell."""
+    return next((char for char in word if char in _BLANK_NAMES or (char.isspace() and char not in " \t\n\r")), None)
+
+
+def _with_blanks(word: str) -> str:
+    """``word`` as it was meant: a blank where it looks like one, nothing where
+    it looks like nothing."""
+    return "".join("" if char in _ZERO_WIDTH else " " if char in _BLANK_NAMES or char.isspace() else char for char in word)
+
