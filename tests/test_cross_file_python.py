@@ -1116,3 +1116,29 @@ def test_a_launch_lost_in_an_imported_helper_is_noted_in_the_helper(tmp_path, mo
     for named in (["."], ["main.py"]):  # (the helper is context of main.py)
         found = [f for f in lint_paths(named, LintOptions()).findings if f.code == "SGL900"]
         assert [(f.location.path, f.location.line, [(r.location.path, r.location.line) for r in f.related]) for f in found] == [("helper.py", 5, [("main.py", 3)])]
+
+
+def test_a_command_list_another_module_hands_to_a_process_is_its_launch(tmp_path) -> None:
+    """A benchmark library writes the server's command as a list; a Modal app
+    imports it and starts it with `subprocess.Popen`. The app spells no launch
+    and imports no function that launches: the pre-check dismissed it, and
+    the launch was lost without a note (ree2raz/inference-bench)."""
+    write(
+        tmp_path,
+        {
+            "bench_lib.py": (
+                'MODEL = "Qwen/Qwen3-8B"\n'
+                'SGLANG_SERVER_ARGS = ["python3", "-m", "sglang.launch_server", "--model-path", MODEL, "--tp", "2", "--port", "8000"]\n'
+            ),
+            "modal_app.py": (
+                "import subprocess\n\n"
+                "from bench_lib import SGLANG_SERVER_ARGS\n\n\n"
+                "class Bench:\n"
+                "    def start(self):\n"
+                "        self.proc = subprocess.Popen(SGLANG_SERVER_ARGS)\n"
+            ),
+        },
+    )
+    result = lint_paths([str(tmp_path)], LintOptions(cache=False))
+    launched = [(os.path.basename(deployment.name.split(" ")[0]), server.setting("tp_size").value.describe()) for deployment in result.deployments for server in deployment.servers]
+    assert launched == [("modal_app.py", "2")]

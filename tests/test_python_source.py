@@ -1293,3 +1293,24 @@ def test_a_launcher_bound_to_a_local_name_launches_where_it_is_called(bind: str)
     result = analyze_python("loader.py", source)
     (launch,) = result.servers
     assert launch.entry is EntryPoint.ENGINE and {k.name: k.value.describe() for k in launch.keywords}["tp_size"] == "2"
+
+
+@pytest.mark.parametrize("call", ["super().__init__(**kwargs)", "super(SGLangWrapper, self).__init__(**kwargs)"])
+def test_a_method_that_calls_its_base_through_super_still_runs_as_a_root(call):
+    """`super().__init__(...)` calls the base's `__init__`, not the one it is
+    written in: a wrapper class whose `__init__` starts `sgl.Engine` after it
+    (InternScience's GraphGen, OpenCodeEval) was taken for a method the file
+    calls, never run, and its launch lost without a note."""
+    source = f"""
+        from project.bases import BaseLLMWrapper
+
+
+        class SGLangWrapper(BaseLLMWrapper):
+            def __init__(self, model, **kwargs):
+                {call}
+                import sglang as sgl
+
+                self.engine = sgl.Engine(model_path=model, tp_size=4)
+        """
+    servers, _ = _servers(source)
+    assert [_value(server, "tp_size") for server in servers] == ["4"]

@@ -341,7 +341,9 @@ class PythonInterpreter:
         if self.files is not None and not self.imports_a_launcher and not self._file_may_launch(tree):
             # Nothing in the file can reach a launch (issue 20): the pre-check
             # let it through on a word (a docstring's `launch_server`, a
-            # definition's name), and running it would start nothing.
+            # definition's name), and running it would start nothing. (What
+            # another module may start from it, it still exports.)
+            self.result.exports = self._exported_commands(tree)
             return self.result
         try:
             self._exec_block(tree.body, 0)
@@ -3249,7 +3251,8 @@ class PythonInterpreter:
         to launch with its own values (SourceResult.exports): a function with
         parameters, or a class, a method of which, that a launch of this run
         was made through (a function without parameters launches what its
-        own file's analysis found already)."""
+        own file's analysis found already); and a command it may start
+        (:meth:`_exported_commands`)."""
         exports = []
         for name, value in self.heap.get(self.module_scope, {}).items():
             if isinstance(value, PFunc) and value.module is None and not isinstance(value.node, ast.Lambda):
@@ -3259,7 +3262,14 @@ class PythonInterpreter:
             elif isinstance(value, PClass) and isinstance(value.node, ast.ClassDef) and value.loc.path == self.result.path:
                 if any(id(statement) in self.launched_through for statement in value.node.body):
                     exports.append(name)
+        if self.tree is not None:
+            exports.extend(name for name in self._exported_commands(self.tree) if name not in exports)
         return exports
+
+    def _exported_commands(self, tree: ast.Module) -> list[str]:
+        """Hook: top-level names bound to a command another module may hand to
+        a process (the interpreter knows no launch: none)."""
+        return []
 
     def _reaching_functions(self, tree: ast.Module) -> set[int]:
         """The functions of the file and of the modules read for it whose body
@@ -3802,6 +3812,11 @@ def _called_names_of(tree: ast.Module) -> frozenset[str]:
     return frozenset(_called_names(tree))
 
 
+def _calls_super(node: ast.AST) -> bool:
+    """``super()`` or ``super(Class, self)``."""
+    return type(node) is ast.Call and type(node.func) is ast.Name and node.func.id == "super"  # type: ignore[attr-defined]
+
+
 def _called_names(tree: ast.Module) -> set[str]:
     """Names of everything called anywhere in the tree (``f()``, ``x.f()``).
 
@@ -3817,7 +3832,11 @@ def _called_names(tree: ast.Module) -> set[str]:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is ast.Name:
                 names.add(func.id)
-            elif type(func) is ast.Attribute:
+            elif type(func) is ast.Attribute and not _calls_super(func.value):
+                # (`super().__init__(...)` calls a base's method: the method of
+                # that name it is written in is still one nobody calls, and a
+                # wrapper class whose `__init__` starts `sgl.Engine` after it
+                # was never run)
                 names.add(func.attr)
         for field_name in node._fields:
             value = getattr(node, field_name, None)

@@ -67,6 +67,7 @@ from sglang_lint.sources.python_values import (
     word_value,
 )
 from sglang_lint.sources.shell import EmbeddedShell
+from sglang_lint.sources.shell_launches import names_an_entry_point
 from sglang_lint.sources.shell_launches import entry_mentions
 from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word, spread_word
 from sglang_lint.version_facts import names_sglang_image, pin_hints, version_from_image
@@ -139,6 +140,30 @@ class LaunchInterpreter(PythonInterpreter):
             known.extend(m for m in mentions if m not in known)
         elif not self._branch_depth:
             self.name_mentions.pop(name, None)  # a new value that names no launch
+
+    def _exported_commands(self, tree: ast.Module) -> list[str]:
+        """Top-level names bound to a list or string that names a launch entry
+        point: a module of commands that another module starts (a benchmark
+        library's `SGLANG_SERVER_ARGS = ["python3", "-m",
+        "sglang.launch_server", ...]`, which a Modal app passes to
+        `subprocess.Popen`). The app spells no launch: as an importer of this
+        name it is read after all (extraction.extract_importers), where the
+        launch was lost without a word. Told from the syntax: such a module
+        runs nothing that launches, and is not run."""
+        names = []
+        for statement in tree.body:
+            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target] if isinstance(statement, ast.AnnAssign) and statement.value is not None else []
+            value = getattr(statement, "value", None)
+            if not isinstance(value, (ast.List, ast.Tuple, ast.Constant, ast.JoinedStr, ast.BinOp)):
+                continue
+            names_here = [target.id for target in targets if isinstance(target, ast.Name)]
+            if names_here and "sglang" in self._segment(value) and names_an_entry_point(self._segment(value)):
+                names.extend(name for name in names_here if name not in names)
+        return names
+
+    def _segment(self, node: ast.AST) -> str:
+        lines = self.lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
+        return "\n".join(lines)
 
     def _value_words(self, value: PyValue) -> list[Word]:
         if isinstance(value, PStr):
