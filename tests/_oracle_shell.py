@@ -122,6 +122,8 @@ from sglang_lint.sources.shell import analyze_shell
 # Programs
 
 _RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append")
+# (constructs that change another's words, tagged where they do)
+_MODIFIERS = ("quoted_glob",)
 CONSTRUCTS = (
     "var",
     "default",
@@ -157,7 +159,7 @@ CONSTRUCTS = (
     "positional_default",
     "router",
     "sglang_serve",
-) + _RARE_CONSTRUCTS
+) + _RARE_CONSTRUCTS + _MODIFIERS
 
 
 _ROLES = ("prefill", "decode")
@@ -434,6 +436,10 @@ class _Gen:
         if kind == "role":
             value = self.pick(_ROLES)
             test = self.pick((f'[[ "${name}" == {value} ]]', f'[ "${name}" = "{value}" ]', f"[[ ${name} != {value} ]]"))
+            if self.ok("quoted_glob") and self.chance(0.25):
+                # A pattern in pieces, one quoted: `[[ $ROLE == *"ecod"* ]]`.
+                self.tag("quoted_glob")
+                test = self.pick((f'[[ "${name}" == *"{value[1:-1]}"* ]]', f"[[ ${name} != {value[0]}\"{value[1:]}\" ]]"))
         elif name in self.nonempty and kind in ("number", "flag"):
             # Past a guard the variable holds its one non-empty value of the
             # domain: a test against that value would leave one way no run
@@ -530,6 +536,11 @@ class _Gen:
             lines = [f"{indent}case {subject} in"]
             for pattern in patterns:
                 role = pattern.split("|")[0]
+                if self.ok("quoted_glob") and self.chance(0.25):
+                    # `*"efil"*`: a pattern of pieces, one quoted (tree-sitter
+                    # gives three values; each was an alternative, `*` too)
+                    self.tag("quoted_glob")
+                    pattern = pattern.replace(role, f'{role[0]}"{role[1:-1]}"*', 1)
                 lines.append(f"{indent}  {pattern})")
                 lines += self.body(depth + 1, indent + "    ", role if self.chance(0.5) else role_param)
                 lines.append(f"{indent}    ;;")

@@ -298,3 +298,47 @@ def test_a_default_that_starts_with_a_name_and_a_dash_is_kept() -> None:
     # name; bash reads text (found by the bash oracle: the default was dropped).
     (launch,) = analyze_shell("run.sh", f"{LAUNCH} --model-path ${{MODEL:-deepseek-ai/DeepSeek-V3}} &\n").servers
     assert launch.args[1].value.candidates() == {"deepseek-ai/DeepSeek-V3"}
+
+
+# Patterns tree-sitter-bash gives in pieces, one of them quoted: `*","*` is
+# three nodes, `d"ecod"*` one concatenation. The first was read as `*` (its
+# first piece, or each piece an alternative of a case item): a guard `then exit
+# 1` always held, and every launch after it was lost without a note (a public
+# Kimi K3 launcher's `AITER_GPU_ARCHS` check). The second was the text
+# `decod*`, never matched by a value. bash decides which launches run.
+QUOTED_GLOBS = {
+    "test guard": 'if [[ "$ARCHS" == *","* ]]; then\n  exit 1\nfi\nLAUNCH --tp-size 8 &\n',
+    "case guard": 'case "$ARCHS" in\n  *","*) exit 1 ;;\nesac\nLAUNCH --tp-size 8 &\n',
+    "case concatenation": 'case "$1" in\n  d"ecod"*) LAUNCH --disaggregation-mode decode &\n    ;;\n  *) LAUNCH --disaggregation-mode prefill &\n    ;;\nesac\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(QUOTED_GLOBS))
+@pytest.mark.parametrize("value", ["", "gfx950", "gfx942,gfx950", "decode", "decod"])
+def test_a_pattern_in_pieces_is_one_glob(name, value, tmp_path) -> None:
+    script = QUOTED_GLOBS[name].replace("LAUNCH", LAUNCH)
+    ran = _bash_argvs(script.replace('"$1"', '"$ARCHS"'), tmp_path, {"ARCHS": value})
+    matches = "," in value if "guard" in name else value.startswith("decod")
+    launches = analyze_shell("run.sh", script.replace('"$1"', '"$ARCHS"')).servers
+    if "guard" in name:
+        # Past the guard the launch runs on the paths that go on (a guard is
+        # no condition of the launch): reported once, run unless the value matches.
+        assert [[token.value.text for token in launch.args] for launch in launches] == [["--tp-size", "8"]]
+        assert [argv[2:] for argv in ran] == ([] if matches else [["--tp-size", "8"]])
+        return
+    reported = [[token.value.text for token in launch.args] for launch in launches if all(_holds(step.text, value) for step in launch.path_condition)]
+    assert [argv[2:] for argv in ran] == reported
+
+
+def _holds(condition: str, value: str) -> bool:
+    """Whether a path condition on $ARCHS (as the shell source words it) holds
+    for ``value``."""
+    import fnmatch
+
+    subject, _, rest = condition.partition(" ")
+    assert subject == "$ARCHS", condition
+    if rest.startswith("matches "):
+        return any(fnmatch.fnmatchcase(value, glob) for glob in rest[len("matches ") :].split("|"))
+    if rest.startswith("does not match "):
+        return not any(fnmatch.fnmatchcase(value, glob) for glob in rest[len("does not match ") :].split("|"))
+    raise AssertionError(condition)

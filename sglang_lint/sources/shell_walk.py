@@ -76,9 +76,11 @@ _LAUNCH_NAMES = {
     *WRAPPERS,
     *SHELLS,
     "ssh",
-    "docker",
-    "podman",
-    "nvidia-docker",
+    *DOCKER_CLIS,
+    # (`apptainer exec IMAGE "${cmd[@]}"`: the command is in the array, and the
+    # text of the words names no launch; the container CLIs are looked
+    # through, so they are never plain commands)
+    *APPTAINER_CLIS,
     "sglang",
     "sglang-router",
     "dynamo",
@@ -816,16 +818,18 @@ class ShellAnalyzer(LaunchDetection):
         for item in items:
             values = item.children_by_field_name("value")
             value_ids = {c.id for c in values}
-            if subject is None and "*" in (node_text(c, text) for c in values):
+            alternatives = _case_alternatives(item, value_ids)
+            if subject is None and any(len(group) == 1 and node_text(group[0], text) == "*" for group in alternatives):
                 exhaustive = True
             body = [c for c in item.named_children if c.id not in value_ids]
-            clauses.append(((lambda v=values, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough, subject_node)), body))
+            clauses.append(((lambda v=alternatives, i=item: self._case_verdict(subject, symbol, v, i, text, env, depth, undecided, fallthrough, subject_node)), body))
         bodies, decided = _taken_bodies(clauses)
         exhaustive = exhaustive or decided
         self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
 
-    def _case_verdict(self, subject, symbol, values, item, text, env, depth, undecided: list, fallthrough: bool, subject_node=None) -> bool | None:
-        patterns = [self._condition_texts(c, text, env, depth, split=False, pattern=True) for c in values]
+    def _case_verdict(self, subject, symbol, alternatives, item, text, env, depth, undecided: list, fallthrough: bool, subject_node=None) -> bool | None:
+        patterns = [self._case_pattern(group, text, env, depth) for group in alternatives]
+        values = [node for group in alternatives for node in group]
         if subject is not None:
             return _case_matches(subject, patterns)
         if fallthrough:
@@ -861,6 +865,15 @@ class ShellAnalyzer(LaunchDetection):
                 return True
             undecided.append(fork)
         return None
+
+    def _case_pattern(self, group: list, text, env: Env, depth: int) -> set[str] | None:
+        """The texts one alternative of a case item can be (a glob, marked):
+        one piece as any operand; several (`*","*`, which tree-sitter-bash
+        gives as three) joined (:func:`_joined_pattern`)."""
+        if len(group) == 1:
+            return self._condition_texts(group[0], text, env, depth, split=False, pattern=True)
+        glob = _joined_pattern(group, text)
+        return None if glob is None else {_GLOB_MARK + glob}
 
     def _stmt_list(self, node, text, env, depth) -> None:
         # `a && b`, `a || b`: the left side runs, the right side may or may not,
@@ -971,6 +984,16 @@ class ShellAnalyzer(LaunchDetection):
             return None
         if operator.type in ("&&", "||") and double:
             return _combine(operator.type, self._decide_test(left, text, env, depth + 1, double), self._decide_test(right, text, env, depth + 1, double))
+        after = expression.children[[child.id for child in expression.children].index(operator.id) + 1 :]
+        if len(after) > 1:
+            # `[[ "$X" == *","* ]]`: tree-sitter-bash gives the pattern in pieces
+            # (`*`, `","`, `*`) and its `right` is the first alone. As `*` the
+            # test always held, and a guard `then exit 1` ended every path
+            # before the launch after it, without a note.
+            glob = _joined_pattern(after, text) if double else None
+            if glob is None:
+                return None
+            return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=False, pattern=True, rights={_GLOB_MARK + glob})
         return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=not double, pattern=double)
 
     def _decide_unary(self, op: str, operand, where, text, env: Env, depth: int, *, split: bool) -> bool | None:
@@ -988,12 +1011,14 @@ class ShellAnalyzer(LaunchDetection):
         verdicts = {bool(t) == (op == "-n") for t in texts}
         return verdicts.pop() if len(verdicts) == 1 else None
 
-    def _decide_binary(self, op: str, left, right, where, text, env: Env, depth: int, *, split: bool, pattern: bool) -> bool | None:
-        """``A = B``, ``A == B`` (B a glob when ``pattern``), ``A != B``."""
+    def _decide_binary(self, op: str, left, right, where, text, env: Env, depth: int, *, split: bool, pattern: bool, rights: set[str] | None = None) -> bool | None:
+        """``A = B``, ``A == B`` (B a glob when ``pattern``), ``A != B``
+        (``rights``: B's texts, when the caller read them)."""
         if op not in ("==", "=", "!="):
             return None
         lefts = self._condition_texts(left, text, env, depth, split=split)
-        rights = self._condition_texts(right, text, env, depth, split=split, pattern=pattern)
+        if rights is None:
+            rights = self._condition_texts(right, text, env, depth, split=split, pattern=pattern)
         if (lefts is None) != (rights is None):
             # A value the file does not set against a word: a decision of the path.
             symbol = self._condition_subject(left if lefts is None else right, text, env, depth, split=split)
@@ -1064,6 +1089,17 @@ class ShellAnalyzer(LaunchDetection):
         if pattern and node.type in ("extglob_pattern", "word") and not _has_expansion(node):
             raw = node_text(node, text)
             return {_GLOB_MARK + raw} if _is_plain_glob(raw) else None
+        if pattern and node.type == "concatenation":
+            # `d"ecod"*`, `"b c"*`: a glob of pieces, some quoted. Evaluated
+            # as a word it was the text `decod*`, and the test compared the
+            # value with that text (bash's oracle: a launch the path never
+            # reached). With an expansion among them, a glob character outside
+            # quotes leaves it undecided.
+            if not _has_expansion(node):
+                glob = _joined_pattern(node.children, text)
+                return None if glob is None else {_GLOB_MARK + glob}
+            if any(child.type in ("extglob_pattern", "word") and any(c in node_text(child, text) for c in "*?[") for child in node.children):
+                return None
         fields = self._eval_word_fields(node, text, env, depth + 1) if split else [tuple(self._eval_parts(node, text, env, quoted=True, depth=depth + 1, scalar=True))]
         if len(fields) != 1:
             return None
@@ -1672,6 +1708,46 @@ _GLOB_MARK = "\0glob:"
 def _is_plain_glob(raw: str) -> bool:
     """A glob fnmatch reads as bash does (no extglob, quotes or escapes)."""
     return not any(c in raw for c in "\\'\"$`(){}!@+") and "[!" not in raw and "[^" not in raw
+
+
+def _case_alternatives(item, value_ids: set[int]) -> list[list]:
+    """A case item's patterns, each the pieces between its `|` separators
+    (tree-sitter-bash gives `*","*)` as three values, and each was read as an
+    alternative of its own: `*`, which always matched)."""
+    groups: list[list] = [[]]
+    for child in item.children:
+        if child.type == "|":
+            groups.append([])
+        elif child.id in value_ids:
+            groups[-1].append(child)
+    return [group for group in groups if group]
+
+
+def _joined_pattern(nodes, text) -> str | None:
+    """The glob the pieces of a `[[ == ]]` pattern make (``*","*``): unquoted
+    ones as written, quoted ones as the text they hold (their glob characters
+    escaped, as fnmatch reads ``[*]``); None when a piece expands a value or
+    is not a plain glob."""
+    parts = []
+    for node in nodes:
+        if _has_expansion(node):
+            return None
+        raw = node_text(node, text)
+        if node.type in ("extglob_pattern", "word"):
+            if not _is_plain_glob(raw):
+                return None
+            parts.append(raw)
+        elif node.type == "string" and len(raw) >= 2 and "\\" not in raw:
+            parts.append(_escape_glob(raw[1:-1]))
+        elif node.type == "raw_string" and len(raw) >= 2:
+            parts.append(_escape_glob(raw[1:-1]))
+        else:
+            return None
+    return "".join(parts)
+
+
+def _escape_glob(literal: str) -> str:
+    return "".join(f"[{char}]" if char in "*?[" else char for char in literal)
 
 
 def _has_expansion(node) -> bool:
