@@ -1819,3 +1819,58 @@ def test_a_venv_interpreter_in_a_directory_we_cannot_see_is_python(tmp_path, pro
     assert result.notes == []
     (launch,) = result.servers
     assert [token.value.describe() for token in launch.args] == ran == ["--model-path", "m", "--tp", "2"]
+
+
+# A public Kimi K3 launcher: `LAUNCH_CMD="${LAUNCH_CMD:-sglang serve}"`,
+# `launcher=($LAUNCH_CMD)`, `cmd=("${launcher[@]}" --model-path ...)`, run
+# under `apptainer "${apptainer_args[@]}" "$SIF_PATH" "${cmd[@]}"`, with an
+# option array a branch grows. Each step lost the launch without a note.
+_KIMI_SHAPE = """\
+LAUNCH_CMD="${LAUNCH_CMD:-sglang serve}"
+launcher=($LAUNCH_CMD)
+base_args=(--cleanenv --bind "/models:/models")
+if [ -n "$EXTRA_BIND" ]; then base_args+=(--bind "$EXTRA_BIND"); fi
+apptainer_args=(exec --rocm "${base_args[@]}")
+cmd=("${launcher[@]}" --model-path /models/k3 --tp 8)
+apptainer "${apptainer_args[@]}" "$SIF_PATH" "${cmd[@]}" >> server.log 2>&1 &
+"""
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        # a default of several words, run unquoted: bash splits it
+        'LAUNCH_CMD="${LAUNCH_CMD:-sglang serve}"\n$LAUNCH_CMD --model-path /m --tp 8\n',
+        # ... also from an array it was put in
+        'LAUNCH_CMD="${LAUNCH_CMD:-sglang serve}"\nlauncher=($LAUNCH_CMD)\n"${launcher[@]}" --model-path /m --tp 8\n',
+        # a container CLI whose command is an array (its words name no launch)
+        'cmd=(sglang serve --model-path /m --tp 8)\napptainer exec --rocm image.sif "${cmd[@]}"\n',
+        _KIMI_SHAPE,
+    ],
+)
+def test_a_launch_named_by_a_default_or_an_array_behind_apptainer_is_found(script) -> None:
+    result = analyze_shell("serve.sh", script)
+    assert result.servers and not result.notes
+    for server in result.servers:
+        assert server.entry is EntryPoint.SGLANG_SERVE
+        assert [token.value.describe() for token in server.args][-2:] == ["--tp", "8"]
+
+
+def test_a_multi_word_default_as_an_argument_stays_words_we_cannot_see() -> None:
+    """Where it is an argument, not the command, `${ARGS:---tp 8}` may be any
+    words the environment sets: as before, it may override the options."""
+    (server,) = analyze_shell("run.sh", 'ARGS="${ARGS:---tp 8 --dp-size 2}"\npython -m sglang.launch_server --model-path m $ARGS\n').servers
+    assert [token.value.describe() for token in server.args][:2] == ["--model-path", "m"]
+    assert server.args[2].value.kind is not Kind.KNOWN
+
+
+def test_the_image_of_apptainer_is_a_merge_of_branches_the_paths_fork() -> None:
+    """An options array one branch grew, before the image: where the options
+    end is not known in the merged run; the paths fork on it, as for docker."""
+    script = (
+        'opts=(exec --rocm)\nif [ -n "$B" ]; then opts+=(--bind "$B"); fi\n'
+        'apptainer "${opts[@]}" img.sif python3 -m sglang.launch_server --tp 8\n'
+    )
+    result = analyze_shell("run.sh", script)
+    # (both ways launch the same: one launch, folded)
+    assert [[token.value.describe() for token in server.args] for server in result.servers] == [["--tp", "8"]] and not result.notes

@@ -24,7 +24,7 @@ from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Lo
 from sglang_lint.sources.paths import Paths, imprecise_launch, refined_launch
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
-from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, holds_words, is_identifier, spread_word, word_value
+from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, default_fields, holds_words, is_identifier, spread_word, word_value
 from sglang_lint.sources.textpos import EmbeddedText
 from sglang_lint.sources.wrappers import APPTAINER_CLIS, DOCKER_CLIS, PYTHON_NAME, SSH_VALUE_OPTIONS, UNKNOWN_REST, WRAPPERS, apptainer_command_start, docker_command_start
 from sglang_lint.version_facts import image_hints, install_pins
@@ -176,6 +176,8 @@ class LaunchDetection(WordExpansion):
         # (a router's command, when the words that name an entry name a router's only)
         router = _names_only_a_router(rest)
         run_at = command_loc.line
+        # (the container CLI whose image word it is: the last one before it)
+        container_cli = next((name for word in reversed(words[:index]) if (name := word_value(word).text if word_value(word).is_known else "") in (*DOCKER_CLIS, *APPTAINER_CLIS)), "docker")
         if how in ("word", "module", "image"):
             subject, what = self._unknown_command(words[index], names)
         for location in mentions + [loc for _, loc in from_names]:
@@ -184,7 +186,7 @@ class LaunchDetection(WordExpansion):
                 message = f"line {run_at} runs it through `eval`" if elsewhere else "it runs through `eval`"
                 message += ", which sglang-lint does not follow"
             elif how == "image":
-                message = f"`docker run` takes {subject} for the image, {what}"
+                message = f"`{container_cli} {'exec' if container_cli in APPTAINER_CLIS else 'run'}` takes {subject} for the image, {what}"
             elif how == "wrapper":
                 message = f"it runs under `{word_value(words[index]).describe()}`, a command sglang-lint does not look through"
             elif how == "module":
@@ -299,6 +301,14 @@ class LaunchDetection(WordExpansion):
                 misread = misread or (wrapper, words[index])
                 index += 1
                 continue
+            fields = default_fields(words[index])
+            if fields is not None:
+                # `LAUNCH_CMD="${LAUNCH_CMD:-sglang serve}"` ... `$LAUNCH_CMD
+                # --model-path ...`: the default counts as the value, and bash
+                # splits it into its words (as one word, "sglang serve" named
+                # no command, and the launch was lost without a note).
+                words = [*words[:index], *fields, *words[index + 1 :]]
+                continue
             name = _command_name(words[index], value)
             if name is None:
                 self._dropped_launch(words, index, command_loc, "word")
@@ -369,6 +379,11 @@ class LaunchDetection(WordExpansion):
                 # image: `singularity exec --nv -B /work IMAGE python3 -m ...`.
                 index = apptainer_command_start(_docker_texts(words), index)
                 if index < 0:
+                    return
+                if merge_made(word_value(words[index - 1])):
+                    # (as for docker: an options array one branch grew, and
+                    # where the options end is not known; the paths fork on it)
+                    self._dropped_launch(words, index - 1, command_loc, "image")
                     return
                 image = word_value(words[index - 1])
                 if image.is_known and image.text.startswith("docker://"):
@@ -784,6 +799,12 @@ def entry_mentions(path: str, words: list[Word]) -> list[Location]:
     for word in words:
         for seg in word:
             value = seg.value
+            if value.kind is Kind.SYMBOL and value.default is not None and "sglang" in value.default:
+                # `${LAUNCH_CMD:-sglang serve}`: the default counts as the value
+                # (a launch run from it and lost has its note, and forks)
+                if _ENTRY_MENTION.search(value.default) is not None and seg.loc.path:
+                    found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
+                continue
             if value.kind is not Kind.KNOWN or "sglang" not in value.text:
                 continue
             for match in _ENTRY_MENTION.finditer(value.text):

@@ -104,6 +104,28 @@ class _WordsSeg(Seg):
     that many words (a spread); where it does not, a piece of one word."""
 
 
+class _DefaultWordsSeg(Seg):
+    """An unquoted ``${NAME:-a b}`` that bash splits: by its default (which
+    counts as the value), several words. Kept as one piece (its words may
+    be others when the environment sets it: an argument list reads it as
+    words we cannot see), and known as such where it is run as a command,
+    also from an array it was put in (`launcher=($LAUNCH_CMD)`)."""
+
+
+def default_fields(word: Word) -> list[Word] | None:
+    """The words of a lone ``${NAME:-a b}`` that bash splits, by its default;
+    None for any other word."""
+    if len(word) != 1:
+        return None
+    seg = word[0]
+    value = seg.value
+    if not (seg.split or isinstance(seg, _DefaultWordsSeg)) or value.kind is not Kind.SYMBOL or value.default is None:
+        return None
+    if not any(char in value.default for char in IFS_WHITESPACE):
+        return None
+    return [(Seg(Value.known(field), seg.loc, origin=seg.origin),) for field in value.default.split()]
+
+
 def restated(seg: Seg, loc: Location, split: bool, quoted: bool, chars: tuple[tuple[int, int], ...] | None = None, origin: Location | None = None) -> Seg:
     """``seg`` with new flags: a string's words we cannot see stay so (a
     spread glued into a string is a piece of it, as before)."""
@@ -320,6 +342,8 @@ def split_fields(segs: list[Seg]) -> list[Word]:
             fields.append([_SpreadSeg(seg.value, seg.loc, origin=seg.origin)])
             fields.append([])
             continue
+        if seg.split and seg.value.kind is Kind.SYMBOL and seg.value.default is not None and any(c in IFS_WHITESPACE for c in seg.value.default):
+            seg = _DefaultWordsSeg(seg.value, seg.loc, seg.split, seg.quoted, seg.chars, seg.origin)
         if seg.split and seg.value.is_known:
             text_value = seg.value.text
             index = 0
