@@ -1874,3 +1874,20 @@ def test_the_image_of_apptainer_is_a_merge_of_branches_the_paths_fork() -> None:
     result = analyze_shell("run.sh", script)
     # (both ways launch the same: one launch, folded)
     assert [[token.value.describe() for token in server.args] for server in result.servers] == [["--tp", "8"]] and not result.notes
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -m sglang.launch_server --help",
+        "python3 -m sglang.launch_server --model-path /m -h",
+        'bash -c "sglang serve --help 2>&1 || python3 -m sglang.launch_server --help 2>&1" | grep -A 12 -- --load-format',
+        "python3 -m sglang_router.launch_router --help",
+    ],
+)
+def test_a_command_that_asks_for_help_starts_no_server(command) -> None:
+    """argparse prints the usage and exits (a Kimi K3 launcher reads the
+    --load-format choices so): each was a server, or a router, of the
+    topology."""
+    result = analyze_shell("run.sh", command + "\n")
+    assert result.servers == [] and result.routers == [] and result.notes == []

@@ -73,6 +73,9 @@ MANIFEST_LAUNCH_KEY = re.compile(r"(?m)^[ \t-]*[\"']?(?:command|args|entrypoint)
 _COMMAND_STRING_RUNNERS = {"tmux", "screen"}
 # Words that make a command ask for help, not start a server.
 _HELP_WORDS = {"-h", "--help", "--version"}
+# The words that make argparse print the usage and exit (SGLang's parsers,
+# the router's and the diffusion server's have no --version).
+_ASKS_FOR_HELP = (Value.known("-h"), Value.known("--help"))
 
 
 class ScriptExit(Exception):
@@ -424,6 +427,11 @@ class LaunchDetection(WordExpansion):
         )
 
     def _record(self, entry: EntryPoint, words: list[Word], start: int, args_from: int, command_loc: Location) -> None:
+        if any(word_value(word) in _ASKS_FOR_HELP for word in words[args_from:]):
+            # `python -m sglang.launch_server --help`, `sglang serve --help
+            # | grep -A 12 -- --load-format`: argparse prints the usage and
+            # exits; no server starts (each was a server of the topology).
+            return
         tokens = [self._token(word, command_loc) for word in words[args_from:]]
         first = self._token(words[start], command_loc).location if words[start] else command_loc
         # The launch is the script's (it pairs with the script's other launches)
