@@ -169,3 +169,19 @@ def test_an_opaque_router_may_name_the_servers_no_router_names() -> None:
     assert [finding.code for finding in lint.findings] == ["SGL001"]
     (routed,) = [deployment for deployment in lint.deployments if deployment.routers]
     assert sorted(server.role for server in routed.servers) == ["decode", "prefill"]
+
+
+def test_a_decode_script_past_the_path_bound_still_pairs_with_its_directory() -> None:
+    """Seven independent optional flags (`[ -n "$X" ] && ARGS="$ARGS --x $X"`)
+    make 128 paths, past the bound: the variants past it merged the words
+    that may set the mode, and their role is not known. The file held
+    "decode" and "unknown", so it stayed a scope of its own and never paired
+    with the prefill script beside it (a public AMD PD benchmark's
+    1_decode.sh / 2_prefill.sh)."""
+    from sglang_lint.pipeline import lint_texts
+
+    flags = "".join(f'[ -n "$F{n}" ] && ARGS="$ARGS --served-model-name m{n}"\n' for n in range(7))
+    decode = 'ARGS=""\n' + flags + "python3 -m sglang.launch_server --model-path m --disaggregation-mode decode --enable-unified-memory --tp 2 $ARGS\n"
+    prefill = "python3 -m sglang.launch_server --model-path m --disaggregation-mode prefill --enable-unified-memory --tp 4\n"
+    lint = lint_texts({"pd/decode.sh": decode, "pd/prefill.sh": prefill})
+    assert any(finding.code == "SGL001" for finding in lint.findings)
