@@ -1891,3 +1891,18 @@ def test_a_command_that_asks_for_help_starts_no_server(command) -> None:
     topology."""
     result = analyze_shell("run.sh", command + "\n")
     assert result.servers == [] and result.routers == [] and result.notes == []
+
+
+def test_a_bad_substitution_is_named_as_one(tmp_path) -> None:
+    """`${$NNODES}` (an AMD PD launcher's --nnodes): tree-sitter-bash cannot
+    parse the line, and the note said "bash may accept it"; bash refuses it
+    when it runs the line ("bad substitution"), so the multi-node words are
+    never added."""
+    script = 'N=2\nCMD="python3 -m sglang.launch_server --tp 8"\nCMD="$CMD --nnodes ${$N} --node-rank 0"\necho "$CMD"\n'
+    (note,) = analyze_shell("run.sh", script).notes
+    assert (note.line, note.column) == (3, 20) and note.message.startswith("`${$N}` is a bad substitution")
+    bash = shutil.which("bash")
+    if bash is not None:
+        (tmp_path / "run.sh").write_text(script)
+        ran = subprocess.run([bash, str(tmp_path / "run.sh")], capture_output=True, text=True, timeout=30)
+        assert "bad substitution" in ran.stderr

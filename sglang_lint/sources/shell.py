@@ -172,16 +172,18 @@ def analyze_shell(
     # blank in it (shell_syntax.parse_script); the result keeps the file's lines.
     script = text if parsed.data == data else parsed.data.decode("utf-8", "surrogatepass")
     names_entry = names_an_entry_point(text, env)
+    written = text.split("\n") if script is not text else None
 
     def run(paths: Paths) -> tuple[SourceResult, int]:
         analyzer = ShellAnalyzer(path, script, env, paths, parsed, files, names_entry, interactive)
+        analyzer.written_lines = written
         try:
             result = analyzer.run()
         except Fork as fork:
             fork.cost = analyzer.commands_seen
             raise
-        if script is not text:
-            result.lines = text.split("\n")
+        if written is not None:
+            result.lines = written
         for manifest in analyzer.manifests:
             _merge_manifest(result, manifest, path, env, manifests)
         return result, analyzer.commands_seen

@@ -165,6 +165,9 @@ class ShellAnalyzer(LaunchDetection):
         self.pending: tuple[str, tuple[PathStep, PathStep]] | None = None
         self.max_value_chars = MAX_VALUE_CHARS + len(text)
         self.functions: dict[str, tuple["object", object]] = {}  # name -> (body node, text)
+        # The file's lines as written, when ``text`` has lines blanked (the
+        # notes about them quote what is there: shell.analyze_shell sets it).
+        self.written_lines: list[str] | None = None
         self.called_functions: set[str] = set()
         # A `source` or `.` command was met (followed or not).
         self.sourced_any = False
@@ -239,6 +242,16 @@ class ShellAnalyzer(LaunchDetection):
         for first, last in parsed.skipped[:MAX_SKIPPED_NOTES]:
             lines = f"line {first}" if first == last else f"lines {first}-{last}"
             them = "it" if first == last else "them"
+            bad = self._bad_substitution(first, last)
+            if bad is not None:
+                # (bash refuses it too, when it runs the line: "bad substitution")
+                line, column, written = bad
+                message = (
+                    f"`{written}` is a bad substitution: bash stops the command with an error when it runs it "
+                    f"(`${{NAME}}` names a variable without `$`); no launch on {lines} is analyzed"
+                )
+                self.result.notes.append(self._note(message, line, column))
+                continue
             message = f"tree-sitter-bash cannot parse {lines} (bash may accept {them}): no launch on {them} is analyzed; the rest of the script is, without {them}"
             self.result.notes.append(self._note(message, first, 1))
         if len(parsed.skipped) > MAX_SKIPPED_NOTES:
@@ -260,6 +273,17 @@ class ShellAnalyzer(LaunchDetection):
         else:
             message = "tree-sitter-bash cannot parse this part of the script (bash may accept it); launches around it may be incomplete"
         self.result.notes.append(self._note(message, line, column))
+
+    def _bad_substitution(self, first: int, last: int) -> tuple[int, int, str] | None:
+        """A `${$NAME}` on the lines ``first``-``last`` (a `$` too many: bash's
+        "bad substitution"; `${$}` alone is the shell's PID): its line, column
+        and text."""
+        lines = (self.written_lines or self.result.lines)[first - 1 : last]
+        for number, line in enumerate(lines, first):
+            match = _BAD_SUBSTITUTION.search(line)
+            if match is not None:
+                return number, match.start() + 1, match.group(0)
+        return None
 
     def _first_error(self, root) -> tuple[int, int, str | None]:
         """The innermost ERROR node first in the file (a MISSING token when there
@@ -1699,6 +1723,10 @@ def _taken_bodies(clauses: Iterable[tuple[Callable[[], bool | None], list]]) -> 
         if verdict is True:
             return bodies, True
     return bodies, False
+
+
+# `${$NAME}`: bash's "bad substitution" (tree-sitter-bash cannot parse it).
+_BAD_SUBSTITUTION = re.compile(r"\$\{\$[A-Za-z_][A-Za-z0-9_]*[^}]*\}")
 
 
 # A case pattern or the right side of `[[ == ]]` that is a glob, not a string.
