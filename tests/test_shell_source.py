@@ -1906,3 +1906,14 @@ def test_a_bad_substitution_is_named_as_one(tmp_path) -> None:
         (tmp_path / "run.sh").write_text(script)
         ran = subprocess.run([bash, str(tmp_path / "run.sh")], capture_output=True, text=True, timeout=30)
         assert "bad substitution" in ran.stderr
+
+
+def test_the_mini_load_balancer_of_older_releases_is_named_not_dropped() -> None:
+    """`python3 -m sglang.srt.disaggregation.mini_lb --prefill URL --decode URL`
+    (many PD runbooks of 0.4-era SGLang): no entry we model, and it vanished
+    without a word. Its `--prefill` takes a list of URLs, so it is not read as
+    the router (a second prefill would be a bootstrap port)."""
+    result = analyze_shell("lb.sh", "python3 -m sglang.srt.disaggregation.mini_lb --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30000 --port 8000\n")
+    assert result.routers == [] and result.servers == []
+    (note,) = result.notes
+    assert "`sglang.srt.disaggregation.mini_lb` is the PD load balancer of older SGLang releases" in note.message

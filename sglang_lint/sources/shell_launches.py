@@ -284,18 +284,17 @@ class LaunchDetection(WordExpansion):
                 record(EntryPoint.DIFFUSION_SERVE, start, after + 1)
             elif module is None and after > start + 1 and after <= len(words) and word_value(words[after - 1]).kind is not Kind.KNOWN:
                 self._dropped_launch(words, after - 1, command_loc, "module")  # `python -m $MODULE`
-            elif module == CO_LAUNCH_MODULE:
+            elif module in _UNMODELED_MODULES:
                 # The router and its data-parallel workers in one command
-                # (SGLang's router docs, "Co-launch Router and Workers"):
-                # their arguments share one parser we have no table of.
+                # (SGLang's router docs, "Co-launch Router and Workers"): their
+                # arguments share one parser we have no table of. The mini load
+                # balancer of older releases (`--prefill URL...` takes a list, not
+                # the router's URL and bootstrap port): read as the router, its
+                # second prefill would be a bootstrap port.
                 key = (command_loc.path, command_loc.line, command_loc.column)
                 if key not in self.dropped:
                     self.dropped[key] = self._note(
-                        f"launch not analyzed: `{CO_LAUNCH_MODULE}` starts the router and its workers together, which sglang-lint does not model; "
-                        "start the workers (python -m sglang.launch_server) and the router (python -m sglang_router.launch_router) on their own to have them checked",
-                        command_loc.line,
-                        command_loc.column,
-                        command_loc.path,
+                        f"launch not analyzed: `{module}` {_UNMODELED_MODULES[module]}", command_loc.line, command_loc.column, command_loc.path
                     )
 
         while index < len(words):
@@ -886,6 +885,19 @@ def _command_basename(value: Value) -> str | None:
 
 # `python -m sglang_router.launch_server`: a router and its workers at once.
 CO_LAUNCH_MODULE = "sglang_router.launch_server"
+# Modules that start SGLang servers or their router in a way sglang-lint does
+# not model: what the note says of each.
+_UNMODELED_MODULES = {
+    CO_LAUNCH_MODULE: (
+        "starts the router and its workers together, which sglang-lint does not model; start the workers "
+        "(python -m sglang.launch_server) and the router (python -m sglang_router.launch_router) on their own to have them checked"
+    ),
+    "sglang.srt.disaggregation.mini_lb": (
+        "is the PD load balancer of older SGLang releases (not in 0.5.23), which sglang-lint does not model: the servers "
+        "it names are not matched to it (its prefill and decode servers pair as their files do); "
+        "python -m sglang_router.launch_router --pd-disaggregation replaces it"
+    ),
+}
 
 
 def _command_name(word: Word, value: Value) -> str | None:
