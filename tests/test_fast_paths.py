@@ -168,7 +168,10 @@ def _called_names_by_ast_walk(tree: ast.AST) -> set[str]:
             if isinstance(node.func, ast.Name):
                 names.add(node.func.id)
             elif isinstance(node.func, ast.Attribute):
-                names.add(node.func.attr)
+                base = node.func.value
+                # (`super().__init__()` calls a base's method, not one of this name)
+                if not (isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super"):
+                    names.add(node.func.attr)
     return names
 
 
@@ -187,6 +190,8 @@ def test_called_names_match_ast_walk_on_fixtures_and_standard_library_modules() 
         assert python_interpreter._called_names(tree) == _called_names_by_ast_walk(tree), path
     nested = ast.parse("x = [f(a)(b) for a in g(lambda: h())] if k() else {m(): n.o()}\nasync def p():\n    await q(*r(), **s())\n")
     assert python_interpreter._called_names(nested) == {"f", "g", "h", "k", "m", "o", "q", "r", "s"}
+    based = ast.parse("class A(B):\n    def __init__(self):\n        super().__init__()\n        super(A, self).setup()\n")
+    assert python_interpreter._called_names(based) == {"super"}
 
 
 # -- shell comments: each `#` looked up in the tree, as a tree-sitter query finds them --
