@@ -1314,3 +1314,43 @@ def test_a_method_that_calls_its_base_through_super_still_runs_as_a_root(call):
         """
     servers, _ = _servers(source)
     assert [_value(server, "tp_size") for server in servers] == ["4"]
+
+
+@pytest.mark.parametrize(
+    "interpreter",
+    [
+        'shutil.which("python3") or sys.executable',
+        'shutil.which("python3")',
+        '(shutil.which("python3") or shutil.which("python") or sys.executable)',
+    ],
+)
+def test_an_interpreter_found_on_path_is_a_python(interpreter):
+    """`shutil.which("python3") or sys.executable` is a Python whichever way the
+    `or` goes; as the result of a call we cannot see, the launch it started
+    was "not analyzed" (a public serving manager's `_resolve_python`)."""
+    servers, result = _servers(
+        f"""
+        import shutil, subprocess, sys
+
+        python = {interpreter}
+        subprocess.Popen([python, "-m", "sglang.launch_server", "--model-path", "m", "--tp", "2"])
+        """
+    )
+    assert [_value(server, "tp_size") for server in servers] == ["2"] and not result.findings
+
+
+def test_shutil_which_is_no_truth_the_file_decides():
+    """`if not shutil.which("ibstat"):` may go either way: the program may be
+    missing (the items it drops are merged, not always kept)."""
+    servers = _launches(
+        """
+        import shutil, subprocess, sys
+
+        args = ["--disaggregation-ib-device", "mlx5_0"]
+        if not shutil.which("ibstat"):
+            args = []
+        subprocess.Popen([sys.executable, "-m", "sglang.launch_server", "--tp", "2"] + args)
+        """
+    ).servers
+    argvs = sorted(len(server.args) for server in servers)
+    assert argvs == [2, 4] or any(token.spread for server in servers for token in server.args)

@@ -89,6 +89,7 @@ from sglang_lint.sources.python_values import (
     word_length_ok,
 )
 from sglang_lint.sources.shell_words import Seg, Word, is_identifier, spread_word
+from sglang_lint.sources.wrappers import PYTHON_NAME
 
 # Statements and calls interpreted per file before giving up (a bound on work for
 # files whose functions call each other many times over).
@@ -696,6 +697,13 @@ class PythonInterpreter:
             # merged (no decision to fork on: _value_truth, _path_truth), and
             # its text is still either.
             return PUnknown(Value.one_of(Value.known(num_text(v.number)) for v in values), loc)  # type: ignore[union-attr]
+        program = _one_program([v for v in values if not isinstance(v, PNone)]) if all(isinstance(v, (PStr, PNone)) for v in values) else None
+        if program is not None:
+            # `shutil.which("python3") or sys.executable`, a venv's
+            # `.../bin/python3` or `python3`: paths of one program, which is
+            # what a command needs of them (merged into one unknown, the launch
+            # they start was "not analyzed").
+            return PStr((Seg(Value.unknown(f"one of several paths to {program}, by the branch taken"), loc), known_seg("/" + program, loc)), loc)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
             # A `${X:-d}`-like value counts as its default alone, not merged with
@@ -2342,6 +2350,11 @@ class PythonInterpreter:
                     # `os.environ.get("TP") or "8"` is ${TP:-8}: unset or empty gives 8.
                     symbol = value.value if isinstance(value, PUnknown) else value.value  # type: ignore[union-attr]
                     return PUnknown(Value.symbol(symbol.name, rest.value.text), loc, loc_of(rest))
+                program = _one_program(values[index:]) if all(isinstance(v, PStr) for v in values[index:]) else None
+                if program is not None:
+                    # `shutil.which("python3") or sys.executable`: whichever it
+                    # gives, a path of that program (see _merged_value).
+                    return PStr((Seg(Value.unknown(f"one of several paths to {program}"), loc), known_seg("/" + program, loc)), loc)
                 return PUnknown(Value.unknown("a condition we cannot decide"), loc)
             if truth is is_or:
                 return value
@@ -3106,7 +3119,8 @@ class PythonInterpreter:
     # -- external calls -----------------------------------------------------------------
     def _call_external(self, qualname: str, args: list[PyValue], kwargs: dict[str, PyValue], spreads: list[PyValue], node, loc: Location) -> PyValue:
         """A call of a name imported from outside the file: reads of the
-        environment and ``os.path.join`` are modeled, any other result is unknown.
+        environment, ``os.path.join`` and ``shutil.which`` are modeled, any
+        other result is unknown.
         The launch recognisers (:mod:`sglang_lint.sources.python_launches`) extend
         it with the calls that start a server."""
         unknown = PUnknown(Value.unknown(f"the result of {qualname}()"), loc)
@@ -3127,6 +3141,15 @@ class PythonInterpreter:
             return PUnknown(Value.symbol("$" + name, default_text), loc, origin)
         if qualname in ("os.path.join", "posixpath.join"):
             return self._path_join(args, loc)
+        if qualname == "shutil.which":
+            # The program's path where PATH has it (None when it has not): as
+            # a command, that program. `shutil.which("python3") or
+            # sys.executable` is a Python either way; as the result of a call
+            # we cannot see, its launch was "not analyzed".
+            program = known_text(args[0]) if args else None
+            if program is None or not program or "/" in program:
+                return unknown
+            return PStr((Seg(Value.unknown(f"the directory of PATH that has {program}"), loc), known_seg("/" + program, loc)), loc)
         if qualname.startswith(SGLANG_ENVS + ".") and qualname.endswith(".get") and not args and not kwargs:
             return self._sglang_env_get(qualname[len(SGLANG_ENVS) + 1 : -len(".get")], loc) or unknown
         return unknown
@@ -3810,6 +3833,28 @@ def _called_names_of(tree: ast.Module) -> frozenset[str]:
     """:func:`_called_names` of a tree, once per tree (a module of the
     project, once per process; the analyzed file, once for all its runs)."""
     return frozenset(_called_names(tree))
+
+
+def _one_program(values: list) -> str | None:
+    """The Python interpreter all ``values`` (strings) are paths of, when each
+    ends in a Python's name (`python3`, `/usr/bin/python3`, `<dir>/python`)
+    and they are not one name alone; else None."""
+    names: dict[str, None] = {}
+    whole = True
+    for value in values:
+        last = value.word[-1] if value.word else None
+        if last is None or not isinstance(last, Seg) or not last.value.is_known or not last.value.text:
+            return None
+        text = last.value.text
+        name = text.rsplit("/", 1)[-1]
+        if not name or not all(isinstance(seg, Seg) and seg.value.is_known for seg in value.word[:-1]) and "/" not in text:
+            return None
+        whole = whole and len(value.word) == 1 and "/" not in text
+        names[name] = None
+    # (several names of one program: `python3`, `python`; the first stands for them)
+    if not names or (whole and len(names) == 1) or len(values) < 2 or not all(PYTHON_NAME.fullmatch(name) for name in names):
+        return None
+    return next(iter(names))
 
 
 def _calls_super(node: ast.AST) -> bool:
