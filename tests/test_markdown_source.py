@@ -416,6 +416,10 @@ def test_python_console_session():
         ("<1|2|3>", "<1|2|3>"),
         ("<prefill|decode>", "<prefill|decode>"),
         ("<节点IP>", "<节点IP>"),
+        # several words (a SageMaker notebook's `--model-path <your model
+        # path>`, in an untagged fence: redirections, and "expected one argument")
+        ("<your model path>", "<your model path>"),
+        ("<path to the model/checkpoint>", "<path to the model/checkpoint>"),
     ],
 )
 def test_placeholders_are_symbols_not_text(word, symbol):
@@ -451,6 +455,8 @@ def test_same_placeholder_is_the_same_symbol_everywhere():
         # shell syntax, not placeholders: redirections, [[ ]], arrays, globs, ${}
         f"{LS} --tp 8 < input.txt > out.log",
         f"cat <in.txt >out.txt; {LS} --tp 8",
+        f"sort <in.txt > out.txt; {LS} --tp 8",
+        f"{LS} --tp 8 <in.txt 2>err.log >out.txt",
         f"[[ -n $X ]] && {LS} --tp 8",
         f'A=(--tp 8); {LS} "${{A[@]}}"',
         f"A[idx]=x; {LS} --tp 8 --served-model-name ${{A[idx]}}",

@@ -720,6 +720,11 @@ _SHELL_PLACEHOLDER = re.compile(
     r"|(?<![$\w{])\{[A-Za-z_][A-Za-z0-9_]*\}(?!\})"
     r"|(?<![\w\[\]$])\[(?=[^\]]{2,}\])(?![A-Za-z0-9]-[A-Za-z0-9]\])[A-Za-z][A-Za-z0-9_]*(?:[-.][A-Za-z0-9_]+)*\](?![=\[\]])"
     "|" + _ANGLE
+    # Several words in angle brackets (`--model-path <your model path>`): a
+    # blank only between words, each starting with a letter, none before `>`
+    # (`cmd <in >out` and `<in 2>err` stay redirections). To bash they are redirections from and to files; the
+    # reader puts one value there.
+    + r"|(?<!<)<[A-Za-z][\w.:/|-]*(?: [A-Za-z][\w.:/|-]*)+>"
     # An elision standing as a word (`--config-file x.yaml ...`): the options
     # the reader is left to add (issue 20: SGLang's own READMEs), never an
     # argument named "...".
