@@ -722,8 +722,8 @@ _SHELL_PLACEHOLDER = re.compile(
     "|" + _ANGLE
     # Several words in angle brackets (`--model-path <your model path>`): a
     # blank only between words, each starting with a letter, none before `>`
-    # (`cmd <in >out` and `<in 2>err` stay redirections). To bash they are redirections from and to files; the
-    # reader puts one value there.
+    # (`cmd <in >out` and `<in 2>err` stay redirections). To bash they are
+    # redirections from and to files; the reader puts one value there.
     + r"|(?<!<)<[A-Za-z][\w.:/|-]*(?: [A-Za-z][\w.:/|-]*)+>"
     # An elision standing as a word (`--config-file x.yaml ...`): the options
     # the reader is left to add (issue 20: SGLang's own READMEs), never an
@@ -1095,11 +1095,11 @@ class MarkdownAnalyzer:
             # onto, is a command when bash accepts it alone or it names an
             # entry point, else output (the log's lines gave "cannot parse"
             # notes). As a transcript's output is, with no prompt to tell.
-            commands = _shell_commands(block, [_Prompt(0, "$", False)] * len(block.lines))
+            commands = [(command, "\n".join(t for _, _, t in command)) for command in _shell_commands(block, [_Prompt(0, "$", False)] * len(block.lines))]
             block.lines = [
                 line
-                for command in commands
-                if names_an_entry_point("\n".join(t for _, _, t in command), self.configured_env) or not _bash_refuses("\n".join(t for _, _, t in command))
+                for command, typed in commands
+                if names_an_entry_point(typed, self.configured_env) or not _bash_refuses(typed)
                 for line in command
             ]
         return True

@@ -703,7 +703,7 @@ class PythonInterpreter:
             # `.../bin/python3` or `python3`: paths of one program, which is
             # what a command needs of them (merged into one unknown, the launch
             # they start was "not analyzed").
-            return PStr((Seg(Value.unknown(f"one of several paths to {program}, by the branch taken"), loc), known_seg("/" + program, loc)), loc)
+            return _path_of(program, f"one of several paths to {program}, by the branch taken", loc)
         if all(isinstance(v, (PStr, PNum, PNone, PUnknown)) for v in values):
             strings = [self._to_str(v, loc_of(v) or loc) for v in values]  # type: ignore[arg-type]
             # A `${X:-d}`-like value counts as its default alone, not merged with
@@ -2354,7 +2354,7 @@ class PythonInterpreter:
                 if program is not None:
                     # `shutil.which("python3") or sys.executable`: whichever it
                     # gives, a path of that program (see _merged_value).
-                    return PStr((Seg(Value.unknown(f"one of several paths to {program}"), loc), known_seg("/" + program, loc)), loc)
+                    return _path_of(program, f"one of several paths to {program}", loc)
                 return PUnknown(Value.unknown("a condition we cannot decide"), loc)
             if truth is is_or:
                 return value
@@ -3149,7 +3149,7 @@ class PythonInterpreter:
             program = known_text(args[0]) if args else None
             if program is None or not program or "/" in program:
                 return unknown
-            return PStr((Seg(Value.unknown(f"the directory of PATH that has {program}"), loc), known_seg("/" + program, loc)), loc)
+            return _path_of(program, f"the directory of PATH that has {program}", loc)
         if qualname.startswith(SGLANG_ENVS + ".") and qualname.endswith(".get") and not args and not kwargs:
             return self._sglang_env_get(qualname[len(SGLANG_ENVS) + 1 : -len(".get")], loc) or unknown
         return unknown
@@ -3835,6 +3835,12 @@ def _called_names_of(tree: ast.Module) -> frozenset[str]:
     return frozenset(_called_names(tree))
 
 
+def _path_of(program: str, directory: str, loc: Location) -> PStr:
+    """A path of ``program`` in a directory we cannot see (``directory`` says
+    which): what a command needs of it is its name."""
+    return PStr((Seg(Value.unknown(directory), loc), known_seg("/" + program, loc)), loc)
+
+
 def _one_program(values: list) -> str | None:
     """The Python interpreter all ``values`` (strings) are paths of, when each
     ends in a Python's name (`python3`, `/usr/bin/python3`, `<dir>/python`)
@@ -3847,7 +3853,9 @@ def _one_program(values: list) -> str | None:
             return None
         text = last.value.text
         name = text.rsplit("/", 1)[-1]
-        if not name or not all(isinstance(seg, Seg) and seg.value.is_known for seg in value.word[:-1]) and "/" not in text:
+        # (the name must follow a `/`, unless all the word is known text)
+        head_known = all(isinstance(seg, Seg) and seg.value.is_known for seg in value.word[:-1])
+        if not name or ("/" not in text and not head_known):
             return None
         whole = whole and len(value.word) == 1 and "/" not in text
         names[name] = None

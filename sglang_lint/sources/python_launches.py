@@ -67,8 +67,7 @@ from sglang_lint.sources.python_values import (
     word_value,
 )
 from sglang_lint.sources.shell import EmbeddedShell
-from sglang_lint.sources.shell_launches import names_an_entry_point
-from sglang_lint.sources.shell_launches import entry_mentions
+from sglang_lint.sources.shell_launches import entry_mentions, names_an_entry_point
 from sglang_lint.sources.shell_words import Seg, SpreadSeg, Word, spread_word
 from sglang_lint.version_facts import names_sglang_image, pin_hints, version_from_image
 
@@ -157,13 +156,12 @@ class LaunchInterpreter(PythonInterpreter):
             if not isinstance(value, (ast.List, ast.Tuple, ast.Constant, ast.JoinedStr, ast.BinOp)):
                 continue
             names_here = [target.id for target in targets if isinstance(target, ast.Name)]
-            if names_here and "sglang" in self._segment(value) and names_an_entry_point(self._segment(value)):
+            if not names_here:
+                continue
+            written = "\n".join(self.lines[value.lineno - 1 : (value.end_lineno or value.lineno)])
+            if "sglang" in written and names_an_entry_point(written):
                 names.extend(name for name in names_here if name not in names)
         return names
-
-    def _segment(self, node: ast.AST) -> str:
-        lines = self.lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
-        return "\n".join(lines)
 
     def _value_words(self, value: PyValue) -> list[Word]:
         if isinstance(value, PStr):

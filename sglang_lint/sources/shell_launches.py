@@ -179,8 +179,10 @@ class LaunchDetection(WordExpansion):
         # (a router's command, when the words that name an entry name a router's only)
         router = _names_only_a_router(rest)
         run_at = command_loc.line
-        # (the container CLI whose image word it is: the last one before it)
-        container_cli = next((name for word in reversed(words[:index]) if (name := word_value(word).text if word_value(word).is_known else "") in (*DOCKER_CLIS, *APPTAINER_CLIS)), "docker")
+        if how == "image":
+            # (the container CLI whose image word it is: the last one before it)
+            cli = next((value.text for value in map(word_value, reversed(words[:index])) if value.is_known and value.text in (*DOCKER_CLIS, *APPTAINER_CLIS)), "docker")
+            container = f"{cli} exec" if cli in APPTAINER_CLIS else f"{cli} run"
         if how in ("word", "module", "image"):
             subject, what = self._unknown_command(words[index], names)
         for location in mentions + [loc for _, loc in from_names]:
@@ -189,7 +191,7 @@ class LaunchDetection(WordExpansion):
                 message = f"line {run_at} runs it through `eval`" if elsewhere else "it runs through `eval`"
                 message += ", which sglang-lint does not follow"
             elif how == "image":
-                message = f"`{container_cli} {'exec' if container_cli in APPTAINER_CLIS else 'run'}` takes {subject} for the image, {what}"
+                message = f"`{container}` takes {subject} for the image, {what}"
             elif how == "wrapper":
                 message = f"it runs under `{word_value(words[index]).describe()}`, a command sglang-lint does not look through"
             elif how == "module":

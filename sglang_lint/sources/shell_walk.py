@@ -852,7 +852,7 @@ class ShellAnalyzer(LaunchDetection):
         self._branch(bodies, text, env, depth, exhaustive, self._loc(node, text), undecided[0] if undecided else None)
 
     def _case_verdict(self, subject, symbol, alternatives, item, text, env, depth, undecided: list, fallthrough: bool, subject_node=None) -> bool | None:
-        patterns = [self._case_pattern(group, text, env, depth) for group in alternatives]
+        patterns = [self._pattern_texts(group, text, env, depth) for group in alternatives]
         values = [node for group in alternatives for node in group]
         if subject is not None:
             return _case_matches(subject, patterns)
@@ -890,10 +890,11 @@ class ShellAnalyzer(LaunchDetection):
             undecided.append(fork)
         return None
 
-    def _case_pattern(self, group: list, text, env: Env, depth: int) -> set[str] | None:
-        """The texts one alternative of a case item can be (a glob, marked):
-        one piece as any operand; several (`*","*`, which tree-sitter-bash
-        gives as three) joined (:func:`_joined_pattern`)."""
+    def _pattern_texts(self, group: list, text, env: Env, depth: int) -> set[str] | None:
+        """The texts a pattern (one alternative of a case item, the right side
+        of `[[ == ]]`) can be (a glob, marked): one piece as any operand;
+        several (`*","*`, which tree-sitter-bash gives as three) joined
+        (:func:`_joined_pattern`)."""
         if len(group) == 1:
             return self._condition_texts(group[0], text, env, depth, split=False, pattern=True)
         glob = _joined_pattern(group, text)
@@ -1014,10 +1015,10 @@ class ShellAnalyzer(LaunchDetection):
             # (`*`, `","`, `*`) and its `right` is the first alone. As `*` the
             # test always held, and a guard `then exit 1` ended every path
             # before the launch after it, without a note.
-            glob = _joined_pattern(after, text) if double else None
-            if glob is None:
+            rights = self._pattern_texts(after, text, env, depth) if double else None
+            if rights is None:
                 return None
-            return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=False, pattern=True, rights={_GLOB_MARK + glob})
+            return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=False, pattern=True, rights=rights)
         return self._decide_binary(operator.type, left, right, expression, text, env, depth, split=not double, pattern=double)
 
     def _decide_unary(self, op: str, operand, where, text, env: Env, depth: int, *, split: bool) -> bool | None:
