@@ -310,11 +310,13 @@ QUOTED_GLOBS = {
     "test guard": 'if [[ "$ARCHS" == *","* ]]; then\n  exit 1\nfi\nLAUNCH --tp-size 8 &\n',
     "case guard": 'case "$ARCHS" in\n  *","*) exit 1 ;;\nesac\nLAUNCH --tp-size 8 &\n',
     "case concatenation": 'case "$1" in\n  d"ecod"*) LAUNCH --disaggregation-mode decode &\n    ;;\n  *) LAUNCH --disaggregation-mode prefill &\n    ;;\nesac\n',
+    # a quoted `|` is a character, not the `|` between alternatives
+    "case quoted bar": 'case "$1" in\n  a"|"b*) LAUNCH --disaggregation-mode decode &\n    ;;\nesac\n',
 }
 
 
 @pytest.mark.parametrize("name", sorted(QUOTED_GLOBS))
-@pytest.mark.parametrize("value", ["", "gfx950", "gfx942,gfx950", "decode", "decod"])
+@pytest.mark.parametrize("value", ["", "gfx950", "gfx942,gfx950", "decode", "decod", "a", "a|bc"])
 def test_a_pattern_in_pieces_is_one_glob(name, value, tmp_path) -> None:
     script = QUOTED_GLOBS[name].replace("LAUNCH", LAUNCH)
     ran = _bash_argvs(script.replace('"$1"', '"$ARCHS"'), tmp_path, {"ARCHS": value})

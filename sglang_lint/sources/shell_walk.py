@@ -1767,16 +1767,12 @@ def _joined_pattern(nodes, text) -> str | None:
                 return None
             parts.append(raw)
         elif node.type == "string" and len(raw) >= 2 and "\\" not in raw:
-            parts.append(_escape_glob(raw[1:-1]))
+            parts.append(_glob_escape(raw[1:-1]))
         elif node.type == "raw_string" and len(raw) >= 2:
-            parts.append(_escape_glob(raw[1:-1]))
+            parts.append(_glob_escape(raw[1:-1]))
         else:
             return None
     return "".join(parts)
-
-
-def _escape_glob(literal: str) -> str:
-    return "".join(f"[{char}]" if char in "*?[" else char for char in literal)
 
 
 def _has_expansion(node) -> bool:
