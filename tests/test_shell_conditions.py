@@ -337,10 +337,24 @@ def _holds(condition: str, value: str) -> bool:
     for ``value``."""
     import fnmatch
 
+    import re
+
     subject, _, rest = condition.partition(" ")
     assert subject == "$ARCHS", condition
+    # (alternatives are split at a `|` outside brackets: `[|]` is the character)
+    alternatives = re.compile(r"\|(?![^\[]*\])")
     if rest.startswith("matches "):
-        return any(fnmatch.fnmatchcase(value, glob) for glob in rest[len("matches ") :].split("|"))
+        return any(fnmatch.fnmatchcase(value, glob) for glob in alternatives.split(rest[len("matches ") :]))
     if rest.startswith("does not match "):
-        return not any(fnmatch.fnmatchcase(value, glob) for glob in rest[len("does not match ") :].split("|"))
+        return not any(fnmatch.fnmatchcase(value, glob) for glob in alternatives.split(rest[len("does not match ") :]))
     raise AssertionError(condition)
+
+
+def test_a_decision_on_a_quoted_bar_implies_what_it_says(tmp_path) -> None:
+    """Past `a"|"b*)`, `$X` matches `a[|]b*` (the quoted `|` a character): a
+    test that `$X` is `a|bc` may hold there. Split at that `|`, the decision
+    said it could not, and the launch under the test was lost."""
+    script = f'case "$X" in\n  a"|"b*)\n    if [ "$X" = "a|bc" ]; then {LAUNCH} --tp-size 2 & fi\n    ;;\nesac\n'
+    ran = _bash_argvs(script, tmp_path, {"X": "a|bc"})
+    assert [argv[2:] for argv in ran] == [["--tp-size", "2"]]
+    assert [[token.value.text for token in launch.args] for launch in analyze_shell("run.sh", script).servers] == [["--tp-size", "2"]]

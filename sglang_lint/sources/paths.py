@@ -42,6 +42,7 @@ its paths share (``ServerLaunch.path_condition``) and the paths that gave it
 from __future__ import annotations
 
 import fnmatch
+import re
 from typing import Callable, Iterable, Mapping
 
 from msgspec.structs import replace
@@ -331,8 +332,13 @@ def implied(fixed: dict[str, PathStep], key: str) -> bool | None:
     return None
 
 
+# The `|` between a decision's alternatives; one in brackets (`a[|]b*`, a
+# quoted `|` of the pattern) is the character.
+_ALTERNATIVES = re.compile(r"\|(?![^\[]*\])")
+
+
 def _matches(value: str, patterns: str) -> bool:
-    return any(fnmatch.fnmatchcase(value, pattern) for pattern in patterns.split("|"))
+    return any(fnmatch.fnmatchcase(value, pattern) for pattern in _ALTERNATIVES.split(patterns))
 
 
 def subject(value: Value) -> str | None:
