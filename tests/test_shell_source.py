@@ -1917,3 +1917,18 @@ def test_the_mini_load_balancer_of_older_releases_is_named_not_dropped() -> None
     assert result.routers == [] and result.servers == []
     (note,) = result.notes
     assert "`sglang.srt.disaggregation.mini_lb` is the PD load balancer of older SGLang releases" in note.message
+
+
+def test_words_branches_share_end_at_a_blank_after_a_partly_shared_piece() -> None:
+    """`CMD="--model abc"; CMD="$CMD --x $S"` on one way, `CMD="--model abx"`
+    on the other: they share `--model ab`, which ends inside a word. What
+    follows it was taken from the pieces after the shared one (` --x `, a
+    blank), so the merge kept `--model ab` as if `ab` were a word; it keeps
+    `--model ` and any words after it."""
+    from sglang_lint.sources.shell_words import merge_vars, Var, Seg, NOWHERE
+
+    longer = Var(scalar=(Seg(Value.known("--model abc"), NOWHERE), Seg(Value.known(" --x "), NOWHERE), Seg(Value.symbol("$S"), NOWHERE)))
+    shorter = Var(scalar=(Seg(Value.known("--model abx"), NOWHERE),))
+    for options in ([longer, shorter], [shorter, longer]):
+        merged = merge_vars(options, "CMD")
+        assert [seg.value.describe() for seg in merged.scalar] == ["--model ", "<unknown: words of $CMD that differ between branches>"]

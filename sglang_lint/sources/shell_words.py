@@ -197,10 +197,10 @@ def _words_between(words: list[Word], name: str) -> Word | None:
     # (the empty pieces quotes leave hold no text: `"${CMD}"" --x"`)
     words = [tuple(seg for seg in word if not (seg.value.is_known and not seg.value.text)) for word in words]
     head = _common_pieces(words)
-    head = _to_blank(head, [word[len(head) :] for word in words], at_end=True)
-    rests = [word[len(head) :] for word in words]
+    head = _to_blank(head, [_after(word, head) for word in words], at_end=True)
+    rests = [_after(word, head) for word in words]
     tail = _common_pieces([tuple(reversed(rest)) for rest in rests], from_end=True)[::-1]
-    tail = _to_blank(tail, [rest[: len(rest) - len(tail)] for rest in rests], at_end=False)
+    tail = _to_blank(tail, [_before(rest, tail) for rest in rests], at_end=False)
     if not head and not tail:
         return None
     where = next((seg.loc for seg in (*head, *tail) if seg.loc is not NOWHERE), NOWHERE)
@@ -225,6 +225,31 @@ def _common_pieces(words: list[Word], from_end: bool = False) -> tuple[Seg, ...]
                 common.append(_cut(seg, len(seg.value.text) - len(shared), len(seg.value.text)) if from_end else _cut(seg, 0, len(shared)))
         break
     return tuple(common)
+
+
+def _after(word: Word, head: tuple[Seg, ...]) -> Word:
+    """What ``word`` holds after ``head``, pieces it begins with of which the
+    last may be the start of a known piece of ``word`` (:func:`_cut`): the
+    rest of that piece comes first (skipped, `--model abc` after a shared
+    `--model ab` looked like a word's end)."""
+    if not head:
+        return word
+    last = len(head) - 1
+    piece = word[last]
+    if piece.value == head[last].value:
+        return word[last + 1 :]
+    return (_cut(piece, len(head[last].value.text), len(piece.value.text)), *word[last + 1 :])
+
+
+def _before(word: Word, tail: tuple[Seg, ...]) -> Word:
+    """What ``word`` holds before ``tail`` (as :func:`_after`, from the end)."""
+    if not tail:
+        return word
+    first = len(word) - len(tail)
+    piece = word[first]
+    if piece.value == tail[0].value:
+        return word[:first]
+    return (*word[:first], _cut(piece, 0, len(piece.value.text) - len(tail[0].value.text)))
 
 
 def _shared_text(texts: list[str], from_end: bool) -> str:
