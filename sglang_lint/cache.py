@@ -62,7 +62,7 @@ ENV_VARIABLE = "SGLANG_LINT_CACHE_DIR"
 MAX_CACHE_BYTES = 512 * 1024 * 1024
 # Entries kept per cache file: the files of this run first, then older ones.
 MAX_ENTRIES = 100_000
-_FORMAT = 10  # 5: msgspec's encoding of the records (issue 17); 6: SourceResult.version_hints (issue 18); 7: dependencies (issue 19); 8: Fix.applicability (issue 21); 9: SourceResult.exports, dismissed files' imports (issue 20); 10: Note.reached_from (a helper's note, reached from a script)
+_FORMAT = 11  # 5: msgspec's encoding of the records (issue 17); 6: SourceResult.version_hints (issue 18); 7: dependencies (issue 19); 8: Fix.applicability (issue 21); 9: SourceResult.exports, dismissed files' imports (issue 20); 10: Note.reached_from (a helper's note, reached from a script); 11: ArgToken.held (the words a merged spread may hold)
 S = TypeVar("S", bound=msgspec.Struct)
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"

@@ -344,12 +344,18 @@ class ArgToken(Struct, frozen=True, gc=False, array_like=True):
     text was defined when that is elsewhere (the ``TP=8`` of ``--tp $TP``). A
     ``spread`` token stands for any number of words we cannot see (``"$@"`` of an
     unknown caller, an unknown array): options after it are not known to be final.
+
+    ``held``: for a spread a merge of branches made (`[ -n "$X" ] && ARGS="$ARGS
+    --x $X"` past the paths' bound), the words each way between the shared ones
+    had (one tuple per way): it holds one of them, so it may set only the
+    options they name (catalog.argv). None: any words.
     """
 
     value: Value
     location: Location
     origin: Location | None = None
     spread: bool = False
+    held: tuple[tuple[Value, ...], ...] | None = None
 
     def describe(self) -> str:
         return self.value.describe()

@@ -121,7 +121,7 @@ from sglang_lint.sources.shell import analyze_shell
 # ---------------------------------------------------------------------------------
 # Programs
 
-_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append")
+_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append", "function_output")
 # (constructs that change another's words, tagged where they do)
 _MODIFIERS = ("quoted_glob",)
 CONSTRUCTS = (
@@ -608,6 +608,8 @@ class _Gen:
             return lines
         if kind == "loop_append":
             return self.loop_append(indent)
+        if kind == "function_output":
+            return self.function_output(indent, role_param)
         # for_array
         roles = self.new_name(("ROLES", "roles", "MODES"))
         var = self.new_name(_LOOP_NAMES)
@@ -638,6 +640,32 @@ class _Gen:
             return lines + [f'{indent}{name}="${name} {" ".join(tail).replace(chr(34), "")}"', f'{indent}eval "${name}"']
         lines = [f'{indent}{name}="--pd-disaggregation --prefill {prefill.strip(chr(34))}"', loop, f'{indent}  {name}="${name} --decode {inner}"', f"{indent}done"]
         return lines + self.command_line(["python3", "-m", "sglang_router.launch_router", f"${name}", *tail], indent)
+
+    def function_output(self, indent: str, role_param: str | None) -> list[str]:
+        """Options a function prints (`echo`, `printf '%s'`), some added under
+        a condition, a line and a command's output sent to a
+        file between: `$(...)` takes them into a variable the launch splits
+        unquoted (AMD's `PREFILL_CONFIG=$(build_server_config prefill ...)`)."""
+        self.tag("function")
+        _, head = self.head()
+        func = self.new_name(_FUNC_NAMES)
+        name = self.new_name(_LOCAL_NAMES)
+
+        def plain(words: list[str]) -> str:
+            return " ".join(word.replace('"', "").replace("'", "") for word in words)
+
+        lines = [f"{indent}{func}() {{", f'{indent}  local out="{plain(self.option_words(None, count=self.rng.randint(1, 2)))}"']
+        lines += self.conditional_append(indent + "  ", f'out="$out {plain(self.option_words(None, count=1))}"')
+        if self.chance(0.4):
+            lines.append(f'{indent}  echo "building $out" 1> /dev/null')
+        if self.chance(0.3):
+            lines.append(f"{indent}  date > /dev/null")
+        role = ' --disaggregation-mode "$1"' if role_param is not None else ""
+        lines.append(indent + "  " + self.pick((f'echo "$out{role}"', f"printf '%s\\n' \"$out{role}\"", f'printf \'%s\' "$out"; echo "{role}"')))
+        lines.append(f"{indent}}}")
+        call = f"$({func} {role_param})" if role_param is not None else f"$({func})"
+        lines.append(f"{indent}{name}={self.pick((call, chr(34) + call + chr(34)))}")
+        return lines + self.command_line(head + [f"${name}"], indent)
 
     def conditional_append(self, indent: str, assignment: str, construct: str = "branch_assign") -> list[str]:
         """``assignment`` under a condition, as an ``if`` or an ``&&`` list."""

@@ -717,6 +717,57 @@ def test_spread_token_is_opaque():
     assert result.get("tp_size").value.kind is Kind.UNKNOWN
 
 
+def merged(*ways: tuple[str | Value, ...], column: int = 99) -> ArgToken:
+    """A spread a merge of branches made (past the paths' bound), holding the
+    words of one of ``ways``."""
+    held = tuple(tuple(Value.known(word) if isinstance(word, str) else word for word in way) for way in ways)
+    return ArgToken(Value.unknown("words of $ARGS that differ between branches"), Location("run.sh", 1, column), spread=True, held=held)
+
+
+def test_a_merged_spread_may_set_only_the_options_its_ways_name():
+    # `ARGS=""; [ -n "$KV" ] && ARGS="$ARGS --kv-cache-dtype $KV"; [ ... ] &&
+    # ARGS="$ARGS --disable-radix-cache"` merged past the paths' bound, then
+    # `launch_server --tp 8 $ARGS`: only what the branches wrote may change.
+    ways = merged((), ("--kv-cache-dtype", Value.symbol("$KV")), ("--disable-radix-cache",))
+    result = parse_server_args([*tokens("--tp", "8"), ways], table_0523())
+    assert text(result, "tp_size") == "8"
+    assert text(result, "dp_size") == "1"  # a default it cannot set
+    assert result.get("kv_cache_dtype").value.kind is Kind.UNKNOWN
+    assert result.get("disable_radix_cache").value.kind is Kind.UNKNOWN
+    assert result.opaque == [Location("run.sh", 1, 99)]
+    assert result.problems == []
+
+
+@pytest.mark.parametrize("way", [("--tp", "4"), ("--tensor-parallel-size=4",), ("--tensor-parallel", "4"), ("--tp-size", Value.symbol("$TP"))])
+def test_a_merged_spread_sets_the_dest_an_alias_or_abbreviation_names(way):
+    result = parse_server_args([*tokens("--tp-size", "8"), merged((), way)], table_0523())
+    assert result.get("tp_size").value.kind is Kind.UNKNOWN
+
+
+def test_a_merged_spread_takes_the_words_after_an_option_as_its_values():
+    # `--kv-cache-dtype $KV` takes `$KV` (a word we cannot see) as its value,
+    # `--cuda-graph-bs` (a list) every word up to the next option.
+    ways = merged(("--kv-cache-dtype", Value.symbol("$KV")), ("--cuda-graph-bs", "1", Value.symbol("$BS"), "--disable-radix-cache"))
+    result = parse_server_args([*tokens("--tp", "8"), ways], table_0523())
+    assert text(result, "tp_size") == "8"
+
+
+@pytest.mark.parametrize(
+    "way",
+    [
+        (Value.symbol("$FLAGS"),),  # a word we cannot see that no option takes
+        ("--disable-radix-cache", Value.symbol("$MORE")),  # a flag takes no value
+        ("--config", "extra.yaml"),  # a config file may set anything
+        ("--", "x"),
+        ("--enable-dp",),  # ambiguous: --enable-dp-attention, --enable-dp-lm-head
+        ("--nsa-decode-backend", "flashmla"),  # unknown in 0.5.23: argparse refuses the launch
+    ],
+)
+def test_a_merged_spread_that_may_hold_any_option_makes_the_settings_before_it_unknown(way):
+    result = parse_server_args([*tokens("--tp", "8"), merged((), way)], table_0523())
+    assert result.get("tp_size").value.kind is Kind.UNKNOWN
+
+
 def test_option_before_a_spread_takes_its_value_from_it():
     result = parse_server_args([*tokens("--tp"), spread()], table_0523())
     assert result.problems == []

@@ -279,6 +279,173 @@ def test_past_the_path_bound_values_are_merged_with_a_note() -> None:
     assert any(f"more than {paths.MAX_PATHS} paths" in note.message for note in result.notes)
 
 
+# Eight independent optional flags (2**8 paths), added to a string and to an
+# array: the shape of AMD's public PD benchmark scripts (seven `[ -n "$X" ] &&
+# OPTIONAL_ARGS="$OPTIONAL_ARGS --x $X"` lines before the launch).
+OPTIONAL_FLAGS = textwrap.dedent(
+    """\
+    #!/bin/bash
+    ARGS=""
+    [ -n "$KV" ] && ARGS="$ARGS --kv-cache-dtype $KV"
+    [ -n "$PARSER" ] && ARGS="$ARGS --reasoning-parser $PARSER"
+    [ -n "$TOOLS" ] && ARGS="$ARGS --tool-call-parser $TOOLS"
+    [ "$RADIX" = off ] && ARGS="$ARGS --disable-radix-cache"
+    EXTRA=(--host 0.0.0.0)
+    [ -n "$CHUNK" ] && EXTRA+=(--chunked-prefill-size "$CHUNK")
+    [ -n "$MEM" ] && EXTRA+=(--mem-fraction-static "$MEM")
+    if [ "$GRAPH" = off ]; then EXTRA+=(--disable-cuda-graph); fi
+    [ -n "$CTX" ] && EXTRA+=(--context-length "$CTX")
+    python3 -m sglang.launch_server --model-path /models/m --tp 8 $ARGS "${EXTRA[@]}" --port 30000
+    """
+)
+OPTIONAL_FLAG_VALUES = {"KV": "fp8_e5m2", "PARSER": "deepseek-r1", "TOOLS": "qwen25", "RADIX": "off", "CHUNK": "8192", "MEM": "0.8", "GRAPH": "off", "CTX": "32768"}
+
+
+def _argv_matches(tokens, words: list[str]) -> bool:
+    """Whether a launch variant's words can be ``words``: a known word is
+    itself, a symbol any one word, a spread with its ways (``held``) the words
+    of one of them, any other spread any words."""
+    if not tokens:
+        return not words
+    token, rest = tokens[0], tokens[1:]
+    if token.spread:
+        if token.held is None:
+            return any(_argv_matches(rest, words[cut:]) for cut in range(len(words) + 1))
+        return any(
+            len(way) <= len(words) and all(_word_matches(value, word) for value, word in zip(way, words)) and _argv_matches(rest, words[len(way) :])
+            for way in token.held
+        )
+    return bool(words) and _word_matches(token.value, words[0]) and _argv_matches(rest, words[1:])
+
+
+def _word_matches(value, word: str) -> bool:
+    return value.text == word if value.is_known else value.kind.value == "symbol"
+
+
+OPTIONAL_FLAGS_PY = textwrap.dedent(
+    """\
+    import os
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", "/models/m", "--tp", "8"]
+    if os.environ.get("KV"):
+        cmd += ["--kv-cache-dtype", os.environ["KV"]]
+    if os.environ.get("PARSER"):
+        cmd += ["--reasoning-parser", os.environ["PARSER"]]
+    if os.environ.get("TOOLS"):
+        cmd.extend(["--tool-call-parser", os.environ["TOOLS"]])
+    if os.environ.get("RADIX") == "off":
+        cmd.append("--disable-radix-cache")
+    if os.environ.get("CHUNK"):
+        cmd += ["--chunked-prefill-size", os.environ["CHUNK"]]
+    if os.environ.get("MEM"):
+        cmd += ["--mem-fraction-static", os.environ["MEM"]]
+    if os.environ.get("GRAPH") == "off":
+        cmd.append("--disable-cuda-graph")
+    if os.environ.get("CTX"):
+        cmd += ["--context-length", os.environ["CTX"]]
+    cmd += ["--port", "30000"]
+    subprocess.Popen(cmd)
+    """
+)
+
+
+@pytest.mark.parametrize("language", ["bash", "python"])
+def test_past_the_path_bound_merged_flags_keep_the_options_they_may_set(tmp_path, language) -> None:
+    """Past the paths' bound, the flags the branches add are merged. They used
+    to become any words, which may set any option: `--tp 8` before them was
+    unknown on the merged paths. Now the merge keeps what each way added
+    (ArgToken.held), so only the options written there may change. Checked
+    against bash and CPython: for environments across the 256 paths, what
+    they run is one of the variants whose conditions hold, word for word."""
+    import random
+
+    from sglang_lint.catalog.argv import parse_server_args
+    from sglang_lint.catalog.tables import load_table
+
+    if language == "bash":
+        result = analyze_shell("run.sh", OPTIONAL_FLAGS)
+    else:
+        (tmp_path / "run.py").write_text(OPTIONAL_FLAGS_PY)
+        result = analyze_python("run.py", OPTIONAL_FLAGS_PY)
+    assert any(f"more than {paths.MAX_PATHS} paths" in note.message for note in result.notes)
+    spreads = [token for launch in result.servers for token in launch.args if token.spread]
+    assert spreads and all(token.held is not None for token in spreads)
+    table = load_table("0.5.23")
+    for launch in result.servers:
+        settings = parse_server_args(list(launch.args), table)
+        assert settings.get("tp_size").value.text == "8", [t.value.describe() for t in launch.args]
+        assert settings.get("model_path").value.text == "/models/m"
+        assert settings.get("dp_size").value.text == "1"
+    chooser = random.Random(20261208)
+    for _ in range(12):
+        env = {name: value for name, value in OPTIONAL_FLAG_VALUES.items() if chooser.random() < 0.5}
+        if language == "bash":
+            (tmp_path / "argv").unlink(missing_ok=True)  # (the stub appends)
+            (ran,) = bash_python3_calls(tmp_path, OPTIONAL_FLAGS, env)
+        else:
+            (ran,) = cpython_popen_calls(tmp_path, tmp_path / "run.py", env, drop=1)  # (the interpreter)
+        words = ran[2:]  # after `-m sglang.launch_server`
+
+        def holds(step) -> bool:
+            kind, name, *text = step.key.split("\0")
+            value = env.get(name.lstrip("$"), "")
+            return (value != "" if kind == "nonempty" else value == text[0]) == step.taken
+
+        candidates = [launch for launch in result.servers if all(holds(step) for step in launch.path_condition)]
+        assert candidates, env
+        assert any(_argv_matches(list(launch.args), words) for launch in candidates), (env, words)
+
+
+def test_merged_settings_before_a_nested_command_are_its_environment(monkeypatch, tmp_path) -> None:
+    """`X_ENV=""; [ -n "$X" ] && X_ENV="SGLANG_X=$X"`, then `bash -c "A=1
+    ${X_ENV} python3 -m sglang.launch_server ..."` (InferenceX's AMD PD
+    servers): merged, each way of `${X_ENV}` sets variables only, so the inner
+    shell reads them as assignments and runs python3. As words we cannot see,
+    they were the inner command: "launch not analyzed". Checked against bash:
+    it runs python3 the same way with and without the settings."""
+    script = textwrap.dedent(
+        """\
+        #!/bin/bash
+        A_ENV=""
+        [ -n "$A" ] && A_ENV="SGLANG_A=$A"
+        B_ENV=""
+        [ -n "$B" ] && B_ENV="SGLANG_B=1 SGLANG_B2=$B"
+        CMD="SGLANG_X=1 ${A_ENV} ${B_ENV} python3 -m sglang.launch_server --model-path /m --tp 8"
+        bash -c "$CMD"
+        """
+    )
+    monkeypatch.setattr(paths, "MAX_PATHS", 1)  # (the merges, not the forks that would avoid them)
+    result = analyze_shell("run.sh", script)
+    assert not paths.not_followed(result.notes), [note.message for note in result.notes]
+    assert {tuple(argv) for argv, _ in _variants(result)} == {("--model-path", "/m", "--tp", "8")}
+    for env in ({}, {"A": "1"}, {"A": "1", "B": "2"}):
+        (tmp_path / "argv").unlink(missing_ok=True)
+        assert bash_python3_calls(tmp_path, script, env) == [["-m", "sglang.launch_server", "--model-path", "/m", "--tp", "8"]]
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_a_command_word_of_the_environment_is_skipped_on_the_path_where_it_is_empty(tmp_path, nested) -> None:
+    """`$SDMA_ENV python3 -m sglang.launch_server ...` (InferenceX sets it on
+    one branch only; elsewhere it is the environment's): bash skips an empty
+    unquoted expansion, so where it is empty the launch is the words after it
+    (a variant with that condition); where it is not, what it runs is not
+    known, and the note says so, and that the empty way was analyzed."""
+    command = "$WRAPPER python3 -m sglang.launch_server --model-path /m --tp 8"
+    script = f'bash -c "{command}"\n' if nested else f"{command}\n"
+    result = analyze_shell("run.sh", script)
+    assert _variants(result) == [(["--model-path", "/m", "--tp", "8"], ["$WRAPPER is empty"])]
+    (note,) = [note.message for note in result.notes]
+    assert note.startswith("launch not analyzed") and "where it is empty, the command after it is analyzed" in note
+    assert bash_python3_calls(tmp_path, script, {}) == [["-m", "sglang.launch_server", "--model-path", "/m", "--tp", "8"]]
+
+
+def test_a_command_word_of_the_environment_before_no_launch_is_no_decision() -> None:
+    result = analyze_shell("run.sh", '$RUNNER ./train.sh --epochs 3\n')
+    assert result.servers == [] and result.notes == []
+
+
 def test_past_the_work_bound_the_note_names_that_bound(monkeypatch) -> None:
     # SGLang's test helpers: few forks, but every run of the file is long. The
     # note said "more than 64 paths" after 18 runs, which sent readers looking
@@ -621,6 +788,144 @@ def test_a_merge_whose_origin_is_not_known_forks_on_every_branch_as_before(monke
     )
     _, runs = _runs_of(source, monkeypatch)
     assert any(step.text.startswith("$CI") for fixed in runs for step in fixed.values())
+
+
+# -- commands a helper builds per framework -----------------------------------------
+
+FRAMEWORK_HELPER = """\
+import subprocess
+import sys
+
+
+def build_server_cmd(framework, model_path, port):
+    python = sys.executable
+    if framework == "sglang":
+        return [python, "-m", "sglang.launch_server", "--model-path", model_path, "--port", str(port)]
+    elif framework == "vllm":
+        return [python, "-m", "vllm.entrypoints.openai.api_server", "--model", model_path{vllm_port}]
+    else:
+        raise ValueError(framework)
+
+
+def start(framework, model_path, port):
+    return subprocess.Popen(build_server_cmd(framework, model_path, port))
+"""
+
+
+@pytest.mark.parametrize("same_length", [False, True])
+def test_the_command_a_helper_builds_per_framework_launches_on_its_sglang_way(same_length) -> None:
+    """A benchmark harness's `build_server_cmd(framework)`: a list for SGLang,
+    one for vLLM, else raise, for a framework its caller is given. Every way
+    of the `if` ended, so the decision made no difference, and the ways'
+    lists were merged: into words we cannot see, or (lists of as many items)
+    a module of `-m` that is one of two. The launch was lost without a note
+    (a public SGLang-vs-vLLM benchmark, AnnaXWang/sglang_benchmark)."""
+    text = FRAMEWORK_HELPER.replace("{vllm_port}", ', "--port", str(port)' if same_length else "")
+    result = analyze_python("bench.py", text)
+    assert _variants(result) == [(["--model-path", "start.model_path", "--port", "start.port"], ["start.framework is 'sglang'"])]
+    assert not paths.not_followed(result.notes), [note.message for note in result.notes]
+
+
+def test_a_launch_a_root_could_not_follow_forks_on_the_root_s_branches() -> None:
+    """A root function (one nothing in the file calls) whose launch the
+    embedded shell could not follow: its note is made when the run ends, so
+    the root's branches were not among those the launch may depend on, and
+    the file was not run again per way (it said "not analyzed")."""
+    text = textwrap.dedent(
+        """\
+        import subprocess
+        import sys
+
+
+        def start(framework, model_path):
+            if framework == "sglang":
+                cmd = [sys.executable, "-m", "sglang.launch_server", "--model-path", model_path]
+            else:
+                cmd = [sys.executable, "-m", "vllm.entrypoints.openai.api_server", "--model", model_path, "--seed", "1"]
+            return subprocess.Popen(cmd)
+        """
+    )
+    result = analyze_python("bench.py", text)
+    assert _variants(result) == [(["--model-path", "start.model_path"], ["start.framework is 'sglang'"])]
+    assert not paths.not_followed(result.notes), [note.message for note in result.notes]
+
+
+# -- the output of `$(function ...)` ----------------------------------------------
+
+SERVER_CONFIG_FUNCTION = textwrap.dedent(
+    """\
+    #!/bin/bash
+    build_server_config() {
+        local mode="$1"
+        local tp_size="$2"
+        local parallel_args="--tp-size ${tp_size}"
+        if [[ "$ENABLE_DP" == "true" ]]; then
+            parallel_args="$parallel_args --dp-size ${tp_size} --enable-dp-attention"
+        fi
+        echo "building $mode" >&2
+        printf '%s' "$parallel_args"
+        echo " --disaggregation-mode $mode"
+        echo
+    }
+    PREFILL_SERVER_CONFIG=$(build_server_config prefill 8)
+    DECODE_SERVER_CONFIG="$(build_server_config decode 16)"
+    python3 -m sglang.launch_server --model-path /m --port 30000 ${PREFILL_SERVER_CONFIG}
+    python3 -m sglang.launch_server --model-path /m --port 30001 ${DECODE_SERVER_CONFIG}
+    """
+)
+
+
+def test_the_output_of_a_function_is_what_its_echos_print(tmp_path) -> None:
+    """`PREFILL_SERVER_CONFIG=$(build_server_config prefill ...)` (AMD's PD
+    servers in InferenceX and its forks: the function's `echo` gives
+    `--tp-size`, `--ep-size`, `--dp-size`): the function runs in a subshell
+    and what it prints is the value, with its branches' decisions. Its output
+    was unknown, so every setting of the servers was. Checked against bash
+    on both ways of the decision."""
+    result = analyze_shell("run.sh", SERVER_CONFIG_FUNCTION)
+    variants = _variants(result)
+    assert not result.notes, [note.message for note in result.notes]
+    for env in ({}, {"ENABLE_DP": "true"}):
+        (tmp_path / "argv").unlink(missing_ok=True)
+        ran = [argv[2:] for argv in bash_python3_calls(tmp_path, SERVER_CONFIG_FUNCTION, env)]
+        holds = "$ENABLE_DP is true" if env else "$ENABLE_DP is not true"
+        assert ran == [argv for argv, condition in variants if condition == [holds]], (ran, variants)
+    assert len(variants) == 4
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        'if [ -n "$X" ]; then echo "--tp 2"; return; fi; echo "--tp 4"',  # it may return early
+        'echo "--tp 4"; exit 0',
+    ],
+)
+def test_the_output_of_a_function_that_may_stop_early_stays_unknown(body) -> None:
+    script = f"config() {{ {body}; }}\nARGS=$(config)\npython3 -m sglang.launch_server --model-path /m $ARGS\n"
+    (launch,) = analyze_shell("run.sh", script).servers
+    assert any("output of" in token.value.describe() for token in launch.args)
+
+
+@pytest.mark.parametrize(
+    ("substitution", "expected"),
+    [
+        ('$(config | tr -d x)', None),  # a pipeline: its last command prints
+        ('$(config 2>/dev/null)', None),  # (a redirection: not followed)
+        ('$(config)', ["--tp", "4", "<unknown: output of nvidia-smi>", "<unknown: output of tr>"]),
+    ],
+)
+def test_what_a_function_prints_for_its_substitution(substitution, expected) -> None:
+    script = (
+        'config() { echo "--tp 4"; echo "log line" > /tmp/log; echo "to stderr" >&2; nvidia-smi -L; date | tr -d x; }\n'
+        f"ARGS={substitution}\n"
+        "python3 -m sglang.launch_server --model-path /m $ARGS\n"
+    )
+    (launch,) = analyze_shell("run.sh", script).servers
+    words = [token.value.describe() for token in launch.args][2:]
+    if expected is None:
+        assert len(words) == 1 and "output of" in words[0], words
+    else:
+        assert words == expected
 
 
 # -- decisions a helper returns ------------------------------------------------------

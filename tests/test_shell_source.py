@@ -112,10 +112,18 @@ def test_sglang_serve_keeps_the_model_positional():
     assert argv(one("sglang serve\n")) == []
 
 
-def test_dynamo_sglang_is_a_server():
-    launch = one("python3 -m dynamo.sglang --model-path m --tp 4\n")
+@pytest.mark.parametrize("module", ["dynamo.sglang", "dynamo.sglang.worker", "dynamo.sglang.decode_worker"])
+def test_dynamo_sglang_is_a_server(module):
+    # (`worker` and `decode_worker`: Dynamo's deprecated names of the same
+    # worker before v0.5.0, still run by public GB200 benchmark scripts)
+    launch = one(f"python3 -m {module} --model-path m --tp 4\n")
     assert launch.entry is EntryPoint.DYNAMO_SGLANG
     assert argv(launch) == ["--model-path", "m", "--tp", "4"]
+
+
+def test_other_dynamo_modules_are_no_server():
+    script = "python3 -m dynamo.sglang.utils.clear_namespace --namespace dynamo\n"
+    assert analyze_shell(P, script).servers == []
 
 
 def test_routers():
@@ -1493,7 +1501,9 @@ def test_array_changed_element_by_element():
         ("$PYTHON -m sglang.launch_server --tp 8 &\n", "its command `$PYTHON` is a variable this file never sets"),
         ("$(which python3) -m sglang.launch_server --tp 8\n", "its command `$(which python3)` is the output of a command substitution"),
         ('nohup eval "python3 -m sglang.launch_server --tp 8 $ARGS"\n', "it runs through `eval`, which sglang-lint does not follow"),
-        ("$RUNNER sglang serve --model-path m\n", "its command `$RUNNER` is a variable this file never sets"),
+        # (where $RUNNER is empty, bash runs `sglang serve`: that variant is
+        # analyzed, test_launch_variants.py)
+        ("$RUNNER sglang serve --model-path m\n", "its command `$RUNNER` is a variable this file never sets; where it is empty, the command after it is analyzed"),
     ],
 )
 def test_launch_on_a_command_line_that_cannot_be_followed(script, message):

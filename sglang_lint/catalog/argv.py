@@ -604,6 +604,43 @@ def passes_through(token: ArgToken) -> bool:
     return False
 
 
+def _settable_dests(token: ArgToken, view: ArgparseView) -> frozenset[str] | None:
+    """The dests a spread a merge of branches made may set: those the option
+    words of its ways name (``ArgToken.held``: it holds one way's words);
+    None when it may set any (no ways known, a word we cannot see where no
+    option takes it as its value, an unknown or ambiguous option, "--", a
+    --config file)."""
+    if not token.spread or token.held is None:
+        return None
+    dests: set[str] = set()
+    for way in token.held:
+        index = 0
+        while index < len(way):
+            value = way[index]
+            index += 1
+            if not value.is_known or value.text == "--":
+                return None
+            parsed = view.parse_optional(value.text)
+            if parsed is None:
+                continue  # an argument: SGLang takes none, it sets no option
+            if parsed.option is None or parsed.option.dest == "config":
+                # Ambiguous or unknown: argparse refuses the launch there, a
+                # problem the merge hides (analysis keeps the bound's note
+                # for a setting it makes unknown).
+                return None
+            dests.add(parsed.option.dest)
+            if parsed.explicit is not None or takes_no_value(parsed.option):
+                continue
+            # Its values: the next word (one we cannot see too: `--x $X`), or
+            # for a list every word up to the next option.
+            many = parsed.option.nargs not in (None, "?")
+            while index < len(way) and not (way[index].is_known and view.parse_optional(way[index].text) is not None):
+                index += 1
+                if not many:
+                    break
+    return frozenset(dests)
+
+
 def _passed_name(value: Value) -> str:
     return value.reason if value.kind is Kind.UNKNOWN else value.describe()
 
@@ -634,11 +671,13 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     blocking = [i for i in parse.opaque if not passes_through(parse.words[i].token)]
     settings.passed_through = [(parse.words[i].location, _passed_name(parse.words[i].value)) for i in parse.opaque if i not in blocking]
 
-    # Whether a merge of branches made each blocking word (asked once, not per setting).
+    # Whether a merge of branches made each blocking word (asked once, not per
+    # setting), and the dests each may set (None: any).
     merged_at = {i: merge_made(parse.words[i].value) for i in blocking}
+    settable = {i: _settable_dests(parse.words[i].token, facts.argparse) for i in blocking}
 
-    def overridden_by(index: int) -> str | None:
-        later = [i for i in blocking if i > index]
+    def overridden_by(index: int, dest: str) -> str | None:
+        later = [i for i in blocking if i > index and (settable[i] is None or dest in settable[i])]  # type: ignore[operator]
         if not later:
             return None
         # The last of them decides. When it is a word nobody can see
@@ -658,18 +697,23 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     # option can store another value into its dest (a --no-x, a store_false).
     resettable = facts.resettable
     # Every default is unknown past an opaque word ("$@") or an unseen config file;
-    # when there is neither (most launches), only the assigned dests need a look.
-    unassigned_reason = config.unseen_reason or overridden_by(-1)
-    dests = list(settings.values) if unassigned_reason is not None else list(parse.assignments)
+    # when there is neither (most launches), only the assigned dests need a look,
+    # and those the merged words past the paths' bound may set.
+    if config.unseen_reason is not None or any(settable[i] is None for i in blocking):
+        dests = list(settings.values)
+    else:
+        dests = list(dict.fromkeys([*parse.assignments, *(dest for i in blocking for dest in settable[i] or ())]))
     for dest in dests:
-        setting = settings.values[dest]
+        setting = settings.values.get(dest)
+        if setting is None:
+            continue  # (a dest of no option of this table)
         assignment = parse.assignments.get(dest)
         if assignment is None:
-            reason = unassigned_reason
+            reason = config.unseen_reason or overridden_by(-1, dest)
         elif dest not in resettable and setting.value == Value.known("true"):
             reason = None
         else:
-            reason = overridden_by(assignment.index)
+            reason = overridden_by(assignment.index, dest)
         if reason is not None:
             settings.values[dest] = replace(
                 setting, value=Value.unknown(reason), written=setting.written or setting.value

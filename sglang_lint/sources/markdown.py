@@ -1134,7 +1134,8 @@ class MarkdownAnalyzer:
         return column + self.cuts.get(line, 0)
 
     def _token(self, token: ArgToken) -> ArgToken:
-        return ArgToken(self.placeholders.value(token.value), self._loc(token.location), self._loc(token.origin), token.spread)
+        held = None if token.held is None else tuple(tuple(map(self.placeholders.value, way)) for way in token.held)
+        return ArgToken(self.placeholders.value(token.value), self._loc(token.location), self._loc(token.origin), token.spread, held)
 
     def _keyword(self, keyword: KeywordArg) -> KeywordArg:
         name = self.placeholders.display(keyword.name) if keyword.name is not None else None

@@ -532,7 +532,7 @@ def refined_launch(launch, fixed: Mapping[str, PathStep]):
     its argv words, and the keyword arguments of a Python entry."""
     if not fixed:
         return launch
-    args = [token if (value := known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread) for token in launch.args]
+    args = [token if (value := known_on_path(token.value, fixed)) is token.value else ArgToken(value, token.location, token.origin, token.spread, token.held) for token in launch.args]
     keywords = getattr(launch, "keywords", ())
     refined_keywords = tuple(k if (value := known_on_path(k.value, fixed)) is k.value else replace(k, value=value) for k in keywords)
     if all(a is b for a, b in zip(args, launch.args)) and all(a is b for a, b in zip(refined_keywords, keywords)):

@@ -88,7 +88,7 @@ from sglang_lint.sources.python_values import (
     unique_keys,
     word_length_ok,
 )
-from sglang_lint.sources.shell_words import Seg, Word, is_identifier, spread_word
+from sglang_lint.sources.shell_words import Seg, Word, held_words, is_identifier, spread_word
 from sglang_lint.sources.wrappers import PYTHON_NAME
 
 # Statements and calls interpreted per file before giving up (a bound on work for
@@ -616,7 +616,10 @@ class PythonInterpreter:
         # (where the items of any way are written: the first way's list may be
         # empty, `if not found: args = []`, and line 1 told the user nothing)
         loc = next(filter(None, map(first_loc, lists)), None) or Location(self.path, 1, 1)
-        middle = self._record_merge(PSpread(Value.unknown("items differ between branches"), loc), self._merged_over([item for items in lists for item in items]))
+        # What each way had there, as argv words (`if x: args += ["--x", x]`
+        # past the paths' bound: the spread may set --x only; ArgToken.held).
+        held = held_words([[self._word_of_item(item, loc) for item in items[head : len(items) - tail]] for items in lists])
+        middle = self._record_merge(PSpread(Value.unknown("items differ between branches"), loc, held), self._merged_over([item for items in lists for item in items]))
         return (*lists[0][:head], middle, *(lists[0][len(lists[0]) - tail :] if tail else ()))
 
     def _merge_dicts(self, dicts: list[DictContents]) -> DictContents:
@@ -1487,7 +1490,13 @@ class PythonInterpreter:
         if not exhaustive:
             live.append({})
         if not live:
-            return _Flow(terminated=True, raised=raised == len(bodies)), False, False
+            # Every way ended. Two or more that return (`if a: return X`,
+            # `elif b: return Y`, `else: raise`) give the call a result that
+            # is one way's: the decision matters to what the caller does with
+            # it (a benchmark's `build_server_cmd(framework)`: the launch of
+            # its SGLang way was lost, the ways' lists merged).
+            returned = len(bodies) - raised > 1
+            return _Flow(terminated=True, raised=raised == len(bodies)), returned, returned
         differs = False
         for ref in written:
             start = self.heap.get(ref, MISSING)
@@ -2624,7 +2633,7 @@ class PythonInterpreter:
     def _word_of_item(self, item: PyValue, loc: Location) -> Word:
         """One argv item as the word the program receives."""
         if isinstance(item, PSpread):
-            return spread_word(item.value, item.loc)
+            return spread_word(item.value, item.loc, item.held)
         return self._to_str(item, loc_of(item) or loc).word
 
     # -- calls ------------------------------------------------------------------------
@@ -3264,10 +3273,17 @@ class PythonInterpreter:
         runs call, and a branch of one (a benchmark's retry count) changes
         nothing another launches."""
         met, servers, routers, notes = len(self.paths.met), len(self.result.servers), len(self.result.routers), len(self.result.notes)
+        dropped = self._launches_not_followed()
         run()
         launches = [*self.result.servers[servers:], *self.result.routers[routers:]]
-        if any(merged_launch(launch) for launch in launches) or not_followed(self.result.notes[notes:]):
+        if any(merged_launch(launch) for launch in launches) or not_followed(self.result.notes[notes:]) or self._launches_not_followed() != dropped:
             self.relevant_branches.update(self.paths.met[met:])
+
+    def _launches_not_followed(self) -> int:
+        """Hook: how many places so far name a launch this run could not
+        follow (their notes are made when the run ends; the interpreter
+        starts processes nowhere: none)."""
+        return 0
 
     def _exports(self) -> list[str]:
         """The names the file's top level binds to what another module may call

@@ -199,6 +199,9 @@ class LaunchInterpreter(PythonInterpreter):
             key = (mention.path, mention.line, mention.column)
             shell.dropped(mention, f"launch not analyzed: {place} `{shown}`, {what}", self.call_stack, replace=better and key not in noted)
 
+    def _launches_not_followed(self) -> int:
+        return len(self._shell.dropped_at()) if self._shell is not None else 0
+
     def _hides_words(self, command: PyValue | None) -> bool:
         """Whether a command holds words we cannot see (it may hide a launch)."""
         if isinstance(command, PList):

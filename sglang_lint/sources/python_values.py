@@ -87,10 +87,13 @@ class PUnknown(PyValue, frozen=True):
 
 
 class PSpread(PyValue, frozen=True):
-    """Inside list contents: any number of items we cannot see."""
+    """Inside list contents: any number of items we cannot see (``held``: for
+    one a merge of branches made, the words of the items each way had there;
+    ArgToken.held)."""
 
     value: Value
     loc: Location
+    held: tuple[tuple[Value, ...], ...] | None = None
 
 
 class PList(PyValue, frozen=True):

@@ -18,6 +18,8 @@ import os
 import re
 from typing import Iterable, Mapping
 
+from msgspec.structs import replace
+
 from sglang_lint.model import Kind, Location, Note, SourceResult, Value, is_ascii_digits
 from sglang_lint.sources.paths import Paths, decision, implied
 from sglang_lint.sources.paths import subject as path_subject
@@ -252,8 +254,9 @@ class WordExpansion:
 
     def _relocate(self, word: Word, use_loc: Location, origin: Location | None, split: bool) -> Word:
         """The pieces of a stored word expanded at ``use_loc``."""
+        # (replace keeps what a kind of piece holds besides: a merge's ways)
         return tuple(
-            type(seg)(seg.value, use_loc, split=split, quoted=not split, chars=seg.chars, origin=seg.origin or origin or (seg.loc if seg.loc is not NOWHERE else None))
+            replace(seg, loc=use_loc, split=split, quoted=not split, origin=seg.origin or origin or (seg.loc if seg.loc is not NOWHERE else None))
             for seg in word
         )
 
@@ -344,6 +347,10 @@ class WordExpansion:
             directory = self._directory_idiom(node, text, env, depth)
             if directory is not None:
                 return [Seg(self.directory_symbol(directory), loc, split=not quoted)]
+        if kind == "command_substitution":
+            output = self._function_output(node, text, env, depth)
+            if output is not None:
+                return [restated(seg, loc, not quoted, quoted, seg.chars, seg.origin or (seg.loc if seg.loc.path else None)) for seg in output]
         if kind in ("command_substitution", "process_substitution"):
             return [Seg(Value.unknown(f"output of {node_text(node, text)[:40]}"), loc, split=not quoted)]
         if kind == "translated_string":
@@ -351,6 +358,11 @@ class WordExpansion:
         if kind == "brace_expression":
             return [Seg(Value.unknown("brace expansion"), loc)]
         return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
+
+    def _function_output(self, node, text, env: Env, depth: int) -> Word | None:
+        """Hook: what ``$(...)`` (``node``) prints when it calls a function of
+        the script (shell_walk); None: output we cannot see."""
+        return None
 
     # -- the script's directory (issue 19) ----------------------------------------
     def directory_symbol(self, directory: str) -> Value:

@@ -21,7 +21,8 @@ import re
 from typing import Mapping
 
 from sglang_lint.model import ArgToken, BrokenContinuation, EntryPoint, Kind, Location, Note, RouterLaunch, ServerLaunch, Value, merge_made, reached_from
-from sglang_lint.sources.paths import Paths, imprecise_launch, refined_launch
+from sglang_lint.sources.paths import Paths, decision, imprecise_launch, refined_launch
+from sglang_lint.sources.paths import subject as path_subject
 from sglang_lint.sources.shell_expansion import STAND_IN, STAND_IN_PREFIX, WordExpansion
 from sglang_lint.sources.shell_syntax import comment_nodes, inside_text, node_text, parse_bash
 from sglang_lint.sources.shell_words import NOWHERE, Env, Seg, SpreadSeg, Var, Word, default_fields, holds_words, is_identifier, spread_word, word_value
@@ -41,6 +42,12 @@ DATA_COMMANDS = {"echo", "printf", ":", "true", "false", "test", "[", "[[", "cat
 _ENTRY_MODULES = {
     "sglang.launch_server": EntryPoint.LAUNCH_SERVER,
     "dynamo.sglang": EntryPoint.DYNAMO_SGLANG,
+    # Dynamo's deprecated names of the same worker until v0.5.0: each
+    # `__main__.py` calls `dynamo.sglang.main.main` (ai-dynamo/dynamo as of
+    # 2025-08, components/backends/sglang/src/dynamo/sglang/worker/__main__.py
+    # and decode_worker/__main__.py). Public launch scripts still run them.
+    "dynamo.sglang.worker": EntryPoint.DYNAMO_SGLANG,
+    "dynamo.sglang.decode_worker": EntryPoint.DYNAMO_SGLANG,
     "sglang_router.launch_router": EntryPoint.ROUTER,
 }
 # The diffusion server's own CLI (0.5.23 multimodal_gen/runtime/entrypoints/cli/main.py:
@@ -81,6 +88,38 @@ _ASKS_FOR_HELP = (Value.known("-h"), Value.known("--help"))
 class ScriptExit(Exception):
     """`exit`: the script (or the subshell, `bash -c` string) ends here; the
     branch whose body exits is a path that launches nothing after it."""
+
+
+_ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", re.DOTALL)
+
+
+def _held_assignments(seg: Seg) -> list[tuple[str, Value]] | None:
+    """The variables a merge's words set when each of its ways (``held``, or
+    the texts of alternatives) is assignment words only (or none), each with
+    its value: one of the ways' values, unknown where a way does not set it.
+    None for any other words."""
+    held = getattr(seg, "held", None) if holds_words(seg) else None
+    if held is None and seg.value.kind is Kind.ALTERNATIVES:
+        # (texts each way set: `""` or `"A=1 B=2"`, a merge of known texts)
+        held = tuple(tuple(map(Value.known, text.split())) for text in seg.value.alternatives)
+    if held is None:
+        return None
+    ways: list[dict[str, Value]] = []
+    for way in held:
+        assigned: dict[str, Value] = {}
+        for value in way:
+            first = value.parts[0] if value.kind is Kind.CONCAT else value
+            match = _ASSIGNMENT.fullmatch(first.text) if first.is_known else None
+            if match is None:
+                return None
+            rest = Value.known(match.group(2))
+            assigned[match.group(1)] = Value.concat([rest, *value.parts[1:]]) if value.kind is Kind.CONCAT else rest
+        ways.append(assigned)
+    names = dict.fromkeys(name for assigned in ways for name in assigned)
+    return [
+        (name, Value.one_of([assigned[name] for assigned in ways]) if all(name in assigned for assigned in ways) else Value.unknown(f"{name} is set on some branches only"))
+        for name in names
+    ]
 
 
 class LaunchDetection(WordExpansion):
@@ -158,6 +197,34 @@ class LaunchDetection(WordExpansion):
             self.name_mentions.pop(name, None)
             self.name_lost.pop(name, None)
 
+    def _empty_on_this_path(self, words: list[Word], index: int, value: Value, command_loc: Location) -> bool:
+        """Whether the command word ``words[index]`` is a variable of the
+        environment, unquoted, that is empty on this path, before words that
+        name a launch (`$SDMA_ENV python3 -m sglang.launch_server ...`,
+        InferenceX's AMD PD servers, where the file sets it on one branch
+        only): bash skips an empty unquoted expansion, and the command is the
+        words after it. What it holds when it is not empty (settings, a
+        wrapper) the file does not say: that path's launch is not followed, as
+        before. A decision of the path, as `[ -n "$X" ]` (paths.py)."""
+        word = words[index]
+        if value.kind is not Kind.SYMBOL or value.default is not None or len(word) != 1 or not word[0].split:
+            return False
+        following = word_value(words[index + 1]) if index + 1 < len(words) else None
+        if following is None or (following.is_known and following.text.startswith("-")):
+            return False  # `$PYTHON -m sglang.launch_server`: a program's options follow it
+        if not entry_mentions(self.path, words[index + 1 :]):
+            return False
+        symbol = path_subject(value)
+        if symbol is None:
+            return False
+        key = f"nonempty\0{symbol}"
+        taken = self._implied(key)
+        if taken is None:
+            where = word[0].loc if word[0].loc.path else command_loc
+            self.paths.differs(*decision(key, (f"{symbol} is non-empty", f"{symbol} is empty"), where), where, launched=True)
+            return False
+        return not taken
+
     def _dropped_launch(self, words: list[Word], index: int, command_loc: Location, how: str) -> None:
         """The command ``words[index:]`` may start a launch but cannot be followed
         (``how``: "word", its command word is not known; "module", the module of
@@ -211,9 +278,13 @@ class LaunchDetection(WordExpansion):
         written = self._written(word)
         subject = f"`{written}`" if written else f"`{value.describe()[:40]}`"
         if value.kind is Kind.SYMBOL:
+            symbol = path_subject(value)
+            # (on the path where it is empty the words after it were the
+            # command: _empty_on_this_path)
+            empty = "; where it is empty, the command after it is analyzed" if symbol and self._implied(f"nonempty\0{symbol}") else ""
             if written and value.name.lstrip("$") not in written:
-                return subject, f"`{value.describe()[:40]}`, which this file never sets"
-            return subject, "a variable this file never sets"
+                return subject, f"`{value.describe()[:40]}`, which this file never sets{empty}"
+            return subject, f"a variable this file never sets{empty}"
         reason = value.reason if value.kind is Kind.UNKNOWN else ""
         for seg in word:
             if seg.value.kind is Kind.UNKNOWN:
@@ -314,6 +385,9 @@ class LaunchDetection(WordExpansion):
                 words = [*words[:index], *fields, *words[index + 1 :]]
                 continue
             name = _command_name(words[index], value)
+            if name is None and self._empty_on_this_path(words, index, value, command_loc):
+                index += 1  # `$X python3 -m ...` where $X is empty: no word at all
+                continue
             if name is None:
                 self._dropped_launch(words, index, command_loc, "word")
                 return
@@ -505,7 +579,8 @@ class LaunchDetection(WordExpansion):
                 origin = Location(chars_path(next(seg for seg in defined if seg.chars)), first[0], first[1], last[0], last[1] + 1)
             else:
                 origin = defined[0].origin
-        return ArgToken(value, location, origin, spread)
+        held = word[0].held if spread and len(word) == 1 else None  # type: ignore[attr-defined]
+        return ArgToken(value, location, origin, spread, held)
 
     def _shell_c(self, words: list[Word], index: int, command_loc: Location, env: Env, depth: int) -> None:
         """``bash -c 'CMD'``: the string is a script of its own."""
@@ -591,6 +666,23 @@ class LaunchDetection(WordExpansion):
                 # Stand in for what the outer shell substitutes with a variable of the
                 # inner script that holds the same value (:meth:`_as_written` puts
                 # the outer text back in messages).
+                assignments = _held_assignments(seg)
+                if assignments is not None:
+                    # Words a merge of branches made, every way of which only
+                    # sets variables (`MOE_ENV=""`, under an `if`
+                    # `MOE_ENV="SGLANG_X=$N"`, then `bash -c "A=1 $MOE_ENV
+                    # python3 -m ..."`: InferenceX's AMD PD servers): the inner
+                    # shell reads their text as assignments before its command,
+                    # so the command is still the one after them.
+                    pieces = []
+                    for variable, value in assignments:
+                        name = f"{STAND_IN_PREFIX}{len(placeholders)}"
+                        placeholders[name] = Seg(value, seg.loc)
+                        pieces.append(f"{variable}=${{{name}}}")
+                    stand_in = " " + " ".join(pieces) + " "
+                    chars.append(stand_in)
+                    positions.extend([start] * len(stand_in))
+                    continue
                 name = f"{STAND_IN_PREFIX}{len(placeholders)}"
                 placeholders[name] = seg
                 # Words we cannot see, `eval "$CMD"` of a string a loop added
@@ -813,6 +905,20 @@ def entry_mentions(path: str, words: list[Word]) -> list[Location]:
                 # (a launch run from it and lost has its note, and forks)
                 if _ENTRY_MENTION.search(value.default) is not None and seg.loc.path:
                     found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
+                continue
+            held = getattr(seg, "held", None) if holds_words(seg) else None
+            if held and seg.loc.path and any(_ENTRY_MENTION.search(" ".join(word.text for word in way if word.is_known)) for way in held):
+                # Words a merge of branches made, one of whose ways names an
+                # entry point (`return [python, "-m", "sglang.launch_server",
+                # ...]` under `if framework == "sglang":`, vLLM's otherwise):
+                # a launch run from them and lost has its note, and forks.
+                found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
+                continue
+            if value.kind is Kind.ALTERNATIVES and any(_ENTRY_MENTION.search(text) for text in value.alternatives) and seg.loc.path:
+                # One of several texts by the branch taken (`-m
+                # sglang.launch_server` on one way, vLLM's module on another,
+                # in lists of as many items): as for the ways above.
+                found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
                 continue
             if value.kind is not Kind.KNOWN or "sglang" not in value.text:
                 continue

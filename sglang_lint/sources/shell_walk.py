@@ -28,12 +28,15 @@ from sglang_lint.sources.shell_launches import DATA_COMMANDS, MANIFEST_LAUNCH_KE
 from sglang_lint.sources.shell_syntax import ScriptParse, node_text, parse_script
 from sglang_lint.sources.shell_words import (
     IFS_WHITESPACE,
+    NOWHERE,
     Env,
     Frame,
     Seg,
     SpreadSeg,
     Var,
     Word,
+    WordsSeg,
+    holds_words,
     is_identifier,
     is_spread_word,
     merge_vars,
@@ -1235,6 +1238,9 @@ class ShellAnalyzer(LaunchDetection):
             raise ScriptExit()
         if self._misparsed_assignment(node, text, env, depth):
             return
+        found, captured = env.lookup(CAPTURED)
+        if found and captured is not None and _prints_to_the_capture(node, text) and self._capture(node, text, env, depth):
+            return
         # Argument nodes, grouped into the words bash sees: tree-sitter splits
         # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
         # backslash-newline before it splits words, so `8` and `--dp` are one word
@@ -1332,6 +1338,65 @@ class ShellAnalyzer(LaunchDetection):
             self._detect_launch(words, command_loc, env, depth)
         finally:
             self.running.pop()
+
+    # -- the output of `$(function ...)` ---------------------------------------------
+    def _function_output(self, node, text, env: Env, depth: int) -> Word | None:
+        """``$(f ARGS)`` of a function the script defines that neither returns
+        nor exits early (`PREFILL_CONFIG=$(build_server_config prefill ...)`,
+        whose `echo "$parallel_args ..."` gives the `--tp-size`, `--ep-size`
+        and `--dp-size` of AMD's PD servers): run in a subshell (a copy of
+        ``env``), what its `echo`s and `printf`s print, in order, merged
+        across branches as a variable is; a command whose output we cannot
+        see prints words we cannot see. Trailing newlines are dropped, as bash
+        does. None for any other substitution (a program, a pipeline, a
+        redirection, a function that returns early)."""
+        commands = [child for child in node.named_children if child.type != "comment"]
+        if len(commands) != 1 or commands[0].type != "command":
+            return None
+        command = commands[0]
+        name_node = command.child_by_field_name("name")
+        name = node_text(name_node, text) if name_node is not None else ""
+        if name not in self.functions or self.call_depth >= MAX_CALL_DEPTH or any(frame.function == name for frame in env.frames):
+            return None
+        body, body_text = self.functions[name]
+        if _ends_early(body, body_text):
+            return None
+        args = [word for child in command.children_by_field_name("argument") for word in self._eval_word_fields(child, text, env, depth + 1)]
+        subshell = env.snapshot()
+        subshell.globals[CAPTURED] = Var(scalar=())
+        try:
+            self._call_function(name, args, self._loc(node, text), subshell, depth + 1)
+        except ScriptExit:
+            return None  # (an `exit` of a helper it calls)
+        printed = subshell.globals.get(CAPTURED)
+        if printed is None or printed.scalar is None:
+            return None
+        return _without_trailing_newlines(printed.scalar)
+
+    def _capture(self, node, text, env: Env, depth: int) -> bool:
+        """A command of a function run for ``$(...)``: what it prints goes to
+        the output captured (``CAPTURED``). True for `echo` and `printf`, whose
+        printing is all they do; for another command that prints, words we
+        cannot see are printed, and it runs as any command does (False)."""
+        name_node = node.child_by_field_name("name")
+        name = node_text(name_node, text) if name_node is not None else ""
+        loc = self._loc(node, text)
+        if name in ("echo", "printf"):
+            words = [word for child in node.children_by_field_name("argument") for word in self._eval_word_fields(child, text, env, depth)]
+            printed = _echoed(words, loc) if name == "echo" else _printed(words, loc)
+            self._print(env, printed if printed is not None else (WordsSeg(Value.unknown(f"output of {name}"), loc),))
+            return True
+        if name in self.functions or name in _SILENT or not name:
+            return False
+        self._print(env, (WordsSeg(Value.unknown(f"output of {name[:40]}"), loc),))
+        return False
+
+    def _print(self, env: Env, segs: tuple[Seg, ...]) -> None:
+        _, captured = env.lookup(CAPTURED)
+        before = captured.scalar if captured is not None and captured.scalar is not None else ()
+        if len(before) + len(segs) > MAX_VALUE_SEGS:
+            segs, before = (WordsSeg(Value.unknown("output too long"), segs[0].loc if segs else NOWHERE),), ()
+        env.assign(CAPTURED, Var(scalar=(*before, *segs)))
 
     def _read_herestring(self, node, words: list[Word], text, env: Env, depth: int, command_loc: Location) -> bool:
         """``read -r -a ARR <<< "$STRING"`` / ``read -r NAME <<< "$STRING"`` of a
@@ -1834,6 +1899,117 @@ def _case_matches(subjects: set[str], patterns: list[set[str] | None]) -> bool |
                 matched = None
         verdicts.add(matched)
     return verdicts.pop() if len(verdicts) == 1 else None
+
+
+# The variable a function run for `$(f ...)` prints into (no name a script can
+# write: it holds a space).
+CAPTURED = " output"
+# Commands that print nothing on their standard output.
+_SILENT = frozenset(
+    {"mkdir", "rm", "rmdir", "cp", "mv", "ln", "touch", "sleep", "chmod", "chown", "cd", "export", "unset", "shift", "set", "shopt",
+     "source", ".", "true", "false", ":", "test", "[", "wait", "kill", "trap", "ulimit", "umask", "let", "read", "mapfile", "readarray", "local", "declare", "typeset", "readonly"}
+)
+# Redirections that send standard output elsewhere (a file, standard error).
+_OUT_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", ">&"})
+
+
+def _prints_to_the_capture(node, text) -> bool:
+    """Whether what the command ``node`` prints goes to its shell's standard
+    output: not into a pipe to a later command, not redirected."""
+    child, parent = node, node.parent
+    while parent is not None and parent.type in ("redirected_statement", "pipeline", "list", "negated_command"):
+        if parent.type == "pipeline" and child.start_byte != parent.named_children[-1].start_byte:
+            return False
+        if parent.type == "redirected_statement":
+            for redirect in parent.children_by_field_name("redirect"):
+                if redirect.type != "file_redirect":
+                    continue
+                descriptor = redirect.child_by_field_name("descriptor")
+                operator = next((node_text(part, text) for part in redirect.children if not part.is_named), "")
+                if operator in _OUT_REDIRECTS and (descriptor is None or node_text(descriptor, text) == "1"):
+                    return False
+        child, parent = parent, parent.parent
+    return True
+
+
+def _ends_early(body, text) -> bool:
+    """Whether a function body may stop before its end (`return`, `exit`):
+    its output then depends on where (not followed)."""
+    stack = [body]
+    while stack:
+        current = stack.pop()
+        if current.type == "command":
+            name = current.child_by_field_name("name")
+            if name is not None and node_text(name, text) in ("return", "exit"):
+                return True
+        stack.extend(current.named_children)
+    return False
+
+
+def _as_text(word: Word) -> tuple[Seg, ...]:
+    """A printed word's pieces, as text: words we cannot see stay so."""
+    return tuple(WordsSeg(seg.value, seg.loc, held=seg.held) if isinstance(seg, SpreadSeg) else seg for seg in word)
+
+
+def _echoed(words: list[Word], loc: Location) -> tuple[Seg, ...] | None:
+    """What `echo WORDS` prints (its -n, -e, -E flags read); None when it
+    interprets escapes we would have to follow."""
+    newline, escapes = True, False
+    while words:
+        flag = word_value(words[0])
+        if not (flag.is_known and re.fullmatch(r"-[neE]+", flag.text)):
+            break
+        newline = newline and "n" not in flag.text
+        escapes = flag.text.rfind("e") > flag.text.rfind("E")
+        words = words[1:]
+    out: list[Seg] = []
+    for index, word in enumerate(words):
+        if index:
+            out.append(Seg(Value.known(" "), loc))
+        out.extend(_as_text(word))
+    if escapes and any(not seg.value.is_known or "\\" in seg.value.text for seg in out):
+        return None
+    if newline:
+        out.append(Seg(Value.known("\n"), loc))
+    return tuple(out)
+
+
+def _printed(words: list[Word], loc: Location) -> tuple[Seg, ...] | None:
+    """What `printf FORMAT ARGS` prints when FORMAT is text with `%s` and
+    `\\n` only (reused while arguments are left, as printf does); None for
+    any other format."""
+    if not words:
+        return None
+    form = word_value(words[0])
+    if not form.is_known or "\\" in form.text.replace("\\n", "") or "%" in form.text.replace("%s", ""):
+        return None
+    pieces = form.text.replace("\\n", "\n").split("%s")
+    slots = len(pieces) - 1
+    args = words[1:]
+    out: list[Seg] = []
+    while True:
+        for index, piece in enumerate(pieces):
+            if piece:
+                out.append(Seg(Value.known(piece), loc))
+            if index < slots and args:
+                out.extend(_as_text(args[0]))
+                args = args[1:]
+        if not args or not slots:
+            return tuple(out)
+
+
+def _without_trailing_newlines(segs: Word) -> Word:
+    """The output `$(...)` gives: its trailing newlines removed."""
+    out = list(segs)
+    while out and out[-1].value.is_known:
+        last = out[-1]
+        kept = last.value.text.rstrip("\n")
+        if kept:
+            chars = last.chars[: len(kept)] if last.chars and len(last.chars) == len(last.value.text) else None
+            out[-1] = Seg(Value.known(kept), last.loc, last.split, last.quoted, chars, last.origin)
+            break
+        out.pop()
+    return tuple(out)
 
 
 def _leaves_loop(node, text) -> bool:

@@ -94,14 +94,27 @@ class Env(Struct):
         )
 
 
+# The words a merge of branches may hold (ArgToken.held): one tuple per way.
+Held = tuple[tuple[Value, ...], ...]
+
+# Past this many words over all ways, a merge's words are not kept (any words).
+MAX_HELD_WORDS = 256
+
+
 class _SpreadSeg(Seg):
-    """A piece standing for any number of words we cannot see."""
+    """A piece standing for any number of words we cannot see (``held``: the
+    ways a merge of branches made it from, when known)."""
+
+    held: Held | None = None
 
 
 class _WordsSeg(Seg):
     """Text we cannot see that holds any number of words, in a string (what
     branches added to `CMD="$CMD --decode $URL"`): where the shell splits it,
-    that many words (a spread); where it does not, a piece of one word."""
+    that many words (a spread); where it does not, a piece of one word.
+    ``held``: the words each way had there, as the shell splits them."""
+
+    held: Held | None = None
 
 
 class _DefaultWordsSeg(Seg):
@@ -129,8 +142,9 @@ def default_fields(word: Word) -> list[Word] | None:
 def restated(seg: Seg, loc: Location, split: bool, quoted: bool, chars: tuple[tuple[int, int], ...] | None = None, origin: Location | None = None) -> Seg:
     """``seg`` with new flags: a string's words we cannot see stay so (a
     spread glued into a string is a piece of it, as before)."""
-    kind = _WordsSeg if isinstance(seg, _WordsSeg) else Seg
-    return kind(seg.value, loc, split, quoted, chars, origin)
+    if isinstance(seg, _WordsSeg):
+        return _WordsSeg(seg.value, loc, split, quoted, chars, origin, seg.held)
+    return Seg(seg.value, loc, split, quoted, chars, origin)
 
 
 def holds_words(seg: Seg) -> bool:
@@ -139,8 +153,8 @@ def holds_words(seg: Seg) -> bool:
     return isinstance(seg, (_SpreadSeg, _WordsSeg))
 
 
-def spread_word(value: Value, loc: Location) -> Word:
-    return (_SpreadSeg(value, loc),)
+def spread_word(value: Value, loc: Location, held: Held | None = None) -> Word:
+    return (_SpreadSeg(value, loc, held=held),)
 
 
 def unset_symbol(name: str) -> Var:
@@ -193,7 +207,7 @@ def merge_vars(options: list[Var | None], name: str) -> Var | None:
 def _words_between(words: list[Word], name: str) -> Word | None:
     """The word the ways' ``words`` all begin with up to a blank, a piece
     for any number of words, and the word they all end with from a blank;
-    None when they share neither."""
+    None when they share neither and every way has some text."""
     # (the empty pieces quotes leave hold no text: `"${CMD}"" --x"`)
     words = [tuple(seg for seg in word if not (seg.value.is_known and not seg.value.text)) for word in words]
     head = _common_pieces(words)
@@ -201,11 +215,24 @@ def _words_between(words: list[Word], name: str) -> Word | None:
     rests = [_after(word, head) for word in words]
     tail = _common_pieces([tuple(reversed(rest)) for rest in rests], from_end=True)[::-1]
     tail = _to_blank(tail, [_before(rest, tail) for rest in rests], at_end=False)
-    if not head and not tail:
+    if not head and not tail and all(words):
         return None
-    where = next((seg.loc for seg in (*head, *tail) if seg.loc is not NOWHERE), NOWHERE)
-    middle = _WordsSeg(Value.unknown(f"words of ${name} that differ between branches"), where)
+    # (no shared words, but a way that has none: `ARGS=""`, then `[ -n "$X" ]
+    # && ARGS="$ARGS --x $X"`; its words are all the merge's)
+    where = next((seg.loc for seg in (*head, *tail, *(seg for word in words for seg in word)) if seg.loc is not NOWHERE), NOWHERE)
+    held = held_words([split_fields([restated(seg, seg.loc, True, False, seg.chars, seg.origin) for seg in _before(rest, tail)]) for rest in rests])
+    middle = _WordsSeg(Value.unknown(f"words of ${name} that differ between branches"), where, held=held)
     return (*head, middle, *tail)
+
+
+def held_words(ways: list[list[Word]]) -> Held | None:
+    """The words each way of a merge had where they differ (ArgToken.held);
+    None when one of them is words we cannot see, or they are too many."""
+    if sum(map(len, ways)) > MAX_HELD_WORDS:
+        return None
+    if any(holds_words(seg) for words in ways for word in words for seg in word):
+        return None
+    return tuple(dict.fromkeys(tuple(word_value(word) for word in words) for words in ways))
 
 
 def _common_pieces(words: list[Word], from_end: bool = False) -> tuple[Seg, ...]:
@@ -215,7 +242,7 @@ def _common_pieces(words: list[Word], from_end: bool = False) -> tuple[Seg, ...]
     common: list[Seg] = []
     for index, seg in enumerate(words[0]):
         others = [word[index] if index < len(word) else None for word in words[1:]]
-        if all(other is not None and other.value == seg.value and type(other) is type(seg) for other in others):
+        if all(other is not None and other.value == seg.value and type(other) is type(seg) and _held_of((other,)) == _held_of((seg,)) for other in others):
             common.append(seg)
             continue
         if seg.value.is_known and type(seg) is Seg and all(other is not None and other.value.is_known and type(other) is Seg for other in others):
@@ -309,7 +336,7 @@ def _merge_arrays(arrays: list[list[Word]], name: str) -> list[Word]:
     first = arrays[0]
     if all(len(words) == len(first) for words in arrays):
         return [_merge_words([words[index] for words in arrays], name) for index in range(len(first))]
-    texts = [[word_value(word) for word in words] for words in arrays]
+    texts = [[(word_value(word), _held_of(word)) for word in words] for words in arrays]
     shortest = min(map(len, texts))
     head = 0
     while head < shortest and all(values[head] == texts[0][head] for values in texts):
@@ -318,14 +345,15 @@ def _merge_arrays(arrays: list[list[Word]], name: str) -> list[Word]:
     while tail < shortest - head and all(values[-1 - tail] == texts[0][-1 - tail] for values in texts):
         tail += 1
     where = next((seg.loc for words in arrays for word in words for seg in word), NOWHERE)
-    middle = spread_word(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where)
+    held = held_words([words[head : len(words) - tail] for words in arrays])
+    middle: Word = (_SpreadSeg(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where, held=held),)
     return [*first[:head], middle, *(first[len(first) - tail :] if tail else ())]
 
 
 def _merge_words(words: list[Word], name: str) -> Word:
     """One word of an array after branches: itself when they agree, else one
     of its texts (a merge of branches, as :func:`merge_vars` makes)."""
-    if all(word_value(word) == word_value(words[0]) for word in words[1:]):
+    if all(word_value(word) == word_value(words[0]) and _held_of(word) == _held_of(words[0]) for word in words[1:]):
         return words[0]
     where = next((seg.loc for word in words for seg in word), NOWHERE)
     if any(is_spread_word(word) for word in words):
@@ -364,7 +392,7 @@ def split_fields(segs: list[Seg]) -> list[Word]:
             fields.append([])
             continue
         if isinstance(seg, _WordsSeg) and seg.split:
-            fields.append([_SpreadSeg(seg.value, seg.loc, origin=seg.origin)])
+            fields.append([_SpreadSeg(seg.value, seg.loc, origin=seg.origin, held=seg.held)])
             fields.append([])
             continue
         if seg.split and seg.value.kind is Kind.SYMBOL and seg.value.default is not None and any(c in IFS_WHITESPACE for c in seg.value.default):
@@ -436,8 +464,14 @@ def _same_var(a: Var | None, b: Var | None) -> bool:
     if a.is_array:
         if a.array is None or b.array is None:
             return a.array is b.array
-        return [word_value(w) for w in a.array] == [word_value(w) for w in b.array]
-    return word_value(a.scalar or ()) == word_value(b.scalar or ()) and a.defined_at == b.defined_at
+        return [word_value(w) for w in a.array] == [word_value(w) for w in b.array] and list(map(_held_of, a.array)) == list(map(_held_of, b.array))
+    return word_value(a.scalar or ()) == word_value(b.scalar or ()) and a.defined_at == b.defined_at and _held_of(a.scalar or ()) == _held_of(b.scalar or ())
+
+
+def _held_of(word: Word) -> tuple:
+    """The ways the merges in ``word`` hold (words of the same value may hold
+    different ones: a merge's value names only the variable)."""
+    return tuple(seg.held for seg in word if isinstance(seg, (_SpreadSeg, _WordsSeg)))
 
 
 NOWHERE = Location("", 0, 0)
@@ -446,3 +480,6 @@ NOWHERE = Location("", 0, 0)
 # The name the other modules of the shell source and other sources that build
 # words (Python argv lists, command strings) use.
 SpreadSeg = _SpreadSeg
+# A string's words we cannot see (what a command whose output we cannot see
+# printed into the output `$(...)` captures: shell_walk).
+WordsSeg = _WordsSeg
