@@ -36,7 +36,6 @@ from sglang_lint.sources.shell_words import (
     Var,
     Word,
     WordsSeg,
-    holds_words,
     is_identifier,
     is_spread_word,
     merge_vars,
