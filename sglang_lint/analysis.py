@@ -148,6 +148,8 @@ def merges_that_matter(result: SourceResult, cataloged: CatalogedFile) -> bool:
     if len(cataloged.routers) < len(result.routers) or any(_router_merge_matters(router) for router in result.routers):
         return True
     for server in cataloged.servers:
+        if server.settings.unchecked:
+            return True  # (an option argparse refuses, on some of the merged ways)
         values = server.settings.values
         own = getattr(values, "own", values)
         if any(merge_made(setting.value) for setting in own.values()):

@@ -121,7 +121,7 @@ from sglang_lint.sources.shell import analyze_shell
 # ---------------------------------------------------------------------------------
 # Programs
 
-_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append", "function_output")
+_RARE_CONSTRUCTS = ("set_args", "eval_string", "read_array", "declare_array", "array_guard", "arith_condition", "for_array", "loop_append", "function_output", "assoc_lookup")
 # (constructs that change another's words, tagged where they do)
 _MODIFIERS = ("quoted_glob",)
 CONSTRUCTS = (
@@ -610,6 +610,8 @@ class _Gen:
             return self.loop_append(indent)
         if kind == "function_output":
             return self.function_output(indent, role_param)
+        if kind == "assoc_lookup":
+            return self.assoc_lookup(indent, role_param)
         # for_array
         roles = self.new_name(("ROLES", "roles", "MODES"))
         var = self.new_name(_LOOP_NAMES)
@@ -666,6 +668,25 @@ class _Gen:
         call = f"$({func} {role_param})" if role_param is not None else f"$({func})"
         lines.append(f"{indent}{name}={self.pick((call, chr(34) + call + chr(34)))}")
         return lines + self.command_line(head + [f"${name}"], indent)
+
+    def assoc_lookup(self, indent: str, role_param: str | None) -> list[str]:
+        """Options from an associative array (`declare -A`), looked up by a
+        role of the environment or the function's, or by a key written out,
+        quoted into a variable or split where it is used (AMD's
+        `${MODEL_BASE_CONFIGS[$MODEL_NAME]}`); one key may have no value."""
+        _, head = self.head()
+        name = self.new_name(("CONFIGS", "MODEL_FLAGS", "ROLE_ARGS"))
+        keys = list(_ROLES) if self.chance(0.7) else [_ROLES[0]]
+        entries = " ".join(f'[{key}]="{" ".join(w.replace(chr(34), "").replace(chr(39), "") for w in self.option_words(None, count=1))}"' for key in keys)
+        lines = [f"{indent}declare -A {name}=({entries})"]
+        role = self.env_var("role")
+        key = self.pick(tuple(k for k in (role_param, f"${{{role}:-prefill}}" if role else None, "prefill") if k))  # (an empty key: "bad array subscript")
+        lookup = f"${{{name}[{key}]}}"
+        if self.chance(0.4):
+            copy = self.new_name(_LOCAL_NAMES)
+            lines.append(f'{indent}{copy}="{lookup}"')
+            lookup = f"${copy}"
+        return lines + self.command_line(head + self.option_words(role_param, count=1) + [lookup], indent)
 
     def conditional_append(self, indent: str, assignment: str, construct: str = "branch_assign") -> list[str]:
         """``assignment`` under a condition, as an ``if`` or an ``&&`` list."""

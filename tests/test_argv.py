@@ -759,13 +759,29 @@ def test_a_merged_spread_takes_the_words_after_an_option_as_its_values():
         ("--disable-radix-cache", Value.symbol("$MORE")),  # a flag takes no value
         ("--config", "extra.yaml"),  # a config file may set anything
         ("--", "x"),
-        ("--enable-dp",),  # ambiguous: --enable-dp-attention, --enable-dp-lm-head
-        ("--nsa-decode-backend", "flashmla"),  # unknown in 0.5.23: argparse refuses the launch
     ],
 )
 def test_a_merged_spread_that_may_hold_any_option_makes_the_settings_before_it_unknown(way):
     result = parse_server_args([*tokens("--tp", "8"), merged((), way)], table_0523())
     assert result.get("tp_size").value.kind is Kind.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    "way",
+    [
+        ("--enable-dp",),  # ambiguous: --enable-dp-attention, --enable-dp-lm-head
+        ("--nsa-decode-backend", Value.symbol("$B")),  # unknown in 0.5.23
+    ],
+)
+def test_an_option_argparse_refuses_in_a_merged_spread_sets_nothing_and_is_unchecked(way):
+    """On a way holding it the launch fails (argparse exits), so it sets
+    nothing there; the merge hides that problem, and the settings say so
+    (analysis keeps the bound's note for it)."""
+    spread = merged((), way)
+    result = parse_server_args([*tokens("--tp", "8"), spread], table_0523())
+    assert text(result, "tp_size") == "8"
+    assert result.unchecked == [spread.location]
+    assert parse_server_args([*tokens("--tp", "8"), merged((), ("--page-size", "16"))], table_0523()).unchecked == []
 
 
 def test_option_before_a_spread_takes_its_value_from_it():

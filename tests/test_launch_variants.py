@@ -467,7 +467,10 @@ def test_the_bound_note_is_kept_only_where_a_merge_reaches_a_setting(tmp_path, m
     flag is what the setting is: the note stays. The settings name the
     pass-through, not the merge, as what may override them."""
     monkeypatch.setattr(paths, "MAX_PATHS", 2)
-    flags = "".join(f"    if os.environ.get('F{i}'):\n        extra.append('--f{i}-flag')\n" for i in range(4))
+    # (options SGLang has: an unknown one merged is a problem the merge
+    # hides, ServerSettings.unchecked, and keeps the note either way)
+    options = ("--enable-metrics", "--disable-radix-cache", "--enable-mixed-chunk", "--disable-cuda-graph")
+    flags = "".join(f"    if os.environ.get('F{i}'):\n        extra.append('{option}')\n" for i, option in enumerate(options))
     order = "*extra, *service_args" if flags_before_pass_through else "*service_args, *extra"
     text = (
         "import os, subprocess\n\n\n"
@@ -480,6 +483,26 @@ def test_the_bound_note_is_kept_only_where_a_merge_reaches_a_setting(tmp_path, m
     lint = lint_paths([str(tmp_path / "serve.py")], LintOptions(cache=False, jobs=1))
     bound_notes = [f for f in lint.findings if paths.MERGED_PAST_BOUND in f.message]
     assert bool(bound_notes) != flags_before_pass_through, [f.message for f in lint.findings]
+
+
+def test_the_bound_note_is_kept_where_merged_words_hold_an_option_argparse_refuses(tmp_path, monkeypatch) -> None:
+    """The flags before `*service_args` again, one of them an option SGLang
+    0.5.23 does not have: on the merged ways that hold it argparse refuses
+    the launch, which no variant past the bound reports, so the note says
+    the branches were merged."""
+    monkeypatch.setattr(paths, "MAX_PATHS", 2)
+    options = ("--enable-metrics", "--disable-radix-cache", "--enable-mixed-chunk", "--enable-flashinfer-mla")
+    flags = "".join(f"    if os.environ.get('F{i}'):\n        extra.append('{option}')\n" for i, option in enumerate(options))
+    text = (
+        "import os, subprocess\n\n\n"
+        "def serve(service_args):\n"
+        "    extra = []\n"
+        f"{flags}"
+        "    subprocess.Popen(['python3', '-m', 'sglang.launch_server', '--tp', '8', *extra, *service_args])\n"
+    )
+    (tmp_path / "serve.py").write_text(text)
+    lint = lint_paths([str(tmp_path / "serve.py")], LintOptions(cache=False, jobs=1))
+    assert [f for f in lint.findings if paths.MERGED_PAST_BOUND in f.message], [f.message for f in lint.findings]
 
 
 def test_a_file_without_undecided_branches_runs_once() -> None:
@@ -926,6 +949,75 @@ def test_what_a_function_prints_for_its_substitution(substitution, expected) -> 
         assert len(words) == 1 and "output of" in words[0], words
     else:
         assert words == expected
+
+
+# -- associative arrays ------------------------------------------------------------
+
+MODEL_CONFIGS = textwrap.dedent(
+    """\
+    #!/bin/bash
+    declare -A MODEL_BASE_CONFIGS=(
+        ["DeepSeek-R1"]="--kv-cache-dtype fp8_e4m3 --chunked-prefill-size 262144"
+        [Qwen3]="--chunked-prefill-size 8192"
+    )
+    declare -A PORTS
+    PORTS[prefill]=30000
+    PORTS[decode]=30001
+    base_config="${MODEL_BASE_CONFIGS[$MODEL_NAME]}"
+    python3 -m sglang.launch_server --model-path /m --tp-size 8 ${MODEL_BASE_CONFIGS[$MODEL_NAME]} --port ${PORTS[prefill]}
+    python3 -m sglang.launch_server --model-path /m --tp-size 8 $base_config --port "${PORTS[decode]}" ${MODEL_BASE_CONFIGS[Qwen3]}
+    """
+)
+
+
+def test_an_associative_array_gives_a_key_s_value_on_each_path(tmp_path) -> None:
+    """`declare -A MODEL_BASE_CONFIGS=([...]=...)`, looked up by a model the
+    environment names (AMD's PD scripts): a known key gives its value; a key
+    the environment decides is a decision of the path per key, as a `case`
+    over it would be (merged, past the bound: one of the values or nothing,
+    so only the options they name may change). Every lookup was unknown, and
+    every setting before it with it. Checked against bash for each model and
+    none."""
+    from sglang_lint.catalog.argv import parse_server_args
+    from sglang_lint.catalog.tables import load_table
+
+    result = analyze_shell("run.sh", MODEL_CONFIGS)
+    table = load_table("0.5.23")
+    assert not result.notes, [note.message for note in result.notes]
+    for launch in result.servers:
+        settings = parse_server_args(list(launch.args), table)
+        assert settings.get("tp_size").value.text == "8"
+        assert settings.get("port").value.text in ("30000", "30001")
+    conditions = {step.text for launch in result.servers for step in launch.path_condition}
+    assert "$MODEL_NAME is DeepSeek-R1" in conditions
+    for model in ("", "DeepSeek-R1", "Qwen3", "Other"):
+        (tmp_path / "argv").unlink(missing_ok=True)
+        ran = bash_python3_calls(tmp_path, MODEL_CONFIGS, {"MODEL_NAME": model or None})
+
+        def holds(step) -> bool:
+            kind, _, *text = step.key.split("\0")
+            return (model != "" if kind == "nonempty" else model == text[0]) == step.taken
+
+        candidates = [launch for launch in result.servers if all(holds(step) for step in launch.path_condition)]
+        for argv in ran:
+            assert any(_argv_matches(list(launch.args), argv[2:]) for launch in candidates), (model, argv)
+
+
+def test_past_the_bound_an_associative_array_lookup_is_one_of_its_values(monkeypatch) -> None:
+    from sglang_lint.catalog.argv import parse_server_args
+    from sglang_lint.catalog.tables import load_table
+
+    monkeypatch.setattr(paths, "MAX_PATHS", 1)
+    # (a decision met first takes the paths there are)
+    script = MODEL_CONFIGS.replace("declare -A PORTS", '[ -n "$METRICS" ] && MODEL_BASE_CONFIGS[Qwen3]="--chunked-prefill-size 4096"\ndeclare -A PORTS')
+    result = analyze_shell("run.sh", script)
+    assert any("more than 1 paths" in note.message for note in result.notes)
+    first = result.servers[0]
+    (spread,) = [token for token in first.args if token.spread]
+    assert spread.held is not None and () in spread.held  # (a model with no entry: nothing)
+    settings = parse_server_args(list(first.args), load_table("0.5.23"))
+    assert settings.get("tp_size").value.text == "8"
+    assert not settings.get("chunked_prefill_size").value.is_known
 
 
 # -- decisions a helper returns ------------------------------------------------------

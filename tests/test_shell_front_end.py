@@ -104,6 +104,33 @@ def test_generated_scripts_with_a_line_tree_sitter_cannot_parse_are_never_called
             assert not [m for m in notes if REFUSE in m], (seed, at, script)
 
 
+def test_a_token_tree_sitter_finds_missing_before_the_end_is_no_bash_syntax_error() -> None:
+    """tree-sitter-bash, lost on `[ ! \\( ... \\) ]` in a function in a loop,
+    reports a `]` missing in the middle and a `}` and `done` missing at the
+    end: no construct is left open (bash -n accepts the script), so no
+    "bash would refuse" (a generated script of the test above, seed 15,
+    reduced)."""
+    script = (
+        "launch() {\n"
+        f'  {LS} --disaggregation-mode "$role" "$@" &\n'
+        "}\n"
+        "for ROLE in prefill decode; do\n"
+        "  serve2() {\n"
+        "[ ! \\( -f a.yaml -o -f b.yaml \\) ] && echo none\n"
+        '    echo "building $out" 1> /dev/null\n'
+        "  }\n"
+        f"  nohup {LS} $flags_3 &\n"
+        "done\n"
+        "for ((i = 0; i < ${NUM_DECODE:-1}; i++)); do\n"
+        '  flags_4="$flags_4 --decode http://127.0.0.1:$((30001 + i))"\n'
+        "done\n"
+        "python3 -m sglang_router.launch_router $flags_4 --port '30001' &\n"
+    )
+    assert bash_accepts(script)
+    notes = syntax_notes(analyze_shell("gen.sh", script))
+    assert notes and not [m for m in notes if REFUSE in m], notes
+
+
 @pytest.mark.parametrize("middle", TREE_SITTER_FAILS)
 @pytest.mark.parametrize("in_function", [False, True], ids=["top-level", "in-function"])
 def test_a_line_tree_sitter_cannot_parse_loses_no_other_launch(middle: str, in_function: bool) -> None:

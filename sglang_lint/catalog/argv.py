@@ -604,30 +604,34 @@ def passes_through(token: ArgToken) -> bool:
     return False
 
 
-def _settable_dests(token: ArgToken, view: ArgparseView) -> frozenset[str] | None:
+def _settable_dests(token: ArgToken, view: ArgparseView) -> tuple[frozenset[str] | None, bool]:
     """The dests a spread a merge of branches made may set: those the option
     words of its ways name (``ArgToken.held``: it holds one way's words);
     None when it may set any (no ways known, a word we cannot see where no
-    option takes it as its value, an unknown or ambiguous option, "--", a
-    --config file)."""
+    option takes it as its value, "--", a --config file). And whether a way
+    holds an option argparse refuses (unknown or ambiguous): on that way the
+    launch fails, and sets nothing (ServerSettings.unchecked)."""
     if not token.spread or token.held is None:
-        return None
+        return None, False
     dests: set[str] = set()
+    refused = False
     for way in token.held:
         index = 0
         while index < len(way):
             value = way[index]
             index += 1
             if not value.is_known or value.text == "--":
-                return None
+                return None, refused
             parsed = view.parse_optional(value.text)
             if parsed is None:
                 continue  # an argument: SGLang takes none, it sets no option
-            if parsed.option is None or parsed.option.dest == "config":
-                # Ambiguous or unknown: argparse refuses the launch there, a
-                # problem the merge hides (analysis keeps the bound's note
-                # for a setting it makes unknown).
-                return None
+            if parsed.option is not None and parsed.option.dest == "config":
+                return None, refused
+            if parsed.option is None:
+                refused = True
+                if parsed.explicit is None and not parsed.ambiguous:
+                    index += 1  # (the word after it, taken as its value as everywhere)
+                continue
             dests.add(parsed.option.dest)
             if parsed.explicit is not None or takes_no_value(parsed.option):
                 continue
@@ -638,7 +642,7 @@ def _settable_dests(token: ArgToken, view: ArgparseView) -> frozenset[str] | Non
                 index += 1
                 if not many:
                     break
-    return frozenset(dests)
+    return frozenset(dests), refused
 
 
 def _passed_name(value: Value) -> str:
@@ -674,7 +678,12 @@ def _settings(table: OptionTable, parse: _Parse, config: _ConfigOutcome) -> Serv
     # Whether a merge of branches made each blocking word (asked once, not per
     # setting), and the dests each may set (None: any).
     merged_at = {i: merge_made(parse.words[i].value) for i in blocking}
-    settable = {i: _settable_dests(parse.words[i].token, facts.argparse) for i in blocking}
+    settable: dict[int, frozenset[str] | None] = {}
+    for i in blocking:
+        dests, refused = _settable_dests(parse.words[i].token, facts.argparse)
+        settable[i] = dests
+        if refused:
+            settings.unchecked.append(parse.words[i].location)
 
     def overridden_by(index: int, dest: str) -> str | None:
         later = [i for i in blocking if i > index and (settable[i] is None or dest in settable[i])]  # type: ignore[operator]

@@ -180,6 +180,10 @@ class ServerSettings(Struct):
     # what): assumed to add no options (issue 16, part 5), so they override
     # nothing; the findings on this launch name them.
     passed_through: list[tuple[Location, str]] = []
+    # Words a merge of branches made (past the paths' bound) one of whose ways
+    # holds an option this release does not know: on those ways argparse
+    # refuses the launch, a problem the merge hides (no setting changes).
+    unchecked: list[Location] = []
     # Which server program reads these settings (LLM, DIFFUSION, ...) and, when
     # not the LLM server, why (what a finding's note and the topology say).
     program: str = LLM

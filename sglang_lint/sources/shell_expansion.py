@@ -30,6 +30,8 @@ from sglang_lint.sources.shell_words import (
     Seg,
     Var,
     Word,
+    WordsSeg,
+    held_words,
     is_identifier,
     restated,
     split_fields,
@@ -358,6 +360,47 @@ class WordExpansion:
         if kind == "brace_expression":
             return [Seg(Value.unknown("brace expansion"), loc)]
         return [Seg(Value.unknown(f"{kind} is not evaluated"), loc)]
+
+    def _table_value(self, name: str, var: Var, index, text, env: Env, quoted: bool, loc: Location, depth: int) -> list[Seg]:
+        """``${NAME[key]}`` of an associative array (Var.table): the key's
+        value ("" when it has none). For a key the file does not decide
+        (`${MODEL_BASE_CONFIGS[$model_name]}`), one of its values or "":
+        split, words holding one of their ways (ArgToken.held: only the
+        options the values name may be set); quoted, one of the texts."""
+        table = var.table or {}
+        key = word_value(tuple(self._eval_parts(index, text, env, True, depth + 1, True)))
+        if key.is_known:
+            value = table.get(key.text)
+            if value is None:
+                return [Seg(Value.known(""), loc, split=not quoted)]
+            return list(self._relocate(value, loc, var.defined_at, split=not quoted))
+        symbol = path_subject(key)
+        if symbol is not None and table:
+            # A key the environment or caller decides (`$MODEL_NAME`,
+            # `${ROLE:-prefill}`): a decision of the path per key, as a `case`
+            # over it (paths.py); on a path that decided it, that key's value.
+            undecided = None
+            for known_key, value in table.items():
+                verdict = self._implied(f"eq\0{symbol}\0{known_key}")
+                if verdict:
+                    return list(self._relocate(value, loc, var.defined_at, split=not quoted))
+                if verdict is None and undecided is None:
+                    undecided = known_key
+            if undecided is None:
+                return [Seg(Value.known(""), loc, split=not quoted)]  # none of its keys
+            decided = f"eq\0{symbol}\0{undecided}"
+            self.paths.differs(*decision(decided, (f"{symbol} is {undecided}", f"{symbol} is not {undecided}"), loc), loc)
+            # What reads this word depends on the decision.
+            self.taint["\0" + decided] = frozenset((decided,))
+            for collector in self.reads:
+                collector.add("\0" + decided)
+        ways = [*table.values(), ()]
+        what = Value.unknown(f"${{{name}[{node_text(index, text)[:30]}]}}, one of its values")
+        if quoted:
+            merged = Value.one_of(word_value(way) for way in ways)
+            return [Seg(merged if merged.kind is not Kind.UNKNOWN else what, loc, quoted=True)]
+        held = held_words([split_fields([restated(seg, seg.loc, True, False, seg.chars, seg.origin) for seg in way]) for way in ways])
+        return [WordsSeg(what, loc, split=True, held=held)]
 
     def _function_output(self, node, text, env: Env, depth: int) -> Word | None:
         """Hook: what ``$(...)`` (``node``) prints when it calls a function of
@@ -694,6 +737,8 @@ class WordExpansion:
                         segs.extend(self._relocate(word, loc, var.defined_at, split=not quoted))
                     return segs
                 return [Seg(Value.unknown(f"${{{name}[@]}}"), loc, split=not quoted)]
+            if found and var is not None and var.table is not None and index is not None:
+                return self._table_value(name, var, index, text, env, quoted, loc, depth)
             if found and var is not None and var.is_array and var.array is not None and is_ascii_digits(index_text):
                 position = int(index_text)
                 if position < len(var.array):

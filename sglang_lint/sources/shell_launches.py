@@ -241,6 +241,10 @@ class LaunchDetection(WordExpansion):
         for node, text in self.running:
             names.update(_expanded_names(node, text))
         from_names = [(name, loc) for name in sorted(names) for loc in self.name_mentions.get(name, ())]
+        if from_names:
+            # (the ways a merge's words hold name the entry point where a
+            # variable the command expands was set: said there, once)
+            mentions = entry_mentions(self.path, rest, held=False)
         if not mentions and not from_names:
             return
         # (a router's command, when the words that name an entry name a router's only)
@@ -892,9 +896,11 @@ def _names_only_a_router(words: list[Word]) -> bool:
     return bool(named) and all(_ROUTER_MENTION.match(name) for name in named)
 
 
-def entry_mentions(path: str, words: list[Word]) -> list[Location]:
+def entry_mentions(path: str, words: list[Word], held: bool = True) -> list[Location]:
     """Where the known text of ``words`` names a launch entry point: a module of
-    ``python -m`` or a CLI, as a word or inside a command string."""
+    ``python -m`` or a CLI, as a word or inside a command string (``held``:
+    also in a way of words a merge of branches made, or one of several
+    texts)."""
     found: list[Location] = []
     previous_sglang: Location | None = None
     for word in words:
@@ -906,15 +912,15 @@ def entry_mentions(path: str, words: list[Word]) -> list[Location]:
                 if _ENTRY_MENTION.search(value.default) is not None and seg.loc.path:
                     found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
                 continue
-            held = getattr(seg, "held", None) if holds_words(seg) else None
-            if held and seg.loc.path and any(_ENTRY_MENTION.search(" ".join(word.text for word in way if word.is_known)) for way in held):
+            ways = getattr(seg, "held", None) if held and holds_words(seg) else None
+            if ways and seg.loc.path and any(_ENTRY_MENTION.search(" ".join(word.text for word in way if word.is_known)) for way in ways):
                 # Words a merge of branches made, one of whose ways names an
                 # entry point (`return [python, "-m", "sglang.launch_server",
                 # ...]` under `if framework == "sglang":`, vLLM's otherwise):
                 # a launch run from them and lost has its note, and forks.
                 found.append(Location(seg.loc.path, seg.loc.line, seg.loc.column))
                 continue
-            if value.kind is Kind.ALTERNATIVES and any(_ENTRY_MENTION.search(text) for text in value.alternatives) and seg.loc.path:
+            if held and value.kind is Kind.ALTERNATIVES and any(_ENTRY_MENTION.search(text) for text in value.alternatives) and seg.loc.path:
                 # One of several texts by the branch taken (`-m
                 # sglang.launch_server` on one way, vLLM's module on another,
                 # in lists of as many items): as for the ways above.

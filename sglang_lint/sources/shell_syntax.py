@@ -327,9 +327,9 @@ def _open_at_end(root, data: bytes) -> bool:
     nothing else: a MISSING closing token there (`"`, `fi`, `done`, a
     here-document's end) with no ERROR node anywhere, or one ERROR that starts
     with a quote (an unclosed `'`) or a here-document's `<<EOF` and runs to the
-    end. A MISSING `fi` at the end beside an ERROR elsewhere is tree-sitter losing
-    its way on a line it cannot parse (`[ ! \\( -f a \\) ]` inside an `if`), not a
-    script bash refuses."""
+    end. A MISSING `fi` at the end beside an ERROR elsewhere, or beside a token
+    missing before the end, is tree-sitter losing its way on a line it cannot
+    parse (`[ ! \\( -f a \\) ]` inside an `if`), not a script bash refuses."""
     end = len(data.rstrip())
     innermost = []
     missing_at_end = False
@@ -338,6 +338,11 @@ def _open_at_end(root, data: bytes) -> bool:
         node = stack.pop()
         if node.is_missing and node.start_byte >= end:
             missing_at_end = True
+        elif node.is_missing:
+            # A token missing before the end too (a `]` in the middle, then `}`
+            # and `done` at the end, after `[ ! \( -f a \) ]` in a function in a
+            # loop): tree-sitter lost its way, not a construct left open.
+            return False
         # (An ERROR leaf's has_error is False: is_error says it.)
         if node.is_error and not any(child.has_error or child.is_error for child in node.children):
             innermost.append(node)

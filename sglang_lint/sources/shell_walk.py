@@ -425,6 +425,19 @@ class ShellAnalyzer(LaunchDetection):
         if name_node.type == "subscript":
             # A[3]=x: the array changes in a way we do not model element by element.
             base = name_node.child_by_field_name("name")
+            index = name_node.child_by_field_name("index")
+            if base is not None and index is not None:
+                found, old = env.lookup(node_text(base, text))
+                if found and old is not None and old.table is not None:
+                    # `CONFIGS[$model]=...` of an associative array: that key's value.
+                    key = word_value(tuple(self._eval_parts(index, text, env, True, depth + 1, True)))
+                    appending = any(child.type == "+=" for child in node.children)
+                    value = self._eval_word_scalar(value_node, text, env, depth) if value_node is not None else ()
+                    table = None
+                    if key.is_known and not appending:
+                        table = {**old.table, key.text: value}
+                    env.assign(node_text(base, text), Var(is_array=True, table=table, defined_at=old.defined_at), local)
+                    return
             if base is not None:
                 base_name = node_text(base, text)
                 env.assign(base_name, Var(is_array=True, array=None), local)
@@ -495,12 +508,59 @@ class ShellAnalyzer(LaunchDetection):
     def _stmt_declaration_command(self, node, text, env, depth) -> None:
         keyword = node.children[0].type if node.children else ""
         local = keyword in ("local", "declare", "typeset") and bool(env.frames)
+        options = [node_text(child, text) for child in node.named_children if child.type == "word"]
+        associative = keyword in ("local", "declare", "typeset") and any(option.startswith("-") and "A" in option for option in options)
         for child in node.named_children:
-            if child.type == "variable_assignment":
+            if associative and child.type in ("variable_assignment", "variable_name"):
+                self._declare_table(child, text, env, depth, local)
+            elif child.type == "variable_assignment":
                 self._stmt_variable_assignment(child, text, env, depth, local=local)
             elif child.type == "variable_name" and keyword in ("local", "declare", "typeset") and env.frames:
                 name = node_text(child, text)
                 env.assign(name, Var(scalar=(), defined_at=self._loc(child, text)), local=True)
+
+    def _declare_table(self, node, text, env: Env, depth: int, local: bool) -> None:
+        """`declare -A NAME=([key]=value ...)` (or `local -A NAME`): an
+        associative array, its values by key. An element whose key is not a
+        text the file decides, or that is not `[key]=value`, leaves the
+        values unknown."""
+        self.commands_seen += 1
+        name_node = node.child_by_field_name("name") if node.type == "variable_assignment" else node
+        if name_node is None or name_node.type != "variable_name":
+            return
+        name = node_text(name_node, text)
+        value_node = node.child_by_field_name("value") if node.type == "variable_assignment" else None
+        loc = self._loc(node, text)
+        table: dict[str, Word] | None = {}
+        if value_node is not None:
+            if value_node.type != "array":
+                table = None
+            else:
+                for element in value_node.named_children:
+                    if element.type == "comment":
+                        continue
+                    entry = self._table_entry(element, text, env, depth)
+                    if entry is None:
+                        table = None
+                        break
+                    table[entry[0]] = entry[1]  # type: ignore[index]
+        if table is not None and self._too_large(list(table.values())):
+            table = None
+        env.assign(name, Var(is_array=True, table=table, defined_at=loc), local)
+
+    def _table_entry(self, element, text, env: Env, depth: int) -> tuple[str, Word] | None:
+        """``[key]=value`` in an associative array's parentheses: the key's
+        text and the value (one word: no splitting, as in an assignment)."""
+        parts = element.children if element.type == "concatenation" else []
+        texts = [node_text(part, text) for part in parts]
+        if len(parts) < 4 or texts[0] != "[" or "]" not in texts or texts.index("]") + 1 >= len(parts) or texts[texts.index("]") + 1] != "=":
+            return None
+        close = texts.index("]")
+        key = word_value(tuple(seg for part in parts[1:close] for seg in self._eval_parts(part, text, env, True, depth + 1, True)))
+        if not key.is_known:
+            return None
+        value = tuple(seg for part in parts[close + 2 :] for seg in self._eval_parts(part, text, env, True, depth + 1, True))
+        return key.text, value
 
     def _stmt_unset_command(self, node, text, env, depth) -> None:
         for child in node.named_children:

@@ -43,12 +43,15 @@ Word = tuple[Seg, ...]
 
 
 class Var(Struct):
-    """A shell variable: a scalar word or an array of words (None: unknown array)."""
+    """A shell variable: a scalar word or an array of words (None: unknown array).
+    ``table``: an associative array's values by key (`declare -A`; its
+    ``array`` is None: bash lists its values in no order we know)."""
 
     scalar: Word | None = None
     array: list[Word] | None = None
     is_array: bool = False
     defined_at: Location | None = None
+    table: dict[str, Word] | None = None
 
 
 class Frame(Struct):
@@ -181,6 +184,8 @@ def merge_vars(options: list[Var | None], name: str) -> Var | None:
     first = options[0]
     if all(_same_var(o, first) for o in options):
         return first
+    if any(option is not None and option.table is not None for option in options):
+        return Var(is_array=True)  # (an associative array that differs: its values are not known)
     if all(option is not None and option.is_array and option.array is not None for option in options):
         return Var(array=_merge_arrays([option.array for option in options], name), is_array=True)  # type: ignore[union-attr,misc]
     values = []
@@ -417,6 +422,13 @@ def split_fields(segs: list[Seg]) -> list[Word]:
         if seg.split and seg.value.kind is Kind.ALTERNATIVES and any(
             any(c in IFS_WHITESPACE for c in alt) for alt in seg.value.alternatives
         ):
+            if all(other is seg or (other.value.is_known and not other.value.text) for other in segs):
+                # The whole word (`$BASE_CONFIG`, one of several option strings
+                # by the branch taken): the words of one of them (ArgToken.held).
+                held = tuple(tuple(map(Value.known, alt.split())) for alt in seg.value.alternatives)
+                fields.append([_SpreadSeg(Value.unknown("one of several texts with different numbers of words"), seg.loc, origin=seg.origin, held=held)])
+                fields.append([])
+                continue
             fields[-1].append(Seg(Value.unknown("alternatives with different numbers of words"), seg.loc, origin=seg.origin))
             continue
         fields[-1].append(seg)
@@ -462,6 +474,8 @@ def _same_var(a: Var | None, b: Var | None) -> bool:
     if a.is_array != b.is_array:
         return False
     if a.is_array:
+        if a.table is not None or b.table is not None:
+            return a.table == b.table
         if a.array is None or b.array is None:
             return a.array is b.array
         return [word_value(w) for w in a.array] == [word_value(w) for w in b.array] and list(map(_held_of, a.array)) == list(map(_held_of, b.array))
