@@ -29,7 +29,7 @@ from sglang_lint.catalog.attention import Derived, ParallelSizes, parallel_sizes
 from sglang_lint.catalog.router import Endpoint, RouterSettings
 from sglang_lint.catalog.settings import DIFFUSION, OUT_OF_TREE, ServerSettings, Setting
 from sglang_lint.catalog.versions import JudgedVersion
-from sglang_lint.model import Heading, Note, ServerLaunch, UnderTest, Value, provably_equal
+from sglang_lint.model import Heading, Kind, Note, ServerLaunch, UnderTest, Value, provably_equal
 
 if TYPE_CHECKING:
     from sglang_lint.config import ManifestDeployment
@@ -115,6 +115,11 @@ class Deployment(Struct):
     # URL, so they are alternatives, not servers the router pairs at once
     # (variant_findings.fold_alternatives).
     shared_endpoints: list[tuple[Endpoint, list[Server]]] = []
+    # The decisions that choose a launch's role, told over every server of the
+    # scope it was split from (a router's deployment holds only the servers it
+    # names: without the variants of unknown role beside them, a decision
+    # they share looked like one that chooses the role). None: its own.
+    role_keys: frozenset[tuple[str, str]] | None = None
 
     @property
     def prefills(self) -> list[Server]:
@@ -127,7 +132,7 @@ class Deployment(Struct):
     def pairs(self) -> list[tuple[Server, Server]]:
         """Every (prefill, decode) the router may pair; of launch variants, those
         whose paths can go together (``variants_compatible``)."""
-        decided_role = _role_keys(self.servers)
+        decided_role = self.role_keys if self.role_keys is not None else _role_keys(self.servers)
         return [
             (p, d)
             for p in self.prefills
@@ -148,10 +153,29 @@ def _role_keys(servers: Iterable[Server]) -> set[tuple[str, str]]:
     the other (`case "$ROLE" in prefill) ...`). Such a script runs once per role,
     so variants that differ in them still pair."""
     roles: dict[tuple[str, str, bool], set[str]] = {}
+    # The same per launch (place and call chain): a variant whose role we
+    # cannot tell ("unknown": merged words that may set --disaggregation-mode)
+    # is no evidence either way. Over the whole file, it made `$MODEL_NAME is
+    # non-empty` a decision that chooses the role, and a prefill of one way
+    # paired with a decode of the other (AMD's sglang_disagg_server.sh: SGL005
+    # "prefill /, decode /DeepSeek-R1").
+    placed: dict[tuple[str, str, tuple, bool], set[str]] = {}
     for server in servers:
         for step in server.launch.path_condition:
             roles.setdefault((server.launch.path, step.key, step.taken), set()).add(server.role)
-    return {(path, key) for path, key, taken in roles if taken and roles[(path, key, True)] != roles.get((path, key, False), set())} | {
+            placed.setdefault((server.launch.path, step.key, base_launch(server), step.taken), set()).add(server.role)
+    evidence = {
+        (path, key)
+        for (path, key, where, taken), found in placed.items()
+        if taken
+        and found != placed.get((path, key, where, False), set())
+        and "unknown" not in found | placed.get((path, key, where, False), set())
+    } | {
+        (path, key)
+        for (path, key, where, taken), found in placed.items()
+        if not taken and (path, key, where, True) not in placed and "unknown" not in found
+    }
+    return {(path, key) for path, key, taken in roles if taken and roles[(path, key, True)] != roles.get((path, key, False), set()) and (path, key) in evidence} | {
         (path, key) for path, key, taken in roles if not taken and (path, key, True) not in roles
     }
 
@@ -168,7 +192,30 @@ def variants_compatible(a: Server, b: Server, role_keys: set[tuple[str, str]]) -
         return True
     taken = {step.key: step.taken for step in second.path_condition}
     conflicts = {step.key for step in first.path_condition if step.key in taken and taken[step.key] != step.taken}
+    # A value read as the empty default of `${X:-}` takes X to be empty: a
+    # variant merged past the paths' bound has no decision over X, but its
+    # `--model-path ${MODEL_DIR:-}/${MODEL_NAME:-}` ("/") is not the model of
+    # a path where `$MODEL_NAME is DeepSeek-R1` (AMD's sglang_disagg_server.sh).
+    for launch, other in ((first, second), (second, first)):
+        decided = {step.key: step.taken for step in other.path_condition}
+        for name in _empty_defaults(launch):
+            key = f"nonempty\0{name}"
+            if decided.get(key) or any(k.startswith(f"eq\0{name}\0") and k != f"eq\0{name}\0" and t for k, t in decided.items()):
+                conflicts.add(key)
     return all((first.path, key) in role_keys for key in conflicts)
+
+
+def _empty_defaults(launch: ServerLaunch) -> set[str]:
+    """The variables a launch's words read as the empty default of `${X:-}`
+    (their names as the path's decisions name them: `$X`)."""
+    names: set[str] = set()
+    stack = [token.value for token in launch.args] + [keyword.value for keyword in launch.keywords]
+    while stack:
+        value = stack.pop()
+        if value.kind is Kind.SYMBOL and value.default == "" and value.name.startswith("$"):
+            names.add(value.name)
+        stack.extend(value.parts)
+    return names
 
 
 def base_launch(server: Server) -> tuple:
@@ -390,6 +437,7 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
     """Within one scope, each PD router names its deployment; servers no router
     names stay together as the scope's own deployment."""
     pd_routers = [r for r in routers if r.settings.pd_disaggregation or r.settings.prefills or r.settings.decodes]
+    role_keys = frozenset(_role_keys(servers))
     claimed: set[int] = set()
     deployments = []
     for router in pd_routers:
@@ -415,7 +463,7 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
         ]
         # (one whose words we cannot all see and that names no server here is
         # still a launch of the deployment: dropped, the topology lost it)
-        deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router], shared_endpoints=shared))
+        deployments.append(Deployment(name=f"router {router.label}", how="router", servers=members, routers=[router], shared_endpoints=shared, role_keys=role_keys))
     for deployment in deployments:
         router = deployment.routers[0]
         if router.settings.opaque:
@@ -431,7 +479,7 @@ def _split_by_routers(name: str, how: str, servers: list[Server], routers: list[
     # (a router that is no PD router, or whose words we cannot see, beside one
     # that is: it was dropped from the topology, with nothing said)
     if rest or unrouted or not deployments:
-        deployments.insert(0, Deployment(name=name, how=how, servers=rest, routers=unrouted))
+        deployments.insert(0, Deployment(name=name, how=how, servers=rest, routers=unrouted, role_keys=role_keys))
     # A server two routers name belongs to both deployments; a server no router
     # names is still checked against the others no router names.
     return [d for d in deployments if d.servers or d.routers]

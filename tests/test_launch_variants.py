@@ -268,6 +268,58 @@ def test_sarif_shows_the_path_as_a_code_flow(tmp_path) -> None:
     assert steps[1]["location"]["physicalLocation"] == entry["locations"][0]["physicalLocation"]
 
 
+# A multi-node PD script: rank 0 runs the prefill (and, with `router`, the
+# router), the other ranks the decode; the model comes from `$MODEL_NAME`.
+MODEL_BY_NODE = """\
+#!/bin/bash
+MODEL_NAME="${MODEL_NAME:-}"
+EXTRA=""
+[ -n "$MODEL_NAME" ] && EXTRA="$(cat flags.txt)"
+if [ -n "$MODEL_NAME" ]; then MODEL=/models/big; else MODEL=/models/default; fi
+if [ "$NODE_RANK" -eq 0 ]; then
+  python3 -m sglang.launch_server --model-path $MODEL --disaggregation-mode prefill --port 30000 $EXTRA &
+ROUTER
+else
+  python3 -m sglang.launch_server --model-path $MODEL --disaggregation-mode decode --port 30001 &
+fi
+"""
+ROUTER_LINE = "  python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 &"
+
+
+@pytest.mark.parametrize("router", [False, True])
+def test_a_variant_of_unknown_role_makes_no_decision_one_that_chooses_the_role(router) -> None:
+    """Where `$MODEL_NAME` is set, the prefill takes words we cannot see (its
+    role is unknown there). Over the file, the roles where the decision went
+    one way (unknown, decode) then differed from the other (prefill, decode),
+    so it was taken for one that chooses the role, like `$NODE_RANK`, and the
+    prefill without a model name paired with the decode with one: SGL005
+    "prefill /models/default, decode /models/big" (AMD's
+    sglang_disagg_server.sh). A router's deployment, which holds only the
+    servers it names, told it the same way without the unknown variants."""
+    text = MODEL_BY_NODE.replace("ROUTER\n", (ROUTER_LINE + "\n") if router else "")
+    result = lint_texts({"pd.sh": text}, LintOptions())
+    assert [f.code for f in result.findings if f.code.startswith("SGL0")] == [], [f.message for f in result.findings]
+
+
+def test_a_value_read_as_an_empty_default_pairs_only_where_that_variable_is_empty() -> None:
+    """The prefill's `--model-path /models/${MODEL_NAME}` decides nothing (the
+    variable is `${MODEL_NAME:-}`: "/models/" by its default), the decode's
+    model is chosen by `$MODEL_NAME = big`. Paired with the decode of the
+    path where it is `big`, the prefill's default said "/models/": SGL005,
+    where both are /models/big."""
+    text = (
+        'MODEL_NAME="${MODEL_NAME:-}"\n'
+        'if [ "$NODE_RANK" -eq 0 ]; then\n'
+        "  python3 -m sglang.launch_server --model-path /models/${MODEL_NAME} --disaggregation-mode prefill --port 30000 &\n"
+        "else\n"
+        '  if [ "$MODEL_NAME" = big ]; then DM=/models/big; else DM=/models/${MODEL_NAME}; fi\n'
+        "  python3 -m sglang.launch_server --model-path $DM --disaggregation-mode decode --port 30001 &\n"
+        "fi\n"
+    )
+    result = lint_texts({"pd.sh": text}, LintOptions())
+    assert [f.code for f in result.findings if f.code.startswith("SGL0")] == [], [f.message for f in result.findings]
+
+
 # -- bounds --------------------------------------------------------------------------
 
 
@@ -985,6 +1037,11 @@ def test_an_associative_array_gives_a_key_s_value_on_each_path(tmp_path) -> None
     table = load_table("0.5.23")
     assert not result.notes, [note.message for note in result.notes]
     for launch in result.servers:
+        if any("no entry for" in token.value.describe() for token in launch.args):
+            # (none of its keys: bash gives "", but scripts check the key
+            # first, and a path where none matched is often one that never
+            # runs; not known rather than a finding there)
+            continue
         settings = parse_server_args(list(launch.args), table)
         assert settings.get("tp_size").value.text == "8"
         assert settings.get("port").value.text in ("30000", "30001")
@@ -1001,6 +1058,48 @@ def test_an_associative_array_gives_a_key_s_value_on_each_path(tmp_path) -> None
         candidates = [launch for launch in result.servers if all(holds(step) for step in launch.path_condition)]
         for argv in ran:
             assert any(_argv_matches(list(launch.args), argv[2:]) for launch in candidates), (model, argv)
+
+
+def test_a_key_with_no_entry_is_not_known_rather_than_empty() -> None:
+    """A menu that loops until a model is chosen (`while true` ... `break`),
+    then `--model-path ${MODELS[$1]}`: the loop's merge keeps the way where
+    none was chosen, which never runs. Read as bash reads a missing key (""),
+    it gave "--model-path: expected one argument" there (a public launcher,
+    ThalesMMS/sglang-config)."""
+    text = textwrap.dedent(
+        """\
+        declare -A MODELS=([llama]="meta-llama/Llama-3.2-3B-Instruct" [qwen]="Qwen/Qwen2.5-7B-Instruct-AWQ")
+        select_model() {
+            while true; do
+                read -p "Choose a model [1/2/0]: " choice
+                case $choice in
+                    1) MODEL_KEY="llama"; break ;;
+                    2) MODEL_KEY="qwen"; break ;;
+                    0) exit 0 ;;
+                    *) echo "Invalid option" ;;
+                esac
+            done
+        }
+        start_server() {
+            local model_key=$1
+            local model_id="${MODELS[$model_key]}"
+            cmd="python -m sglang.launch_server --model-path $model_id --port 8001"
+            eval $cmd
+        }
+        if [ -n "$1" ]; then
+            case "$1" in
+                llama|1) MODEL_KEY="llama" ;;
+                qwen|2) MODEL_KEY="qwen" ;;
+                *) echo "Usage: $0 [llama|qwen]"; exit 1 ;;
+            esac
+        else
+            select_model
+        fi
+        start_server "$MODEL_KEY"
+        """
+    )
+    result = lint_texts({"start.sh": text}, LintOptions())
+    assert [f.code for f in result.findings] == [], [f.message for f in result.findings]
 
 
 def test_past_the_bound_an_associative_array_lookup_is_one_of_its_values(monkeypatch) -> None:

@@ -387,7 +387,14 @@ class WordExpansion:
                 if verdict is None and undecided is None:
                     undecided = known_key
             if undecided is None:
-                return [Seg(Value.known(""), loc, split=not quoted)]  # none of its keys
+                # None of its keys: bash gives "", but scripts check the key
+                # first (a `case` that exits on any other, a menu that loops
+                # until one is chosen), and a loop we merge may keep a way
+                # that never runs: `--model-path ${MODELS[$1]}` gave "expected
+                # one argument" there. Not known, rather than a finding on a
+                # path that may not exist.
+                missing = Value.unknown(f"${{{name}[{node_text(index, text)[:30]}]}} of a key it has no entry for")
+                return [WordsSeg(missing, loc, split=not quoted, quoted=quoted)]  # (any words, none too, where it is split)
             decided = f"eq\0{symbol}\0{undecided}"
             self.paths.differs(*decision(decided, (f"{symbol} is {undecided}", f"{symbol} is not {undecided}"), loc), loc)
             # What reads this word depends on the decision.
