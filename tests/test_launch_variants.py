@@ -991,7 +991,8 @@ def test_the_output_of_a_function_that_may_stop_early_stays_unknown(body) -> Non
 )
 def test_what_a_function_prints_for_its_substitution(substitution, expected) -> None:
     script = (
-        'config() { echo "--tp 4"; echo "log line" > /tmp/log; echo "to stderr" >&2; nvidia-smi -L; date | tr -d x; }\n'
+        'config() { echo "--tp 4"; echo "log line" > /tmp/log; echo "to stderr" >&2; { echo a; echo b; } > /dev/null; '
+        'if true; then echo "--c"; fi >&2; nvidia-smi -L; date | tr -d x; }\n'
         f"ARGS={substitution}\n"
         "python3 -m sglang.launch_server --model-path /m $ARGS\n"
     )

@@ -1974,9 +1974,10 @@ _OUT_REDIRECTS = frozenset({">", ">>", "&>", "&>>", ">|", ">&"})
 
 def _prints_to_the_capture(node, text) -> bool:
     """Whether what the command ``node`` prints goes to its shell's standard
-    output: not into a pipe to a later command, not redirected."""
+    output: not into a pipe to a later command, not redirected (itself, or a
+    group, `if` or loop around it, up to the function it is in)."""
     child, parent = node, node.parent
-    while parent is not None and parent.type in ("redirected_statement", "pipeline", "list", "negated_command"):
+    while parent is not None and parent.type not in ("function_definition", "command_substitution", "program"):
         if parent.type == "pipeline" and child.start_byte != parent.named_children[-1].start_byte:
             return False
         if parent.type == "redirected_statement":
