@@ -164,17 +164,11 @@ def _role_keys(servers: Iterable[Server]) -> set[tuple[str, str]]:
         for step in server.launch.path_condition:
             roles.setdefault((server.launch.path, step.key, step.taken), set()).add(server.role)
             placed.setdefault((server.launch.path, step.key, base_launch(server), step.taken), set()).add(server.role)
-    evidence = {
-        (path, key)
-        for (path, key, where, taken), found in placed.items()
-        if taken
-        and found != placed.get((path, key, where, False), set())
-        and "unknown" not in found | placed.get((path, key, where, False), set())
-    } | {
-        (path, key)
-        for (path, key, where, taken), found in placed.items()
-        if not taken and (path, key, where, True) not in placed and "unknown" not in found
-    }
+    evidence = set()
+    for (path, key, where, taken), found in placed.items():
+        other = placed.get((path, key, where, not taken), set())
+        if found != other and "unknown" not in found | other:
+            evidence.add((path, key))
     return {(path, key) for path, key, taken in roles if taken and roles[(path, key, True)] != roles.get((path, key, False), set()) and (path, key) in evidence} | {
         (path, key) for path, key, taken in roles if not taken and (path, key, True) not in roles
     }
@@ -197,12 +191,21 @@ def variants_compatible(a: Server, b: Server, role_keys: set[tuple[str, str]]) -
     # `--model-path ${MODEL_DIR:-}/${MODEL_NAME:-}` ("/") is not the model of
     # a path where `$MODEL_NAME is DeepSeek-R1` (AMD's sglang_disagg_server.sh).
     for launch, other in ((first, second), (second, first)):
-        decided = {step.key: step.taken for step in other.path_condition}
-        for name in _empty_defaults(launch):
-            key = f"nonempty\0{name}"
-            if decided.get(key) or any(k.startswith(f"eq\0{name}\0") and k != f"eq\0{name}\0" and t for k, t in decided.items()):
-                conflicts.add(key)
+        nonempty = _decided_nonempty(other)
+        if nonempty:
+            conflicts.update(f"nonempty\0{name}" for name in _empty_defaults(launch) & nonempty)
     return all((first.path, key) in role_keys for key in conflicts)
+
+
+def _decided_nonempty(launch: ServerLaunch) -> set[str]:
+    """The variables the path of a launch variant decided are not empty (it
+    took `[ -n "$X" ]`, or `$X` equal to a text)."""
+    names = set()
+    for step in launch.path_condition:
+        kind, subject, *rest = step.key.split("\0")
+        if step.taken and (kind == "nonempty" or (kind == "eq" and rest and rest[0] != "")):
+            names.add(subject)
+    return names
 
 
 def _empty_defaults(launch: ServerLaunch) -> set[str]:

@@ -35,6 +35,7 @@ from sglang_lint.sources.shell_words import (
     is_identifier,
     restated,
     split_fields,
+    split_words,
     spread_word,
     strict_texts,
     word_value,
@@ -395,19 +396,22 @@ class WordExpansion:
                 # path that may not exist.
                 missing = Value.unknown(f"${{{name}[{node_text(index, text)[:30]}]}} of a key it has no entry for")
                 return [WordsSeg(missing, loc, split=not quoted, quoted=quoted)]  # (any words, none too, where it is split)
-            decided = f"eq\0{symbol}\0{undecided}"
-            self.paths.differs(*decision(decided, (f"{symbol} is {undecided}", f"{symbol} is not {undecided}"), loc), loc)
-            # What reads this word depends on the decision.
-            self.taint["\0" + decided] = frozenset((decided,))
-            for collector in self.reads:
-                collector.add("\0" + decided)
+            self._word_decision(f"eq\0{symbol}\0{undecided}", (f"{symbol} is {undecided}", f"{symbol} is not {undecided}"), loc)
         ways = [*table.values(), ()]
         what = Value.unknown(f"${{{name}[{node_text(index, text)[:30]}]}}, one of its values")
         if quoted:
             merged = Value.one_of(word_value(way) for way in ways)
             return [Seg(merged if merged.kind is not Kind.UNKNOWN else what, loc, quoted=True)]
-        held = held_words([split_fields([restated(seg, seg.loc, True, False, seg.chars, seg.origin) for seg in way]) for way in ways])
-        return [WordsSeg(what, loc, split=True, held=held)]
+        return [WordsSeg(what, loc, split=True, held=held_words([split_words(way) for way in ways]))]
+
+    def _word_decision(self, key: str, texts: tuple[str, str], where: Location) -> None:
+        """A decision of the path a word's value depends on and this path has
+        not made (`${DPA:+...}`, `${CONFIGS[$MODEL]}`): a difference of the
+        branches (paths.py), and one what reads the word depends on."""
+        self.paths.differs(*decision(key, texts, where), where)
+        self.taint["\0" + key] = frozenset((key,))
+        for collector in self.reads:
+            collector.add("\0" + key)
 
     def _function_output(self, node, text, env: Env, depth: int) -> Word | None:
         """Hook: what ``$(...)`` (``node``) prints when it calls a function of
@@ -820,11 +824,7 @@ class WordExpansion:
                 taken = self._implied(key)
                 if taken is None:
                     where = loc if loc.path else self._loc(node, text)
-                    self.paths.differs(*decision(key, (f"{symbol} is non-empty", f"{symbol} is empty"), where), where)
-                    # What reads this word depends on the decision.
-                    self.taint["\0" + key] = frozenset((key,))
-                    for collector in self.reads:
-                        collector.add("\0" + key)
+                    self._word_decision(key, (f"{symbol} is non-empty", f"{symbol} is empty"), where)
                 elif taken:
                     return self._alternate_word(operand_nodes, text, env, depth, quoted, loc)
                 else:

@@ -236,15 +236,13 @@ class LaunchDetection(WordExpansion):
         if any(word_value(word).is_known and word_value(word).text in _HELP_WORDS for word in rest):
             return
         self.paths.launch(True, self._depends(name for reads in self.reads for name in reads))
-        mentions = self._mentions(rest)
         names: set[str] = set()
         for node, text in self.running:
             names.update(_expanded_names(node, text))
         from_names = [(name, loc) for name in sorted(names) for loc in self.name_mentions.get(name, ())]
-        if from_names:
-            # (the ways a merge's words hold name the entry point where a
-            # variable the command expands was set: said there, once)
-            mentions = entry_mentions(self.path, rest, held=False)
+        # (the ways a merge's words hold name the entry point where a variable
+        # the command expands was set: said there, once)
+        mentions = entry_mentions(self.path, rest, held=not from_names)
         if not mentions and not from_names:
             return
         # (a router's command, when the words that name an entry name a router's only)

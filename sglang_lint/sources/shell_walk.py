@@ -1298,8 +1298,7 @@ class ShellAnalyzer(LaunchDetection):
         if self._misparsed_assignment(node, text, env, depth):
             return
         found, captured = env.lookup(CAPTURED)
-        if found and captured is not None and _prints_to_the_capture(node, text) and self._capture(node, text, env, depth):
-            return
+        capturing = found and captured is not None and _prints_to_the_capture(node, text)
         # Argument nodes, grouped into the words bash sees: tree-sitter splits
         # `--tp 8\<newline>--dp 2` at the continuation, but bash removes the
         # backslash-newline before it splits words, so `8` and `--dp` are one word
@@ -1319,7 +1318,7 @@ class ShellAnalyzer(LaunchDetection):
             else:
                 groups.append([child])
             previous_end = child.end_byte
-        if self._inert(node, groups, text):
+        if not capturing and self._inert(node, groups, text):
             return
         words: list[Word] = []
         for group in groups:
@@ -1333,6 +1332,8 @@ class ShellAnalyzer(LaunchDetection):
                 ]
                 words.extend(split_fields(segs))
         if not words:
+            return
+        if capturing and (self._capture(node, text, env, words) or self._inert(node, groups, text)):
             return
         command_loc = self._loc(node, text)
         first = word_value(words[0])
@@ -1432,17 +1433,17 @@ class ShellAnalyzer(LaunchDetection):
             return None
         return _without_trailing_newlines(printed.scalar)
 
-    def _capture(self, node, text, env: Env, depth: int) -> bool:
-        """A command of a function run for ``$(...)``: what it prints goes to
-        the output captured (``CAPTURED``). True for `echo` and `printf`, whose
-        printing is all they do; for another command that prints, words we
-        cannot see are printed, and it runs as any command does (False)."""
+    def _capture(self, node, text, env: Env, words: list[Word]) -> bool:
+        """A command of a function run for ``$(...)`` (``words``: its words):
+        what it prints goes to the output captured (``CAPTURED``). True for
+        `echo` and `printf`, whose printing is all they do; for another command
+        that prints, words we cannot see are printed, and it runs as any
+        command does (False)."""
         name_node = node.child_by_field_name("name")
         name = node_text(name_node, text) if name_node is not None else ""
         loc = self._loc(node, text)
         if name in ("echo", "printf"):
-            words = [word for child in node.children_by_field_name("argument") for word in self._eval_word_fields(child, text, env, depth)]
-            printed = _echoed(words, loc) if name == "echo" else _printed(words, loc)
+            printed = _echoed(words[1:], loc) if name == "echo" else _printed(words[1:], loc)
             self._print(env, printed if printed is not None else (WordsSeg(Value.unknown(f"output of {name}"), loc),))
             return True
         if name in self.functions or name in _SILENT or not name:

@@ -12,6 +12,7 @@ the same domain; nothing here reads the syntax tree.
 from __future__ import annotations
 
 import os
+from typing import Iterable
 
 from msgspec import Struct, field
 
@@ -225,9 +226,15 @@ def _words_between(words: list[Word], name: str) -> Word | None:
     # (no shared words, but a way that has none: `ARGS=""`, then `[ -n "$X" ]
     # && ARGS="$ARGS --x $X"`; its words are all the merge's)
     where = next((seg.loc for seg in (*head, *tail, *(seg for word in words for seg in word)) if seg.loc is not NOWHERE), NOWHERE)
-    held = held_words([split_fields([restated(seg, seg.loc, True, False, seg.chars, seg.origin) for seg in _before(rest, tail)]) for rest in rests])
+    held = held_words([split_words(_before(rest, tail)) for rest in rests])
     middle = _WordsSeg(Value.unknown(f"words of ${name} that differ between branches"), where, held=held)
     return (*head, middle, *tail)
+
+
+def split_words(segs: Iterable[Seg]) -> list[Word]:
+    """The words text becomes where the shell splits it (a string's value
+    expanded unquoted)."""
+    return split_fields([restated(seg, seg.loc, True, False, seg.chars, seg.origin) for seg in segs])
 
 
 def held_words(ways: list[list[Word]]) -> Held | None:
@@ -351,7 +358,7 @@ def _merge_arrays(arrays: list[list[Word]], name: str) -> list[Word]:
         tail += 1
     where = next((seg.loc for words in arrays for word in words for seg in word), NOWHERE)
     held = held_words([words[head : len(words) - tail] for words in arrays])
-    middle: Word = (_SpreadSeg(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where, held=held),)
+    middle = spread_word(Value.unknown(f"words of ${{{name}[@]}} that differ between branches"), where, held)
     return [*first[:head], middle, *(first[len(first) - tail :] if tail else ())]
 
 
